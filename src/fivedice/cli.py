@@ -1,0 +1,202 @@
+"""The `fivedice` command line. Heavy modules (numpy, the solver, front ends) load on demand."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, NoReturn
+
+import typer
+
+from fivedice.core.errors import FivediceError
+from fivedice.i18n import _, set_language
+
+app = typer.Typer(
+    name="fivedice",
+    help="Five dice, every house rule, and a coach that knows the best move.",
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", help="Rule preset: classic, free-choice, simple, ...")
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
+]
+LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+
+
+def fail(message: str) -> NoReturn:
+    """Prints one line to stderr and exits with status 2 (bad input)."""
+    typer.echo(f"fivedice: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def load_rules(preset: str, settings: list[str] | None):  # type: ignore[no-untyped-def]
+    """The rule set named on the command line, or a clean exit with the reason."""
+    from fivedice.core.rules import find_ruleset, parse_settings
+
+    try:
+        return find_ruleset(preset, parse_settings(settings or []))
+    except FivediceError as error:
+        fail(str(error))
+
+
+def load_column(rules, card_json: str | None):  # type: ignore[no-untyped-def]
+    """A single score-card column from `--card` JSON, e.g. {"yahtzee": 50, "threes": 9}."""
+    from fivedice.core.card import Column
+
+    if not card_json:
+        return Column.empty()
+    try:
+        data = json.loads(card_json)
+    except json.JSONDecodeError as error:
+        fail(f"--card is not valid JSON ({error.msg} at position {error.pos})")
+    if not isinstance(data, dict):
+        fail('--card is a JSON object of boxes and scores, e.g. {"yahtzee": 50}')
+    extra = data.pop("extra_yahtzees", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int):
+        fail("extra_yahtzees must be a whole number")
+    try:
+        return Column.from_scores(rules, data, extra)
+    except FivediceError as error:
+        fail(str(error))
+
+
+@app.callback()
+def main_callback(lang: LangOption = None) -> None:
+    """Five dice, every house rule, and a coach that knows the best move."""
+    set_language(lang)
+
+
+@app.command()
+def score(
+    dice: Annotated[str, typer.Option("--dice", "-d", help="Five dice, e.g. 33355.")],
+    rules_name: RulesOption = "classic",
+    settings: SetOption = None,
+    card: Annotated[str | None, typer.Option("--card", help="Filled boxes as JSON.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Every box the dice may go in now, and the points each placement earns."""
+    from fivedice.core.dice import parse_dice
+    from fivedice.text import box_name
+
+    rules = load_rules(rules_name, settings)
+    column = load_column(rules, card)
+    try:
+        roll = parse_dice(dice)
+    except FivediceError as error:
+        fail(str(error))
+    placements = column.placements(rules, roll)
+    if as_json:
+        options = [{"category": p.category.key, "points": p.points} for p in placements]
+        typer.echo(json.dumps({"options": options}))
+        return
+    if not placements:
+        typer.echo(_("Every box is filled."))
+    for p in placements:
+        notes = []
+        if p.upper_bonus:
+            notes.append(_("upper bonus +{points}").format(points=p.upper_bonus))
+        if p.yahtzee_bonus:
+            notes.append(_("Yahtzee bonus +{points}").format(points=p.yahtzee_bonus))
+        if p.joker:
+            notes.append(_("joker"))
+        suffix = f"  ({', '.join(notes)})" if notes else ""
+        typer.echo(f"{box_name(p.category):<18} {p.points:>4}{suffix}")
+
+
+@app.command()
+def rules(
+    rules_name: RulesOption = "classic",
+    settings: SetOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the options as JSON.")] = False,
+) -> None:
+    """The active rules in words, generated from the rule set."""
+    from fivedice.core.rules import PRESETS, preset_name
+    from fivedice.text import describe_rules
+
+    ruleset = load_rules(rules_name, settings)
+    if as_json:
+        typer.echo(json.dumps(ruleset.settings()))
+        return
+    name = preset_name(ruleset)
+    title = name if name else _("{preset} with changes").format(preset=rules_name)
+    typer.echo(_("Rules: {name}").format(name=title))
+    for line in describe_rules(ruleset):
+        typer.echo(f"- {line}")
+    if not settings:
+        typer.echo("")
+        typer.echo(_("Presets: {names}").format(names=", ".join(p.name for p in PRESETS)))
+
+
+@app.command()
+def play(
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Line-based play on stdin/stdout.")
+    ] = False,
+    players: Annotated[
+        list[str] | None, typer.Option("--player", "-p", help="A human seat (repeatable).")
+    ] = None,
+    cpus: Annotated[
+        list[str] | None,
+        typer.Option("--cpu", help="A CPU seat: beginner, casual, strong or expert (repeatable)."),
+    ] = None,
+    rules_name: RulesOption = "classic",
+    settings: SetOption = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for reproducible dice.")] = None,
+    first: Annotated[
+        str, typer.Option("--first", help="First player: first_seat, highest_die, highest_sum.")
+    ] = "first_seat",
+    games: Annotated[int, typer.Option("--games", help="Games in the match.")] = 1,
+) -> None:
+    """Play a game. `--plain` reads one action per line (for screen readers and pipes).
+
+    Until the terminal app lands, every game is played in the plain mode.
+    """
+    from fivedice.plain import run_plain
+
+    ruleset = load_rules(rules_name, settings)
+    try:
+        code = run_plain(
+            ruleset,
+            players or [],
+            cpus or [],
+            seed=seed,
+            first=first,
+            games=games,
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+        )
+    except FivediceError as error:
+        fail(str(error))
+    raise typer.Exit(code)
+
+
+def _register_optional(module_name: str) -> None:
+    """Adds the commands of a layer that may not be installed in this build."""
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return
+    module.register(app)
+
+
+for _module in ("fivedice.cli_strategy", "fivedice.cli_sim"):
+    _register_optional(_module)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

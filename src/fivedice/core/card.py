@@ -1,0 +1,283 @@
+"""Score cards: columns of thirteen boxes, their bonuses and totals, and where a roll may go.
+
+>>> from fivedice.core.rules import CLASSIC
+>>> column = Column.empty().fill(CLASSIC, Category.YAHTZEE, (4, 4, 4, 4, 4))
+>>> [(p.category.key, p.points) for p in column.placements(CLASSIC, (4, 4, 4, 4, 4))]
+[('fours', 120)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from fivedice.core.categories import CATEGORIES, UPPER, Category, upper_box
+from fivedice.core.dice import Roll, check_roll
+from fivedice.core.errors import CardError, IllegalActionError
+from fivedice.core.rules import BonusCondition, Joker, RuleSet
+from fivedice.core.scoring import box_score, is_five_of_a_kind, possible_scores
+
+UPPER_PAR_PER_FACE = 3  # "par": three of each face, which totals exactly 63
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One legal way to place the current dice, and what it earns now.
+
+    `points` = box score + upper bonus if this placement reaches the threshold + any
+    extra-Yahtzee bonus, before the column multiplier.
+    """
+
+    column: int
+    category: Category
+    box_points: int
+    upper_bonus: int
+    yahtzee_bonus: int
+    joker: bool
+
+    @property
+    def points(self) -> int:
+        return self.box_points + self.upper_bonus + self.yahtzee_bonus
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a score card: the thirteen boxes (None = open) and extra Yahtzees earned."""
+
+    scores: tuple[int | None, ...] = (None,) * 13
+    extra_yahtzees: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.scores) != len(CATEGORIES):
+            raise CardError(f"a column has {len(CATEGORIES)} boxes, not {len(self.scores)}")
+        if self.extra_yahtzees < 0:
+            raise CardError("the number of extra Yahtzees cannot be negative")
+
+    @classmethod
+    def empty(cls) -> Column:
+        return cls()
+
+    @classmethod
+    def from_scores(
+        cls, rules: RuleSet, scores: Mapping[str, int], extra_yahtzees: int = 0
+    ) -> Column:
+        """A column from recorded box scores by key, each checked to be a score the box can hold.
+
+        Raises:
+            CardError: an unknown box or a score that box cannot hold under these rules.
+        """
+        boxes: list[int | None] = [None] * len(CATEGORIES)
+        for key, score in scores.items():
+            category = Category.parse(key)
+            if isinstance(score, bool) or not isinstance(score, int):
+                raise CardError(f"the score of {category.key} must be an integer, not {score!r}")
+            if score not in possible_scores(rules, category):
+                raise CardError(f"{category.key} cannot hold {score} under these rules")
+            boxes[category.index] = score
+        column = cls(tuple(boxes), extra_yahtzees)
+        if extra_yahtzees and not column.pays_yahtzee_bonus(rules):
+            raise CardError("extra Yahtzees need a filled Yahtzee box that earns the bonus")
+        return column
+
+    def score(self, category: Category) -> int | None:
+        return self.scores[category.index]
+
+    def is_filled(self, category: Category) -> bool:
+        return self.scores[category.index] is not None
+
+    @property
+    def open_boxes(self) -> tuple[Category, ...]:
+        return tuple(c for c in CATEGORIES if self.scores[c.index] is None)
+
+    @property
+    def is_complete(self) -> bool:
+        return all(s is not None for s in self.scores)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(s or 0 for s in self.scores[:6])
+
+    @property
+    def lower_total(self) -> int:
+        """The lower boxes, without the extra-Yahtzee bonus."""
+        return sum(s or 0 for s in self.scores[6:])
+
+    @property
+    def upper_par(self) -> int:
+        """Upper total against par (three of each filled face): +3 means three points ahead."""
+        return sum(
+            (self.scores[c.index] or 0) - UPPER_PAR_PER_FACE * (c.index + 1)
+            for c in UPPER
+            if self.scores[c.index] is not None
+        )
+
+    def upper_bonus(self, rules: RuleSet) -> int:
+        if rules.upper_bonus and self.upper_total >= rules.upper_bonus_threshold:
+            return rules.upper_bonus_value
+        return 0
+
+    def yahtzee_bonus_total(self, rules: RuleSet) -> int:
+        return self.extra_yahtzees * rules.yahtzee_bonus_value
+
+    def total(self, rules: RuleSet) -> int:
+        """This column's points, bonuses included, before its multiplier."""
+        return (
+            self.upper_total
+            + self.upper_bonus(rules)
+            + self.lower_total
+            + self.yahtzee_bonus_total(rules)
+        )
+
+    def pays_yahtzee_bonus(self, rules: RuleSet) -> bool:
+        """Whether a further five of a kind placed in this column earns the bonus."""
+        held = self.score(Category.YAHTZEE)
+        if not rules.yahtzee_bonus or held is None:
+            return False
+        return rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
+
+    def allowed_boxes(self, rules: RuleSet) -> tuple[Category, ...]:
+        """Open boxes the upper-first option allows, before the joker is considered."""
+        open_boxes = self.open_boxes
+        if rules.upper_first and any(c.is_upper for c in open_boxes):
+            return tuple(c for c in open_boxes if c.is_upper)
+        return open_boxes
+
+    def legal_boxes(self, rules: RuleSet, dice: Sequence[int]) -> tuple[tuple[Category, bool], ...]:
+        """Where the dice may go in this column, each with whether it scores as a joker."""
+        roll = check_roll(dice)
+        allowed = self.allowed_boxes(rules)
+        joker_applies = (
+            is_five_of_a_kind(roll)
+            and self.is_filled(Category.YAHTZEE)
+            and rules.joker is not Joker.NONE
+        )
+        if not joker_applies:
+            return tuple((c, False) for c in allowed)
+        face_box = upper_box(roll[0])
+        face_open = not self.is_filled(face_box)
+        if rules.joker is Joker.FREE_CHOICE:
+            return tuple((c, not face_open) for c in allowed)
+        # Forced: the face's upper box if open, else an open lower box, else a 0 in an upper box.
+        if face_open and face_box in allowed:
+            return ((face_box, True),)
+        lower = tuple((c, True) for c in allowed if not c.is_upper)
+        return lower or tuple((c, True) for c in allowed)
+
+    def placements(self, rules: RuleSet, dice: Sequence[int], column: int = 0) -> list[Placement]:
+        """Every legal placement of the dice in this column with the points it earns now."""
+        roll = check_roll(dice)
+        bonus = (
+            rules.yahtzee_bonus_value
+            if (is_five_of_a_kind(roll) and self.pays_yahtzee_bonus(rules))
+            else 0
+        )
+        result = []
+        for category, joker in self.legal_boxes(rules, roll):
+            points = box_score(rules, category, roll, joker)
+            reaches = (
+                rules.upper_bonus
+                and category.is_upper
+                and self.upper_total < rules.upper_bonus_threshold <= self.upper_total + points
+            )
+            result.append(
+                Placement(
+                    column=column,
+                    category=category,
+                    box_points=points,
+                    upper_bonus=rules.upper_bonus_value if reaches else 0,
+                    yahtzee_bonus=bonus,
+                    joker=joker,
+                )
+            )
+        return result
+
+    def fill(self, rules: RuleSet, category: Category, dice: Sequence[int]) -> Column:
+        """This column with the dice placed in `category`.
+
+        Raises:
+            IllegalActionError: the box is filled or the rules do not allow it for these dice.
+        """
+        roll: Roll = check_roll(dice)
+        for placement in self.placements(rules, roll):
+            if placement.category is category:
+                scores = list(self.scores)
+                scores[category.index] = placement.box_points
+                extra = 1 if placement.yahtzee_bonus else 0
+                return replace(
+                    self, scores=tuple(scores), extra_yahtzees=self.extra_yahtzees + extra
+                )
+        raise IllegalActionError(self.why_not(rules, category, roll))
+
+    def why_not(self, rules: RuleSet, category: Category, roll: Roll) -> str:
+        """Explains why the dice may not go in `category`."""
+        if self.is_filled(category):
+            return f"the {category.key} box is already filled (with {self.score(category)})"
+        if category not in self.allowed_boxes(rules):
+            return f"{category.key} is a lower box: fill every upper box first (upper-first rule)"
+        legal = ", ".join(c.key for c, _ in self.legal_boxes(rules, roll))
+        return (
+            f"the joker rule ({rules.joker.value}) does not allow {category.key} for "
+            f"{''.join(map(str, roll))}; allowed: {legal}"
+        )
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """A player's card: one or more columns."""
+
+    columns: tuple[Column, ...] = (Column(),)
+
+    @classmethod
+    def empty(cls, rules: RuleSet) -> ScoreCard:
+        return cls(tuple(Column() for _ in range(rules.columns)))
+
+    def total(self, rules: RuleSet) -> int:
+        """The grand total: every column's total times its multiplier."""
+        self._check(rules)
+        return sum(
+            column.total(rules) * multiplier
+            for column, multiplier in zip(self.columns, rules.column_multipliers, strict=True)
+        )
+
+    def column_totals(self, rules: RuleSet) -> tuple[int, ...]:
+        """Each column's total with its multiplier applied."""
+        return tuple(
+            column.total(rules) * multiplier
+            for column, multiplier in zip(self.columns, rules.column_multipliers, strict=True)
+        )
+
+    @property
+    def is_complete(self) -> bool:
+        return all(column.is_complete for column in self.columns)
+
+    @property
+    def boxes_filled(self) -> int:
+        return sum(13 - len(column.open_boxes) for column in self.columns)
+
+    def placements(self, rules: RuleSet, dice: Sequence[int]) -> list[Placement]:
+        """Every legal placement of the dice, in every column, in score-card order."""
+        self._check(rules)
+        return [
+            placement
+            for index, column in enumerate(self.columns)
+            for placement in column.placements(rules, dice, index)
+        ]
+
+    def fill(
+        self, rules: RuleSet, column: int, category: Category, dice: Sequence[int]
+    ) -> ScoreCard:
+        """The card with the dice placed in one box of one column (0-based)."""
+        self._check(rules)
+        if not 0 <= column < len(self.columns):
+            raise IllegalActionError(
+                f"there is no column {column + 1}; this card has {len(self.columns)}"
+            )
+        columns = list(self.columns)
+        columns[column] = columns[column].fill(rules, category, dice)
+        return ScoreCard(tuple(columns))
+
+    def _check(self, rules: RuleSet) -> None:
+        if len(self.columns) != rules.columns:
+            raise CardError(
+                f"this card has {len(self.columns)} columns; the rules use {rules.columns}"
+            )

@@ -1,0 +1,358 @@
+"""The game: seats, turns, rolls, holds, scoring, matches, first player and ranking.
+
+State is immutable; `apply(state, action, dice)` returns the next state and raises a typed
+error, leaving the old state as it was, when the action is malformed or illegal.
+
+>>> from fivedice.core.dice import ScriptedDice
+>>> settings = GameSettings(seats=(Seat("Ann"),))
+>>> state = new_game(settings)
+>>> state = apply(state, parse_action("roll"), ScriptedDice([3, 3, 3, 5, 5]))
+>>> state = apply(state, parse_action("score full_house"))
+>>> state.totals
+(25,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
+from fivedice.core.card import Placement, ScoreCard
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
+from fivedice.core.errors import ActionError, FivediceError, IllegalActionError
+from fivedice.core.rules import RuleSet
+
+MAX_SEATS = 100
+MAX_MATCH_LENGTH = 100
+
+
+class FirstPlayer(Enum):
+    """How the first player of a game is chosen."""
+
+    FIRST_SEAT = "first_seat"  # the first seat (in a match: rotates by game)
+    HIGHEST_DIE = "highest_die"  # everyone rolls one die; highest starts, ties roll again
+    HIGHEST_SUM = "highest_sum"  # everyone rolls five dice; highest sum starts, ties roll again
+
+
+class SettingsError(FivediceError):
+    """Game settings that cannot be played (no seats, a bad match length, ...)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: a human, or a CPU player of a named level."""
+
+    name: str
+    cpu_level: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise SettingsError("every seat needs a name")
+        if len(self.name) > 40:
+            raise SettingsError(f"a name has at most 40 characters: {self.name[:40]!r}…")
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Everything that defines a game or match before the first roll."""
+
+    seats: tuple[Seat, ...] = (Seat("Player"),)
+    rules: RuleSet = field(default_factory=RuleSet)
+    first_player: FirstPlayer = FirstPlayer.FIRST_SEAT
+    match_length: int = 1
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.seats) <= MAX_SEATS:
+            raise SettingsError(f"a game has 1 to {MAX_SEATS} seats, not {len(self.seats)}")
+        names = [seat.name.strip().casefold() for seat in self.seats]
+        if len(set(names)) != len(names):
+            raise SettingsError("two seats have the same name; give each player their own")
+        if not 1 <= self.match_length <= MAX_MATCH_LENGTH:
+            raise SettingsError(
+                f"a match has 1 to {MAX_MATCH_LENGTH} games, not {self.match_length}"
+            )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn in progress: whose it is, the dice (None before the first roll), holds."""
+
+    seat: int
+    dice: tuple[int, ...] | None = None
+    held: tuple[bool, ...] = (False,) * DICE_COUNT
+    rolls_used: int = 0
+
+    @property
+    def held_positions(self) -> tuple[int, ...]:
+        """Held dice by position, 1-5."""
+        return tuple(i + 1 for i, h in enumerate(self.held) if h)
+
+    @property
+    def kept_values(self) -> tuple[int, ...]:
+        """The values of the held dice, sorted (a keep)."""
+        if self.dice is None:
+            return ()
+        return tuple(sorted(d for d, h in zip(self.dice, self.held, strict=True) if h))
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game of a match: the cards, each seat's total, and who started."""
+
+    cards: tuple[ScoreCard, ...]
+    totals: tuple[int, ...]
+    starting_seat: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game (or the current game of a match) at one moment."""
+
+    settings: GameSettings
+    cards: tuple[ScoreCard, ...]
+    turn: Turn
+    starting_seat: int = 0
+    game_number: int = 1
+    opening_rolls: tuple[tuple[tuple[int, ...] | None, ...], ...] = ()
+    finished_games: tuple[FinishedGame, ...] = ()
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.settings.rules
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.settings.seats
+
+    @property
+    def current_seat(self) -> int:
+        return self.turn.seat
+
+    @property
+    def dice(self) -> tuple[int, ...] | None:
+        return self.turn.dice
+
+    @property
+    def rolls_left(self) -> int:
+        return self.rules.rolls_per_turn - self.turn.rolls_used
+
+    @property
+    def is_game_over(self) -> bool:
+        """The current game is finished (every box of every card is filled)."""
+        return all(card.is_complete for card in self.cards)
+
+    @property
+    def is_match_over(self) -> bool:
+        return self.is_game_over and self.game_number >= self.settings.match_length
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's grand total in the current game."""
+        return tuple(card.total(self.rules) for card in self.cards)
+
+    @property
+    def match_totals(self) -> tuple[int, ...]:
+        """Each seat's total summed over the finished games and the current one."""
+        return tuple(
+            sum(game.totals[seat] for game in self.finished_games) + total
+            for seat, total in enumerate(self.totals)
+        )
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's rank by match total; equal totals share a rank (1, 1, 3)."""
+        return rank(self.match_totals)
+
+    @property
+    def turn_number(self) -> int:
+        """1-based number of the current round (turns of the seat to move, plus one)."""
+        return self.cards[self.turn.seat].boxes_filled + 1
+
+    def placements(self) -> list[Placement]:
+        """Where the current dice may go for the seat to move (empty before the first roll)."""
+        if self.turn.dice is None or self.is_game_over:
+            return []
+        return self.cards[self.turn.seat].placements(self.rules, self.turn.dice)
+
+
+def rank(totals: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranking: highest first, equal totals share the rank.
+
+    >>> rank([200, 250, 200, 180])
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(1 for other in totals if other > total) for total in totals)
+
+
+def choose_first_player(
+    mode: FirstPlayer, seat_count: int, dice: DiceSource | None, game_number: int = 1
+) -> tuple[int, tuple[tuple[tuple[int, ...] | None, ...], ...]]:
+    """The starting seat and the roll-off rounds that chose it (None: not in that round).
+
+    In `first_seat` mode the start rotates through the seats from game to game of a match.
+    """
+    if mode is FirstPlayer.FIRST_SEAT or seat_count == 1:
+        return (game_number - 1) % seat_count, ()
+    if dice is None:
+        raise ActionError("choosing the first player by dice needs a dice source")
+    count = 1 if mode is FirstPlayer.HIGHEST_DIE else DICE_COUNT
+    contenders = list(range(seat_count))
+    rounds: list[tuple[tuple[int, ...] | None, ...]] = []
+    while True:
+        rolls: list[tuple[int, ...] | None] = [None] * seat_count
+        for seat in contenders:
+            rolls[seat] = normalize_sequence(dice.roll(count))
+        rounds.append(tuple(rolls))
+        best = max(sum(rolls[seat] or ()) for seat in contenders)
+        contenders = [seat for seat in contenders if sum(rolls[seat] or ()) == best]
+        if len(contenders) == 1:
+            return contenders[0], tuple(rounds)
+
+
+def _start_game(
+    settings: GameSettings,
+    dice: DiceSource | None,
+    game_number: int,
+    finished: tuple[FinishedGame, ...],
+) -> GameState:
+    start, rounds = choose_first_player(
+        settings.first_player, len(settings.seats), dice, game_number
+    )
+    return GameState(
+        settings=settings,
+        cards=tuple(ScoreCard.empty(settings.rules) for _ in settings.seats),
+        turn=Turn(seat=start),
+        starting_seat=start,
+        game_number=game_number,
+        opening_rolls=rounds,
+        finished_games=finished,
+    )
+
+
+def new_game(settings: GameSettings, dice: DiceSource | None = None) -> GameState:
+    """The state before the first roll; `dice` is needed when the first player is rolled for."""
+    return _start_game(settings, dice, 1, ())
+
+
+def _require_turn_started(state: GameState, doing: str) -> tuple[int, ...]:
+    if state.turn.dice is None:
+        raise IllegalActionError(f"roll before you {doing}: the turn starts with a roll")
+    return state.turn.dice
+
+
+def _require_rolls_left(state: GameState, doing: str) -> None:
+    if state.rolls_left <= 0:
+        raise IllegalActionError(
+            f"no rolls are left ({state.turn.rolls_used} of {state.rules.rolls_per_turn} "
+            f"used), so there is nothing to {doing}: score a box"
+        )
+
+
+def _apply_roll(state: GameState, dice: DiceSource | None) -> GameState:
+    turn = state.turn
+    if turn.dice is not None:
+        _require_rolls_left(state, "roll")
+        if all(turn.held):
+            raise IllegalActionError("all five dice are held: release one to roll, or score a box")
+    if dice is None:
+        raise ActionError("rolling needs a dice source")
+    held = turn.held if turn.dice is not None else (False,) * DICE_COUNT
+    fresh = iter(normalize_sequence(dice.roll(held.count(False))))
+    old = turn.dice or (0,) * DICE_COUNT
+    values = tuple(old[i] if held[i] else next(fresh) for i in range(DICE_COUNT))
+    return replace(
+        state, turn=replace(turn, dice=values, held=held, rolls_used=turn.rolls_used + 1)
+    )
+
+
+def _apply_hold(state: GameState, positions: tuple[int, ...], hold: bool) -> GameState:
+    verb = "hold" if hold else "release"
+    _require_turn_started(state, verb + " dice")
+    _require_rolls_left(state, verb)
+    held = list(state.turn.held)
+    for position in positions:
+        if held[position - 1] == hold:
+            already = "already held" if hold else "not held"
+            raise IllegalActionError(f"die {position} is {already}")
+        held[position - 1] = hold
+    return replace(state, turn=replace(state.turn, held=tuple(held)))
+
+
+def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> GameState:
+    values = _require_turn_started(state, "score")
+    seat = state.turn.seat
+    card = state.cards[seat].fill(state.rules, action.column, action.category, values)
+    cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
+    after = replace(state, cards=cards, turn=Turn(seat=(seat + 1) % len(state.seats)))
+    if after.is_game_over and after.game_number < state.settings.match_length:
+        finished = FinishedGame(cards, after.totals, state.starting_seat)
+        return _start_game(
+            state.settings, dice, state.game_number + 1, (*state.finished_games, finished)
+        )
+    return after
+
+
+def apply(state: GameState, action: Action | str, dice: DiceSource | None = None) -> GameState:
+    """The state after an action by the seat to move.
+
+    Args:
+        state: the current state (never modified).
+        action: an action value, or its text notation.
+        dice: where new dice come from; needed for `roll`, and for the last `score` of a
+            game of a match whose next first player is rolled for.
+
+    Raises:
+        MalformedActionError: the text is not an action.
+        IllegalActionError: the rules do not allow the action now; the message says why.
+    """
+    if isinstance(action, str):
+        action = parse_action(action)
+    if state.is_match_over:
+        raise IllegalActionError("the game is over")
+    if isinstance(action, Roll):
+        return _apply_roll(state, dice)
+    if isinstance(action, Hold):
+        return _apply_hold(state, action.positions, True)
+    if isinstance(action, Release):
+        return _apply_hold(state, action.positions, False)
+    if isinstance(action, Score):
+        return _apply_score(state, action, dice)
+    raise ActionError(f"not an action: {action!r}")
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every action the seat to move may take now (holds and releases one die each)."""
+    if state.is_match_over:
+        return []
+    turn = state.turn
+    if turn.dice is None:
+        return [Roll()]
+    actions: list[Action] = []
+    if state.rolls_left > 0:
+        if not all(turn.held):
+            actions.append(Roll())
+        for position in range(1, DICE_COUNT + 1):
+            held = turn.held[position - 1]
+            actions.append(Release((position,)) if held else Hold((position,)))
+    actions.extend(Score(p.category, p.column) for p in state.placements())
+    return actions
+
+
+def replay(
+    settings: GameSettings, actions: Iterable[Action | str], dice: DiceSource | None
+) -> GameState:
+    """The state reached by playing `actions` from a new game with the given dice."""
+    state = new_game(settings, dice)
+    for action in actions:
+        state = apply(state, action, dice)
+    return state
+
+
+TURNS_PER_GAME = len(CATEGORIES)

@@ -1,0 +1,19 @@
+"""The names of the CPU levels, importable without numpy (for argument checking)."""
+
+from __future__ import annotations
+
+from fivedice.core.errors import FivediceError
+
+LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert")
+
+
+def parse_level(text: str) -> str:
+    """The level named by `text` (any case).
+
+    Raises:
+        FivediceError: not a level.
+    """
+    level = text.strip().lower()
+    if level not in LEVELS:
+        raise FivediceError(f"a CPU level is one of {', '.join(LEVELS)}, not {text!r}")
+    return level

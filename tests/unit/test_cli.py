@@ -1,0 +1,158 @@
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from fivedice.cli import app
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_score_json_in_card_order():
+    result = run("score", "--dice", "33355", "--json")
+    assert result.exit_code == 0
+    options = json.loads(result.stdout)["options"]
+    assert options[:3] == [
+        {"category": "ones", "points": 0},
+        {"category": "twos", "points": 0},
+        {"category": "threes", "points": 9},
+    ]
+    assert {"category": "full_house", "points": 25} in options
+    assert len(options) == 13
+
+
+def test_score_with_card_bonus_and_joker():
+    result = run("score", "--dice", "44444", "--card", '{"yahtzee": 50, "fours": 12}', "--json")
+    options = {o["category"]: o["points"] for o in json.loads(result.stdout)["options"]}
+    assert options == {
+        "three_of_a_kind": 120,
+        "four_of_a_kind": 120,
+        "full_house": 125,
+        "small_straight": 130,
+        "large_straight": 140,
+        "chance": 120,
+    }
+
+
+def test_score_upper_bonus_reached_now():
+    card = '{"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}'
+    result = run("score", "--dice", "66612", "--card", card, "--json")
+    options = {o["category"]: o["points"] for o in json.loads(result.stdout)["options"]}
+    assert options["sixes"] == 53
+
+
+def test_score_with_set_options():
+    result = run(
+        "score",
+        "--dice",
+        "12345",
+        "--rules",
+        "classic-five",
+        "--set",
+        "small_straight=20",
+        "--json",
+    )
+    options = {o["category"]: o["points"] for o in json.loads(result.stdout)["options"]}
+    assert options["small_straight"] == 20 and options["large_straight"] == 0
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["score", "--dice", "3335"], "5 dice"),
+        (["score", "--dice", "33355", "--card", "{bad"], "not valid JSON"),
+        (["score", "--dice", "33355", "--card", '{"threes": 10}'], "cannot hold"),
+        (["score", "--dice", "33355", "--rules", "nope"], "no rule preset"),
+        (["score", "--dice", "33355", "--set", "joker=maybe"], "joker must be"),
+        (["score", "--dice", "33355", "--card", "[1]"], "JSON object"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_rules_in_words_show_the_active_values():
+    result = run(
+        "rules",
+        "--rules",
+        "classic",
+        "--set",
+        "upper_bonus_threshold=70",
+        "--set",
+        "yahtzee_bonus_value=50",
+    )
+    assert result.exit_code == 0
+    assert "70" in result.stdout and "bonus of 50" in result.stdout
+    assert "free choice" in run("rules", "--rules", "free-choice").stdout
+    triple = run("rules", "--rules", "triple").stdout
+    assert "3 columns" in triple and "×3" in triple
+
+
+def test_plain_play_reads_actions_and_survives_bad_lines():
+    result = run(
+        "play", "--plain", "--seed", "4", input="roll\nhold 9\nscore nothing\nroll\nscore chance\n"
+    )
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "there is no die 9" in out and "no box is called" in out
+    assert "turn 2 of 13" in out and "End of input" in out
+
+
+def test_plain_play_full_game_two_players():
+    lines = []
+    boxes = [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+        "chance",
+    ]
+    for box in boxes:
+        lines += ["roll", f"score {box}", "roll", f"score {box}"]
+    result = run(
+        "play",
+        "--plain",
+        "--player",
+        "Ann",
+        "--player",
+        "Bob",
+        "--seed",
+        "1",
+        input="\n".join(lines) + "\n",
+    )
+    assert result.exit_code == 0
+    assert "Game over." in result.stdout
+    assert "1. " in result.stdout
+
+
+def test_play_same_seed_same_dice():
+    a = run("play", "--plain", "--seed", "9", input="roll\nroll\n").stdout
+    b = run("play", "--plain", "--seed", "9", input="roll\nroll\n").stdout
+    assert a == b
+
+
+def test_importing_the_core_loads_no_third_party_package():
+    code = (
+        "import sys, fivedice.core, fivedice.core.game;"
+        "heavy = ('numpy', 'numba', 'typer', 'rich', 'textual', 'fastapi', 'sqlalchemy', 'click');"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
