@@ -33,6 +33,26 @@ def box_name(category: Category) -> str:
     return names[category]
 
 
+def upper_total_label() -> str:
+    return _("Upper total")
+
+
+def par_label() -> str:
+    return _("Against par")
+
+
+def upper_bonus_label() -> str:
+    return _("Upper bonus")
+
+
+def yahtzee_bonus_label() -> str:
+    return _("Yahtzee bonus")
+
+
+def total_label() -> str:
+    return _("Total")
+
+
 def on_off(value: bool) -> str:
     return _("on") if value else _("off")
 
@@ -140,7 +160,8 @@ def card_lines(
     rules: RuleSet, card: ScoreCard, previews: dict[tuple[int, Category], int]
 ) -> list[str]:
     """A score card as aligned lines; open boxes show what the current dice would earn there."""
-    width = max(len(box_name(c)) for c in CATEGORIES)
+    labels = [upper_total_label(), par_label(), upper_bonus_label(), yahtzee_bonus_label()]
+    width = max(len(name) for name in [*map(box_name, CATEGORIES), *labels])
     lines = []
     columns = card.columns
 
@@ -151,7 +172,8 @@ def card_lines(
         preview = previews.get((index, category))
         return f"{'+' + str(preview) if preview is not None else '-':>5}"
 
-    header = " " * width + "".join(f"  {_('col')} {i + 1}" for i in range(len(columns)))
+    column_word = _("col")
+    header = " " * width + "".join(f"  {column_word} {i + 1}" for i in range(len(columns)))
     if len(columns) > 1:
         lines.append(header)
     for category in CATEGORIES:
@@ -161,13 +183,13 @@ def card_lines(
             par = "".join(f" {col.upper_par:>+5}" for col in columns)
             upper = "".join(f" {col.upper_total:>5}" for col in columns)
             bonus = "".join(f" {col.upper_bonus(rules):>5}" for col in columns)
-            lines.append(f"{_('Upper total'):<{width}}{upper}")
-            lines.append(f"{_('Against par'):<{width}}{par}")
-            lines.append(f"{_('Upper bonus'):<{width}}{bonus}")
+            lines.append(f"{upper_total_label():<{width}}{upper}")
+            lines.append(f"{par_label():<{width}}{par}")
+            lines.append(f"{upper_bonus_label():<{width}}{bonus}")
     extra = "".join(f" {col.yahtzee_bonus_total(rules):>5}" for col in columns)
-    lines.append(f"{_('Yahtzee bonus'):<{width}}{extra}")
+    lines.append(f"{yahtzee_bonus_label():<{width}}{extra}")
     totals = "".join(f" {t:>5}" for t in card.column_totals(rules))
-    lines.append(f"{_('Total'):<{width}}{totals}")
+    lines.append(f"{total_label():<{width}}{totals}")
     return lines
 
 
