@@ -1,0 +1,176 @@
+"""The `solve` and `advise` commands: the optimal strategy from the command line.
+
+numpy and numba are imported inside the commands so that `fivedice --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from fivedice.core.errors import FivediceError
+
+if TYPE_CHECKING:
+    from fivedice.core.card import Column
+    from fivedice.core.rules import RuleSet
+    from fivedice.strategy.solver import StrategyTable
+
+__all__ = ["register"]
+
+_RULES_HELP = "Rule preset: classic, free-choice, simple, classic-five (single column only)."
+_SET_HELP = "Override a rule option, KEY=VALUE (repeatable), e.g. --set joker=free_choice."
+
+RulesOption = Annotated[str, typer.Option("--rules", help=_RULES_HELP)]
+SetOption = Annotated[list[str] | None, typer.Option("--set", help=_SET_HELP)]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def _fail(message: str) -> NoReturn:
+    """Reports a usage error on one line of stderr and exits with status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _rules(preset: str, settings: list[str] | None) -> RuleSet:
+    from fivedice.core.rules import find_ruleset, parse_settings
+
+    rules = find_ruleset(preset, parse_settings(tuple(settings or ())))
+    if rules.columns != 1:
+        raise FivediceError(
+            f"the solver handles one score column; these rules have {rules.columns}"
+        )
+    return rules
+
+
+def _column(rules: RuleSet, card: str | None) -> Column:
+    from fivedice.core.card import Column
+
+    if card is None:
+        return Column.empty()
+    try:
+        data = json.loads(card)
+    except json.JSONDecodeError as error:
+        raise FivediceError(f"--card is not valid JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise FivediceError('--card is a JSON object of boxes, e.g. {"yahtzee": 50}')
+    extra = data.pop("extra_yahtzees", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int):
+        raise FivediceError(f"extra_yahtzees must be an integer, not {extra!r}")
+    return Column.from_scores(rules, data, extra)
+
+
+def _load(rules: RuleSet, *, use_cache: bool, show_progress: bool) -> StrategyTable:
+    from fivedice.strategy.cache import load_or_solve
+
+    if not show_progress:
+        return load_or_solve(rules, use_cache=use_cache)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    with Progress(
+        TextColumn("solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("states"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("solve", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return load_or_solve(rules, use_cache=use_cache, progress=progress)
+
+
+def solve_command(
+    rules: RulesOption = "classic",
+    settings: SetOption = None,
+    as_json: JsonOption = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Solve again; neither read nor write the cache.")
+    ] = False,
+) -> None:
+    """Solve a rule set: the optimal expected score (the table is cached for later use)."""
+    try:
+        ruleset = _rules(rules, settings)
+        start = time.perf_counter()
+        table = _load(ruleset, use_cache=not no_cache, show_progress=not as_json)
+        seconds = time.perf_counter() - start
+    except FivediceError as error:
+        _fail(str(error))
+    if as_json:
+        payload = {
+            "expected_score": table.expected_score,
+            "seconds": round(seconds, 3),
+            "states": table.states,
+        }
+        typer.echo(json.dumps(payload))
+    else:
+        typer.echo(f"optimal expected score: {table.expected_score:.7f}")
+        typer.echo(f"{table.states:,} states, {seconds:.2f} s", err=True)
+
+
+def advise_command(
+    dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11666.")],
+    rolls_left: Annotated[
+        int, typer.Option("--rolls-left", help="Rolls still allowed this turn (0: must score).")
+    ],
+    rules: RulesOption = "classic",
+    settings: SetOption = None,
+    card: Annotated[
+        str | None,
+        typer.Option("--card", help='Filled boxes as JSON, e.g. {"yahtzee": 50, "threes": 9}.'),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every option for the dice with its expected points to come, best first."""
+    from fivedice.core.dice import parse_dice
+
+    try:
+        ruleset = _rules(rules, settings)
+        roll = parse_dice(dice)
+        column = _column(ruleset, card)
+        if column.is_complete:
+            raise FivediceError("the card is complete: there is nothing to decide")
+        if rolls_left < 0:
+            raise FivediceError(f"--rolls-left cannot be negative, not {rolls_left}")
+        from fivedice.strategy.advisor import advise
+
+        table = _load(ruleset, use_cache=True, show_progress=not as_json and sys.stderr.isatty())
+        options = advise(table, column, roll, rolls_left)
+    except FivediceError as error:
+        _fail(str(error))
+    if as_json:
+        items: list[dict[str, object]] = []
+        for option in options:
+            item: dict[str, object] = (
+                {"keep": list(option.keep)}
+                if option.keep is not None
+                else {"score": option.category.key if option.category else None}
+            )
+            item["value"] = round(option.value, 4)
+            items.append(item)
+        typer.echo(json.dumps({"options": items}))
+        return
+    width = max(len("option"), *(len(option.label) for option in options))
+    typer.echo(f"{'option':<{width}}  {'value':>9}  {'loss':>8}")
+    for option in options:
+        typer.echo(f"{option.label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the `solve` and `advise` commands to a Typer app."""
+    app.command("solve")(solve_command)
+    app.command("advise")(advise_command)

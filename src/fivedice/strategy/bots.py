@@ -1,0 +1,350 @@
+"""CPU players of four strengths, for any rule set (one column or several).
+
+>>> from fivedice.core.rules import CLASSIC
+>>> from fivedice.core.card import ScoreCard
+>>> bot = make_bot("beginner", CLASSIC)
+>>> bot.choose_keep(CLASSIC, ScoreCard.empty(CLASSIC), (6, 2, 6, 3, 1), rolls_left=2)
+(6, 6)
+
+The levels (see `heuristics` for the shared machinery):
+
+* `beginner`: keeps its most common face (or a straight draw while a straight box is open)
+  and scores wherever the dice earn most right now.
+* `casual`: looks ahead over the turn exactly, but values the future with rules of thumb
+  (the typical worth of each open box, a guess at the upper-bonus chances), and slips now
+  and then.
+* `strong`: plays from the optimal values but now and then slips, choosing a near miss.
+* `expert`: optimal (exactly, for one column; for several, optimal values per column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fivedice.core.card import Placement, ScoreCard
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
+from fivedice.core.errors import FivediceError
+from fivedice.core.rules import RuleSet
+from fivedice.strategy import heuristics as h
+
+if TYPE_CHECKING:
+    from fivedice.strategy.solver import StrategyTable
+
+__all__ = [
+    "PROFILES",
+    "Bot",
+    "Level",
+    "LevelProfile",
+    "level_values",
+    "make_bot",
+    "values_from_table",
+]
+
+
+class Level(StrEnum):
+    """The CPU strengths, weakest first; the values are the names used everywhere."""
+
+    BEGINNER = "beginner"
+    CASUAL = "casual"
+    STRONG = "strong"
+    EXPERT = "expert"
+
+    @classmethod
+    def parse(cls, text: str | Level) -> Level:
+        """The level named by `text` (any case).
+
+        Raises:
+            FivediceError: not a level.
+        """
+        if isinstance(text, Level):
+            return text
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            names = ", ".join(level.value for level in cls)
+            raise FivediceError(f"a CPU level is one of {names}, not {text!r}") from None
+
+
+@dataclass(frozen=True)
+class LevelProfile:
+    """How a level plays.
+
+    Attributes:
+        greedy: play the beginner's rules of thumb instead of looking ahead.
+        optimal_values: value states with the solver's table (else the casual estimate).
+        slip: chance, at each decision, of choosing a near miss instead of the best option.
+        max_loss: the largest expected loss (points) a slip may cost.
+    """
+
+    greedy: bool
+    optimal_values: bool
+    slip: float = 0.0
+    max_loss: float = 0.0
+
+
+PROFILES: dict[Level, LevelProfile] = {
+    Level.BEGINNER: LevelProfile(greedy=True, optimal_values=False),
+    # Slip rates are calibrated on classic rules (20,000 games, seed 1): casual ≈ 232,
+    # strong ≈ 245, between the beginner (≈ 206) and the optimum (254.6).
+    Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.15, max_loss=8.0),
+    Level.STRONG: LevelProfile(greedy=False, optimal_values=True, slip=0.18, max_loss=6.0),
+    Level.EXPERT: LevelProfile(greedy=False, optimal_values=True),
+}
+
+
+def level_values(
+    rules: RuleSet,
+    level: Level | str,
+    *,
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> h.FloatArray:
+    """The state-value array a level plays with, shaped (8192, upper cap + 1, 2), read-only.
+
+    Optimal values come from the solver for the one-column version of the rules (solved
+    once and cached on disk, and kept in memory for the next bots); several columns reuse
+    them column by column.
+
+    Args:
+        rules: the rules to play.
+        level: the CPU level.
+        use_cache: read and write solved tables on disk.
+        cache_dir: where solved tables live (default: the user cache).
+        progress: called as `progress(states_done, states)` if a solve is needed.
+    """
+    profile = PROFILES[Level.parse(level)]
+    if not profile.optimal_values:
+        return h.heuristic_values(rules)
+    single = rules.replace(column_multipliers=(1,))
+    key = (single, use_cache, None if cache_dir is None else str(cache_dir))
+    if key not in _OPTIMAL_VALUES:
+        from fivedice.strategy.cache import load_or_solve
+
+        table = load_or_solve(single, use_cache=use_cache, cache_dir=cache_dir, progress=progress)
+        if len(_OPTIMAL_VALUES) >= 4:  # about 8 MB each: keep only the latest few
+            _OPTIMAL_VALUES.pop(next(iter(_OPTIMAL_VALUES)))
+        _OPTIMAL_VALUES[key] = values_from_table(table)
+    return _OPTIMAL_VALUES[key]
+
+
+_OPTIMAL_VALUES: dict[tuple[RuleSet, bool, str | None], h.FloatArray] = {}
+
+
+def values_from_table(table: StrategyTable) -> h.FloatArray:
+    """A solved table's values as the float64 array the kernels read.
+
+    Unreachable states are NaN in the table; no placement ever reads them, so they become 0.
+    """
+    values = np.nan_to_num(table.values.astype(np.float64), nan=0.0)
+    values.setflags(write=False)  # shared between bots and simulations
+    return values
+
+
+class Bot:
+    """A CPU player: decides what to keep and where to score.
+
+    Args:
+        level: the strength.
+        rules: the rules it will mostly play (values are prepared for them lazily).
+        rng: the only source of randomness: it seeds the slips once, at construction. A
+            decision is then a fixed function of the situation (card, dice, rolls left), so
+            asking again gives the same answer - the game layer re-asks while it holds dice
+            one step at a time, and after a resume.
+        values: a ready state-value array (skips solving/caching), e.g. shared by seats.
+        use_cache: read and write solved tables on disk.
+        cache_dir: where solved tables live (default: the user cache).
+        profile: play with this profile instead of the level's (tests, tuning).
+    """
+
+    def __init__(
+        self,
+        level: Level | str,
+        rules: RuleSet,
+        rng: random.Random | None = None,
+        *,
+        values: h.FloatArray | None = None,
+        use_cache: bool = True,
+        cache_dir: str | os.PathLike[str] | None = None,
+        profile: LevelProfile | None = None,
+    ) -> None:
+        self.level = Level.parse(level)
+        self.profile = profile or PROFILES[self.level]
+        self.rules = rules
+        self.rng = rng if rng is not None else random.Random(0)
+        self._salt = self.rng.getrandbits(64)
+        self._use_cache = use_cache
+        self._cache_dir = cache_dir
+        self._values: dict[RuleSet, h.FloatArray] = {}
+        if values is not None:
+            self._values[rules] = values
+
+    def __repr__(self) -> str:
+        return f"Bot({self.level.value!r})"
+
+    def values_for(self, rules: RuleSet) -> h.FloatArray:
+        """The state values this bot plays with under `rules` (prepared on first use)."""
+        if rules not in self._values:
+            if self.profile.greedy:
+                self._values[rules] = np.zeros((1 << h.N_BOXES, 1, 2))
+            else:
+                self._values[rules] = level_values(
+                    rules, self.level, use_cache=self._use_cache, cache_dir=self._cache_dir
+                )
+        return self._values[rules]
+
+    def keep_options(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
+    ) -> list[tuple[Roll, float]]:
+        """Every distinct keep of the dice with this bot's value of it, largest keeps first.
+
+        Values are expected points to come in this turn and later, relative to the card's
+        current state value (so only differences between options matter).
+        """
+        roll = check_roll(dice)
+        self._check(rules, card, rolls_left)
+        if rolls_left < 1:
+            raise FivediceError("no roll is left this turn: the dice must be scored")
+        dt = h.dice_tables()
+        rt = h.rule_tables(rules)
+        values = self.values_for(rules)
+        boxes, _ = h.card_arrays(card.columns)
+        ends = np.empty(h.N_ROLLS)
+        h.end_values(
+            boxes, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends
+        )
+        keep_values = np.empty((rolls_left, h.N_KEEPS))
+        roll_values = np.empty((rolls_left + 1, h.N_ROLLS))
+        h.turn_tables(
+            ends,
+            rolls_left,
+            dt.keep_add,
+            dt.keep_remove,
+            keep_values,
+            roll_values,
+            np.empty(h.N_KEEPS),
+        )
+        index = dt.roll_of[roll]
+        return [
+            (ALL_KEEPS[k], float(keep_values[rolls_left - 1, k]))
+            for k in dt.roll_keeps[index]
+            if k >= 0
+        ]
+
+    def choose_keep(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
+    ) -> tuple[int, ...]:
+        """The dice values to hold before the next roll (sorted). All five means "score now".
+
+        Args:
+            rules: the rules of the game.
+            card: the bot's card (at least one open box).
+            dice: the five dice as they lie.
+            rolls_left: rolls still allowed this turn (at least 1).
+
+        Raises:
+            FivediceError: no roll is left, the card is complete or the dice are not five.
+        """
+        roll = check_roll(dice)
+        self._check(rules, card, rolls_left)
+        if rolls_left < 1:
+            raise FivediceError("no roll is left this turn: the dice must be scored")
+        if self.profile.greedy:
+            counts = np.zeros(6, dtype=np.int64)
+            for die in roll:
+                counts[die - 1] += 1
+            straight_open = any(
+                not column.is_filled(CATEGORIES[9]) or not column.is_filled(CATEGORIES[10])
+                for column in card.columns
+            )
+            held = np.zeros(6, dtype=np.int64)
+            h.beginner_keep(counts, straight_open, held)
+            return tuple(face + 1 for face in range(6) for _ in range(int(held[face])))
+        options = self.keep_options(rules, card, roll, rolls_left)
+        option_values = np.array([value for _, value in options])
+        return options[self._pick(option_values, ("keep", card, roll, rolls_left))][0]
+
+    def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
+        """Where to score the dice: one of `card.placements(rules, dice)`.
+
+        Raises:
+            FivediceError: the card is complete or the dice are not five.
+        """
+        roll = check_roll(dice)
+        self._check(rules, card, 0)
+        legal = card.placements(rules, roll)
+        rt = h.rule_tables(rules)
+        boxes, _ = h.card_arrays(card.columns)
+        size = rules.columns * h.N_BOXES
+        cols = np.empty(size, dtype=np.int64)
+        box_ids = np.empty(size, dtype=np.int64)
+        jokers = np.empty(size, dtype=np.int64)
+        option_values = np.empty(size)
+        n = h.placement_options(
+            boxes,
+            rt.multipliers,
+            h.dice_tables().roll_of[roll],
+            self.profile.greedy,
+            rt.scores,
+            rt.joker_scores,
+            rt.five,
+            rt.params,
+            self.values_for(rules),
+            np.array(h.TYPICAL_BOX_VALUE),
+            cols,
+            box_ids,
+            jokers,
+            option_values,
+        )
+        chosen = self._pick(option_values[:n], ("box", card, roll))
+        column, category = int(cols[chosen]), CATEGORIES[int(box_ids[chosen])]
+        for placement in legal:
+            if placement.column == column and placement.category is category:
+                return placement
+        raise AssertionError(f"kernel chose an illegal box {category} in column {column}")
+
+    def _pick(self, option_values: h.FloatArray, situation: tuple[object, ...]) -> int:
+        # The slip draw hashes the situation with the bot's salt (a stable digest: Python's
+        # own hash of None varies between runs), so it never depends on how often or in
+        # what order the bot is asked.
+        draw = 1.0
+        if self.profile.slip > 0:
+            text = f"{self._salt}|{situation!r}".encode()
+            digest = hashlib.blake2b(text, digest_size=8).digest()
+            draw = int.from_bytes(digest, "big") / 2.0**64
+        return int(
+            h.pick(
+                option_values, len(option_values), draw, self.profile.slip, self.profile.max_loss
+            )
+        )
+
+    @staticmethod
+    def _check(rules: RuleSet, card: ScoreCard, rolls_left: int) -> None:
+        if len(card.columns) != rules.columns:
+            raise FivediceError(
+                f"the card has {len(card.columns)} columns; the rules use {rules.columns}"
+            )
+        if card.is_complete:
+            raise FivediceError("the card is complete: there is nothing left to decide")
+        if rolls_left < 0:
+            raise FivediceError(f"rolls left cannot be negative, not {rolls_left}")
+
+
+def make_bot(
+    level: Level | str,
+    rules: RuleSet,
+    rng: random.Random | int | None = None,
+    **options: object,
+) -> Bot:
+    """A CPU player of a level; `rng` may be a seed. Options go to `Bot` (values, cache)."""
+    generator = rng if isinstance(rng, random.Random) else random.Random(rng)
+    return Bot(level, rules, generator, **options)  # type: ignore[arg-type]

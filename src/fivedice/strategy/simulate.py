@@ -1,0 +1,329 @@
+"""Fast simulation of CPU players: solitaire score statistics and head-to-head win rates.
+
+Games run entirely inside numba (`heuristics.play_game`), in parallel, with one splitmix64
+dice stream per game derived from (seed, game number): a game's dice do not depend on the
+thread that plays it, and every level given the same seed faces the same stream of dice
+(common random numbers, which makes head-to-head comparisons sharper).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from fivedice.core.errors import FivediceError
+from fivedice.core.rules import RuleSet
+from fivedice.strategy import heuristics as h
+from fivedice.strategy.bots import PROFILES, Level, level_values
+
+__all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
+
+PERCENTILES: tuple[int, ...] = (5, 25, 50, 75, 95)
+MAX_GAMES = 100_000_000
+_CHUNK = 4096  # games between progress reports
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Statistics of N solitaire games of one level.
+
+    Attributes:
+        level: the level that played.
+        rules: the rules played.
+        seed: the seed of the dice.
+        scores: every game's final score, in game order.
+        upper_bonus_rate: share of columns that earned the upper bonus.
+        yahtzee_rate: share of columns whose Yahtzee box scored more than 0.
+        mean_extra_yahtzees: extra Yahtzees (bonuses) per game.
+        seconds: wall time of the games (excluding solving and compiling).
+    """
+
+    level: Level
+    rules: RuleSet
+    seed: int
+    scores: npt.NDArray[np.int64] = field(repr=False)
+    upper_bonus_rate: float
+    yahtzee_rate: float
+    mean_extra_yahtzees: float
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.size)
+
+    @property
+    def mean(self) -> float:
+        mean: float = self.scores.mean()
+        return float(mean)
+
+    @property
+    def std(self) -> float:
+        return float(self.scores.std(ddof=1)) if self.games > 1 else 0.0
+
+    @property
+    def standard_error(self) -> float:
+        return self.std / math.sqrt(self.games)
+
+    @property
+    def percentiles(self) -> dict[int, float]:
+        values = np.percentile(self.scores, PERCENTILES)
+        return {p: float(v) for p, v in zip(PERCENTILES, values, strict=True)}
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def summary(self) -> dict[str, object]:
+        """The statistics as a JSON-friendly mapping."""
+        return {
+            "level": self.level.value,
+            "rules": self.rules.changed_settings(),
+            "games": self.games,
+            "seed": self.seed,
+            "mean": round(self.mean, 3),
+            "std": round(self.std, 3),
+            "standard_error": round(self.standard_error, 3),
+            "percentiles": {str(p): v for p, v in self.percentiles.items()},
+            "min": int(self.scores.min()),
+            "max": int(self.scores.max()),
+            "upper_bonus_rate": round(self.upper_bonus_rate, 4),
+            "yahtzee_rate": round(self.yahtzee_rate, 4),
+            "mean_extra_yahtzees": round(self.mean_extra_yahtzees, 4),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Levels at one table: each game every level plays the same dice stream.
+
+    Attributes:
+        results: each level's solitaire statistics over the same games.
+        win_rates: share of games each level won (a tie for first is shared equally).
+    """
+
+    results: tuple[SimulationResult, ...]
+    win_rates: dict[Level, float]
+
+    def summary(self) -> dict[str, object]:
+        """The win rates and each level's statistics, JSON-friendly."""
+        return {
+            "games": self.results[0].games,
+            "seed": self.results[0].seed,
+            "win_rates": {level.value: round(rate, 4) for level, rate in self.win_rates.items()},
+            "players": [result.summary() for result in self.results],
+        }
+
+
+def simulate(
+    rules: RuleSet,
+    level: Level | str,
+    games: int,
+    *,
+    seed: int = 0,
+    values: h.FloatArray | None = None,
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    solve_progress: Progress | None = None,
+) -> SimulationResult:
+    """Plays `games` solitaire games of a level and returns their statistics.
+
+    Args:
+        rules: any rule set.
+        level: the CPU level.
+        games: number of games (at least 1).
+        seed: the dice seed; the same seed gives the same games.
+        values: the level's state values if already at hand (see `bots.level_values`).
+        use_cache: read/write solved tables on disk (strong and expert).
+        cache_dir: where solved tables live.
+        progress: called as `progress(games_done, games)` while playing.
+        solve_progress: called as `progress(states_done, states)` if the rules need solving.
+
+    Raises:
+        FivediceError: bad number of games or seed, or an unknown level.
+    """
+    level = Level.parse(level)
+    if not 1 <= games <= MAX_GAMES:
+        raise FivediceError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+    if seed < 0:
+        raise FivediceError(f"the seed must not be negative, not {seed}")
+    profile = PROFILES[level]
+    if values is None:
+        values = (
+            np.zeros((1 << h.N_BOXES, 1, 2))
+            if profile.greedy
+            else level_values(
+                rules, level, use_cache=use_cache, cache_dir=cache_dir, progress=solve_progress
+            )
+        )
+    dt = h.dice_tables()
+    rt = h.rule_tables(rules)
+    first_keep = _first_turn(rules, values, profile.greedy)
+    out = np.zeros((games, 4), dtype=np.int64)
+    seeds = _game_seeds(seed, games)
+    typical = np.array(h.TYPICAL_BOX_VALUE)
+    # Compile (or load the compiled kernel) before the clock starts.
+    h.play_games(
+        profile.greedy,
+        profile.slip,
+        profile.max_loss,
+        seeds[:1],
+        rt.multipliers,
+        rt.scores,
+        rt.joker_scores,
+        rt.five,
+        rt.params,
+        values,
+        typical,
+        dt.keep_add,
+        dt.keep_remove,
+        dt.roll_keeps,
+        dt.keep_of_code,
+        dt.keep_faces,
+        first_keep,
+        np.zeros((1, 4), np.int64),
+    )
+    start = time.perf_counter()
+    if progress is not None:
+        progress(0, games)
+    for begin in range(0, games, _CHUNK):
+        end = min(begin + _CHUNK, games)
+        h.play_games(
+            profile.greedy,
+            profile.slip,
+            profile.max_loss,
+            seeds[begin:end],
+            rt.multipliers,
+            rt.scores,
+            rt.joker_scores,
+            rt.five,
+            rt.params,
+            values,
+            typical,
+            dt.keep_add,
+            dt.keep_remove,
+            dt.roll_keeps,
+            dt.keep_of_code,
+            dt.keep_faces,
+            first_keep,
+            out[begin:end],
+        )
+        if progress is not None:
+            progress(end, games)
+    seconds = time.perf_counter() - start
+    columns = rules.columns * games
+    return SimulationResult(
+        level=level,
+        rules=rules,
+        seed=seed,
+        scores=out[:, 0].copy(),
+        upper_bonus_rate=float(out[:, 1].sum()) / columns,
+        yahtzee_rate=float(out[:, 2].sum()) / columns,
+        mean_extra_yahtzees=float(out[:, 3].mean()),
+        seconds=seconds,
+    )
+
+
+def head_to_head(
+    rules: RuleSet,
+    levels: Sequence[Level | str],
+    games: int,
+    *,
+    seed: int = 0,
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+    solve_progress: Progress | None = None,
+) -> HeadToHead:
+    """Several levels at one table for `games` games; win rates with ties shared.
+
+    Yahtzee has no interaction between players, so a table game is each player's solitaire
+    game; every level plays game i with the same dice stream.
+
+    Raises:
+        FivediceError: fewer than two levels, or as for `simulate`.
+    """
+    parsed = [Level.parse(level) for level in levels]
+    if len(parsed) < 2:
+        raise FivediceError("a head-to-head needs at least two levels")
+    done = [0] * len(parsed)
+
+    def report(index: int) -> Progress | None:
+        if progress is None:
+            return None
+
+        def inner(count: int, _total: int) -> None:
+            done[index] = count
+            progress(sum(done), games * len(parsed))
+
+        return inner
+
+    # Strong and expert share the solved values: load (or solve) them once.
+    shared: dict[bool, h.FloatArray] = {}
+    results = []
+    for i, level in enumerate(parsed):
+        profile = PROFILES[level]
+        values = None
+        if not profile.greedy:
+            if profile.optimal_values not in shared:
+                shared[profile.optimal_values] = level_values(
+                    rules, level, use_cache=use_cache, cache_dir=cache_dir, progress=solve_progress
+                )
+            values = shared[profile.optimal_values]
+        results.append(simulate(rules, level, games, seed=seed, values=values, progress=report(i)))
+    scores = np.stack([result.scores for result in results])
+    best = scores.max(axis=0)
+    winners = scores == best
+    shares = winners / winners.sum(axis=0)
+    rates = shares.sum(axis=1) / games
+    win_rates: dict[Level, float] = {}
+    for level, rate in zip(parsed, rates, strict=True):
+        # The same level listed twice shares one entry; each copy's wins add up.
+        win_rates[level] = win_rates.get(level, 0.0) + float(rate)
+    return HeadToHead(tuple(results), win_rates)
+
+
+def _game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
+    """Two independent splitmix64 seeds per game (dice, slips), from (seed, game number)."""
+    with np.errstate(over="ignore"):
+        index = np.arange(games, dtype=np.uint64) * np.uint64(2)
+        base = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
+        seeds = np.empty((games, 2), dtype=np.uint64)
+        seeds[:, 0] = _mix(base + index)
+        seeds[:, 1] = _mix(base + index + np.uint64(1))
+    return seeds
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    with np.errstate(over="ignore"):
+        z = x + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _first_turn(rules: RuleSet, values: h.FloatArray, greedy: bool) -> h.FloatArray:
+    """The keep values of the first turn, the same in every game, computed once."""
+    levels = max(rules.rolls_per_turn - 1, 1)
+    keep_values = np.zeros((levels, h.N_KEEPS))
+    if greedy or rules.rolls_per_turn == 1:
+        return keep_values
+    dt = h.dice_tables()
+    rt = h.rule_tables(rules)
+    card = np.full((rules.columns, h.N_BOXES), -1, dtype=np.int64)
+    ends = np.empty(h.N_ROLLS)
+    h.end_values(card, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends)
+    roll_values = np.empty((levels + 1, h.N_ROLLS))
+    h.turn_tables(
+        ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(h.N_KEEPS)
+    )
+    return keep_values

@@ -1,0 +1,75 @@
+"""An independent expectimax over a small remaining game, in plain Python on the core's API.
+
+It knows nothing of the solver's state encoding: it plays `Column` values with the core's
+`keep_outcomes`, `sub_multisets`, `Column.placements` and `Column.fill`, memoised on the column.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from fivedice.core.card import Column
+from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll, keep_outcomes, roll_probability
+from fivedice.core.rules import RuleSet
+
+_FIRST_ROLL = tuple((roll, float(roll_probability(roll))) for roll in ALL_ROLLS)
+
+
+@cache
+def _outcomes(keep: Roll) -> tuple[tuple[Roll, float], ...]:
+    return tuple((roll, float(p)) for roll, p in keep_outcomes(keep))
+
+
+@cache
+def _sub_keeps(roll: Roll) -> tuple[Roll, ...]:
+    from fivedice.core.dice import sub_multisets
+
+    return sub_multisets(roll)
+
+
+class BruteForce:
+    """Expected points still to come from any column, under optimal play."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._future: dict[Column, float] = {}
+        self._turns: dict[Column, tuple[dict[Roll, float], ...]] = {}
+
+    def future(self, column: Column) -> float:
+        """Expected points to come at the start of a turn."""
+        if column.is_complete:
+            return 0.0
+        if column not in self._future:
+            last = self.roll_values(column)[-1]
+            self._future[column] = sum(p * last[roll] for roll, p in _FIRST_ROLL)
+        return self._future[column]
+
+    def box_values(self, column: Column, roll: Roll) -> dict[str, float]:
+        """Each legal box's points now plus the future of the column it leaves."""
+        return {
+            p.category.key: p.points + self.future(column.fill(self.rules, p.category, roll))
+            for p in column.placements(self.rules, roll)
+        }
+
+    def keep_value(self, column: Column, keep: Roll, rolls_left: int) -> float:
+        """Keep `keep`, re-roll the rest, continue optimally with rolls_left - 1 left."""
+        after = self.roll_values(column)[rolls_left - 1]
+        return sum(p * after[roll] for roll, p in _outcomes(keep))
+
+    def roll_values(self, column: Column) -> tuple[dict[Roll, float], ...]:
+        """Per rolls left (0 … rolls_per_turn - 1): the value of holding each roll."""
+        if column not in self._turns:
+            levels: list[dict[Roll, float]] = [
+                {roll: max(self.box_values(column, roll).values()) for roll in ALL_ROLLS}
+            ]
+            for _ in range(1, self.rules.rolls_per_turn):
+                previous = levels[-1]
+                keep_values = {
+                    keep: sum(p * previous[roll] for roll, p in _outcomes(keep))
+                    for keep in ALL_KEEPS
+                }
+                levels.append(
+                    {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in ALL_ROLLS}
+                )
+            self._turns[column] = tuple(levels)
+        return self._turns[column]

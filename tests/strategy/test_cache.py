@@ -1,0 +1,105 @@
+"""The table cache: round trip, damaged files, keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fivedice.core.rules import Joker, find_ruleset
+from fivedice.strategy import cache
+from fivedice.strategy.solver import StrategyTable
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def counted_solve(monkeypatch: pytest.MonkeyPatch, classic_table: StrategyTable) -> list[object]:
+    """Replaces the solve behind the cache by the session's classic table, counting calls."""
+    calls: list[object] = []
+
+    def fake_solve(rules: object, progress: object = None) -> StrategyTable:
+        calls.append(rules)
+        return classic_table
+
+    monkeypatch.setattr(cache, "solve", fake_solve)
+    return calls
+
+
+def test_round_trip(
+    tmp_path: Path, classic_table: StrategyTable, counted_solve: list[object]
+) -> None:
+    rules = classic_table.rules
+    first = cache.load_or_solve(rules, cache_dir=tmp_path)
+    assert len(counted_solve) == 1
+    path = cache.cache_path(rules, tmp_path)
+    assert path.exists()
+    assert path.stat().st_size < 4_300_000
+    assert not list(tmp_path.glob("*.tmp"))
+    second = cache.load_or_solve(rules, cache_dir=tmp_path)
+    assert len(counted_solve) == 1  # read back, not solved again
+    assert second.expected_score == first.expected_score
+    assert second.states == first.states
+    np.testing.assert_array_equal(second.values, first.values)
+    assert second.value(0, 0, False) == pytest.approx(254.5877287, abs=1e-4)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
+def test_damaged_file_is_rebuilt(
+    tmp_path: Path, classic_table: StrategyTable, counted_solve: list[object], damage: str
+) -> None:
+    rules = classic_table.rules
+    cache.load_or_solve(rules, cache_dir=tmp_path)
+    path = cache.cache_path(rules, tmp_path)
+    data = bytearray(path.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":
+        data[-1000] ^= 0x40
+    elif damage == "garbage":
+        data = bytearray(b"not a table\n" * 10)
+    else:
+        data = bytearray()
+    path.write_bytes(bytes(data))
+    assert cache.load_table(rules, path) is None
+    table = cache.load_or_solve(rules, cache_dir=tmp_path)
+    assert len(counted_solve) == 2
+    assert table.expected_score == classic_table.expected_score
+    assert cache.load_table(rules, path) is not None  # rewritten whole
+
+
+def test_keys_and_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    classic = find_ruleset("classic")
+    keys = {
+        cache.cache_key(classic),
+        cache.cache_key(classic.replace(joker=Joker.FREE_CHOICE)),
+        cache.cache_key(classic.replace(rolls_per_turn=4)),
+        cache.cache_key(find_ruleset("simple")),
+    }
+    assert len(keys) == 4
+    assert cache.cache_key(classic) == cache.cache_key(find_ruleset("official"))
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "env"))
+    assert cache.cache_path(classic).parent == tmp_path / "env"
+    assert cache.cache_path(classic, tmp_path / "arg").parent == tmp_path / "arg"
+    monkeypatch.delenv(cache.CACHE_ENV)
+    assert "fivedice" in str(cache.resolve_cache_dir())
+
+
+def test_table_of_other_rules_is_not_used(
+    tmp_path: Path, classic_table: StrategyTable, counted_solve: list[object]
+) -> None:
+    # A file renamed to another rule set's key must not be trusted.
+    rules = classic_table.rules
+    cache.load_or_solve(rules, cache_dir=tmp_path)
+    other = rules.replace(joker=Joker.FREE_CHOICE)
+    cache.cache_path(rules, tmp_path).rename(cache.cache_path(other, tmp_path))
+    assert cache.load_table(other, cache.cache_path(other, tmp_path)) is None
+
+
+def test_no_cache_writes_nothing(
+    tmp_path: Path, classic_table: StrategyTable, counted_solve: list[object]
+) -> None:
+    cache.load_or_solve(classic_table.rules, use_cache=False, cache_dir=tmp_path)
+    assert len(counted_solve) == 1
+    assert not any(tmp_path.iterdir())

@@ -1,0 +1,113 @@
+"""The solve and advise commands, through a local Typer app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from fivedice.cli_strategy import register
+from fivedice.strategy import cache
+from fivedice.strategy.solver import StrategyTable
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def app(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    classic_table: StrategyTable,
+    free_choice_table: StrategyTable,
+) -> typer.Typer:
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    tables = {t.rules: t for t in (classic_table, free_choice_table)}
+
+    def fake_solve(rules: object, progress: object = None) -> StrategyTable:
+        if callable(progress):
+            progress(1, 1)
+        return tables[rules]  # type: ignore[index]
+
+    monkeypatch.setattr(cache, "solve", fake_solve)
+    application = typer.Typer()
+    register(application)
+    return application
+
+
+runner = CliRunner()
+
+
+def test_solve_json(app: typer.Typer) -> None:
+    result = runner.invoke(app, ["solve", "--rules", "classic", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["expected_score"] == pytest.approx(254.5877287, abs=1e-6)
+    assert payload["states"] > 100_000
+    assert payload["seconds"] >= 0
+
+
+def test_solve_text(app: typer.Typer) -> None:
+    result = runner.invoke(app, ["solve", "--set", "joker=free_choice", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "254.5896095" in result.stdout
+
+
+def test_advise_json(app: typer.Typer) -> None:
+    args = ["advise", "--rules", "free-choice", "--dice", "11666", "--rolls-left", "2", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    assert options[0] == {"keep": [6, 6, 6], "value": 265.1155}
+    assert sum("keep" in o for o in options) == 12  # 3 × 4 distinct keeps of 1-1-6-6-6
+    assert any(o.get("score") == "sixes" for o in options)
+
+
+def test_advise_with_card(app: typer.Typer) -> None:
+    card = json.dumps({"yahtzee": 50, "sixes": 18, "extra_yahtzees": 1})
+    args = ["advise", "--dice", "66666", "--rolls-left", "0", "--card", card, "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    # Forced joker: the sixes box is filled, so any open lower box, at full value.
+    assert {o["score"] for o in options} == {
+        "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+        "large_straight", "chance",
+    }  # fmt: skip
+    text = runner.invoke(app, ["advise", "--dice", "66666", "--rolls-left", "0", "--card", card])
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert lines[0].split() == ["option", "value", "loss"]
+    assert lines[1].startswith("score ") and lines[1].split()[-1] == "0.0000"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--dice", "1166", "--rolls-left", "2"],
+        ["--dice", "11667", "--rolls-left", "2"],
+        ["--dice", "11666", "--rolls-left", "-1"],
+        ["--dice", "11666", "--rolls-left", "2", "--card", "{oops"],
+        ["--dice", "11666", "--rolls-left", "2", "--card", "[1, 2]"],
+        ["--dice", "11666", "--rolls-left", "2", "--card", '{"yahtzee": 7}'],
+        ["--dice", "11666", "--rolls-left", "2", "--card", '{"sevens": 7}'],
+        ["--dice", "11666", "--rolls-left", "2", "--rules", "triple"],
+        ["--dice", "11666", "--rolls-left", "2", "--rules", "nope"],
+        ["--dice", "11666", "--rolls-left", "2", "--set", "joker"],
+        ["--dice", "11666", "--rolls-left", "2", "--set", "rolls_per_turn=0"],
+    ],
+)
+def test_advise_errors(app: typer.Typer, args: list[str]) -> None:
+    result = runner.invoke(app, ["advise", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_solve_refuses_multi_column(app: typer.Typer) -> None:
+    result = runner.invoke(app, ["solve", "--rules", "triple", "--json"])
+    assert result.exit_code == 2
+    assert "one score column" in result.stderr
