@@ -23,7 +23,7 @@ install: $(VENV)/.installed
 
 dev: $(VENV)/.installed-dev system-deps
 
-# System packages the tests need (none yet beyond Python); kept in one script.
+# System packages the tests need (PostgreSQL for the store tests); kept in one script.
 system-deps:
 	@bash scripts/system-deps.sh
 
@@ -37,8 +37,10 @@ lint: dev
 typecheck: dev
 	$(BIN)/mypy --strict src
 
+# The store tests run on SQLite and on a throwaway PostgreSQL server started (and stopped,
+# also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	$(BIN)/pytest
+	bash scripts/with-postgres.sh $(BIN)/pytest
 
 test: lint typecheck pytest
 

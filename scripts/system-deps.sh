@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs, only when missing.
-# Nothing is needed yet beyond Python itself; later layers add to PACKAGES.
+# postgresql: the store tests run against a real, throwaway PostgreSQL server
+# (scripts/with-postgres.sh starts one).
 set -euo pipefail
-PACKAGES=()
+PACKAGES=(postgresql)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -10,5 +11,5 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi

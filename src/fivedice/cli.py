@@ -26,6 +26,14 @@ SetOption = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
 ]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database URL (sqlite:///path or postgresql+psycopg://...); "
+        "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
+    ),
+]
 LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
 
 
@@ -152,14 +160,42 @@ def play(
         str, typer.Option("--first", help="First player: first_seat, highest_die, highest_sum.")
     ] = "first_seat",
     games: Annotated[int, typer.Option("--games", help="Games in the match.")] = 1,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue GAME, or the latest unfinished game.")
+    ] = False,
+    game: Annotated[
+        int | None, typer.Argument(help="The saved game to resume (see `fivedice games`).")
+    ] = None,
+    practice: Annotated[
+        bool, typer.Option("--practice", help="Practice: kept out of statistics and high scores.")
+    ] = False,
+    db: DbOption = None,
 ) -> None:
-    """Play a game. `--plain` reads one action per line (for screen readers and pipes).
+    """Play a game in the terminal app; `--plain` reads one action per line instead.
 
-    Until the terminal app lands, every game is played in the plain mode.
+    The plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`
+    fill in the new-game screen.
     """
+    ruleset = load_rules(rules_name, settings)
+    if not plain:
+        from fivedice.plain import build_settings
+        from fivedice.tui import run_app
+
+        customised = players or cpus or settings or rules_name != "classic" or games != 1
+        try:
+            initial = (
+                build_settings(ruleset, players or [], cpus or [], first, games)
+                if customised or first != "first_seat"
+                else None
+            )
+        except FivediceError as error:
+            fail(str(error))
+        run_app(
+            initial, seed, db=db, resume=game if game is not None else resume, practice=practice
+        )
+        return
     from fivedice.plain import run_plain
 
-    ruleset = load_rules(rules_name, settings)
     try:
         code = run_plain(
             ruleset,
@@ -170,6 +206,10 @@ def play(
             games=games,
             stdin=sys.stdin,
             stdout=sys.stdout,
+            db=db,
+            resume=resume,
+            resume_game=game,
+            practice=practice,
         )
     except FivediceError as error:
         fail(str(error))
@@ -189,7 +229,12 @@ def _register_optional(module_name: str) -> None:
     module.register(app)
 
 
-for _module in ("fivedice.cli_strategy", "fivedice.cli_sim"):
+for _module in (
+    "fivedice.cli_strategy",
+    "fivedice.cli_sim",
+    "fivedice.cli_store",
+    "fivedice.cli_web",
+):
     _register_optional(_module)
 
 

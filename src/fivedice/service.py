@@ -1,32 +1,89 @@
-"""The application service the front ends call: start a game, apply actions, move CPU seats.
+"""The application service the front ends call: games that are saved as they are played.
 
-Front ends never touch core state transitions directly; they send action text here and
-render the state they get back.
+`GameService` is the one entry point: create a game, apply an action (validate → write it in
+one transaction → only then return the new state), let a CPU seat take one step, ask for a
+hint, list, resume and abandon games. Front ends never touch core state transitions or the
+store directly; they send action text here and render the `GameView` they get back.
+
+Every action carries the `version` (the number of actions applied) it was made against; an
+action against any other version is refused with `StaleVersionError` (a double click, a
+second window), so nothing is ever applied twice. A failed write raises the retryable
+`StoreUnavailableError` and the game stays as it was.
+
+`LocalGame` is the same game held in memory only (no saving), for simulations and tests.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
-from fivedice.core.actions import Action, Hold, Release, Roll, Score
+from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import RandomDice
+from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
+from fivedice.store import (
+    FINISHED,
+    IN_PROGRESS,
+    ActionEntry,
+    GameClosedError,
+    GameRecord,
+    GameSummary,
+    StaleVersionError,
+    Store,
+    StoreUnavailableError,
+    dice_for,
+    record_to_text,
+)
+from fivedice.store.records import RecordingDice
+from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+
+__all__ = [
+    "CpuFactory",
+    "CpuPlayer",
+    "GameService",
+    "GameView",
+    "HintsUnavailableError",
+    "LocalGame",
+    "NotCpuTurnError",
+    "StaleVersionError",
+    "StoreUnavailableError",
+    "cpu_next_action",
+    "hold_positions",
+    "make_cpu_player",
+]
 
 
-class CpuPlayer:
+class CpuPlayer(Protocol):
     """What a CPU seat needs to decide: which dice to keep, and where to score."""
 
     def choose_keep(
         self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
     ) -> tuple[int, ...]:
-        raise NotImplementedError
+        """The dice values to keep before the next roll (all five: stop rolling)."""
+        ...
 
     def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
-        raise NotImplementedError
+        """Where to score the dice."""
+        ...
+
+
+CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
+"""Makes the CPU player of a seat: (level, seed, rules) -> player."""
+
+
+class NotCpuTurnError(FivediceError):
+    """`cpu_step` was asked for while a human seat is to move (or the game is over)."""
+
+
+class HintsUnavailableError(FivediceError):
+    """No hint can be given (the strategy layer is not installed, or the rules have several
+    columns, which the advisor does not cover)."""
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -66,17 +123,246 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     return Score(placement.category, placement.column)
 
 
-def make_cpu_player(level: str, seed: int | None = None) -> CpuPlayer:
+def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:
     """A CPU player of a named level (imports the strategy layer only when a CPU plays)."""
-    from fivedice.strategy.bots import make_bot  # type: ignore[import-not-found,unused-ignore]
+    from fivedice.strategy.bots import make_bot
 
-    player: CpuPlayer = make_bot(level, seed=seed)
+    player: CpuPlayer = make_bot(level, rules or RuleSet(), seed)
     return player
+
+
+def _reseed(player: CpuPlayer, seed: str) -> None:
+    # A bot's only randomness is its `rng`; reseeding it from (game seed, seat, version)
+    # before every decision makes a CPU decide the same after a resume as without one.
+    rng = getattr(player, "rng", None)
+    if isinstance(rng, random.Random):
+        rng.seed(seed)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A saved game at one version, as the service returns it (front ends render this)."""
+
+    game_id: int
+    state: GameState
+    version: int
+    status: str
+    seed: int
+    practice: bool
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != IN_PROGRESS
+
+    @property
+    def is_cpu_turn(self) -> bool:
+        state = self.state
+        return self.status == IN_PROGRESS and state.seats[state.current_seat].is_cpu
+
+
+class GameService:
+    """Saved games: the one entry point of every front end.
+
+    Args:
+        store: the database.
+        cpu_factory: makes CPU players (default: the strategy layer's bots); tests inject
+            simple ones.
+    """
+
+    def __init__(self, store: Store, cpu_factory: CpuFactory = make_cpu_player) -> None:
+        self.store = store
+        self.cpu_factory = cpu_factory
+        self._views: dict[int, GameView] = {}
+        self._cpus: dict[tuple[int, int], CpuPlayer] = {}
+
+    @classmethod
+    def open(cls, url: str | None = None, **options: Any) -> GameService:
+        """A service on the database at `url` (default: `$FIVEDICE_DATABASE_URL` or the user
+        data directory), migrated to the current schema."""
+        return cls(Store(url), **options)
+
+    # -- games ----------------------------------------------------------------------------
+
+    def create_game(
+        self, settings: GameSettings, *, seed: int | None = None, practice: bool = False
+    ) -> GameView:
+        """Saves a new game (with its first-player roll-off, if any) and returns it."""
+        seed = random.SystemRandom().getrandbits(62) if seed is None else seed
+        opening = RecordingDice(dice_for(seed, 0))
+        state = new_game(settings, opening)
+        record = self.store.create_game(
+            settings, seed=seed, practice=practice, opening_dice=opening.values
+        )
+        assert record.game_id is not None  # the store always assigns one
+        view = GameView(record.game_id, state, 0, IN_PROGRESS, seed, practice)
+        self._views[view.game_id] = view
+        return view
+
+    def load(self, game_id: int) -> GameView:
+        """The game as saved now, rebuilt by replaying its log.
+
+        Raises:
+            GameNotFoundError; RecordError when the log does not replay.
+        """
+        record = self.store.load_game(game_id)
+        view = self._view_of(record)
+        self._remember(view)
+        return view
+
+    def record(self, game_id: int) -> GameRecord:
+        """The saved record of a game (settings, seed, the action log with its dice)."""
+        return self.store.load_game(game_id)
+
+    @staticmethod
+    def _view_of(record: GameRecord) -> GameView:
+        assert record.game_id is not None
+        return GameView(
+            record.game_id,
+            record.rebuild(),
+            record.version,
+            record.status or IN_PROGRESS,
+            record.seed,
+            record.practice,
+        )
+
+    def _current(self, game_id: int) -> GameView:
+        return self._views.get(game_id) or self.load(game_id)
+
+    def apply_action(self, game_id: int, action: Action | str, version: int) -> GameView:
+        """Validates the action, saves it, and only then returns the new state.
+
+        Args:
+            game_id: the game.
+            action: an action of the seat to move, or its notation.
+            version: the version the action was made against (`GameView.version`).
+
+        Raises:
+            MalformedActionError, IllegalActionError: nothing is saved.
+            StaleVersionError: the game is not at `version` (a repeated or concurrent
+                submission); reload and decide again.
+            GameClosedError: the game is finished or abandoned.
+            StoreUnavailableError: the write failed; nothing changed, the same call may be
+                retried.
+        """
+        view = self._current(game_id)
+        if version != view.version:
+            view = self.load(game_id)  # perhaps another process moved the game on
+            if version != view.version:
+                raise StaleVersionError(game_id, version, view.version)
+        if view.status != IN_PROGRESS:
+            raise GameClosedError(f"game {game_id} is {view.status}; it takes no more actions")
+        if isinstance(action, str):
+            action = parse_action(action)
+        state = view.state
+        number = view.version + 1
+        dice = RecordingDice(dice_for(view.seed, number))
+        after = apply(state, action, dice)  # raises before anything is written
+        finished = _finished_game_numbers(state, after)
+        entry = ActionEntry(number, state.current_seat, str(action), tuple(dice.values))
+        try:
+            self.store.append_action(game_id, view.version, entry, after, finished)
+        except (StaleVersionError, GameClosedError):
+            self._views.pop(game_id, None)
+            raise
+        status = FINISHED if after.is_match_over else IN_PROGRESS
+        new_view = replace(view, state=after, version=number, status=status)
+        self._remember(new_view)
+        return new_view
+
+    def _remember(self, view: GameView) -> None:
+        # Threads of one service (a web server) may finish out of order: never let an older
+        # view replace a newer one. A stale cache is harmless anyway: every write is checked
+        # against the version in the database.
+        cached = self._views.get(view.game_id)
+        if cached is None or cached.version <= view.version:
+            self._views[view.game_id] = view
+
+    def cpu_action(self, view: GameView) -> Action:
+        """What the CPU seat to move would do next (nothing is applied)."""
+        if not view.is_cpu_turn:
+            raise NotCpuTurnError("it is not a CPU seat's turn")
+        seat = view.state.current_seat
+        level = view.state.seats[seat].cpu_level
+        assert level is not None  # is_cpu_turn checked it
+        key = (view.game_id, seat)
+        if key not in self._cpus:
+            self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
+        player = self._cpus[key]
+        _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
+        return cpu_next_action(view.state, player)
+
+    def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
+        """Lets the CPU seat to move take one action (saved like any other) and returns it.
+
+        Raises:
+            NotCpuTurnError: a human is to move. Otherwise as `apply_action`.
+        """
+        view = self._current(game_id)
+        if version != view.version:
+            view = self.load(game_id)
+            if version != view.version:
+                raise StaleVersionError(game_id, version, view.version)
+        action = self.cpu_action(view)
+        return action, self.apply_action(game_id, action, version)
+
+    def hint(self, game_id: int) -> list[Any]:
+        """The advisor's options for the seat to move, best first (needs the strategy layer).
+
+        Raises:
+            HintsUnavailableError: no advisor here, several columns, or nothing to decide.
+        """
+        view = self._current(game_id)
+        state = view.state
+        if view.is_over or state.dice is None:
+            raise HintsUnavailableError("hints are given once the dice are rolled")
+        if state.rules.columns != 1:
+            raise HintsUnavailableError("hints cover one-column rules only")
+        try:
+            from fivedice.strategy.advisor import advise
+            from fivedice.strategy.cache import load_or_solve
+        except ImportError as error:
+            raise HintsUnavailableError(f"the strategy layer is not available: {error}") from None
+        table = load_or_solve(state.rules)
+        column = state.cards[state.current_seat].columns[0]
+        return list(advise(table, column, state.dice, state.rolls_left))
+
+    def abandon(self, game_id: int) -> None:
+        """Marks an unfinished game abandoned; it stays listed but is not resumed."""
+        self.store.abandon_game(game_id)
+        self._views.pop(game_id, None)
+
+    def list_games(self, status: str | None = None) -> list[GameSummary]:
+        """Saved games, newest first (optionally only those with `status`)."""
+        return self.store.list_games(status)
+
+    def latest_unfinished(self) -> GameSummary | None:
+        """The newest game still in progress, if any."""
+        games = self.store.list_games(IN_PROGRESS, limit=1)
+        return games[0] if games else None
+
+    def export(self, game_id: int) -> str:
+        """The game record as text (settings, seed, and every action with its dice)."""
+        return record_to_text(self.store.load_game(game_id))
+
+    def stats(self, profile: str | None = None) -> list[ProfileStats]:
+        """Statistics per profile and rule preset (practice games excluded)."""
+        return profile_stats(self.store.results(profile))
+
+    def high_scores(self) -> dict[str, list[HighScore]]:
+        """The top 10 solo results per rule preset (practice games excluded)."""
+        return high_scores(self.store.results())
+
+
+def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:
+    """Which games of the match the last action finished (at most one)."""
+    if after.game_number > before.game_number or (after.is_match_over and not before.is_match_over):
+        return (before.game_number,)
+    return ()
 
 
 @dataclass
 class LocalGame:
-    """A game held in memory: the state, its dice, and the CPU players of its seats."""
+    """A game held in memory only: the state, its dice, and the CPU players of its seats."""
 
     state: GameState
     dice: RandomDice
@@ -88,11 +374,13 @@ class LocalGame:
         cls,
         settings: GameSettings,
         seed: int | None = None,
-        cpu_factory: Callable[[str, int | None], CpuPlayer] = make_cpu_player,
+        cpu_factory: CpuFactory = make_cpu_player,
     ) -> LocalGame:
         dice = RandomDice(seed)
         players = {
-            index: cpu_factory(seat.cpu_level, None if seed is None else seed + index)
+            index: cpu_factory(
+                seat.cpu_level, None if seed is None else seed + index, settings.rules
+            )
             for index, seat in enumerate(settings.seats)
             if seat.cpu_level is not None
         }

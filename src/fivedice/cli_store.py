@@ -1,0 +1,206 @@
+"""Commands about saved games: games, stats, highscores, export, replay, abandon.
+
+Registered on the main app by `fivedice.cli` (`register(app)`). Every command takes
+`--db URL` (default: `$FIVEDICE_DATABASE_URL`, else a SQLite file in the user data directory).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from fivedice.core.errors import FivediceError
+from fivedice.i18n import _
+
+if TYPE_CHECKING:
+    from fivedice.service import GameService
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database URL (sqlite:///path or postgresql+psycopg://...); "
+        "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"fivedice: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _service(db: str | None) -> GameService:
+    from fivedice.service import GameService
+
+    try:
+        return GameService.open(db)
+    except FivediceError as error:
+        _fail(str(error))
+
+
+def games(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Saved games, newest first: id, start, players, rules, status, actions, totals."""
+    service = _service(db)
+    try:
+        found = service.list_games()
+    except FivediceError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps([game.to_json() for game in found]))
+        return
+    if not found:
+        typer.echo(_("No saved games."))
+        return
+    for game in found:
+        practice = " " + _("(practice)") if game.practice else ""
+        totals = " ".join(map(str, game.totals))
+        typer.echo(
+            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {game.status:<11} "
+            f"{game.rules:<12} {game.actions:>4} {_('actions')}  "
+            f"{', '.join(game.players)}: {totals}{practice}"
+        )
+
+
+def stats(
+    player: Annotated[str | None, typer.Argument(help="A player's name (default: all).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Statistics per player and rule preset (practice games are not counted)."""
+    service = _service(db)
+    try:
+        found = service.stats(player)
+    except FivediceError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps([entry.to_json() for entry in found]))
+        return
+    if not found:
+        typer.echo(_("No finished games yet."))
+        return
+    for entry in found:
+        typer.echo(f"== {entry.profile} · {entry.rules} ==")
+        typer.echo(
+            _(
+                "games {games}, wins {wins} of {multi} against others, average {average:.1f}, "
+                "best {best}, worst {worst}"
+            ).format(
+                games=entry.games,
+                wins=entry.wins,
+                multi=entry.multiplayer_games,
+                average=entry.average,
+                best=entry.best,
+                worst=entry.worst,
+            )
+        )
+        typer.echo(
+            _("upper bonus {rate:.0%} of columns, Yahtzees {count}").format(
+                rate=entry.upper_bonus_rate, count=entry.yahtzees
+            )
+        )
+        typer.echo(
+            _("scores: {buckets}").format(
+                buckets=", ".join(f"{k}: {v}" for k, v in entry.distribution.items())
+            )
+        )
+        typer.echo(
+            _("average per box: {boxes}").format(
+                boxes=", ".join(f"{k} {v:.1f}" for k, v in entry.box_averages.items())
+            )
+        )
+
+
+def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """The ten best solo games per rule preset (practice games are not counted)."""
+    service = _service(db)
+    try:
+        lists = service.high_scores()
+    except FivediceError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(
+            json.dumps({rules: [e.to_json() for e in entries] for rules, entries in lists.items()})
+        )
+        return
+    if not lists:
+        typer.echo(_("No finished solo games yet."))
+        return
+    for rules, entries in lists.items():
+        typer.echo(f"== {rules} ==")
+        for entry in entries:
+            typer.echo(
+                f"{entry.place:>2}. {entry.total:>5}  {entry.profile}  "
+                f"({_('game')} {entry.game_id}, {entry.date})"
+            )
+
+
+def export(
+    game: Annotated[int, typer.Argument(help="The game's id (see `fivedice games`).")],
+    db: DbOption = None,
+) -> None:
+    """The game record as text: settings, seed, and every action with the dice it rolled."""
+    service = _service(db)
+    try:
+        text = service.export(game)
+    except FivediceError as error:
+        _fail(str(error))
+    typer.echo(text, nl=False)
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record written by `fivedice export`.")],
+) -> None:
+    """Checks a game record and shows it move by move, with the final card."""
+    from fivedice.store.records import parse_record
+    from fivedice.text import dice_text, state_lines
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        _fail(_("cannot read {file}: {error}").format(file=file, error=error))
+    try:
+        record = parse_record(text)
+    except FivediceError as error:
+        _fail(_("{file} is not a valid record: {error}").format(file=file, error=error))
+    last = None
+    for entry, state in record.states():
+        last = state
+        if entry is None:
+            continue
+        name = state.settings.seats[entry.seat].name
+        shown = dice_text(state.dice, state.turn.held) if state.dice is not None else ""
+        typer.echo(f"{entry.seq:>4}. {name}: {entry.action:<24} {shown}".rstrip())
+    assert last is not None
+    typer.echo("")
+    for line in state_lines(last):
+        typer.echo(line)
+    typer.echo("")
+    typer.echo(_("The record is valid: {count} actions.").format(count=record.version))
+
+
+def abandon(
+    game: Annotated[int, typer.Argument(help="The unfinished game's id.")],
+    db: DbOption = None,
+) -> None:
+    """Marks an unfinished game abandoned (it stays listed but is no longer resumed)."""
+    service = _service(db)
+    try:
+        service.abandon(game)
+    except FivediceError as error:
+        _fail(str(error))
+    typer.echo(_("Game {id} abandoned.").format(id=game))
+
+
+def register(app: typer.Typer) -> None:
+    """Adds the saved-game commands to the `fivedice` app."""
+    app.command("games")(games)
+    app.command("stats")(stats)
+    app.command("highscores")(highscores)
+    app.command("export")(export)
+    app.command("replay")(replay)
+    app.command("abandon")(abandon)

@@ -1,0 +1,60 @@
+"""Persistence: games as settings plus an append-only action log, profiles, statistics.
+
+SQLAlchemy 2 with Alembic migrations (shipped in `fivedice.store.migrations`, run when a
+`Store` opens). SQLite in the user data directory by default; any SQLAlchemy URL (PostgreSQL
+through psycopg 3) via `--db URL` or `$FIVEDICE_DATABASE_URL`.
+"""
+
+from fivedice.store.database import (
+    ABANDONED,
+    DATABASE_URL_ENV,
+    FINISHED,
+    IN_PROGRESS,
+    GameSummary,
+    ResultRow,
+    Store,
+    default_database_url,
+)
+from fivedice.store.errors import (
+    DatabaseDamagedError,
+    GameClosedError,
+    GameNotFoundError,
+    RecordError,
+    SchemaTooNewError,
+    StaleVersionError,
+    StoreError,
+    StoreUnavailableError,
+)
+from fivedice.store.records import (
+    ActionEntry,
+    GameRecord,
+    dice_for,
+    parse_record,
+    record_to_text,
+    rules_key,
+)
+
+__all__ = [
+    "ABANDONED",
+    "DATABASE_URL_ENV",
+    "FINISHED",
+    "IN_PROGRESS",
+    "ActionEntry",
+    "DatabaseDamagedError",
+    "GameClosedError",
+    "GameNotFoundError",
+    "GameRecord",
+    "GameSummary",
+    "RecordError",
+    "ResultRow",
+    "SchemaTooNewError",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "StoreUnavailableError",
+    "default_database_url",
+    "dice_for",
+    "parse_record",
+    "record_to_text",
+    "rules_key",
+]

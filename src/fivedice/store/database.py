@@ -1,0 +1,635 @@
+"""The store: one database (SQLite file by default, PostgreSQL by URL) of games and profiles.
+
+Every write is one short transaction. SQLite runs in WAL mode with a busy timeout and takes
+the write lock at the start of each transaction (``BEGIN IMMEDIATE``), so two processes on
+one file wait for each other instead of failing half-way or corrupting it. Database errors
+are turned into the typed errors of `fivedice.store.errors`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    event,
+    exc,
+    func,
+    insert,
+    inspect,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+from fivedice.core.categories import CATEGORIES, Category
+from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, rank
+from fivedice.store import schema
+from fivedice.store.errors import (
+    DatabaseDamagedError,
+    GameClosedError,
+    GameNotFoundError,
+    SchemaTooNewError,
+    StaleVersionError,
+    StoreError,
+    StoreUnavailableError,
+)
+from fivedice.store.records import (
+    ActionEntry,
+    GameRecord,
+    dice_text,
+    parse_dice_text,
+    rules_from_json,
+    rules_key,
+    rules_to_json,
+)
+
+DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
+DEFAULT_BUSY_TIMEOUT_MS = 5_000
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+
+
+def default_database_url() -> str:
+    """`$FIVEDICE_DATABASE_URL`, else a SQLite file in the user data directory."""
+    configured = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if configured:
+        return configured
+    path = Path(platformdirs.user_data_dir("fivedice")) / "fivedice.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything is stored in UTC.
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of `fivedice games`."""
+
+    game_id: int
+    started: datetime
+    players: tuple[str, ...]
+    rules: str
+    status: str
+    actions: int
+    totals: tuple[int, ...]
+    practice: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.game_id,
+            "started": self.started.isoformat(),
+            "players": list(self.players),
+            "rules": self.rules,
+            "status": self.status,
+            "actions": self.actions,
+            "totals": list(self.totals),
+            "practice": self.practice,
+        }
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat's result in one finished game (of a match), as statistics read it."""
+
+    game_id: int
+    game_number: int
+    profile: str
+    rules: str
+    total: int
+    rank: int
+    seat_count: int
+    upper_bonuses: int
+    columns: int
+    yahtzees: int
+    boxes: dict[str, list[int]]
+    finished_at: datetime
+
+
+def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[str, Any]]:
+    """The `results` rows of a game that just finished (profile ids are filled in later)."""
+    if state.is_game_over and state.game_number == game_number:
+        cards, totals = state.cards, state.totals
+    else:
+        finished = state.finished_games[game_number - 1]
+        cards, totals = finished.cards, finished.totals
+    ranks = rank(totals)
+    rows = []
+    for seat, card in enumerate(cards):
+        boxes = {c.key: [column.score(c) or 0 for column in card.columns] for c in CATEGORIES}
+        rows.append(
+            {
+                "game_id": game_id,
+                "game_number": game_number,
+                "seat": seat,
+                "total": totals[seat],
+                "rank": ranks[seat],
+                "upper_bonuses": sum(1 for col in card.columns if col.upper_bonus(state.rules)),
+                "yahtzees": sum(
+                    (1 if (col.score(Category.YAHTZEE) or 0) > 0 else 0) + col.extra_yahtzees
+                    for col in card.columns
+                ),
+                "boxes_json": json.dumps(boxes),
+            }
+        )
+    return rows
+
+
+class Store:
+    """A fivedice database. Opening it runs the migrations (see `migrate`).
+
+    Args:
+        url: any SQLAlchemy URL (``sqlite:///path``, ``postgresql+psycopg://...``); default
+            `default_database_url()`.
+        busy_timeout_ms: how long SQLite waits for another writer before giving up with a
+            retryable `StoreUnavailableError`.
+        migrate: run the migrations now (False only for tools that inspect a database).
+
+    Raises:
+        StoreError: the URL cannot be used; DatabaseDamagedError, SchemaTooNewError,
+            StoreUnavailableError as described there.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        migrate: bool = True,
+    ) -> None:
+        text = url or default_database_url()
+        try:
+            parsed = make_url(text)
+        except exc.ArgumentError:
+            raise StoreError(f"not a database URL: {text!r}") from None
+        self.url = parsed
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.description = self._describe()
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+            try:
+                Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreUnavailableError(f"cannot create {parsed.database}: {error}") from None
+        try:
+            if self.is_sqlite:
+                self.engine = create_engine(
+                    parsed, connect_args={"timeout": busy_timeout_ms / 1000}
+                )
+                self._configure_sqlite(self.engine, busy_timeout_ms)
+            else:
+                self.engine = create_engine(parsed, pool_pre_ping=True)
+        except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
+            raise StoreError(f"cannot use the database {self.description}: {error}") from None
+        if migrate:
+            self.migrate()
+
+    def _describe(self) -> str:
+        if self.is_sqlite:
+            return str(self.url.database or ":memory:")
+        return self.url.render_as_string(hide_password=True)
+
+    @staticmethod
+    def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            # Let us issue BEGIN ourselves (pysqlite's own BEGIN is deferred).
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            try:
+                cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                cursor.execute("PRAGMA journal_mode = WAL")
+                # FULL: a commit is on disk before we report it (also survives power loss).
+                cursor.execute("PRAGMA synchronous = FULL")
+                cursor.execute("PRAGMA foreign_keys = ON")
+            finally:
+                cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Connection) -> None:
+            # Take the write lock up front: a deferred transaction that reads and then writes
+            # fails at once with "database is locked" when another process wrote meanwhile.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def close(self) -> None:
+        """Closes every pooled connection."""
+        self.engine.dispose()
+
+    # -- errors ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Turns database errors into typed, worded errors."""
+        try:
+            yield
+        except exc.OperationalError as error:
+            reason = str(error.orig) if error.orig is not None else str(error)
+            if _is_damage(reason):
+                raise self._damaged(reason) from None
+            raise StoreUnavailableError(
+                f"could not {doing} ({self.description}): {reason}; nothing was changed, try again"
+            ) from None
+        except exc.DatabaseError as error:
+            reason = str(error.orig) if error.orig is not None else str(error)
+            raise self._damaged(reason) from None
+        except exc.SQLAlchemyError as error:
+            raise StoreError(f"could not {doing} ({self.description}): {error}") from None
+
+    def _damaged(self, reason: str) -> DatabaseDamagedError:
+        return DatabaseDamagedError(
+            f"{self.description} is damaged or is not a fivedice database ({reason}). "
+            "It was left as it is; move it away, or choose another with --db"
+        )
+
+    # -- schema ---------------------------------------------------------------------------
+
+    def _alembic_config(self) -> Any:
+        from alembic.config import Config
+
+        config = Config()
+        location = resources.files("fivedice.store") / "migrations"
+        config.set_main_option("script_location", str(location))
+        return config
+
+    def migrate(self) -> None:
+        """Brings the schema up to date (an empty database gets every table).
+
+        Raises:
+            SchemaTooNewError: the database was migrated by a newer fivedice.
+            DatabaseDamagedError: the file is not a fivedice database.
+        """
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        config = self._alembic_config()
+        script = ScriptDirectory.from_config(config)
+        known = {revision.revision for revision in script.walk_revisions()}
+        heads = set(script.get_heads())
+        with self._errors("open the database"), self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Two processes starting at once on a new server database: one migrates,
+                # the other waits and then finds the schema current. (SQLite: BEGIN IMMEDIATE.)
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1460076601)")
+            current = set(MigrationContext.configure(connection).get_current_heads())
+            newer = current - known
+            if newer:
+                raise SchemaTooNewError(
+                    f"{self.description} was written by a newer version of fivedice (schema "
+                    f"{', '.join(sorted(newer))}; this version knows up to "
+                    f"{', '.join(sorted(heads))}). Upgrade fivedice to open it"
+                )
+            if not current:
+                tables = set(inspect(connection).get_table_names())
+                foreign = tables - schema.TABLE_NAMES - {"alembic_version"}
+                if foreign:
+                    raise self._damaged("it holds other tables: " + ", ".join(sorted(foreign)[:5]))
+            if current != heads:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+
+    def schema_version(self) -> tuple[str, ...]:
+        """The migration revision(s) the database is at."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self._errors("read the database"), self.engine.connect() as connection:
+            return tuple(MigrationContext.configure(connection).get_current_heads())
+
+    # -- games ----------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        settings: GameSettings,
+        *,
+        seed: int | None = None,
+        practice: bool = False,
+        opening_dice: Sequence[int] = (),
+        totals: Sequence[int] = (),
+    ) -> GameRecord:
+        """Saves a new game and returns its (empty) record; human seats get profiles."""
+        seed = secrets.randbits(62) if seed is None else seed
+        now = _now()
+        with self._errors("save the new game"), self.engine.begin() as connection:
+            game_id = connection.execute(
+                insert(schema.games)
+                .values(
+                    created_at=now,
+                    updated_at=now,
+                    status=IN_PROGRESS,
+                    rules_json=rules_to_json(settings.rules),
+                    rules_key=rules_key(settings.rules),
+                    first_player=settings.first_player.value,
+                    match_length=settings.match_length,
+                    seed=seed,
+                    practice=practice,
+                    seat_count=len(settings.seats),
+                    opening_dice=dice_text(tuple(opening_dice)),
+                    version=0,
+                    totals_json=json.dumps(list(totals) or [0] * len(settings.seats)),
+                )
+                .returning(schema.games.c.id)
+            ).scalar_one()
+            for index, seat in enumerate(settings.seats):
+                profile_id = None if seat.is_cpu else _profile_id(connection, seat.name, now)
+                connection.execute(
+                    insert(schema.game_seats).values(
+                        game_id=game_id,
+                        seat=index,
+                        name=seat.name,
+                        cpu_level=seat.cpu_level,
+                        profile_id=profile_id,
+                    )
+                )
+        return GameRecord(
+            settings=settings,
+            seed=seed,
+            opening_dice=tuple(opening_dice),
+            practice=practice,
+            game_id=int(game_id),
+            started=now,
+            status=IN_PROGRESS,
+            totals=tuple(totals) or None,
+        )
+
+    def load_game(self, game_id: int) -> GameRecord:
+        """The saved record of a game (settings, seed and the whole action log).
+
+        Raises:
+            GameNotFoundError: no such game.
+        """
+        with self._errors("read the game"), self.engine.begin() as connection:
+            game = connection.execute(
+                select(schema.games).where(schema.games.c.id == game_id)
+            ).one_or_none()
+            if game is None:
+                raise GameNotFoundError(f"there is no saved game {game_id}")
+            seats = connection.execute(
+                select(schema.game_seats)
+                .where(schema.game_seats.c.game_id == game_id)
+                .order_by(schema.game_seats.c.seat)
+            ).all()
+            logged = connection.execute(
+                select(schema.actions)
+                .where(schema.actions.c.game_id == game_id)
+                .order_by(schema.actions.c.seq)
+            ).all()
+        settings = GameSettings(
+            tuple(Seat(row.name, row.cpu_level) for row in seats),
+            rules_from_json(game.rules_json),
+            FirstPlayer(game.first_player),
+            int(game.match_length),
+        )
+        entries = tuple(
+            ActionEntry(
+                int(row.seq),
+                int(row.seat),
+                str(row.action),
+                parse_dice_text(row.dice, f"action {row.seq}"),
+            )
+            for row in logged
+        )
+        return GameRecord(
+            settings=settings,
+            seed=int(game.seed),
+            actions=entries,
+            opening_dice=parse_dice_text(game.opening_dice, "the opening roll-off"),
+            practice=bool(game.practice),
+            game_id=int(game.id),
+            started=_aware(game.created_at),
+            status=str(game.status),
+            totals=tuple(json.loads(game.totals_json)),
+        )
+
+    def append_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        entry: ActionEntry,
+        after: GameState,
+        finished_game_numbers: Sequence[int] = (),
+    ) -> None:
+        """Writes one action in one transaction, if the game is still at `expected_version`.
+
+        Also stores the running totals, the game's status, and the results of any game of the
+        match that this action finished.
+
+        Raises:
+            StaleVersionError: another action was saved first (nothing is written).
+            GameClosedError: the game is finished or abandoned.
+            StoreUnavailableError: the write failed (locked, disk full, ...): nothing written.
+        """
+        now = _now()
+        status = FINISHED if after.is_match_over else IN_PROGRESS
+        games = schema.games
+        with self._errors("save the action"):
+            try:
+                with self.engine.begin() as connection:
+                    changed = connection.execute(
+                        update(games)
+                        .where(
+                            games.c.id == game_id,
+                            games.c.version == expected_version,
+                            games.c.status == IN_PROGRESS,
+                        )
+                        .values(
+                            version=expected_version + 1,
+                            updated_at=now,
+                            status=status,
+                            totals_json=json.dumps(list(after.match_totals)),
+                        )
+                    ).rowcount
+                    if changed != 1:
+                        self._refuse(connection, game_id, expected_version)
+                    connection.execute(
+                        insert(schema.actions).values(
+                            game_id=game_id,
+                            seq=entry.seq,
+                            seat=entry.seat,
+                            action=entry.action,
+                            dice=dice_text(entry.dice),
+                            created_at=now,
+                        )
+                    )
+                    if finished_game_numbers:
+                        # (dict(result) would call result.keys(), the column names.)
+                        profiles = {
+                            int(seat): profile
+                            for seat, profile in connection.execute(
+                                select(
+                                    schema.game_seats.c.seat, schema.game_seats.c.profile_id
+                                ).where(schema.game_seats.c.game_id == game_id)
+                            )
+                        }
+                        rows = [
+                            {**row, "profile_id": profiles.get(row["seat"]), "finished_at": now}
+                            for number in finished_game_numbers
+                            for row in result_rows(game_id, after, number)
+                        ]
+                        connection.execute(insert(schema.results), rows)
+            except exc.IntegrityError:
+                # The same action number was inserted by someone else first.
+                raise StaleVersionError(game_id, expected_version, None) from None
+
+    @staticmethod
+    def _refuse(connection: Connection, game_id: int, expected_version: int) -> None:
+        row = connection.execute(
+            select(schema.games.c.version, schema.games.c.status).where(
+                schema.games.c.id == game_id
+            )
+        ).one_or_none()
+        if row is None:
+            raise GameNotFoundError(f"there is no saved game {game_id}")
+        if row.status != IN_PROGRESS:
+            raise GameClosedError(f"game {game_id} is {row.status}; it takes no more actions")
+        raise StaleVersionError(game_id, expected_version, int(row.version))
+
+    def abandon_game(self, game_id: int) -> None:
+        """Marks an unfinished game abandoned (kept, but no longer offered for resuming).
+
+        Raises:
+            GameNotFoundError, GameClosedError.
+        """
+        games = schema.games
+        with self._errors("abandon the game"), self.engine.begin() as connection:
+            changed = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
+                .values(status=ABANDONED, updated_at=_now())
+            ).rowcount
+            if changed != 1:
+                status = connection.execute(
+                    select(games.c.status).where(games.c.id == game_id)
+                ).scalar_one_or_none()
+                if status is None:
+                    raise GameNotFoundError(f"there is no saved game {game_id}")
+                raise GameClosedError(f"game {game_id} is already {status}")
+
+    def list_games(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
+        """Saved games, newest first."""
+        games, seats = schema.games, schema.game_seats
+        query = select(games).order_by(games.c.id.desc())
+        if status is not None:
+            query = query.where(games.c.status == status)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._errors("list the games"), self.engine.begin() as connection:
+            rows = connection.execute(query).all()
+            names: dict[int, list[str]] = {}
+            if rows:
+                for seat in connection.execute(
+                    select(seats.c.game_id, seats.c.name)
+                    .where(seats.c.game_id.in_([row.id for row in rows]))
+                    .order_by(seats.c.game_id, seats.c.seat)
+                ):
+                    names.setdefault(int(seat.game_id), []).append(str(seat.name))
+        return [
+            GameSummary(
+                game_id=int(row.id),
+                started=_aware(row.created_at),
+                players=tuple(names.get(int(row.id), [])),
+                rules=str(row.rules_key),
+                status=str(row.status),
+                actions=int(row.version),
+                totals=tuple(json.loads(row.totals_json)),
+                practice=bool(row.practice),
+            )
+            for row in rows
+        ]
+
+    def results(self, profile: str | None = None) -> list[ResultRow]:
+        """Every result of a human profile in a finished, non-practice game."""
+        games, results, profiles = schema.games, schema.results, schema.profiles
+        query = (
+            select(
+                results,
+                profiles.c.name.label("profile"),
+                games.c.rules_key,
+                games.c.rules_json,
+                games.c.seat_count,
+            )
+            .join(games, games.c.id == results.c.game_id)
+            .join(profiles, profiles.c.id == results.c.profile_id)
+            .where(games.c.practice.is_(False))
+            .order_by(results.c.game_id, results.c.game_number, results.c.seat)
+        )
+        if profile is not None:
+            query = query.where(profiles.c.name_key == _name_key(profile))
+        with self._errors("read the statistics"), self.engine.begin() as connection:
+            rows = connection.execute(query).all()
+        out = []
+        for row in rows:
+            boxes: dict[str, list[int]] = json.loads(row.boxes_json)
+            out.append(
+                ResultRow(
+                    game_id=int(row.game_id),
+                    game_number=int(row.game_number),
+                    profile=str(row.profile),
+                    rules=str(row.rules_key),
+                    total=int(row.total),
+                    rank=int(row.rank),
+                    seat_count=int(row.seat_count),
+                    upper_bonuses=int(row.upper_bonuses),
+                    columns=len(next(iter(boxes.values()), [0])),
+                    yahtzees=int(row.yahtzees),
+                    boxes=boxes,
+                    finished_at=_aware(row.finished_at),
+                )
+            )
+        return out
+
+    def profile_names(self) -> list[str]:
+        with self._errors("read the profiles"), self.engine.begin() as connection:
+            return [
+                str(name)
+                for name in connection.execute(
+                    select(schema.profiles.c.name).order_by(func.lower(schema.profiles.c.name))
+                ).scalars()
+            ]
+
+
+def _name_key(name: str) -> str:
+    return name.strip().casefold()
+
+
+def _profile_id(connection: Connection, name: str, now: datetime) -> int:
+    key = _name_key(name)
+    found = connection.execute(
+        select(schema.profiles.c.id).where(schema.profiles.c.name_key == key)
+    ).scalar_one_or_none()
+    if found is not None:
+        return int(found)
+    return int(
+        connection.execute(
+            insert(schema.profiles)
+            .values(name=name.strip(), name_key=key, created_at=now)
+            .returning(schema.profiles.c.id)
+        ).scalar_one()
+    )
+
+
+_DAMAGE_WORDS = ("not a database", "malformed", "file is encrypted", "unsupported file format")
+
+
+def _is_damage(reason: str) -> bool:
+    lowered = reason.lower()
+    return any(word in lowered for word in _DAMAGE_WORDS)

@@ -1,0 +1,63 @@
+"""Typed errors of the store and the game service (all `FivediceError`, so `ValueError`)."""
+
+from __future__ import annotations
+
+from fivedice.core.errors import FivediceError
+
+
+class StoreError(FivediceError):
+    """Base class of every error about saved games.
+
+    `retryable` says whether trying the same thing again later may succeed.
+    """
+
+    retryable: bool = False
+
+
+class StoreUnavailableError(StoreError):
+    """The database could not be written or read just now (locked, disk full, server down).
+
+    Nothing was changed; the same request may be sent again.
+    """
+
+    retryable = True
+
+
+class DatabaseDamagedError(StoreError):
+    """The database file is damaged or is not a fivedice database. The file is left alone."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer fivedice; this version refuses to touch it."""
+
+
+class GameNotFoundError(StoreError):
+    """No saved game has that id."""
+
+
+class StaleVersionError(StoreError):
+    """An action was made against an older state (a double click, a second window): 409.
+
+    Attributes:
+        game_id: the game.
+        expected: the version the action was made against.
+        current: the game's version now (None when unknown).
+    """
+
+    def __init__(self, game_id: int, expected: int, current: int | None) -> None:
+        now = f"it is at version {current}" if current is not None else "it has moved on"
+        super().__init__(
+            f"game {game_id} changed since this action was made (made against version "
+            f"{expected}, {now}); reload the game and try again"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class GameClosedError(StoreError):
+    """The game is finished or abandoned, so it takes no more actions."""
+
+
+class RecordError(StoreError):
+    """A game record (a saved log or an exported text) does not replay to a valid game."""

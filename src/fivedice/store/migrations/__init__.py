@@ -1,0 +1,1 @@
+"""Alembic migrations of the fivedice store; run programmatically by `Store.migrate`."""

@@ -1,0 +1,311 @@
+"""Game records: settings + seed + the action log with the dice every action rolled.
+
+A record rebuilds its game exactly by replay (`GameRecord.rebuild`), and has a text form in
+the action notation (`record_to_text` / `parse_record`) for `fivedice export` and `replay`.
+Pure Python (no database): a record file can be checked anywhere.
+
+Dice: the dice of action number *n* (1-based; 0 is the first-player roll-off) come from a
+`random.Random` seeded with ``"fivedice/{seed}/{n}"``. The dice that were rolled are stored
+as well, so a replay never depends on the generator; and because each action's dice depend
+only on (seed, n), a game resumed after a crash rolls exactly what it would have rolled
+without the crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from fivedice.core.actions import Action, parse_action
+from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
+from fivedice.core.errors import FivediceError
+from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, apply, new_game
+from fivedice.core.rules import RuleSet, preset_name
+from fivedice.store.errors import RecordError
+
+RECORD_HEADER = "# fivedice game record 1"
+
+
+def dice_for(seed: int, number: int) -> RandomDice:
+    """The dice source of action `number` of a game with `seed` (0: the first-player roll-off)."""
+    return RandomDice(random.Random(f"fivedice/{seed}/{number}"))
+
+
+class RecordingDice:
+    """Passes rolls through from a source and remembers every value, in order."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.values: list[int] = []
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        values = self.source.roll(count)
+        self.values.extend(values)
+        return values
+
+
+class _StrictScript:
+    """Dice from a stored list that must be used up exactly (too few or too many: an error)."""
+
+    def __init__(self, values: tuple[int, ...], where: str) -> None:
+        self.values = values
+        self.used = 0
+        self.where = where
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        if self.used + count > len(self.values):
+            raise RecordError(f"{self.where}: the record has too few dice for this action")
+        taken = self.values[self.used : self.used + count]
+        self.used += count
+        return taken
+
+    def check_used(self) -> None:
+        if self.used != len(self.values):
+            raise RecordError(f"{self.where}: the record has more dice than the action rolled")
+
+
+def rules_key(rules: RuleSet) -> str:
+    """The preset name of the rules, or ``custom-`` and a short hash of the options."""
+    name = preset_name(rules)
+    if name is not None:
+        return name
+    text = json.dumps(rules.settings(), sort_keys=True)
+    return "custom-" + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def rules_to_json(rules: RuleSet) -> str:
+    return json.dumps(rules.settings(), sort_keys=True)
+
+
+def rules_from_json(text: str) -> RuleSet:
+    """The rule set stored as `RuleSet.settings()` JSON.
+
+    Raises:
+        RecordError: not JSON of a valid rule set.
+    """
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise RecordError("the rules are not a JSON object")
+        return RuleSet().with_settings(data)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise RecordError(f"the stored rules cannot be read: {error}") from None
+    except FivediceError as error:
+        raise RecordError(f"the stored rules are not valid: {error}") from None
+
+
+def dice_text(values: tuple[int, ...]) -> str:
+    return "".join(map(str, values))
+
+
+def parse_dice_text(text: str, where: str) -> tuple[int, ...]:
+    digits = text.replace(" ", "")
+    if not digits.isdigit() and digits:
+        raise RecordError(f"{where}: dice are digits 1-6, not {text!r}")
+    try:
+        return normalize_sequence(int(c) for c in digits)
+    except FivediceError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+@dataclass(frozen=True)
+class ActionEntry:
+    """One logged action: its number (1-based), the seat that took it, and the dice it rolled."""
+
+    seq: int
+    seat: int
+    action: str
+    dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to rebuild a game: settings, seed, roll-off dice and the action log."""
+
+    settings: GameSettings
+    seed: int
+    actions: tuple[ActionEntry, ...] = ()
+    opening_dice: tuple[int, ...] = ()
+    practice: bool = False
+    game_id: int | None = None
+    started: datetime | None = None
+    status: str | None = None
+    totals: tuple[int, ...] | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    def states(self) -> Iterator[tuple[ActionEntry | None, GameState]]:
+        """The new game, then each action with the state after it (checked as it goes).
+
+        Raises:
+            RecordError: an action is illegal, taken by the wrong seat, or its dice do not
+                match what it rolled.
+        """
+        opening = _StrictScript(self.opening_dice, "the first-player roll-off")
+        state = new_game(self.settings, opening)
+        opening.check_used()
+        yield None, state
+        for expected, entry in enumerate(self.actions, start=1):
+            where = f"action {entry.seq}"
+            if entry.seq != expected:
+                raise RecordError(f"{where}: expected action number {expected}")
+            if entry.seat != state.current_seat:
+                seat = state.seats[state.current_seat].name
+                raise RecordError(f"{where}: it is {seat}'s turn, not seat {entry.seat + 1}'s")
+            script = _StrictScript(entry.dice, where)
+            try:
+                state = apply(state, entry.action, script)
+            except RecordError:
+                raise
+            except FivediceError as error:
+                raise RecordError(f"{where} ({entry.action}): {error}") from None
+            script.check_used()
+            yield entry, state
+
+    def rebuild(self) -> GameState:
+        """The state after the last action (see `states`)."""
+        last: GameState | None = None
+        for _, state in self.states():
+            last = state
+        assert last is not None  # states() always yields the new game first
+        return last
+
+
+def settings_lines(settings: GameSettings) -> list[str]:
+    lines = [
+        f"rules: {rules_key(settings.rules)}",
+        f"rules_settings: {rules_to_json(settings.rules)}",
+        f"first_player: {settings.first_player.value}",
+        f"match_length: {settings.match_length}",
+    ]
+    for seat in settings.seats:
+        cpu = f" cpu={seat.cpu_level}" if seat.cpu_level else ""
+        lines.append(f"seat: {json.dumps(seat.name, ensure_ascii=False)}{cpu}")
+    return lines
+
+
+def record_to_text(record: GameRecord) -> str:
+    """The record as text: ``key: value`` headers, a blank line, then one action a line.
+
+    Action lines read ``12. Ann: roll -> 3 3 3 5 5`` (the dice that action rolled, in order).
+    """
+    lines = [RECORD_HEADER]
+    if record.game_id is not None:
+        lines.append(f"game: {record.game_id}")
+    if record.started is not None:
+        lines.append(f"started: {record.started.isoformat()}")
+    if record.status is not None:
+        lines.append(f"status: {record.status}")
+    lines.extend(settings_lines(record.settings))
+    lines.append(f"seed: {record.seed}")
+    lines.append(f"practice: {'yes' if record.practice else 'no'}")
+    lines.append(f"opening: {' '.join(map(str, record.opening_dice))}".rstrip())
+    if record.totals is not None:
+        lines.append(f"totals: {' '.join(map(str, record.totals))}")
+    lines.append("")
+    seats = record.settings.seats
+    for entry in record.actions:
+        dice = f" -> {' '.join(map(str, entry.dice))}" if entry.dice else ""
+        lines.append(f"{entry.seq}. {seats[entry.seat].name}: {entry.action}{dice}")
+    return "\n".join(lines) + "\n"
+
+
+_ACTION_LINE = re.compile(
+    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score)\b[^>]*?)"
+    r"(?:\s->\s(?P<dice>[1-6 ]+))?\s*$",
+    re.IGNORECASE,
+)
+_SEAT = re.compile(r"^(?P<name>\".*\")(?:\s+cpu=(?P<cpu>\S+))?\s*$")
+
+
+def parse_record(text: str) -> GameRecord:
+    """Reads a record written by `record_to_text` and checks that it replays.
+
+    Raises:
+        RecordError: the text is not a record, or it does not replay (the message says where).
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != RECORD_HEADER:
+        raise RecordError(f"not a fivedice game record (the first line must be {RECORD_HEADER!r})")
+    headers: dict[str, str] = {}
+    seats: list[Seat] = []
+    index = 1
+    while index < len(lines) and lines[index].strip():
+        key, sep, value = lines[index].partition(":")
+        if not sep:
+            raise RecordError(f"line {index + 1}: expected 'key: value', got {lines[index]!r}")
+        key, value = key.strip(), value.strip()
+        if key == "seat":
+            match = _SEAT.match(value)
+            if match is None:
+                raise RecordError(f'line {index + 1}: a seat reads "Name" or "Name" cpu=LEVEL')
+            try:
+                seats.append(Seat(json.loads(match["name"]), match["cpu"]))
+            except (json.JSONDecodeError, FivediceError) as error:
+                raise RecordError(f"line {index + 1}: {error}") from None
+        else:
+            headers[key] = value
+        index += 1
+    for key in ("rules_settings", "seed"):
+        if key not in headers:
+            raise RecordError(f"the record has no {key!r} line")
+    try:
+        settings = GameSettings(
+            tuple(seats),
+            rules_from_json(headers["rules_settings"]),
+            FirstPlayer(headers.get("first_player", "first_seat")),
+            int(headers.get("match_length", "1")),
+        )
+        seed = int(headers["seed"])
+        game_id = int(headers["game"]) if "game" in headers else None
+        started = datetime.fromisoformat(headers["started"]) if "started" in headers else None
+        totals = tuple(int(t) for t in headers["totals"].split()) if "totals" in headers else None
+    except RecordError:
+        raise
+    except (ValueError, FivediceError) as error:
+        raise RecordError(f"the record's settings cannot be read: {error}") from None
+    entries: list[ActionEntry] = []
+    names = {seat.name: number for number, seat in enumerate(settings.seats)}
+    for number, line in enumerate(lines[index + 1 :], start=index + 2):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = _ACTION_LINE.match(line.strip())
+        if match is None:
+            raise RecordError(f"line {number}: not an action line: {line!r}")
+        if match["name"] not in names:
+            raise RecordError(f"line {number}: no seat is called {match['name']!r}")
+        try:
+            action: Action = parse_action(match["action"])
+        except FivediceError as error:
+            raise RecordError(f"line {number}: {error}") from None
+        dice = parse_dice_text(match["dice"] or "", f"line {number}")
+        entries.append(ActionEntry(int(match["seq"]), names[match["name"]], str(action), dice))
+    record = GameRecord(
+        settings=settings,
+        seed=seed,
+        actions=tuple(entries),
+        opening_dice=parse_dice_text(headers.get("opening", ""), "the opening line"),
+        practice=headers.get("practice", "no") == "yes",
+        game_id=game_id,
+        started=started,
+        status=headers.get("status"),
+        totals=totals,
+    )
+    state = record.rebuild()
+    if totals is not None and totals != state.match_totals:
+        raise RecordError(
+            f"the record says the totals are {totals}, but its actions give {state.match_totals}"
+        )
+    status = record.status
+    if status == "finished" and not state.is_match_over:
+        raise RecordError("the record says the game is finished, but its actions do not end it")
+    if status == "in_progress" and state.is_match_over:
+        raise RecordError("the record says the game is in progress, but its actions end it")
+    return record

@@ -1,0 +1,92 @@
+"""The tables (SQLAlchemy Core). Alembic migrations in `migrations/` create and change them;
+this module is what the code reads and writes, and must match the newest migration.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+profiles = Table(
+    "profiles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    # Names are matched ignoring case and outer spaces: "ann" plays as "Ann".
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(12), nullable=False),  # in_progress | finished | abandoned
+    Column("rules_json", Text, nullable=False),  # RuleSet.settings() as JSON
+    Column("rules_key", String(40), nullable=False),  # preset name or custom-<hash>
+    Column("first_player", String(20), nullable=False),
+    Column("match_length", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("practice", Boolean, nullable=False),
+    Column("seat_count", Integer, nullable=False),
+    Column("opening_dice", String(2000), nullable=False),  # roll-off dice, digits
+    # Number of actions in the log; every write checks and bumps it (optimistic locking).
+    Column("version", Integer, nullable=False),
+    Column("totals_json", Text, nullable=False),  # match totals per seat, for listings
+)
+Index("ix_games_status", games.c.status)
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("cpu_level", String(20), nullable=True),
+    Column("profile_id", Integer, ForeignKey("profiles.id"), nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    # 1-based; the primary key refuses a second action with the same number.
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(60), nullable=False),  # action notation, e.g. "hold 1 3"
+    Column("dice", String(2000), nullable=False),  # every die the action rolled, in order
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_number", Integer, primary_key=True),  # game of the match, from 1
+    Column("seat", Integer, primary_key=True),
+    Column("profile_id", Integer, ForeignKey("profiles.id"), nullable=True),
+    Column("total", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("upper_bonuses", Integer, nullable=False),  # columns that earned the upper bonus
+    Column("yahtzees", Integer, nullable=False),  # Yahtzee boxes scored + extra Yahtzees
+    Column("boxes_json", Text, nullable=False),  # {box: [score per column]}
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_results_profile", results.c.profile_id)
+
+TABLE_NAMES = frozenset(metadata.tables)

@@ -1,0 +1,89 @@
+"""The game service's CPU stepping and in-memory game (the saved games are in tests/store)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fivedice.core.actions import Hold, Release, Roll, Score
+from fivedice.core.card import ScoreCard
+from fivedice.core.categories import Category
+from fivedice.core.dice import ScriptedDice
+from fivedice.core.game import GameSettings, Seat, apply, new_game
+from fivedice.core.rules import RuleSet, find_ruleset
+from fivedice.service import (
+    GameService,
+    HintsUnavailableError,
+    LocalGame,
+    cpu_next_action,
+    hold_positions,
+    make_cpu_player,
+)
+from fivedice.store import Store
+
+
+class KeepSixes:
+    def choose_keep(self, rules, card, dice, rolls_left):
+        return tuple(d for d in dice if d == 6)
+
+    def choose_box(self, rules, card, dice):
+        return card.placements(rules, dice)[-1]
+
+
+def factory(level, seed, rules):
+    return KeepSixes()
+
+
+def test_hold_positions_prefers_dice_already_held():
+    assert hold_positions((6, 2, 6, 6, 1), (False, False, True, False, False), (6, 6)) == {1, 3}
+    assert hold_positions((1, 2, 3, 4, 5), (False,) * 5, ()) == set()
+    with pytest.raises(ValueError):
+        hold_positions((1, 2, 3, 4, 5), (False,) * 5, (6,))
+
+
+def test_cpu_moves_one_step_at_a_time():
+    settings = GameSettings((Seat("CPU", "casual"),))
+    state = new_game(settings)
+    assert cpu_next_action(state, KeepSixes()) == Roll()
+    state = apply(state, "roll", ScriptedDice([6, 1, 6, 2, 3]))
+    assert cpu_next_action(state, KeepSixes()) == Hold((1, 3))
+    state = apply(state, "hold 1 2 3")
+    assert cpu_next_action(state, KeepSixes()) == Release((2,))
+    state = apply(state, "release 2")
+    assert cpu_next_action(state, KeepSixes()) == Roll()
+    state = apply(state, "roll", ScriptedDice([6, 2, 3]))
+    assert cpu_next_action(state, KeepSixes()) == Hold((2,))
+    state = apply(state, "hold 2")
+    state = apply(state, "roll", ScriptedDice([5, 5]))
+    assert state.rolls_left == 0
+    assert cpu_next_action(state, KeepSixes()) == Score(Category.CHANCE)
+
+
+def test_local_game_plays_cpu_seats_with_an_injected_player():
+    settings = GameSettings((Seat("Ann"), Seat("CPU 1", "casual")))
+    game = LocalGame.start(settings, seed=3, cpu_factory=factory)
+    assert not game.is_cpu_turn
+    game.act("roll")
+    game.act("score chance")
+    assert game.is_cpu_turn
+    while game.is_cpu_turn:
+        game.cpu_step()
+    assert game.state.cards[1].boxes_filled == 1
+    assert [text for text, _ in game.log][:2] == ["roll", "score chance"]
+
+
+def test_make_cpu_player_builds_a_bot():
+    pytest.importorskip("fivedice.strategy.bots")
+    player = make_cpu_player("beginner", seed=1, rules=RuleSet())
+    keep = player.choose_keep(RuleSet(), ScoreCard.empty(RuleSet()), (6, 6, 6, 1, 2), 2)
+    assert set(keep) <= {1, 2, 6}
+
+
+def test_hints_need_rolled_dice_and_one_column(tmp_path):
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
+    view = service.create_game(GameSettings((Seat("Ann"),)), seed=1)
+    with pytest.raises(HintsUnavailableError, match="rolled"):
+        service.hint(view.game_id)
+    triple = service.create_game(GameSettings((Seat("Ann"),), find_ruleset("triple")), seed=1)
+    service.apply_action(triple.game_id, "roll", 0)
+    with pytest.raises(HintsUnavailableError, match="one-column"):
+        service.hint(triple.game_id)
