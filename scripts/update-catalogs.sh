@@ -9,7 +9,7 @@ $BIN/pybabel extract --no-location --omit-header -k _ -k ngettext:1,2 -o "$POT" 
 for lang in nl de; do
   po=src/fivedice/i18n/locale/$lang/LC_MESSAGES/fivedice.po
   if [ -f "$po" ]; then
-    $BIN/pybabel update --no-fuzzy-matching --omit-header -i "$POT" -d src/fivedice/i18n/locale -D fivedice -l "$lang"
+    $BIN/pybabel update --no-fuzzy-matching -i "$POT" -d src/fivedice/i18n/locale -D fivedice -l "$lang"
   else
     $BIN/pybabel init -i "$POT" -d src/fivedice/i18n/locale -D fivedice -l "$lang"
   fi

@@ -1,0 +1,541 @@
+"""The game screen: dice, every score card, the turn, CPU moves at a readable pace, the coach.
+
+The screen renders `app.service.state` and sends every action to the service as notation
+text (`roll`, `hold 1 3`, `score 2:chance`); it never changes game state itself.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, RichLog, Static
+
+from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
+from fivedice.core.categories import Category
+from fivedice.core.errors import FivediceError
+from fivedice.core.game import GameState
+from fivedice.i18n import LANGUAGES, _, current_language, set_language
+from fivedice.text import box_name, dice_text
+from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
+from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
+from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
+from fivedice.tui.wording import choice_text, localize_bindings
+
+if TYPE_CHECKING:
+    from fivedice.tui.app import FivediceApp
+
+# Seconds between two CPU actions, slowest last; `+`/`-` move along this list.
+PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
+TICK = 0.05
+
+
+class GameScreen(Screen[None]):
+    """Plays one game (or match) through the service until it is over."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,space", "roll", "Roll"),
+        Binding("1", "hold_die(1)", "Hold", show=False),
+        Binding("2", "hold_die(2)", "Hold", show=False),
+        Binding("3", "hold_die(3)", "Hold", show=False),
+        Binding("4", "hold_die(4)", "Hold", show=False),
+        Binding("5", "hold_die(5)", "Hold", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("c", "coach", "Coach"),
+        Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
+        Binding("minus", "pace(1)", "Slower", show=False),
+        Binding("p", "pause", "Pause", show=False),
+        Binding("u,f2", "rules", "Rules"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("l", "language", "Language"),
+        Binding("n", "new_game", "New game", show=False),
+        Binding("q", "quit_game", "Quit"),
+        # The score table handles the arrows itself while it has the focus; from a button
+        # (reached with Tab) they come here and bring the focus back to the table.
+        Binding("up", "card_cursor('up')", show=False),
+        Binding("down", "card_cursor('down')", show=False),
+        Binding("left", "card_cursor('left')", show=False),
+        Binding("right", "card_cursor('right')", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        localize_bindings(self)
+        self.paused = False
+        self._last_cpu_step = 0.0
+        self._seen: tuple[int, int] | None = None  # (game number, seat) last shown
+        self._ended = False
+        self._hint_for: GameState | None = None
+        self._cursor_moment: tuple[int, int, int] | None = None
+
+    @property
+    def fiveapp(self) -> FivediceApp:
+        return cast("FivediceApp", self.app)
+
+    @property
+    def state(self) -> GameState:
+        return self.fiveapp.service.state
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield ScoreTable()
+            with Vertical(id="side"):
+                yield DiceRow(id="dice")
+                with Horizontal(id="buttons"):
+                    yield FlatButton(_("Roll"), id="roll", compact=True, variant="primary")
+                    yield FlatButton(_("Hint"), id="hint-button", compact=True)
+                    yield FlatButton(_("Rules"), id="rules-button", compact=True)
+                    yield FlatButton(_("Help"), id="help-button", compact=True)
+                yield Static(id="preview")
+                yield Static(id="hint")
+                yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreTable).focus()
+        self.set_interval(TICK, self._tick)
+        self.refresh_view()
+        rules = self.state.rules
+        # Load (or solve) the coach's table now, so the first hint does not keep anyone waiting.
+        self.run_worker(lambda: warm_up(rules), thread=True, group="warm-up")
+
+    # Rendering ---------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        """Renders the service's state: status, dice, cards, the box under the cursor."""
+        state = self.state
+        table = self.query_one(ScoreTable)
+        table.show(state)
+        self.query_one(DiceRow).show(state)
+        self._place_cursor(state)
+        self.query_one("#status", Static).update(self._status_text(state))
+        roll = self.query_one("#roll", FlatButton)
+        had_focus = roll.has_focus
+        roll.disabled = not self._human_can_roll(state)
+        if (roll.disabled and had_focus) or self.focused is None:
+            # Textual would pass the focus on to the next button; once rolling is over the
+            # only move left is a box, so the card gets it.
+            table.focus()
+        self._show_preview()
+        if self._hint_for is not state:
+            self.query_one("#hint", Static).update("")
+            self.query_one("#hint", Static).display = False
+        seen = (state.game_number, state.current_seat)
+        if seen != self._seen and not state.is_match_over:
+            if self._seen is not None and seen[0] != self._seen[0]:
+                self.log_line(
+                    _("Game {number} of {count} begins.").format(
+                        number=state.game_number, count=state.settings.match_length
+                    )
+                )
+            self._seen = seen
+        if state.is_match_over and not self._ended:
+            self._ended = True
+            self.set_timer(0.3, self._show_end)
+
+    def _status_text(self, state: GameState) -> Text:
+        if state.is_match_over:
+            return Text(_("The game is over."), style="bold")
+        seat = state.seats[state.current_seat]
+        parts = [
+            _("Turn: {name}").format(name=seat.name),
+            _("round {turn}/{turns}").format(
+                turn=state.turn_number, turns=13 * state.rules.columns
+            ),
+            _("{left} of {rolls} rolls left").format(
+                left=state.rolls_left, rolls=state.rules.rolls_per_turn
+            ),
+        ]
+        if state.settings.match_length > 1:
+            parts.insert(
+                0,
+                _("game {number}/{count}").format(
+                    number=state.game_number, count=state.settings.match_length
+                ),
+            )
+        text = Text(" · ".join(parts), style="bold")
+        extras = []
+        if any(s.is_cpu for s in state.seats):
+            pace = PACES[self.fiveapp.pace_index]
+            extras.append(_("CPU {seconds} s").format(seconds=f"{pace:g}"))
+            if self.paused:
+                extras.append(_("paused"))
+        if self.fiveapp.coach_mode:
+            extras.append(_("coach on"))
+        if extras:
+            text.append("  [" + ", ".join(extras) + "]", style="dim")
+        return text
+
+    def _place_cursor(self, state: GameState) -> None:
+        """Keeps the cursor on an open box of the seat to move, the best one after a roll."""
+        table = self.query_one(ScoreTable)
+        if state.is_match_over:
+            return
+        coordinate = table.cursor_coordinate
+        target = table.target_at(coordinate.row, coordinate.column)
+        placements = state.placements()
+        keys = {(p.column, p.category) for p in placements}
+        moment = (state.game_number, state.current_seat, state.turn.rolls_used)
+        fresh_roll = moment != self._cursor_moment
+        self._cursor_moment = moment
+        if (
+            not fresh_roll
+            and target is not None
+            and target.seat == state.current_seat
+            and (target.column, target.category) in keys
+        ):
+            return
+        if placements:
+            best = max(placements, key=lambda p: p.points)
+            row, column = table.cell_of(state.current_seat, best.column, best.category)
+        else:
+            column_card = state.cards[state.current_seat].columns[0]
+            first = column_card.open_boxes[0] if column_card.open_boxes else Category.ONES
+            row, column = table.cell_of(state.current_seat, 0, first)
+        table.move_cursor(row=row, column=column)
+
+    def _show_preview(self) -> None:
+        """Says what the box under the cursor would score now, or why it cannot."""
+        state = self.state
+        table = self.query_one(ScoreTable)
+        coordinate = table.cursor_coordinate
+        target = table.target_at(coordinate.row, coordinate.column)
+        preview = self.query_one("#preview", Static)
+        if target is None or state.is_match_over:
+            preview.update("")
+            return
+        name = box_name(target.category)
+        column = state.cards[target.seat].columns[target.column]
+        score = column.score(target.category)
+        if score is not None:
+            preview.update(_("{box}: filled with {points}.").format(box=name, points=score))
+            return
+        if target.seat != state.current_seat or state.dice is None:
+            preview.update(_("{box}: open.").format(box=name))
+            return
+        for placement in state.placements():
+            if (placement.column, placement.category) == (target.column, target.category):
+                notes = []
+                if placement.upper_bonus:
+                    notes.append(_("upper bonus +{points}").format(points=placement.upper_bonus))
+                if placement.yahtzee_bonus:
+                    notes.append(
+                        _("Yahtzee bonus +{points}").format(points=placement.yahtzee_bonus)
+                    )
+                if placement.joker:
+                    notes.append(_("joker"))
+                if self._human_turn(state):
+                    text = _("{box}: {points} points. Enter scores it.")
+                else:
+                    text = _("{box}: {points} points.")
+                text = text.format(box=name, points=placement.points)
+                if notes:
+                    text += " (" + ", ".join(notes) + ")"
+                preview.update(Text(text, style="green"))
+                return
+        preview.update(Text(_("{box}: not allowed for these dice.").format(box=name), style="red"))
+
+    def log_line(self, text: str) -> None:
+        """Adds a line to the move log."""
+        self.query_one("#log", RichLog).write(text)
+
+    def _describe(self, before: GameState, action: str, after: GameState) -> str:
+        name = before.seats[before.current_seat].name
+        parsed = parse_action(action)
+        if isinstance(parsed, Roll):
+            # The rolled dice are those of the seat's turn, before any next game started.
+            return _("{name}: roll {dice}").format(
+                name=name, dice=dice_text(after.dice, after.turn.held)
+            )
+        if isinstance(parsed, Hold | Release):
+            values = " ".join(str((before.dice or ())[p - 1]) for p in parsed.positions)
+            message = (
+                _("{name}: hold {dice}")
+                if isinstance(parsed, Hold)
+                else _("{name}: release {dice}")
+            )
+            return message.format(name=name, dice=values)
+        assert isinstance(parsed, Score)  # the four actions are exhaustive
+        points = next(
+            (
+                p.points
+                for p in before.placements()
+                if (p.column, p.category) == (parsed.column, parsed.category)
+            ),
+            0,
+        )
+        box = box_name(parsed.category)
+        if before.rules.columns > 1:
+            box += f" ({parsed.column + 1})"
+        return _("{name}: {points} in {box}").format(name=name, points=points, box=box)
+
+    # Acting through the service -------------------------------------------------------------
+
+    def _human_turn(self, state: GameState) -> bool:
+        return not state.is_match_over and not self.fiveapp.service.is_cpu_turn
+
+    def _human_can_roll(self, state: GameState) -> bool:
+        return self._human_turn(state) and state.rolls_left > 0 and not all(state.turn.held)
+
+    def act(self, action: str) -> bool:
+        """Sends an action to the service and shows the outcome; False when refused."""
+        before = self.state
+        try:
+            self.fiveapp.service.act(action)
+        except FivediceError as error:
+            self.notify(str(error), severity="warning", timeout=4)
+            return False
+        self.log_line(self._describe(before, action, self.state))
+        self.refresh_view()
+        return True
+
+    def _tick(self) -> None:
+        """Lets a CPU seat take one action when the pace allows and nothing is open on top."""
+        service = self.fiveapp.service
+        if self.paused or self.app.screen is not self or not service.is_cpu_turn:
+            return
+        now = time.monotonic()
+        if now - self._last_cpu_step < PACES[self.fiveapp.pace_index]:
+            return
+        self._last_cpu_step = now
+        before = service.state
+        try:
+            action = service.cpu_step()
+        except FivediceError as error:  # a CPU bug must not freeze the table
+            self.paused = True
+            self.notify(str(error), severity="error")
+            return
+        self.log_line(self._describe(before, str(action), service.state))
+        self.refresh_view()
+
+    def action_roll(self) -> None:
+        state = self.state
+        if not self._human_turn(state):
+            return
+        if state.dice is not None and state.rolls_left > 0:
+            self._coach_judge(state, state.turn.kept_values, None)
+        self.act("roll")
+
+    def action_hold_die(self, position: int) -> None:
+        state = self.state
+        if not self._human_turn(state):
+            return
+        held = state.dice is not None and state.turn.held[position - 1]
+        self.act(f"{'release' if held else 'hold'} {position}")
+
+    def on_die_clicked(self, message: Die.Clicked) -> None:
+        self.action_hold_die(message.position)
+
+    def on_button_pressed(self, event: FlatButton.Pressed) -> None:
+        actions = {
+            "roll": self.action_roll,
+            "hint-button": self.action_hint,
+            "rules-button": self.action_rules,
+            "help-button": self.action_help,
+        }
+        handler = actions.get(event.button.id or "")
+        if handler is not None:
+            handler()
+
+    def on_data_table_cell_highlighted(self, _event: DataTable.CellHighlighted) -> None:
+        self._show_preview()
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        """Enter (or a click on the chosen cell) scores the box, asking first for a 0."""
+        state = self.state
+        if not self._human_turn(state):
+            return
+        table = self.query_one(ScoreTable)
+        target = table.target_at(event.coordinate.row, event.coordinate.column)
+        if target is None or target.seat != state.current_seat:
+            return
+        if state.dice is None:
+            self.notify(_("Roll first: a turn starts with a roll."), timeout=3)
+            return
+        placement = next(
+            (
+                p
+                for p in state.placements()
+                if (p.column, p.category) == (target.column, target.category)
+            ),
+            None,
+        )
+        if placement is None:
+            self._show_preview()
+            return
+        column = "" if state.rules.columns == 1 else f"{target.column + 1}:"
+        action = f"score {column}{target.category.key}"
+
+        def score(confirmed: bool | None) -> None:
+            if confirmed and self.state is state:
+                self._coach_judge(state, None, target.category)
+                self.act(action)
+
+        if placement.points == 0:
+            question = _("Scratch {box}: score 0 there?").format(box=box_name(target.category))
+            self.app.push_screen(ConfirmScreen(question), score)
+        else:
+            score(True)
+
+    def action_card_cursor(self, direction: str) -> None:
+        """Focuses the score table and moves its cursor (arrows pressed on a button)."""
+        table = self.query_one(ScoreTable)
+        table.focus()
+        getattr(table, f"action_cursor_{direction}")()
+
+    def action_language(self) -> None:
+        """Switches to the next language and re-renders this screen in it (for the session)."""
+        codes = list(LANGUAGES)
+        code = set_language(codes[(codes.index(current_language()) + 1) % len(codes)])
+        self.retranslate()
+        self.notify(LANGUAGES[code], timeout=2)
+
+    def retranslate(self) -> None:
+        """Renders every text of the screen again in the current language.
+
+        The move log keeps its lines as written; the coach's ranking is dropped (ask again).
+        """
+        localize_bindings(self)
+        self.refresh_bindings()
+        for button_id, label in (
+            ("roll", _("Roll")),
+            ("hint-button", _("Hint")),
+            ("rules-button", _("Rules")),
+            ("help-button", _("Help")),
+        ):
+            button = self.query_one(f"#{button_id}", FlatButton)
+            button.label = label
+            button.refresh(layout=True)  # a new label does not resize the button by itself
+        self._hint_for = None
+        self.refresh_view()
+
+    def action_pace(self, step: int) -> None:
+        app = self.fiveapp
+        app.pace_index = min(max(app.pace_index + step, 0), len(PACES) - 1)
+        self.refresh_view()
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self.refresh_view()
+
+    def action_rules(self) -> None:
+        self.app.push_screen(rules_screen(self.state))
+
+    def action_help(self) -> None:
+        self.app.push_screen(TextScreen(_("Keys"), help_lines()))
+
+    def action_new_game(self) -> None:
+        self.fiveapp.show_setup()
+
+    def action_quit_game(self) -> None:
+        self.app.exit()
+
+    # The coach ---------------------------------------------------------------------------
+
+    def action_coach(self) -> None:
+        app = self.fiveapp
+        app.coach_mode = not app.coach_mode
+        self.notify(_("Coach mode on.") if app.coach_mode else _("Coach mode off."), timeout=2)
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        state = self.state
+        hint = self.query_one("#hint", Static)
+        if not self._human_turn(state) or state.dice is None:
+            self.notify(_("The coach advises once your dice are rolled."), timeout=3)
+            return
+        if not state.rules.is_single_column:
+            self.notify(_("The coach knows single-column rules only."), timeout=3)
+            return
+        hint.display = True
+        hint.update(Text(_("The coach is thinking…"), style="dim"))
+        self._hint_for = state
+        service = self.fiveapp.service
+        self.run_worker(
+            lambda: self._hint_worker(state, service), thread=True, group="hint", exclusive=True
+        )
+
+    def _hint_worker(self, state: GameState, service: object) -> None:
+        try:
+            options = advise_state(state, service)
+        except Exception as error:  # the coach failing must not end the game
+            self.app.call_from_thread(self._show_hint_error, state, str(error))
+            return
+        self.app.call_from_thread(self._show_hint, state, options)
+
+    def _show_hint_error(self, state: GameState, message: str) -> None:
+        if self._hint_for is state:
+            self.query_one("#hint", Static).update(Text(message, style="red"))
+
+    def _show_hint(self, state: GameState, options: list[Advice] | None) -> None:
+        if self._hint_for is not state or self.state is not state:
+            return
+        hint = self.query_one("#hint", Static)
+        if not options:
+            hint.update(_("The coach is not available for these rules."))
+            return
+        text = Text(_("Coach: expected points from here") + "\n", style="bold")
+        for index, option in enumerate(options[:4]):
+            loss = "" if index == 0 else f"  −{option.loss:.2f}"
+            text.append(
+                f"{option.value:6.1f}  {choice_text(option.keep, option.category)}{loss}\n",
+                style="green" if index == 0 else "",
+            )
+        hint.update(text)
+
+    def _coach_judge(
+        self, state: GameState, keep: tuple[int, ...] | None, category: Category | None
+    ) -> None:
+        """In coach mode, works out in the background what a human decision cost."""
+        app = self.fiveapp
+        if not app.coach_mode or not state.rules.is_single_column or state.dice is None:
+            return
+        app.coach_decisions += 1
+        self.run_worker(lambda: self._judge_worker(state, keep, category), thread=True)
+
+    def _judge_worker(
+        self, state: GameState, keep: tuple[int, ...] | None, category: Category | None
+    ) -> None:
+        try:
+            options = advise_state(state)
+        except Exception:  # no verdict rather than a crash
+            return
+        if not options:
+            return
+        loss = decision_loss(options, keep, category)
+        if loss is not None:
+            self.app.call_from_thread(self._report_loss, loss, options[0])
+
+    def _report_loss(self, loss: float, best: Advice) -> None:
+        app = self.fiveapp
+        app.coach_loss += loss
+        if loss < 0.005:
+            self.log_line(_("Coach: the best choice."))
+        else:
+            self.log_line(
+                _("Coach: that cost {points} expected points; best was {choice}.").format(
+                    points=f"{loss:.2f}", choice=choice_text(best.keep, best.category)
+                )
+            )
+
+    # The end -----------------------------------------------------------------------------
+
+    def _show_end(self) -> None:
+        app = self.fiveapp
+        loss = app.coach_loss if app.coach_decisions else None
+        self.app.push_screen(EndScreen(self.state, loss), self._after_end)
+
+    def _after_end(self, choice: str | None) -> None:
+        app = self.fiveapp
+        if choice == "rematch":
+            app.start_game(app.service.state.settings)
+        elif choice == "new":
+            app.show_setup()
+        else:
+            app.exit()

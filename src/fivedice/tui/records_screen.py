@@ -1,0 +1,179 @@
+"""Statistics and high-score screens: what the service has saved about finished games.
+
+Both screens ask the service once, when they are built, and render what it returns; on an
+empty database (or with no database at all) they say there is nothing yet instead of failing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.errors import FivediceError
+from fivedice.i18n import _
+from fivedice.text import box_name
+from fivedice.tui.session import high_score_lists, statistics
+from fivedice.tui.wording import localize_bindings
+
+if TYPE_CHECKING:
+    from fivedice.store.stats import HighScore, ProfileStats
+
+
+class RecordsScreen(Screen[None]):
+    """A scrolling page built from saved results; s and t switch between the two pages."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,b", "close", "Back"),
+        Binding("s", "show('stats')", "Statistics"),
+        Binding("t", "show('top')", "High scores"),
+    ]
+    PAGE = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        localize_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="page"):
+            yield Static(Text(self.heading(), style="bold"), classes="title")
+            try:
+                body = self.body()
+            except FivediceError as error:  # e.g. the database cannot be read
+                body = Text(str(error), style="red")
+            yield Static(body, id="records")
+        yield Footer()
+
+    def heading(self) -> str:
+        """The page's title."""
+        raise NotImplementedError
+
+    def body(self) -> RenderableType:
+        """The page's content, read from the service."""
+        raise NotImplementedError
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_show(self, page: str) -> None:
+        # The other page replaces this one, so Back still returns to where both were opened.
+        if page != self.PAGE:
+            self.app.switch_screen(records_screen(page))
+
+
+class StatsScreen(RecordsScreen):
+    """Per player and rule preset: games, wins, average, best, worst, bonus rate, boxes."""
+
+    PAGE = "stats"
+
+    def heading(self) -> str:
+        return _("Statistics")
+
+    def body(self) -> RenderableType:
+        found = statistics()
+        if not found:
+            return Text(_("No games yet: finish a game to see statistics here."), style="dim")
+        parts: list[RenderableType] = [
+            Text(_("Per player and rule preset; practice games are not counted."), style="dim")
+        ]
+        for entry in found:
+            parts.append(Text(""))
+            parts.extend(stats_block(entry))
+        return Group(*parts)
+
+
+def stats_block(entry: ProfileStats) -> list[RenderableType]:
+    """One player's figures under one preset: a summary and the average of every box."""
+    title = Text(f"{entry.profile} · {entry.rules}", style="bold underline")
+    wins = (
+        _("{wins} of {games}").format(wins=entry.wins, games=entry.multiplayer_games)
+        if entry.multiplayer_games
+        else "–"
+    )
+    summary = Table.grid(padding=(0, 2))
+    for _column in range(3):
+        summary.add_column(style="dim")
+        summary.add_column(justify="right")
+    summary.add_row(
+        _("Games"),
+        str(entry.games),
+        _("Average"),
+        f"{entry.average:.1f}",
+        _("Upper bonus"),
+        f"{entry.upper_bonus_rate:.0%}",
+    )
+    summary.add_row(_("Wins"), wins, _("Best"), str(entry.best), _("Yahtzees"), str(entry.yahtzees))
+    summary.add_row("", "", _("Worst"), str(entry.worst), "", "")
+    # Thirteen boxes in three pairs of columns: five lines instead of thirteen.
+    boxes = Table.grid(padding=(0, 1))
+    for column in range(3):
+        if column:
+            boxes.add_column(width=2)  # a gap between the pairs
+        boxes.add_column()
+        boxes.add_column(justify="right", style="bold")
+    cells = [(box_name(c), f"{entry.box_averages.get(c.key, 0.0):.1f}") for c in CATEGORIES]
+    rows = (len(cells) + 2) // 3
+    for row in range(rows):
+        line: list[str] = []
+        for column in range(3):
+            index = column * rows + row  # read down the columns, in card order
+            if column:
+                line.append("")
+            line.extend(cells[index] if index < len(cells) else ("", ""))
+        boxes.add_row(*line)
+    return [title, summary, Text(_("Average per box"), style="dim"), boxes]
+
+
+class HighScoresScreen(RecordsScreen):
+    """The ten best solo games per rule preset."""
+
+    PAGE = "top"
+
+    def heading(self) -> str:
+        return _("High scores")
+
+    def body(self) -> RenderableType:
+        lists = high_score_lists()
+        if not lists:
+            return Text(_("No games yet: finish a solo game to enter the list."), style="dim")
+        parts: list[RenderableType] = [
+            Text(_("The ten best solo games per rule preset."), style="dim")
+        ]
+        for rules, entries in lists.items():
+            parts.append(Text(""))
+            parts.append(Text(rules, style="bold underline"))
+            parts.append(high_score_table(entries))
+        return Group(*parts)
+
+
+def high_score_table(entries: list[HighScore]) -> Table:
+    """One preset's list: place, points, player, date and game number."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim")
+    table.add_column("#", justify="right")
+    table.add_column(_("Points"), justify="right", style="bold")
+    table.add_column(_("Player"))
+    table.add_column(_("Date"))
+    table.add_column(_("Game"), justify="right")
+    for entry in entries:
+        table.add_row(
+            str(entry.place), str(entry.total), entry.profile, entry.date, f"#{entry.game_id}"
+        )
+    return table
+
+
+def records_screen(page: str) -> RecordsScreen:
+    """The statistics ("stats") or high-score ("top") screen."""
+    return HighScoresScreen() if page == "top" else StatsScreen()
+
+
+def open_records(app: App[None], page: str) -> None:
+    """Opens a records page on top of the current screen (Back returns to it)."""
+    app.push_screen(records_screen(page))

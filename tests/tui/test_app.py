@@ -1,0 +1,403 @@
+"""The terminal app driven headless through its keys (Textual's `run_test` and `Pilot`).
+
+pytest-asyncio is not a dependency: each test runs its coroutine with `asyncio.run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Select
+
+from fivedice.core.game import GameSettings, Seat
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import set_language
+from fivedice.tui import session
+from fivedice.tui.app import FivediceApp
+from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen
+from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.records_screen import HighScoresScreen, StatsScreen
+from fivedice.tui.setup_screen import SetupScreen
+from fivedice.tui.widgets import ScoreTable, die_face
+
+SIZE = (80, 24)
+SETTINGS = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path: Path):
+    """Every test saves its games in its own SQLite file."""
+    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    yield
+    session.configure(None)
+    set_language("en")
+
+
+def screen_text(app: FivediceApp) -> str:
+    """The visible text of the screen (from the SVG screenshot)."""
+    svg = app.export_screenshot()
+    parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    return html.unescape("".join(parts)).replace("\xa0", " ")
+
+
+def run(app: FivediceApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 20) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("timed out waiting for the app")
+
+
+async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> None:
+    """Roll, hold the first die, roll again, and score the box under the cursor."""
+    await pilot.press("r")
+    if hold:
+        await pilot.press("1")
+        assert app.service.state.turn.held[0]
+        await pilot.press("space")
+    await pilot.press("enter")
+    if isinstance(app.screen, ConfirmScreen):
+        await pilot.press("y")
+    await pilot.pause()
+
+
+def test_full_game_against_a_cpu_through_the_keys() -> None:
+    # A readable pace for the first CPU turn, so the rules screen opens in its middle.
+    app = FivediceApp(SETTINGS, seed=7, pace=0.2, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, GameScreen)
+        text = screen_text(app)
+        assert "Turn: Ann" in text and "Three of a kind" in text
+        # Hint on the first turn: the coach's ranking appears.
+        await pilot.press("r")
+        await pilot.press("h")
+        hint = app.screen.query_one("#hint")
+        await wait_for(pilot, lambda: "expected points" in str(hint.render()), seconds=40)
+        await pilot.press("enter")
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        # The rules screen pauses the CPU: nothing moves while it is open.
+        await pilot.press("u")
+        assert isinstance(app.screen, TextScreen)
+        assert "Rules: classic" in screen_text(app)
+        before = app.service.state
+        assert app.service.is_cpu_turn
+        await pilot.pause(0.6)
+        assert app.service.state is before
+        await pilot.press("escape")
+        app.pace_index = 0
+        turns = 1
+        while not app.service.state.is_match_over:
+            if app.service.is_cpu_turn:
+                await wait_for(pilot, lambda: not app.service.is_cpu_turn)
+                continue
+            await play_human_turn(pilot, app, hold=turns % 2 == 0)
+            turns += 1
+            assert turns <= 13
+        assert turns == 13
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        await wait_for(pilot, lambda: "Game over" in screen_text(app))
+        text = screen_text(app)
+        assert "Game over" in text and "1. " in text and "Ann" in text
+        await pilot.press("q")
+
+    run(app, script)
+
+
+def test_quit_and_resume_keeps_the_game() -> None:
+    app = FivediceApp(SETTINGS, seed=3, pace=0.05, start_now=True)
+    saved: dict[str, object] = {}
+
+    async def first(pilot: Pilot[None]) -> None:
+        await play_human_turn(pilot, app, hold=True)
+        await wait_for(pilot, lambda: not app.service.is_cpu_turn)
+        await pilot.press("r")
+        saved["state"] = app.service.state
+        await pilot.press("q")
+
+    run(app, first)
+    again = FivediceApp(resume=True, pace=0.05)
+
+    async def second(pilot: Pilot[None]) -> None:
+        assert isinstance(again.screen, GameScreen)
+        state = again.service.state
+        assert state == saved["state"]
+        assert state.dice is not None and state.turn.rolls_used == 1
+
+    run(again, second)
+
+
+def test_setup_screen_offers_every_rule_option_and_switches_language() -> None:
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        for name in RuleSet().settings():
+            app.screen.query_one(f"#opt-{name}")
+        text = screen_text(app)
+        assert "New game" in text and "Players" in text and "CPU: casual" in text
+        app.screen.query_one("#language", Select).value = "nl"
+        await wait_for(pilot, lambda: "Spelers" in screen_text(app))
+        text = screen_text(app)
+        assert "Nieuw spel" in text and "Spelers" in text
+        await pilot.press("enter")  # Start has the focus: the default game begins
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        await wait_for(pilot, lambda: "Beurt" in screen_text(app))
+        text = screen_text(app)
+        assert "Kleine straat" in text and "Drie gelijke" in text and "Beurt: Jij" in text
+
+    run(app, script)
+
+
+def test_game_screen_in_german_marks_held_dice() -> None:
+    set_language("de")
+    app = FivediceApp(GameSettings(seats=(Seat("Eva"),)), seed=1, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "2")
+        text = screen_text(app)
+        assert "Dreierpasch" in text and "Kniffel" in text and "fest" in text
+        await pilot.press("question_mark")
+        assert "würfeln" in screen_text(app)
+
+    run(app, script)
+
+
+def test_scratch_asks_once() -> None:
+    settings = GameSettings(seats=(Seat("Ann"),))
+    app = FivediceApp(settings, seed=11, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        state = app.service.state
+        zero = next(p for p in state.placements() if p.points == 0)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        table = screen.query_one("#card")
+        row = 1 + [p.category for p in state.placements()].index(zero.category)
+        del row
+        from fivedice.tui.widgets import ScoreTable
+
+        assert isinstance(table, ScoreTable)
+        r, c = table.cell_of(0, 0, zero.category)
+        table.move_cursor(row=r, column=c)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.service.state is state
+        await pilot.press("enter", "y")
+        assert app.service.state.cards[0].columns[0].score(zero.category) == 0
+
+    run(app, script)
+
+
+def test_die_faces() -> None:
+    assert die_face(5).count("●") == 5
+    assert all(len(line) == 7 for line in die_face(6).splitlines())
+
+
+# Statistics, high scores, abandoning, the language key, keyboard focus, the mouse ------------
+
+
+def finish_game(settings: GameSettings, seed: int, *, rounds: int | None = None) -> int:
+    """Plays a game through the service (best box after one roll); returns its id.
+
+    With `rounds`, stops after that many human turns and leaves the game unfinished.
+    """
+    service = session.open_service()
+    view = service.create_game(settings, seed=seed)
+    turns = 0
+    while not view.is_over and (rounds is None or turns < rounds):
+        if view.is_cpu_turn:
+            _action, view = service.cpu_step(view.game_id, view.version)
+            continue
+        view = service.apply_action(view.game_id, "roll", view.version)
+        best = max(view.state.placements(), key=lambda p: p.points)
+        view = service.apply_action(view.game_id, f"score {best.category.key}", view.version)
+        turns += 1
+    return int(view.game_id)
+
+
+def test_statistics_and_high_scores_on_an_empty_database() -> None:
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        assert "No games yet" in screen_text(app)
+        await pilot.press("t")  # the other page replaces this one
+        assert isinstance(app.screen, HighScoresScreen)
+        assert "No games yet" in screen_text(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.click("#top")
+        assert isinstance(app.screen, HighScoresScreen)
+        await pilot.press("escape")
+        await pilot.click("#stats")
+        assert isinstance(app.screen, StatsScreen)
+
+    run(app, script)
+
+
+def test_statistics_and_high_scores_show_finished_games() -> None:
+    solo = GameSettings(seats=(Seat("Ann"),))
+    for seed in (1, 2):
+        finish_game(solo, seed)
+    finish_game(SETTINGS, 3)  # against a CPU: counts in the statistics, not in the high scores
+    service = session.open_service()
+    stats = {(s.profile, s.rules): s for s in service.stats()}
+    ann = stats[("Ann", "classic")]
+    top = service.high_scores()["classic"]
+    assert ann.games == 3 and len(top) == 2
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("s")
+        text = screen_text(app)
+        assert "Ann · classic" in text and "Average per box" in text
+        assert f"{ann.average:.1f}" in text and str(ann.best) in text and str(ann.worst) in text
+        assert "of 1" in text  # wins against others: one game had two seats
+        assert "Chance" in text and f"{ann.box_averages['chance']:.1f}" in text
+        await pilot.press("t")
+        text = screen_text(app)
+        assert "High scores" in text and "classic" in text
+        lines = [line for line in text.splitlines() if "Ann" in line]
+        assert len(lines) == 2
+        assert str(top[0].total) in lines[0] and str(top[1].total) in lines[1]
+
+    run(app, script)
+
+
+def test_end_screen_opens_statistics_and_high_scores() -> None:
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        # Finish the game quickly through the service, then let the screen show the end.
+        while not app.service.state.is_match_over:
+            app.service.act("roll")
+            best = max(app.service.state.placements(), key=lambda p: p.points)
+            app.service.act(f"score {best.category.key}")
+        screen.refresh_view()
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        total = app.service.state.totals[0]
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        assert "Ann · classic" in screen_text(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)
+        await pilot.click("#top")
+        assert isinstance(app.screen, HighScoresScreen)
+        assert re.search(rf"\b1\s*{total}\s*Ann", screen_text(app))
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)
+
+    run(app, script)
+
+
+def test_language_key_cycles_during_a_game_and_is_kept() -> None:
+    app = FivediceApp(GameSettings(seats=(Seat("Eva"),)), seed=2, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "1")
+        state = app.service.state
+        assert "Turn: Eva" in screen_text(app)
+        await pilot.press("l")
+        text = screen_text(app)
+        assert "Beurt: Eva" in text and "Drie gelijke" in text and "vast" in text
+        assert "Gooien" in text and "l Taal" in text  # the button and the footer
+        await pilot.press("l")
+        text = screen_text(app)
+        assert "Am Zug: Eva" in text and "Kniffel" in text and "Würfeln" in text
+        assert app.service.state is state  # switching language is not a game action
+        await pilot.press("l", "l")  # en, then nl again
+        await pilot.press("n")
+        assert isinstance(app.screen, SetupScreen)
+        assert "Nieuw spel" in screen_text(app)
+
+    run(app, script)
+
+
+def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
+    older = finish_game(SETTINGS, 4, rounds=1)
+    newer = finish_game(GameSettings(seats=(Seat("Cas"),)), 5, rounds=2)
+    service = session.open_service()
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        assert f"Resume: #{newer}" in text and f"Resume: #{older}" in text
+        await pilot.click("#abandon-0")  # the newest game comes first
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert service.load(newer).status == "in_progress"
+        await pilot.click("#abandon-0")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: f"Resume: #{newer}" not in screen_text(app))
+        assert service.load(newer).status == "abandoned"
+        assert f"Resume: #{older}" in screen_text(app)
+        await pilot.click("#resume-0")
+        assert isinstance(app.screen, GameScreen)
+        assert app.service.state.seats[0].name == "Ann"
+
+    run(app, script)
+
+
+def test_tab_reaches_the_buttons_and_arrows_return_to_the_card() -> None:
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=8, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        table = screen.query_one(ScoreTable)
+        assert screen.focused is table
+        await pilot.press("tab")
+        assert screen.focused is screen.query_one("#roll")
+        await pilot.press("enter")  # presses Roll
+        assert app.service.state.turn.rolls_used == 1
+        row = table.cursor_coordinate.row
+        await pilot.press("tab")
+        assert screen.focused is screen.query_one("#hint-button")
+        await pilot.press("down")  # back on the card, one box further
+        assert screen.focused is table and table.cursor_coordinate.row == row + 1
+        await pilot.press("tab")  # the card is first in the focus chain, Roll next
+        assert screen.focused is screen.query_one("#roll")
+        await pilot.press("enter")
+        await pilot.pause(0.25)  # a button ignores a second press during its 0.2 s flash
+        await pilot.press("enter")  # the last roll disables Roll ...
+        assert app.service.state.rolls_left == 0
+        assert screen.focused is table  # ... and the focus goes back to the card
+
+    run(app, script)
+
+
+def test_clicking_a_die_holds_and_releases_it() -> None:
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=9, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await pilot.click("#die-3")
+        assert app.service.state.turn.held == (False, False, True, False, False)
+        assert "held" in screen_text(app)
+        await pilot.click("#die-3")
+        assert not any(app.service.state.turn.held)
+
+    run(app, script)
