@@ -23,7 +23,8 @@ install: $(VENV)/.installed
 
 dev: $(VENV)/.installed-dev system-deps
 
-# System packages the tests need (PostgreSQL for the store tests); kept in one script.
+# System packages the tests need (PostgreSQL for the store tests, Chromium for the browser
+# tests); kept in one script.
 system-deps:
 	@bash scripts/system-deps.sh
 

@@ -2,8 +2,10 @@
 # Installs the Debian packages the test suite needs, only when missing.
 # postgresql: the store tests run against a real, throwaway PostgreSQL server
 # (scripts/with-postgres.sh starts one).
+# chromium: the browser tests (tests/web/test_browser.py); Playwright drives Debian's build
+# through executable_path, `playwright install` is never run.
 set -euo pipefail
-PACKAGES=(postgresql)
+PACKAGES=(postgresql chromium)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

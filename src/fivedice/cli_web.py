@@ -1,0 +1,65 @@
+"""`fivedice serve`: the web app (pages and JSON API) on uvicorn.
+
+Registered by `fivedice.cli`; FastAPI and uvicorn are imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from fivedice.core.errors import FivediceError
+from fivedice.i18n import _
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL (sqlite:///path or postgresql+psycopg://...); "
+            "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (use PostgreSQL for more than a few).", min=1)
+    ] = 1,
+    proxy_headers: Annotated[
+        bool, typer.Option(help="Trust X-Forwarded-* from --forwarded-allow-ips.")
+    ] = True,
+    forwarded_allow_ips: Annotated[
+        str, typer.Option(help="Proxies whose X-Forwarded-* headers are trusted.")
+    ] = "127.0.0.1",
+) -> None:
+    """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
+    from fivedice.service import GameService
+    from fivedice.store import DATABASE_URL_ENV
+    from fivedice.web.security import SecretError, load_secret
+    from fivedice.web.server import run_server
+
+    if db:
+        os.environ[DATABASE_URL_ENV] = db  # the workers' factory reads it
+    try:
+        # Open once here: migrations run before any worker starts, and errors are clean.
+        GameService.open(db).store.close()
+        load_secret()  # create the shared secret file before the workers race for it
+    except (FivediceError, SecretError) as error:
+        typer.echo(f"fivedice: {error}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(_("Serving fivedice on http://{host}:{port}/").format(host=host, port=port))
+    run_server(
+        host,
+        port,
+        workers=workers,
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Adds `serve` to the main command."""
+    app.command("serve")(serve)

@@ -1,0 +1,643 @@
+"""The browser pages: new game, the game, rules, statistics, high scores, resume.
+
+Pages are rendered on the server from the same data as the API. A visitor acts only in
+games whose seat token they hold in the `fd_seats` cookie (set when they start a game or
+open an invite link). Forms work without JavaScript (post, then redirect); `app.js` sends
+the same forms with `fetch` and swaps in the re-rendered board, which is how CPU turns are
+shown one step at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from fivedice.core.categories import CATEGORIES, UPPER
+from fivedice.core.errors import FivediceError, MalformedActionError
+from fivedice.core.game import FirstPlayer
+from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
+from fivedice.i18n import LANGUAGES
+from fivedice.service import GameView, HintsUnavailableError
+from fivedice.store import IN_PROGRESS
+from fivedice.strategy.levels import LEVELS
+from fivedice.text import box_name, describe_rules, first_player_name
+from fivedice.web.hub import GameHub, PlayerSpec, SeatError, UnknownGameError
+from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+
+SEATS_COOKIE = "fd_seats"
+LANG_COOKIE = "fd_lang"
+COACH_COOKIE = "fd_coach"
+MAX_REMEMBERED_SEATS = 30  # keeps the cookie well under 4 kB
+FORM_SEATS = 4
+FRAGMENT_HEADER = "x-fivedice-fragment"
+YEAR = 365 * 24 * 3600
+
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+router = APIRouter(include_in_schema=False)
+
+
+def hub_of(request: Request) -> GameHub:
+    hub: GameHub = request.app.state.hub
+    return hub
+
+
+Hub = Annotated[GameHub, Depends(hub_of)]
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who is asking: their language and the seats they hold (public id, token)."""
+
+    language: str
+    seats: tuple[tuple[str, str], ...]
+    coach: bool
+
+    def tokens_for(self, public_id: str) -> list[str]:
+        return [token for pid, token in self.seats if pid == public_id]
+
+
+def visitor_of(request: Request) -> Visitor:
+    language = pick_language(
+        request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
+    )
+    seats = []
+    for entry in request.cookies.get(SEATS_COOKIE, "").split("|"):
+        pid, sep, token = entry.partition(":")
+        if sep and pid and token:
+            seats.append((pid, token))
+    return Visitor(language, tuple(seats), request.cookies.get(COACH_COOKIE) == "1")
+
+
+Who = Annotated[Visitor, Depends(visitor_of)]
+
+
+def remember_seats(
+    request: Request, response: Response, visitor: Visitor, new: list[tuple[str, str]]
+) -> None:
+    """Adds seat tokens to the visitor's cookie (newest first, oldest dropped)."""
+    kept = [*new, *(s for s in visitor.seats if s not in new)][:MAX_REMEMBERED_SEATS]
+    response.set_cookie(
+        SEATS_COOKIE,
+        "|".join(f"{pid}:{token}" for pid, token in kept),
+        max_age=YEAR,
+        httponly=True,
+        samesite="lax",  # a form on another site cannot act with these seats
+        secure=request.url.scheme == "https",  # behind an HTTPS proxy: never sent in clear
+    )
+
+
+def render(
+    request: Request, visitor: Visitor, name: str, status: int = 200, **context: Any
+) -> HTMLResponse:
+    """A page in the visitor's language."""
+    gettext = gettext_for(visitor.language)
+    context.update(
+        t=texts(gettext),
+        lang=visitor.language,
+        languages=LANGUAGES,
+        cpu_delay=getattr(request.app.state, "cpu_delay_ms", 700),
+        here=quote(request.url.path + (f"?{request.url.query}" if request.url.query else "")),
+    )
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def _box_names(language: str) -> dict[str, str]:
+    return in_language(language, lambda: {c.key: box_name(c) for c in CATEGORIES})
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
+    """Seat -> token, for the seats of this game the visitor holds."""
+    public_id = hub.public_id(view.game_id)
+    held: dict[int, str] = {}
+    for token in visitor.tokens_for(public_id):
+        seat = hub.seat_of(view, token)
+        if seat is not None:
+            held[seat] = token
+    return held
+
+
+def board_context(
+    hub: GameHub,
+    view: GameView,
+    visitor: Visitor,
+    *,
+    show_hint: bool = False,
+    error: str | None = None,
+    last_cpu: str | None = None,
+) -> dict[str, Any]:
+    """Everything game.html and board.html need, computed on the server."""
+    gettext = gettext_for(visitor.language)
+    t = texts(gettext)
+    data = hub.data(view)
+    state = view.state
+    mine = _my_seats(hub, view, visitor)
+    over = view.is_over
+    mover = None if over else state.current_seat
+    can_act = mover is not None and mover in mine and not view.is_cpu_turn
+    # A CPU is stepped by whoever holds a seat (one browser is enough; the version check
+    # makes a second, simultaneous step fail harmlessly).
+    can_step_cpu = view.is_cpu_turn and bool(mine)
+    names = _box_names(visitor.language)
+    legal = {(p["column"], p["box"]): p for p in data["placements"]}
+    rows = []
+    for category in CATEGORIES:
+        cells = []
+        for player in data["players"]:
+            for column in player["card"]["columns"]:
+                score = column["boxes"][category.key]
+                cell: dict[str, Any] = {"score": score, "state": "filled"}
+                if score is None:
+                    placement = legal.get((column["column"], category.key))
+                    if player["seat"] != mover or state.dice is None:
+                        cell["state"] = "open"
+                    elif placement is None:
+                        cell["state"] = "unavailable"
+                    else:
+                        cell.update(
+                            state="legal",
+                            points=placement["points"],
+                            action=(
+                                f"score {column['column']}:{category.key}"
+                                if state.rules.columns > 1
+                                else f"score {category.key}"
+                            ),
+                            mine=can_act,
+                        )
+                cells.append(cell)
+        rows.append({"key": category.key, "name": names[category.key], "cells": cells})
+    hint: list[dict[str, Any]] | None = None
+    hint_error = None
+    if can_act and state.dice is not None and (show_hint or visitor.coach):
+        try:
+            _view, options = hub.hint(view.game_id, mine[mover])  # type: ignore[index]
+            hint = options[:5]
+            for option in hint:
+                if option["kind"] == "score":
+                    option["text"] = t["score_box"].format(box=names[option["box"]])
+                elif option["keep"]:
+                    option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
+                else:
+                    option["text"] = t["reroll_all"]
+        except (HintsUnavailableError, SeatError) as problem:
+            hint_error = str(problem)
+    dice = []
+    for index in range(5):
+        value = state.dice[index] if state.dice is not None and not over else None
+        held = state.turn.held[index]
+        position = index + 1
+        if value is None:
+            label = t["die_unrolled"].format(position=position)
+        elif held:
+            label = t["die_held"].format(position=position, value=value)
+        else:
+            label = t["die_label"].format(position=position, value=value)
+        toggle = f"release {position}" if held else f"hold {position}"
+        dice.append(
+            {
+                "position": position,
+                "value": value,
+                "held": held,
+                "label": label,
+                "action": toggle,
+                "enabled": can_act and value is not None and toggle in data["legal_actions"],
+            }
+        )
+    standings = sorted(data["players"], key=lambda p: (p["rank"], p["seat"]))
+    mover_name = state.seats[mover].name if mover is not None else ""
+    announce = last_cpu or ""
+    if not announce and mover is not None:
+        announce = t["whose_turn"].format(name=mover_name)
+    return {
+        "game": data,
+        "pid": data["id"],
+        "rows": rows,
+        "upper_count": len(UPPER),
+        "dice": dice,
+        "can_act": can_act,
+        "can_roll": can_act and "roll" in data["legal_actions"],
+        "can_step_cpu": can_step_cpu,
+        "mover": mover,
+        "mover_name": mover_name,
+        "mine": sorted(mine),
+        "tokens": mine,
+        "watching": not mine,
+        "over": over,
+        "hint": hint,
+        "hint_error": hint_error,
+        "coach": visitor.coach,
+        "error": error,
+        "announce": announce,
+        "last_cpu": last_cpu,
+        "standings": standings,
+        "multi_column": state.rules.columns > 1,
+        "level_names": {level: t[level] for level in LEVELS},
+    }
+
+
+def _load_page_game(hub: GameHub, public_id: str) -> GameView:
+    return hub.load(hub.game_id(public_id))
+
+
+def _not_found(request: Request, visitor: Visitor) -> HTMLResponse:
+    return render(request, visitor, "message.html", status=404, message_key="not_found")
+
+
+@router.get("/g/{public_id}", response_class=HTMLResponse)
+def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: int = 0) -> Response:
+    """The game: dice, score card, and what the visitor may do now."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    context = board_context(hub, view, visitor, show_hint=bool(hint))
+    if request.headers.get(FRAGMENT_HEADER):
+        return render(request, visitor, "board.html", **context)
+    # Invite links: with several human seats, the creator can hand each player their seat.
+    invites = []
+    humans = [seat for seat, player in enumerate(view.state.seats) if not player.is_cpu]
+    if context["mine"] and len(humans) > 1 and not view.is_over:
+        base = str(request.base_url).rstrip("/")
+        for seat in humans:
+            if seat in context["mine"]:
+                token = context["tokens"][seat]
+                invites.append(
+                    {
+                        "name": view.state.seats[seat].name,
+                        "url": f"{base}/g/{public_id}/join?seat={seat}&token={token}",
+                    }
+                )
+    return render(request, visitor, "game.html", invites=invites, **context)
+
+
+def _after_post(
+    request: Request,
+    hub: GameHub,
+    visitor: Visitor,
+    public_id: str,
+    view: GameView | None,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    last_cpu: str | None = None,
+) -> Response:
+    if request.headers.get(FRAGMENT_HEADER):
+        if view is None:
+            view = _load_page_game(hub, public_id)
+        context = board_context(hub, view, visitor, error=error, last_cpu=last_cpu)
+        return render(request, visitor, "board.html", status=status, **context)
+    if error is None:
+        return RedirectResponse(f"/g/{public_id}", status_code=303)
+    view = view or _load_page_game(hub, public_id)
+    context = board_context(hub, view, visitor, error=error)
+    return render(request, visitor, "game.html", status=status, invites=[], **context)
+
+
+@router.post("/g/{public_id}/act")
+def act(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    action: Annotated[str, Form(max_length=60)],
+    version: Annotated[int, Form(ge=0)],
+) -> Response:
+    """A seat's action from a form (the visitor's seat cookie is the token)."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    mine = _my_seats(hub, view, visitor)
+    token = mine.get(view.state.current_seat) if not view.is_over else None
+    token = token or next(iter(mine.values()), None)
+    try:
+        after = hub.act(view.game_id, token, action, version)
+    except SeatError as problem:
+        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=403)
+    except MalformedActionError as problem:
+        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=422)
+    except FivediceError as problem:
+        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=409)
+    return _after_post(request, hub, visitor, public_id, after)
+
+
+@router.post("/g/{public_id}/cpu")
+def cpu_step(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    version: Annotated[int, Form(ge=0)],
+) -> Response:
+    """One step of the CPU seat to move; the board shows what it did."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    token = next(iter(_my_seats(hub, view, visitor).values()), None)
+    try:
+        action, after = hub.cpu_step(view.game_id, token, version)
+    except SeatError as problem:
+        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=403)
+    except FivediceError as problem:
+        # Most often a second window stepped first (stale version): show the game as it is.
+        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=409)
+    name = view.state.seats[view.state.current_seat].name
+    t = texts(gettext_for(visitor.language))
+    return _after_post(
+        request, hub, visitor, public_id, after, last_cpu=t["did"].format(name=name, action=action)
+    )
+
+
+@router.post("/g/{public_id}/coach")
+def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Coach mode on or off (a preference of this browser): shows the best options each time."""
+    coach = not visitor.coach
+    changed = Visitor(visitor.language, visitor.seats, coach)
+    if request.headers.get(FRAGMENT_HEADER):
+        try:
+            view = _load_page_game(hub, public_id)
+        except UnknownGameError:
+            return _not_found(request, visitor)
+        response: Response = render(
+            request, changed, "board.html", **board_context(hub, view, changed)
+        )
+    else:
+        response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    response.set_cookie(COACH_COOKIE, "1" if coach else "0", max_age=YEAR, samesite="lax")
+    return response
+
+
+@router.get("/g/{public_id}/join")
+def join(
+    request: Request, public_id: str, seat: int, token: str, hub: Hub, visitor: Who
+) -> Response:
+    """An invite link: checks the seat token and keeps it in this browser's cookie."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    if hub.seat_of(view, token) != seat:
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    remember_seats(request, response, visitor, [(public_id, token)])
+    return response
+
+
+@router.post("/g/{public_id}/abandon")
+def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Stops offering one of the visitor's unfinished games."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    if not _my_seats(hub, view, visitor):
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    if not view.is_over:
+        hub.service.abandon(view.game_id)
+    return RedirectResponse("/resume", status_code=303)
+
+
+@router.get("/g/{public_id}/rules", response_class=HTMLResponse)
+def game_rules(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The rules of one game, in words generated from its rule set."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    return _rules_page(request, visitor, view.state.rules, None, public_id)
+
+
+# -- the other pages ---------------------------------------------------------------------
+
+
+def _form_defaults() -> dict[str, Any]:
+    return {
+        "seats": [
+            {"name": "", "kind": "human" if i == 0 else ("cpu" if i == 1 else "none")}
+            for i in range(FORM_SEATS)
+        ],
+        "preset": "classic",
+        "first_player": "first_seat",
+        "match_length": 1,
+        "seed": "",
+        "practice": False,
+        "options": {},
+    }
+
+
+def _new_game_context(visitor: Visitor) -> dict[str, Any]:
+    defaults = RuleSet().settings()
+    options = []
+    for name in OPTION_NAMES:
+        value = defaults[name]
+        if isinstance(value, bool):
+            kind, choices = "choice", ["on", "off"]
+        elif isinstance(value, list):
+            kind, choices = "text", []
+        elif isinstance(value, str):
+            kind = "choice"
+            choices = {
+                "of_a_kind_scores": ["all_dice", "matching_dice"],
+                "straights": ["runs", "fixed"],
+                "yahtzee_bonus_condition": ["box_scored", "box_filled"],
+                "joker": ["forced", "free_choice", "none"],
+            }[name]
+        else:
+            kind, choices = "number", []
+        options.append({"name": name, "kind": kind, "choices": choices})
+    return {
+        "presets": [(p.name, p.description) for p in PRESETS],
+        "levels": LEVELS,
+        "first_players": [
+            (mode.value, in_language(visitor.language, first_player_name, mode))
+            for mode in FirstPlayer
+        ],
+        "options": options,
+    }
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, hub: Hub, visitor: Who) -> Response:
+    """The new-game form, and the visitor's unfinished games."""
+    return render(
+        request,
+        visitor,
+        "index.html",
+        form=_form_defaults(),
+        unfinished=_unfinished(hub, visitor)[:5],
+        **_new_game_context(visitor),
+    )
+
+
+@router.post("/games")
+async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Starts a game from the form; the visitor gets every human seat's token."""
+    form = await request.form()
+
+    def field(name: str) -> str:
+        value = form.get(name, "")
+        return value.strip()[:100] if isinstance(value, str) else ""
+
+    values = _form_defaults()
+    players: list[PlayerSpec] = []
+    for index in range(FORM_SEATS):
+        kind = field(f"kind{index}") or "none"
+        name = field(f"name{index}")
+        level = field(f"level{index}") or "casual"
+        values["seats"][index] = {"name": name, "kind": kind, "level": level}
+        if kind == "human":
+            players.append(PlayerSpec(name or f"Player {index + 1}"))
+        elif kind == "cpu":
+            players.append(PlayerSpec(name or f"CPU {index + 1}", level))
+    settings = {name: field(f"opt_{name}") for name in OPTION_NAMES if field(f"opt_{name}") != ""}
+    values.update(
+        preset=field("preset") or "classic",
+        first_player=field("first_player") or "first_seat",
+        match_length=field("match_length") or "1",
+        seed=field("seed"),
+        practice=bool(field("practice")),
+        options=settings,
+    )
+    try:
+        if not players:
+            raise FivediceError("choose at least one player")
+        seed_text = values["seed"]
+        if seed_text and not (seed_text.isdigit() and int(seed_text) < 2**62):
+            raise FivediceError(f"a seed is a whole number from 0, not {seed_text!r}")
+        match_text = str(values["match_length"])
+        if not match_text.isdigit():
+            raise FivediceError(f"the match length is a whole number, not {match_text!r}")
+        view = await _in_thread(
+            hub.create,
+            players,
+            rules=values["preset"],
+            settings=dict(settings),
+            first_player=values["first_player"],
+            match_length=int(match_text),
+            seed=int(seed_text) if seed_text else None,
+            practice=values["practice"],
+        )
+    except FivediceError as problem:
+        return render(
+            request,
+            visitor,
+            "index.html",
+            status=422,
+            form=values,
+            error=str(problem),
+            unfinished=_unfinished(hub, visitor)[:5],
+            **_new_game_context(visitor),
+        )
+    public_id = hub.public_id(view.game_id)
+    response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    remember_seats(
+        request, response, visitor, [(public_id, s["token"]) for s in hub.seat_tokens(view)]
+    )
+    return response
+
+
+async def _in_thread(function: Any, *args: Any, **kwargs: Any) -> GameView:
+    from starlette.concurrency import run_in_threadpool
+
+    view: GameView = await run_in_threadpool(function, *args, **kwargs)
+    return view
+
+
+def _unfinished(hub: GameHub, visitor: Visitor) -> list[dict[str, Any]]:
+    """The visitor's games still in progress (those whose seats they hold), newest first."""
+    found = []
+    seen = set()
+    for public_id, _token in visitor.seats:
+        if public_id in seen:
+            continue
+        seen.add(public_id)
+        try:
+            view = _load_page_game(hub, public_id)
+        except (UnknownGameError, FivediceError):
+            continue
+        if view.status != IN_PROGRESS or not _my_seats(hub, view, visitor):
+            continue
+        state = view.state
+        found.append(
+            {
+                "pid": public_id,
+                "players": [seat.name for seat in state.seats],
+                "totals": list(state.match_totals),
+                "game_number": state.game_number,
+                "match_length": state.settings.match_length,
+                "turn": state.turn_number,
+                "turns": 13 * state.rules.columns,
+            }
+        )
+    return found
+
+
+@router.get("/resume", response_class=HTMLResponse)
+def resume(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Every unfinished game of this browser, to continue or abandon."""
+    return render(request, visitor, "resume.html", unfinished=_unfinished(hub, visitor))
+
+
+def _rules_page(
+    request: Request,
+    visitor: Visitor,
+    rules: RuleSet,
+    preset: str | None,
+    public_id: str | None,
+) -> HTMLResponse:
+    lines = in_language(visitor.language, describe_rules, rules)
+    return render(
+        request,
+        visitor,
+        "rules.html",
+        lines=lines,
+        preset=preset,
+        pid=public_id,
+        presets=[(p.name, p.description) for p in PRESETS],
+    )
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request, visitor: Who, preset: str = "classic") -> Response:
+    """A preset's rules in words (generated from the rule set, never written twice)."""
+    try:
+        rules = find_ruleset(preset)
+    except FivediceError:
+        preset, rules = "classic", RuleSet()
+    return _rules_page(request, visitor, rules, preset, None)
+
+
+@router.get("/stats", response_class=HTMLResponse)
+def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Statistics per player and rule preset (finished, non-practice games)."""
+    rows = [entry.to_json() for entry in hub.service.stats()]
+    return render(request, visitor, "stats.html", rows=rows)
+
+
+@router.get("/highscores", response_class=HTMLResponse)
+def high_scores_page(request: Request, hub: Hub, visitor: Who) -> Response:
+    """The ten best solo games per rule preset."""
+    lists = {
+        preset: [entry.to_json() for entry in entries]
+        for preset, entries in hub.service.high_scores().items()
+    }
+    return render(request, visitor, "highscores.html", lists=lists)
+
+
+@router.get("/lang/{code}")
+def switch_language(code: str, next: str = "/") -> Response:
+    """The language switcher: remembers the choice in a cookie and goes back."""
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, code, max_age=YEAR, samesite="lax")
+    return response

@@ -1,0 +1,94 @@
+"""What the web shows of a game: a `GameView` turned into plain, JSON-friendly data.
+
+Both the JSON API and the pages render from these dictionaries, so the browser never needs
+the rules: previews, legal boxes, totals and par are all computed here from the state the
+service returned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.game import GameState, legal_actions
+from fivedice.core.rules import preset_name
+from fivedice.service import GameView
+
+
+def card_data(state: GameState, seat: int) -> dict[str, Any]:
+    """One seat's card: every column's boxes, subtotals, par and bonuses, and the total."""
+    rules = state.rules
+    card = state.cards[seat]
+    columns = []
+    for index, column in enumerate(card.columns):
+        columns.append(
+            {
+                "column": index + 1,
+                "multiplier": rules.column_multipliers[index],
+                "boxes": {c.key: column.score(c) for c in CATEGORIES},
+                "upper_total": column.upper_total,
+                "upper_par": column.upper_par,
+                "upper_bonus": column.upper_bonus(rules),
+                "yahtzee_bonus": column.yahtzee_bonus_total(rules),
+                "total": column.total(rules) * rules.column_multipliers[index],
+            }
+        )
+    return {"columns": columns, "total": card.total(rules)}
+
+
+def game_data(view: GameView, public_id: str) -> dict[str, Any]:
+    """The whole game as the API returns it (and the pages render it)."""
+    state = view.state
+    over = view.is_over
+    seat_to_move = None if over else state.current_seat
+    players = []
+    for index, seat in enumerate(state.seats):
+        players.append(
+            {
+                "seat": index,
+                "name": seat.name,
+                "kind": "cpu" if seat.is_cpu else "human",
+                "level": seat.cpu_level,
+                "card": card_data(state, index),
+                "total": state.totals[index],
+                "match_total": state.match_totals[index],
+                "rank": state.ranks[index],
+            }
+        )
+    placements = [] if over else state.placements()
+    return {
+        "id": public_id,
+        "version": view.version,
+        "status": view.status,
+        "practice": view.practice,
+        "rules": preset_name(state.rules),
+        "rule_settings": state.rules.settings(),
+        "game_number": state.game_number,
+        "match_length": state.settings.match_length,
+        "first_player": state.settings.first_player.value,
+        "current_seat": seat_to_move,
+        "is_cpu_turn": view.is_cpu_turn,
+        "turn_number": None if over else state.turn_number,
+        "dice": list(state.dice) if state.dice is not None and not over else None,
+        "held": list(state.turn.held),
+        "rolls_used": state.turn.rolls_used,
+        "rolls_left": state.rolls_left,
+        "players": players,
+        "placements": [
+            {
+                "column": p.column + 1,
+                "box": p.category.key,
+                "points": p.points,
+                "box_points": p.box_points,
+                "upper_bonus": p.upper_bonus,
+                "yahtzee_bonus": p.yahtzee_bonus,
+                "joker": p.joker,
+            }
+            for p in placements
+        ],
+        "legal_actions": [str(action) for action in legal_actions(state)] if not over else [],
+        "finished_games": [
+            {"number": number, "totals": list(game.totals)}
+            for number, game in enumerate(state.finished_games, start=1)
+        ],
+    }

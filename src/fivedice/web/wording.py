@@ -1,0 +1,186 @@
+"""The web pages' words, translated per request (never through the process-wide language).
+
+`texts(gettext)` returns every message the templates use, already translated by the
+request's catalog; the parameter is called `_` so that `scripts/update-catalogs.sh` (Babel)
+extracts the literals. The shared wording of `fivedice.text` (box names, rules in words)
+uses the process-wide language, so `in_language` switches it under a lock for one call.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from fivedice.i18n import LANGUAGES, current_language, load_translations, set_language
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_LANGUAGE_LOCK = threading.Lock()
+
+
+def in_language(language: str, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Calls a `fivedice.text` function with `language` current (one thread at a time)."""
+    with _LANGUAGE_LOCK:
+        before = current_language()
+        set_language(language)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            set_language(before)
+
+
+def gettext_for(language: str) -> Callable[[str], str]:
+    """The translation function of one language (English: the messages as written)."""
+    return load_translations(language if language in LANGUAGES else "en").gettext
+
+
+def pick_language(cookie: str | None, accept_language: str | None) -> str:
+    """The switcher's cookie if set, else the best of Accept-Language, else English."""
+    if cookie in LANGUAGES:
+        return cookie
+    choices: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        code = tag.strip().split("-")[0].lower()
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        if code in LANGUAGES and quality > 0:
+            choices.append((-quality, order, code))
+    return min(choices)[2] if choices else "en"
+
+
+def texts(_: Callable[[str], str]) -> dict[str, str]:
+    """Every message of the web pages, translated by `_`."""
+    return {
+        "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
+        "new_game": _("New game"),
+        "resume": _("Resume"),
+        "rules": _("Rules"),
+        "statistics": _("Statistics"),
+        "high_scores": _("High scores"),
+        "language": _("Language"),
+        "players": _("Players"),
+        "player": _("Player"),
+        "name": _("Name"),
+        "seat_n": _("Seat {number}"),
+        "human": _("Human"),
+        "cpu": _("CPU"),
+        "nobody": _("Nobody"),
+        "level": _("Level"),
+        "preset": _("Rule preset"),
+        "advanced": _("Advanced options"),
+        "advanced_note": _("Leave a field empty to keep the preset's value."),
+        "first_player": _("First player"),
+        "table": _("Table and match"),
+        "score_card": _("Score card"),
+        "match_length": _("Games in the match"),
+        "seed": _("Seed (optional, for a repeatable game)"),
+        "practice": _("Practice (kept out of statistics and high scores)"),
+        "start": _("Start"),
+        "unfinished": _("Your unfinished games"),
+        "no_unfinished": _("No unfinished games."),
+        "continue": _("Continue"),
+        "abandon": _("Abandon"),
+        "roll": _("Roll"),
+        "rolls_left": _("Rolls left: {count}"),
+        "hint": _("Hint"),
+        "coach_on": _("Coach: on"),
+        "coach_off": _("Coach: off"),
+        "whose_turn": _("{name}'s turn"),
+        "turn_of": _("Turn {turn} of {turns}"),
+        "game_of": _("Game {number} of {count}"),
+        "die_label": _("Die {position}: {value}"),
+        "die_held": _("Die {position}: {value}, held"),
+        "die_unrolled": _("Die {position}: not rolled yet"),
+        "dice": _("Dice"),
+        "score_for": _("Score {box} for {points} points"),
+        "box_value": _("{box}: {points}"),
+        "box_unavailable": _("{box}: not available with these dice"),
+        "box_open": _("{box}: open"),
+        "cpu_thinking": _("{name} is thinking…"),
+        "cpu_move": _("Let the CPU move"),
+        "did": _("{name}: {action}"),
+        "game_over": _("Game over."),
+        "rank": _("Rank"),
+        "total": _("Total"),
+        "match_total": _("Match total"),
+        "standings": _("Standings"),
+        "watching": _("You are watching: you hold no seat in this game."),
+        "not_your_turn": _("Waiting for {name}."),
+        "keys_help": _("Keys: 1–5 hold or release a die, R rolls, H asks for a hint."),
+        "invite": _("Invite links (send one to each player)"),
+        "upper_total": _("Upper total"),
+        "against_par": _("Against par"),
+        "upper_bonus": _("Upper bonus"),
+        "yahtzee_bonus": _("Yahtzee bonus"),
+        "column_n": _("Column {number} (×{multiplier})"),
+        "box": _("Box"),
+        "best_options": _("Best options"),
+        "expected": _("expected points to come"),
+        "loss": _("points lost against the best"),
+        "keep_dice": _("keep {dice}"),
+        "reroll_all": _("roll all five again"),
+        "score_box": _("score {box}"),
+        "games": _("Games"),
+        "wins": _("Wins"),
+        "average": _("Average"),
+        "best": _("Best"),
+        "worst": _("Worst"),
+        "bonus_rate": _("Upper bonus rate"),
+        "yahtzees": _("Yahtzees"),
+        "no_stats": _("No finished games yet."),
+        "place": _("Place"),
+        "date": _("Date"),
+        "no_high_scores": _("No high scores yet."),
+        "not_found": _("That game does not exist."),
+        "back_home": _("Back to the start"),
+        "error": _("That did not work: {message}"),
+        "rules_of": _("The rules of this game"),
+        "preset_rules": _("Rules of a preset"),
+        "show": _("Show"),
+        "scratch": _("scratch"),
+        "skip_link": _("Skip to the game"),
+        "status_in_progress": _("in progress"),
+        "status_finished": _("finished"),
+        "status_abandoned": _("abandoned"),
+        "yes": _("Yes"),
+        "no": _("No"),
+        "beginner": _("beginner"),
+        "casual": _("casual"),
+        "strong": _("strong"),
+        "expert": _("expert"),
+        "opt_rolls_per_turn": _("Rolls per turn"),
+        "opt_upper_bonus": _("Upper bonus"),
+        "opt_upper_bonus_threshold": _("Upper bonus threshold"),
+        "opt_upper_bonus_value": _("Upper bonus points"),
+        "opt_full_house": _("Full house points"),
+        "opt_small_straight": _("Small straight points"),
+        "opt_large_straight": _("Large straight points"),
+        "opt_yahtzee": _("Yahtzee points"),
+        "opt_of_a_kind_scores": _("Three/four of a kind score"),
+        "opt_five_of_a_kind_is_full_house": _("Five of a kind is a full house"),
+        "opt_straights": _("Straights"),
+        "opt_yahtzee_bonus": _("Extra-Yahtzee bonus"),
+        "opt_yahtzee_bonus_value": _("Extra-Yahtzee bonus points"),
+        "opt_yahtzee_bonus_condition": _("Extra-Yahtzee bonus needs"),
+        "opt_joker": _("Joker"),
+        "opt_upper_first": _("Upper boxes first"),
+        "opt_column_multipliers": _("Columns (multipliers, e.g. 1,2,3)"),
+        "val_all_dice": _("sum of all dice"),
+        "val_matching_dice": _("matching dice only"),
+        "val_runs": _("runs anywhere"),
+        "val_fixed": _("fixed 1-5 and 2-6"),
+        "val_box_scored": _("Yahtzee box scored"),
+        "val_box_filled": _("Yahtzee box filled, even with 0"),
+        "val_forced": _("forced"),
+        "val_free_choice": _("free choice"),
+        "val_none": _("none"),
+        "val_on": _("on"),
+        "val_off": _("off"),
+    }

@@ -1,0 +1,254 @@
+"""The JSON API: every endpoint and every refusal, and that a refusal changes nothing."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.web.conftest import new_game
+
+
+def act(client, game, headers, action, version=None):
+    version = game["version"] if version is None else version
+    return client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"action": action, "version": version},
+        headers=headers,
+    )
+
+
+def unchanged(client, game):
+    """The game as saved equals `game` (a refused request changed nothing)."""
+    now = client.get(f"/api/games/{game['id']}").json()
+    assert now == {k: v for k, v in game.items() if k != "tokens"}
+
+
+def test_create_returns_state_id_and_a_token_per_human_seat(client):
+    response = client.post(
+        "/api/games",
+        json={
+            "players": [
+                {"name": "Ann", "kind": "human"},
+                {"name": "CPU", "kind": "cpu", "level": "casual"},
+            ],
+            "rules": "classic",
+            "set": {"rolls_per_turn": 4},
+            "seed": 3,
+        },
+    )
+    assert response.status_code == 201
+    game = response.json()
+    assert game["version"] == 0 and game["status"] == "in_progress"
+    assert game["rule_settings"]["rolls_per_turn"] == 4 and game["rules"] is None
+    assert [t["seat"] for t in game["tokens"]] == [0]
+    assert game["legal_actions"] == ["roll"] and game["dice"] is None
+    assert [p["kind"] for p in game["players"]] == ["human", "cpu"]
+    number, _, mac = game["id"].partition("-")
+    assert number.isdigit() and len(mac) == 20  # not guessable from the number alone
+
+
+def test_get_and_play_a_turn(client):
+    game, seats = new_game(client)
+    got = client.get(f"/api/games/{game['id']}")
+    assert got.status_code == 200 and got.json()["current_seat"] == 0
+    rolled = act(client, game, seats[0], "roll")
+    assert rolled.status_code == 200
+    state = rolled.json()
+    assert state["version"] == 1 and len(state["dice"]) == 5 and state["rolls_left"] == 2
+    assert {p["box"] for p in state["placements"]} == set(
+        state["players"][0]["card"]["columns"][0]["boxes"]
+    )
+    held = act(client, state, seats[0], "hold 1 2").json()
+    assert held["held"][:2] == [True, True]
+    scored = act(client, held, seats[0], "score chance").json()
+    assert scored["current_seat"] == 1
+    assert scored["players"][0]["card"]["columns"][0]["boxes"]["chance"] == sum(held["dice"])
+
+
+def test_unknown_games_are_404(client, app):
+    game, seats = new_game(client)
+    number = game["id"].split("-")[0]
+    for bad in (f"{number}-00000000000000000000", number, "nope", f"{number}-"):
+        assert client.get(f"/api/games/{bad}").status_code == 404
+        response = client.post(
+            f"/api/games/{bad}/actions", json={"action": "roll", "version": 0}, headers=seats[0]
+        )
+        assert response.status_code == 404 and "no game" in response.json()["detail"]
+    # A correctly signed id of a game that does not exist.
+    missing = app.state.hub.public_id(9999)
+    assert client.get(f"/api/games/{missing}").status_code == 404
+    assert client.get(f"/api/games/{missing}/hint", headers=seats[0]).status_code == 404
+
+
+def test_missing_or_foreign_token_is_401(client):
+    game, _seats = new_game(client)
+    _other, other_seats = new_game(client)
+    for headers in ({}, {"Authorization": "Bearer nonsense"}, other_seats[0]):
+        response = act(client, game, headers, "roll")
+        assert response.status_code == 401, headers
+        assert "token" in response.json()["detail"]
+    unchanged(client, game)
+
+
+def test_other_seats_token_is_403(client):
+    game, seats = new_game(client)
+    response = act(client, game, seats[1], "roll")
+    assert response.status_code == 403
+    assert "Ann's turn" in response.json()["detail"]
+    unchanged(client, game)
+    assert client.get(f"/api/games/{game['id']}/hint", headers=seats[1]).status_code == 403
+
+
+def test_cpu_turn_is_403_for_humans(client):
+    game, seats = new_game(client, [{"name": "Ann"}, {"name": "Cee", "kind": "cpu"}])
+    state = act(client, game, seats[0], "roll").json()
+    state = act(client, state, seats[0], "score chance").json()
+    assert state["is_cpu_turn"]
+    response = act(client, state, seats[0], "roll")
+    assert response.status_code == 403 and "(CPU)" in response.json()["detail"]
+    unchanged(client, state)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "roll"},
+        {"version": 0},
+        {"action": "roll", "version": "zero"},
+        {"action": "roll", "version": -1},
+        {"action": "", "version": 0},
+        {"action": "roll", "version": 0, "extra": 1},
+        [],
+    ],
+)
+def test_malformed_bodies_are_422(client, body):
+    game, seats = new_game(client)
+    response = client.post(f"/api/games/{game['id']}/actions", json=body, headers=seats[0])
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("malformed request")
+    unchanged(client, game)
+
+
+def test_non_json_body_is_422(client):
+    game, seats = new_game(client)
+    response = client.post(
+        f"/api/games/{game['id']}/actions",
+        content=b"roll please",
+        headers={**seats[0], "Content-Type": "application/json"},
+    )
+    assert response.status_code == 422
+    unchanged(client, game)
+
+
+@pytest.mark.parametrize("text", ["fly", "hold 7", "score nothing", "roll 2"])
+def test_malformed_action_text_is_422(client, text):
+    game, seats = new_game(client)
+    response = act(client, game, seats[0], text)
+    assert response.status_code == 422 and response.json()["detail"]
+    unchanged(client, game)
+
+
+@pytest.mark.parametrize("text", ["score chance", "hold 1", "release 2"])
+def test_illegal_actions_are_409(client, text):
+    game, seats = new_game(client)
+    response = act(client, game, seats[0], text)
+    assert response.status_code == 409
+    assert "roll" in response.json()["detail"]
+    unchanged(client, game)
+
+
+def test_filled_box_and_rolling_past_the_limit_are_409(client):
+    game, seats = new_game(client, [{"name": "Solo"}])
+    state = act(client, game, seats[0], "roll").json()
+    state = act(client, state, seats[0], "score chance").json()
+    state = act(client, state, seats[0], "roll").json()
+    response = act(client, state, seats[0], "score chance")
+    assert response.status_code == 409 and "already filled" in response.json()["detail"]
+    state = act(client, state, seats[0], "roll").json()
+    state = act(client, state, seats[0], "roll").json()
+    response = act(client, state, seats[0], "roll")
+    assert response.status_code == 409 and "no rolls are left" in response.json()["detail"]
+    unchanged(client, state)
+
+
+def test_stale_version_is_409_and_a_double_submit_applies_once(client):
+    game, seats = new_game(client)
+    first = act(client, game, seats[0], "roll")
+    assert first.status_code == 200
+    again = act(client, game, seats[0], "roll")  # the same request once more
+    assert again.status_code == 409 and "version" in again.json()["detail"]
+    ahead = act(client, first.json(), seats[0], "roll", version=5)
+    assert ahead.status_code == 409
+    unchanged(client, first.json())
+
+
+def test_hint_lists_options_best_first(client):
+    game, seats = new_game(client, [{"name": "Solo"}])
+    before = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
+    assert before.status_code == 409 and "rolled" in before.json()["detail"]
+    assert client.get(f"/api/games/{game['id']}/hint").status_code == 401
+    state = act(client, game, seats[0], "roll").json()
+    response = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
+    assert response.status_code == 200
+    hint = response.json()
+    assert hint["version"] == state["version"]
+    options = hint["options"]
+    assert options[0]["loss"] == 0 and all(
+        a["value"] >= b["value"] for a, b in itertools.pairwise(options)
+    )
+    keep = next(o for o in options if o["kind"] == "keep")
+    assert sorted(state["dice"][p - 1] for p in keep["hold"]) == keep["keep"]
+    unchanged(client, state)
+
+
+def test_cpu_endpoint_steps_a_cpu_seat(client):
+    game, seats = new_game(client, [{"name": "Ann"}, {"name": "Cee", "kind": "cpu"}])
+    response = client.post(f"/api/games/{game['id']}/cpu", json={"version": 0}, headers=seats[0])
+    assert response.status_code == 409 and "not a CPU" in response.json()["detail"]
+    state = act(client, game, seats[0], "roll").json()
+    state = act(client, state, seats[0], "score chance").json()
+    anonymous = client.post(f"/api/games/{game['id']}/cpu", json={"version": state["version"]})
+    assert anonymous.status_code == 401
+    steps = 0
+    while state["is_cpu_turn"]:
+        response = client.post(
+            f"/api/games/{game['id']}/cpu", json={"version": state["version"]}, headers=seats[0]
+        )
+        assert response.status_code == 200, response.text
+        step = response.json()
+        assert step["game"]["version"] == state["version"] + 1 and step["action"]
+        state = step["game"]
+        steps += 1
+    assert steps >= 2 and state["current_seat"] == 0
+
+
+def test_bad_settings_are_422(client):
+    cases = [
+        {"players": [{"name": "A"}], "rules": "chess"},
+        {"players": [{"name": "A"}], "set": {"rolls_per_turn": 0}},
+        {"players": [{"name": "A"}], "set": {"nonsense": 1}},
+        {"players": [{"name": "A"}, {"name": "a"}]},
+        {"players": []},
+        {"players": [{"name": "A", "kind": "cpu", "level": "godlike"}]},
+        {"players": [{"name": " "}]},
+    ]
+    for body in cases:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 422, body
+        assert response.json()["detail"], body
+
+
+def test_a_whole_solo_game_ends_finished(client):
+    game, seats = new_game(client, [{"name": "Solo"}], rules="simple", seed=11)
+    state = game
+    while state["status"] == "in_progress":
+        if state["dice"] is None:
+            state = act(client, state, seats[0], "roll").json()
+        else:
+            best = max(state["placements"], key=lambda p: p["points"])
+            state = act(client, state, seats[0], f"score {best['box']}").json()
+    assert state["status"] == "finished" and state["legal_actions"] == []
+    assert state["players"][0]["rank"] == 1
+    response = act(client, state, seats[0], "roll")
+    assert response.status_code == 403 and "finished" in response.json()["detail"]

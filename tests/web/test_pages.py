@@ -1,0 +1,223 @@
+"""The pages: seat cookies decide who may act; languages; rules, statistics, resume."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from fivedice.core.rules import find_ruleset
+from fivedice.i18n import set_language
+from fivedice.text import describe_rules
+from fivedice.web.pages import SEATS_COOKIE
+from fivedice.web.security import SECRET_ENV, Signer, load_secret
+from fivedice.web.wording import pick_language
+from tests.web.conftest import new_game
+
+FORM = {
+    "kind0": "human",
+    "name0": "Ann",
+    "kind1": "cpu",
+    "name1": "",
+    "level1": "casual",
+    "kind2": "none",
+    "kind3": "none",
+    "preset": "classic",
+    "first_player": "first_seat",
+    "match_length": "1",
+    "seed": "5",
+}
+
+
+def start(client, **changes):
+    response = client.post("/games", data={**FORM, **changes}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return response.headers["location"]
+
+
+def version_of(html):
+    return int(re.search(r'name="version" value="(\d+)"', html).group(1))
+
+
+def test_index_offers_every_option(client):
+    page = client.get("/").text
+    for needle in (
+        'name="preset"',
+        "opt_joker",
+        "opt_column_multipliers",
+        "first_player",
+        "match_length",
+        "practice",
+        "free-choice",
+        "triple",
+    ):
+        assert needle in page
+
+
+def test_form_start_sets_the_seat_cookie_and_the_holder_can_act(client):
+    location = start(client)
+    assert client.cookies.get(SEATS_COOKIE)
+    page = client.get(location).text
+    assert 'id="roll"' in page and 'aria-label="Die 1: not rolled yet"' in page
+    after = client.post(
+        location + "/act", data={"action": "roll", "version": 0}, follow_redirects=False
+    )
+    assert after.status_code == 303
+    page = client.get(location).text
+    assert version_of(page) == 1 and re.search(r'aria-label="Die 1: \d"', page)
+    assert re.search(r'aria-label="Score Chance for \d+ points"', page)
+
+
+def test_a_visitor_without_the_cookie_only_watches(client, app):
+    location = start(client)
+    client.cookies.clear()
+    page = client.get(location).text
+    assert "you hold no seat" in page and 'id="roll"' not in page
+    response = client.post(location + "/act", data={"action": "roll", "version": 0})
+    assert response.status_code == 403
+    game_id = app.state.hub.game_id(location.rsplit("/", 1)[1])
+    assert app.state.hub.load(game_id).version == 0
+
+
+def test_fragment_requests_return_the_board_only(client):
+    location = start(client)
+    response = client.post(
+        location + "/act",
+        data={"action": "roll", "version": 0},
+        headers={"X-Fivedice-Fragment": "1"},
+    )
+    assert response.status_code == 200
+    assert 'id="board"' in response.text
+    assert "<html" not in response.text
+    stale = client.post(
+        location + "/act",
+        data={"action": "roll", "version": 0},
+        headers={"X-Fivedice-Fragment": "1"},
+    )
+    assert stale.status_code == 409 and "version" in stale.text
+
+
+def test_cpu_turn_steps_one_action_at_a_time(client):
+    location = start(client)
+    client.post(location + "/act", data={"action": "roll", "version": 0})
+    client.post(location + "/act", data={"action": "score chance", "version": 1})
+    page = client.get(location).text
+    assert 'id="cpu-step"' in page and 'data-cpu="1"' in page
+    response = client.post(
+        location + "/cpu", data={"version": 2}, headers={"X-Fivedice-Fragment": "1"}
+    )
+    assert response.status_code == 200 and "CPU 2: roll" in response.text
+    assert version_of(response.text) == 3
+
+
+def test_hint_and_coach(client):
+    location = start(client, kind1="none")
+    client.post(location + "/act", data={"action": "roll", "version": 0})
+    page = client.get(location + "?hint=1").text
+    assert "Best options" in page
+    assert "Best options" not in client.get(location).text
+    client.post(location + "/coach")
+    assert "Best options" in client.get(location).text
+    assert 'aria-pressed="true"' in client.get(location).text
+
+
+def test_languages_from_cookie_and_accept_language(client):
+    location = start(client)
+    assert "Rolls left" in client.get(location).text
+    german = client.get(location, headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}).text
+    assert "Kniffel" in german and 'lang="de"' in german
+    client.get("/lang/nl?next=" + location)
+    dutch = client.get(location, headers={"Accept-Language": "de"}).text
+    assert "Kans" in dutch and 'lang="nl"' in dutch
+    assert (
+        client.get("/lang/nl?next=//evil.example", follow_redirects=False).headers["location"]
+        == "/"
+    )
+
+
+def test_pick_language():
+    assert pick_language(None, "fr, de;q=0.5, nl;q=0.8") == "nl"
+    assert pick_language("de", "nl") == "de"
+    assert pick_language("xx", None) == "en"
+    assert pick_language(None, "nl;q=0") == "en"
+
+
+def test_rules_pages_come_from_the_rule_set(client):
+    page = client.get("/rules?preset=free-choice").text
+    set_language("en")
+    for line in describe_rules(find_ruleset("free-choice")):
+        assert line.replace("'", "&#39;") in page
+    location = start(client, opt_rolls_per_turn="5")
+    assert "up to 5 rolls a turn" in client.get(location + "/rules").text
+
+
+def test_bad_form_shows_the_reason(client):
+    response = client.post("/games", data={**FORM, "opt_rolls_per_turn": "zero"})
+    assert response.status_code == 422 and "rolls_per_turn" in response.text
+    response = client.post("/games", data={**FORM, "kind0": "none", "kind1": "none"})
+    assert response.status_code == 422
+
+
+def test_resume_join_and_abandon(client):
+    location = start(client, kind1="human", name1="Bob")
+    public_id = location.rsplit("/", 1)[1]
+    assert public_id in client.get("/resume").text
+    page = client.get(location).text
+    links = re.findall(r'value="(http[^"]+/join\?[^"]+)"', page)
+    assert len(links) == 2
+    client.cookies.clear()
+    assert public_id not in client.get("/resume").text
+    bob = links[1].replace("http://testserver", "").replace("&amp;", "&")
+    assert client.get(bob, follow_redirects=False).status_code == 303
+    assert public_id in client.get("/resume").text
+    forged = bob[:-4] + "0000"
+    client.cookies.clear()
+    assert client.get(forged).status_code == 403
+    client.get(bob)
+    client.post(location + "/abandon")
+    assert public_id not in client.get("/resume").text
+
+
+def test_statistics_and_high_scores_after_a_finished_game(client):
+    game, seats = new_game(client, [{"name": "Solo"}], rules="simple", seed=2)
+    state = game
+    while state["status"] == "in_progress":
+        action = "roll" if state["dice"] is None else f"score {state['placements'][0]['box']}"
+        state = client.post(
+            f"/api/games/{game['id']}/actions",
+            json={"action": action, "version": state["version"]},
+            headers=seats[0],
+        ).json()
+    total = state["players"][0]["total"]
+    assert "Solo" in client.get("/stats").text
+    high = client.get("/highscores").text
+    assert "Solo" in high and str(total) in high
+    client.cookies.set(SEATS_COOKIE, f"{game['id']}:{game['tokens'][0]['token']}")
+    final = client.get(f"/g/{game['id']}").text
+    assert "Game over." in final and "Standings" in final
+
+
+def test_unknown_game_page_is_404(client):
+    assert client.get("/g/1-abc").status_code == 404
+    assert client.post("/g/1-abc/act", data={"action": "roll", "version": 0}).status_code == 404
+
+
+def test_signer_round_trip_and_tampering():
+    signer = Signer(b"k" * 32)
+    public = signer.public_id(42)
+    assert signer.game_id(public) == 42
+    assert signer.game_id(public[:-1] + ("0" if public[-1] != "0" else "1")) is None
+    assert signer.game_id("42") is None and signer.game_id("042-" + public[3:]) is None
+    assert Signer(b"j" * 32).game_id(public) is None
+    token = signer.seat_token(42, 1)
+    assert signer.seat_of(42, token, 3) == 1 and signer.seat_of(43, token, 3) is None
+
+
+def test_secret_file_is_private_and_shared(tmp_path, monkeypatch):
+    monkeypatch.delenv(SECRET_ENV, raising=False)
+    path = tmp_path / "sub" / "secret"
+    first = load_secret(path)
+    assert load_secret(path) == first and len(first) >= 32
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    monkeypatch.setenv(SECRET_ENV, "from-the-environment-123")
+    assert load_secret(path) == b"from-the-environment-123"

@@ -1,0 +1,56 @@
+"""`fivedice serve` starts uvicorn on the given database and serves the pages and the API."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+from typer.testing import CliRunner
+
+from fivedice.cli import app
+
+
+def test_serve_is_a_command():
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--db", "--workers"):
+        assert option in result.output
+
+
+def test_serve_refuses_a_bad_database_cleanly():
+    result = CliRunner().invoke(app, ["serve", "--db", "nonsense://"])
+    assert result.exit_code == 2 and "fivedice:" in result.output
+
+
+def test_serve_answers_on_loopback(tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "FIVEDICE_SECRET": "a-secret-for-this-test-only"}
+    command = [
+        sys.executable, "-m", "fivedice.cli", "serve", "--port", str(port),
+        "--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except httpx.HTTPError:
+                assert process.poll() is None, process.stderr.read() if process.stderr else ""
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        assert page.status_code == 200 and "fivedice" in page.text
+        created = httpx.post(
+            f"http://127.0.0.1:{port}/api/games", json={"players": [{"name": "Ann"}]}, timeout=10
+        )
+        assert created.status_code == 201
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
