@@ -16,7 +16,8 @@ second window), so nothing is ever applied twice. A failed write raises the retr
 from __future__ import annotations
 
 import random
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -169,10 +170,14 @@ class GameService:
             simple ones.
     """
 
+    CACHED_VIEWS = 10_000
+    """How many games' latest views a service keeps (least recently used are dropped)."""
+
     def __init__(self, store: Store, cpu_factory: CpuFactory = make_cpu_player) -> None:
         self.store = store
         self.cpu_factory = cpu_factory
-        self._views: dict[int, GameView] = {}
+        self._views: OrderedDict[int, GameView] = OrderedDict()
+        self._views_lock = threading.Lock()
         self._cpus: dict[tuple[int, int], CpuPlayer] = {}
 
     @classmethod
@@ -195,7 +200,7 @@ class GameService:
         )
         assert record.game_id is not None  # the store always assigns one
         view = GameView(record.game_id, state, 0, IN_PROGRESS, seed, practice)
-        self._views[view.game_id] = view
+        self._remember(view)
         return view
 
     def load(self, game_id: int) -> GameView:
@@ -225,8 +230,28 @@ class GameService:
             record.practice,
         )
 
-    def _current(self, game_id: int) -> GameView:
-        return self._views.get(game_id) or self.load(game_id)
+    def view(self, game_id: int) -> GameView:
+        """The latest view of the game this service knows: cached, or loaded when not.
+
+        Cheap (no database read when cached), but it may be behind the database when another
+        process or service moved the game on. That is safe for deciding an action: every write
+        (`apply_action`, `cpu_step`) is checked against the version in the database and
+        refused with `StaleVersionError` if the game has moved on, and a refused write drops
+        the cached view. Use `load` to see the game as saved now.
+
+        Raises:
+            GameNotFoundError; RecordError when the log does not replay (as `load`).
+        """
+        with self._views_lock:
+            cached = self._views.get(game_id)
+            if cached is not None:
+                self._views.move_to_end(game_id)
+                return cached
+        return self.load(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        with self._views_lock:
+            self._views.pop(game_id, None)
 
     def apply_action(self, game_id: int, action: Action | str, version: int) -> GameView:
         """Validates the action, saves it, and only then returns the new state.
@@ -244,7 +269,7 @@ class GameService:
             StoreUnavailableError: the write failed; nothing changed, the same call may be
                 retried.
         """
-        view = self._current(game_id)
+        view = self.view(game_id)
         if version != view.version:
             view = self.load(game_id)  # perhaps another process moved the game on
             if version != view.version:
@@ -262,7 +287,7 @@ class GameService:
         try:
             self.store.append_action(game_id, view.version, entry, after, finished)
         except (StaleVersionError, GameClosedError):
-            self._views.pop(game_id, None)
+            self._forget(game_id)
             raise
         status = FINISHED if after.is_match_over else IN_PROGRESS
         new_view = replace(view, state=after, version=number, status=status)
@@ -273,9 +298,13 @@ class GameService:
         # Threads of one service (a web server) may finish out of order: never let an older
         # view replace a newer one. A stale cache is harmless anyway: every write is checked
         # against the version in the database.
-        cached = self._views.get(view.game_id)
-        if cached is None or cached.version <= view.version:
-            self._views[view.game_id] = view
+        with self._views_lock:
+            cached = self._views.get(view.game_id)
+            if cached is None or cached.version <= view.version:
+                self._views[view.game_id] = view
+            self._views.move_to_end(view.game_id)
+            while len(self._views) > self.CACHED_VIEWS:
+                self._views.popitem(last=False)
 
     def cpu_action(self, view: GameView) -> Action:
         """What the CPU seat to move would do next (nothing is applied)."""
@@ -297,7 +326,7 @@ class GameService:
         Raises:
             NotCpuTurnError: a human is to move. Otherwise as `apply_action`.
         """
-        view = self._current(game_id)
+        view = self.view(game_id)
         if version != view.version:
             view = self.load(game_id)
             if version != view.version:
@@ -311,7 +340,7 @@ class GameService:
         Raises:
             HintsUnavailableError: no advisor here, several columns, or nothing to decide.
         """
-        view = self._current(game_id)
+        view = self.view(game_id)
         state = view.state
         if view.is_over or state.dice is None:
             raise HintsUnavailableError("hints are given once the dice are rolled")
@@ -329,7 +358,7 @@ class GameService:
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""
         self.store.abandon_game(game_id)
-        self._views.pop(game_id, None)
+        self._forget(game_id)
 
     def list_games(self, status: str | None = None) -> list[GameSummary]:
         """Saved games, newest first (optionally only those with `status`)."""

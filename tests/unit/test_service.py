@@ -18,7 +18,7 @@ from fivedice.service import (
     hold_positions,
     make_cpu_player,
 )
-from fivedice.store import Store
+from fivedice.store import GameNotFoundError, StaleVersionError, Store
 
 
 class KeepSixes:
@@ -87,3 +87,35 @@ def test_hints_need_rolled_dice_and_one_column(tmp_path):
     service.apply_action(triple.game_id, "roll", 0)
     with pytest.raises(HintsUnavailableError, match="one-column"):
         service.hint(triple.game_id)
+
+
+def test_view_is_the_cached_current_view_and_writes_are_still_checked(tmp_path):
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    service = GameService(Store(url), cpu_factory=factory)
+    other = GameService(Store(url), cpu_factory=factory)  # another worker process
+    created = service.create_game(GameSettings((Seat("Ann"),)), seed=1)
+    assert service.view(created.game_id) is created  # cached: no database read
+    rolled = service.apply_action(created.game_id, "roll", 0)
+    assert service.view(created.game_id) is rolled
+    assert other.view(created.game_id) == rolled  # not cached there: loaded
+
+    moved = other.apply_action(created.game_id, "hold 1", 1)
+    assert service.view(created.game_id).version == 1  # behind the database, by design
+    with pytest.raises(StaleVersionError) as caught:
+        service.apply_action(created.game_id, "hold 2", 1)
+    assert caught.value.current == 2
+    assert service.view(created.game_id) == moved  # the refusal refreshed the cache
+
+    with pytest.raises(GameNotFoundError):
+        service.view(12345)
+
+
+def test_view_cache_keeps_the_most_recently_used_games(tmp_path, monkeypatch):
+    monkeypatch.setattr(GameService, "CACHED_VIEWS", 2)
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
+    first, second, third = (
+        service.create_game(GameSettings((Seat("Ann"),)), seed=seed) for seed in (1, 2, 3)
+    )
+    assert service.view(third.game_id) is third and service.view(second.game_id) is second
+    again = service.view(first.game_id)  # dropped from the cache: loaded again
+    assert again == first and again is not first

@@ -22,6 +22,7 @@ from fivedice.store.errors import (
     RecordError,
     SchemaTooNewError,
     StaleVersionError,
+    StoreConflictError,
     StoreError,
     StoreUnavailableError,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "SchemaTooNewError",
     "StaleVersionError",
     "Store",
+    "StoreConflictError",
     "StoreError",
     "StoreUnavailableError",
     "default_database_url",

@@ -1,9 +1,11 @@
 """The store: one database (SQLite file by default, PostgreSQL by URL) of games and profiles.
 
 Every write is one short transaction. SQLite runs in WAL mode with a busy timeout and takes
-the write lock at the start of each transaction (``BEGIN IMMEDIATE``), so two processes on
-one file wait for each other instead of failing half-way or corrupting it. Database errors
-are turned into the typed errors of `fivedice.store.errors`.
+the write lock at the start of each write transaction (``BEGIN IMMEDIATE``), so two processes
+on one file wait for each other instead of failing half-way or corrupting it. Read-only
+transactions begin deferred (plain ``BEGIN``): in WAL mode they read a snapshot and never
+queue behind a writer. Database errors are turned into the typed errors of
+`fivedice.store.errors`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql as postgresql_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import make_url
 
 from fivedice.core.categories import CATEGORIES, Category
@@ -43,6 +47,7 @@ from fivedice.store.errors import (
     GameNotFoundError,
     SchemaTooNewError,
     StaleVersionError,
+    StoreConflictError,
     StoreError,
     StoreUnavailableError,
 )
@@ -63,6 +68,9 @@ IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+
+# Execution option of the connections of read-only transactions (`Store._reader`).
+_READ_ONLY = "fivedice_read_only"
 
 
 def default_database_url() -> str:
@@ -201,6 +209,8 @@ class Store:
                 self.engine = create_engine(parsed, pool_pre_ping=True)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(f"cannot use the database {self.description}: {error}") from None
+        # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN).
+        self._reader = self.engine.execution_options(**{_READ_ONLY: True})
         if migrate:
             self.migrate()
 
@@ -227,9 +237,15 @@ class Store:
 
         @event.listens_for(engine, "begin")
         def _on_begin(connection: Connection) -> None:
-            # Take the write lock up front: a deferred transaction that reads and then writes
-            # fails at once with "database is locked" when another process wrote meanwhile.
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            if connection.get_execution_options().get(_READ_ONLY):
+                # Only reads: a deferred transaction reads a WAL snapshot and never waits for
+                # (or holds up) a writer.
+                connection.exec_driver_sql("BEGIN")
+            else:
+                # Take the write lock up front: a deferred transaction that reads and then
+                # writes fails at once with "database is locked" when another process wrote
+                # meanwhile.
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def close(self) -> None:
         """Closes every pooled connection."""
@@ -248,6 +264,14 @@ class Store:
                 raise self._damaged(reason) from None
             raise StoreUnavailableError(
                 f"could not {doing} ({self.description}): {reason}; nothing was changed, try again"
+            ) from None
+        except exc.IntegrityError as error:
+            # A constraint refused the write: not damage, but a write that collided with
+            # another one made at the same moment. The transaction was rolled back.
+            reason = str(error.orig) if error.orig is not None else str(error)
+            raise StoreConflictError(
+                f"could not {doing} ({self.description}): another change got there first "
+                f"({reason}); nothing was changed, try again"
             ) from None
         except exc.DatabaseError as error:
             reason = str(error.orig) if error.orig is not None else str(error)
@@ -312,7 +336,7 @@ class Store:
         """The migration revision(s) the database is at."""
         from alembic.runtime.migration import MigrationContext
 
-        with self._errors("read the database"), self.engine.connect() as connection:
+        with self._errors("read the database"), self._reader.connect() as connection:
             return tuple(MigrationContext.configure(connection).get_current_heads())
 
     # -- games ----------------------------------------------------------------------------
@@ -377,7 +401,7 @@ class Store:
         Raises:
             GameNotFoundError: no such game.
         """
-        with self._errors("read the game"), self.engine.begin() as connection:
+        with self._errors("read the game"), self._reader.begin() as connection:
             game = connection.execute(
                 select(schema.games).where(schema.games.c.id == game_id)
             ).one_or_none()
@@ -532,7 +556,7 @@ class Store:
             query = query.where(games.c.status == status)
         if limit is not None:
             query = query.limit(limit)
-        with self._errors("list the games"), self.engine.begin() as connection:
+        with self._errors("list the games"), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             names: dict[int, list[str]] = {}
             if rows:
@@ -574,7 +598,7 @@ class Store:
         )
         if profile is not None:
             query = query.where(profiles.c.name_key == _name_key(profile))
-        with self._errors("read the statistics"), self.engine.begin() as connection:
+        with self._errors("read the statistics"), self._reader.begin() as connection:
             rows = connection.execute(query).all()
         out = []
         for row in rows:
@@ -598,7 +622,7 @@ class Store:
         return out
 
     def profile_names(self) -> list[str]:
-        with self._errors("read the profiles"), self.engine.begin() as connection:
+        with self._errors("read the profiles"), self._reader.begin() as connection:
             return [
                 str(name)
                 for name in connection.execute(
@@ -612,19 +636,40 @@ def _name_key(name: str) -> str:
 
 
 def _profile_id(connection: Connection, name: str, now: datetime) -> int:
+    """The id of the profile `name` (matched by `_name_key`), created if it is new.
+
+    Race-free: two transactions creating the same new profile at once both get its id. On
+    SQLite and PostgreSQL the insert does nothing on a conflicting name key (PostgreSQL waits
+    for the other transaction, then sees its committed row); elsewhere a savepoint catches
+    the unique-key violation. Either way the row is then read back.
+    """
     key = _name_key(name)
-    found = connection.execute(
-        select(schema.profiles.c.id).where(schema.profiles.c.name_key == key)
-    ).scalar_one_or_none()
+    profiles = schema.profiles
+    find = select(profiles.c.id).where(profiles.c.name_key == key)
+    found = connection.execute(find).scalar_one_or_none()
     if found is not None:
         return int(found)
-    return int(
-        connection.execute(
-            insert(schema.profiles)
-            .values(name=name.strip(), name_key=key, created_at=now)
-            .returning(schema.profiles.c.id)
-        ).scalar_one()
-    )
+    values = {"name": name.strip(), "name_key": key, "created_at": now}
+    dialect = connection.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
+        inserted = connection.execute(
+            module.insert(profiles)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=[profiles.c.name_key])
+            .returning(profiles.c.id)
+        ).scalar_one_or_none()
+    else:
+        try:
+            with connection.begin_nested():
+                inserted = connection.execute(
+                    insert(profiles).values(**values).returning(profiles.c.id)
+                ).scalar_one()
+        except exc.IntegrityError:
+            inserted = None
+    if inserted is not None:
+        return int(inserted)
+    return int(connection.execute(find).scalar_one())
 
 
 _DAMAGE_WORDS = ("not a database", "malformed", "file is encrypted", "unsupported file format")

@@ -23,6 +23,13 @@ class StoreUnavailableError(StoreError):
     retryable = True
 
 
+class StoreConflictError(StoreError):
+    """A write collided with another one made at the same moment (a database constraint
+    refused it). Nothing was changed; the same request may be sent again."""
+
+    retryable = True
+
+
 class DatabaseDamagedError(StoreError):
     """The database file is damaged or is not a fivedice database. The file is left alone."""
 
@@ -45,10 +52,12 @@ class StaleVersionError(StoreError):
     """
 
     def __init__(self, game_id: int, expected: int, current: int | None) -> None:
-        now = f"it is at version {current}" if current is not None else "it has moved on"
+        # The message names versions only: `game_id` is the store's internal id, which front
+        # ends show under another (public) id.
+        now = f"it is at version {current}" if current is not None else "it is at a newer version"
         super().__init__(
-            f"game {game_id} changed since this action was made (made against version "
-            f"{expected}, {now}); reload the game and try again"
+            f"the game has moved on: {now}, the action was made at version {expected}; "
+            "reload and decide again"
         )
         self.game_id = game_id
         self.expected = expected

@@ -1,7 +1,7 @@
 """The web side of the service: public ids, seat checks and one lock per game.
 
-`GameService` keeps a small cache of game views and is not meant to be entered by two
-threads for the same game at once, so every call about one game holds that game's lock
+`GameService` keeps a cache of game views (`GameService.view`) and is not meant to be entered
+by two threads for the same game at once, so every call about one game holds that game's lock
 (FastAPI runs the synchronous endpoints in a thread pool). Across worker processes the
 store's version check keeps a game consistent.
 """
@@ -9,7 +9,6 @@ store's version check keeps a game consistent.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,11 +18,9 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
-from fivedice.store import GameNotFoundError, StaleVersionError
+from fivedice.store import GameNotFoundError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
-
-LATEST_VIEWS = 10_000  # games whose last view a worker keeps
 
 
 class UnknownGameError(FivediceError):
@@ -54,11 +51,6 @@ class GameHub:
         self.signer = signer
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
-        # The last view this process saw of each game (seats never change). An action made
-        # against exactly that version is checked against it without reading the database:
-        # if another worker moved the game on meanwhile, the store's version check refuses
-        # the write (StaleVersionError), so a stale view can never let a wrong action in.
-        self._latest: OrderedDict[int, GameView] = OrderedDict()
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
@@ -176,45 +168,38 @@ class GameHub:
             UnknownGameError: the store has no such game.
         """
         with self._locked(game_id):
-            return self._remember(self._load(game_id))
+            return self._load(game_id)
 
     def act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
         """Applies a seat's action after checking its token and turn."""
         with self._locked(game_id):
             view = self._view_at(game_id, version)
             self.check_turn(view, token)
-            try:
-                after = self.service.apply_action(game_id, action, version)
-            except StaleVersionError:
-                self._latest.pop(game_id, None)
-                raise
-            return self._remember(after)
+            return self.service.apply_action(game_id, action, version)
 
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
         with self._locked(game_id):
             view = self._view_at(game_id, version)
             self.check_member(view, token)
-            try:
-                action, after = self.service.cpu_step(game_id, version)
-            except StaleVersionError:
-                self._latest.pop(game_id, None)
-                raise
-            return str(action), self._remember(after)
+            action, after = self.service.cpu_step(game_id, version)
+            return str(action), after
 
     def _view_at(self, game_id: int, version: int) -> GameView:
-        """The game at `version` if that is the last one seen here, else as saved now."""
-        seen = self._latest.get(game_id)
-        if seen is not None and seen.version == version:
-            return seen
-        return self._remember(self._load(game_id))
+        """The game at `version` if that is the service's cached view, else as saved now.
 
-    def _remember(self, view: GameView) -> GameView:
-        self._latest[view.game_id] = view
-        self._latest.move_to_end(view.game_id)
-        while len(self._latest) > LATEST_VIEWS:
-            self._latest.popitem(last=False)
-        return view
+        The cached view (seats never change) checks the caller's token and turn without
+        reading the database: if another worker moved the game on meanwhile, the store's
+        version check refuses the write (StaleVersionError, and the service drops its
+        cached view), so a stale view can never let a wrong action in.
+        """
+        try:
+            seen = self.service.view(game_id)
+        except GameNotFoundError:
+            raise UnknownGameError(f"no game has the id {self.public_id(game_id)}") from None
+        if seen.version == version:
+            return seen
+        return self._load(game_id)
 
     def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
         """The advisor's options for the seat to move, best first, with the holds each needs."""
