@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
 POT=src/fivedice/i18n/fivedice.pot
-$BIN/pybabel extract --no-location --omit-header -k _ -k ngettext:1,2 -o "$POT" src/fivedice
+$BIN/pybabel extract --no-location --omit-header -k _ -k N_ -k ngettext:1,2 -o "$POT" src/fivedice
 for lang in nl de; do
   po=src/fivedice/i18n/locale/$lang/LC_MESSAGES/fivedice.po
   if [ -f "$po" ]; then

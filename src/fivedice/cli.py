@@ -10,6 +10,7 @@ import typer
 
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, set_language
+from fivedice.text import error_text
 
 app = typer.Typer(
     name="fivedice",
@@ -50,7 +51,7 @@ def load_rules(preset: str, settings: list[str] | None):  # type: ignore[no-unty
     try:
         return find_ruleset(preset, parse_settings(settings or []))
     except FivediceError as error:
-        fail(str(error))
+        fail(error_text(error))
 
 
 def load_column(rules, card_json: str | None):  # type: ignore[no-untyped-def]
@@ -71,7 +72,7 @@ def load_column(rules, card_json: str | None):  # type: ignore[no-untyped-def]
     try:
         return Column.from_scores(rules, data, extra)
     except FivediceError as error:
-        fail(str(error))
+        fail(error_text(error))
 
 
 @app.callback()
@@ -97,7 +98,7 @@ def score(
     try:
         roll = parse_dice(dice)
     except FivediceError as error:
-        fail(str(error))
+        fail(error_text(error))
     placements = column.placements(rules, roll)
     if as_json:
         options = [{"category": p.category.key, "points": p.points} for p in placements]
@@ -189,7 +190,7 @@ def play(
                 else None
             )
         except FivediceError as error:
-            fail(str(error))
+            fail(error_text(error))
         run_app(
             initial, seed, db=db, resume=game if game is not None else resume, practice=practice
         )
@@ -212,7 +213,7 @@ def play(
             practice=practice,
         )
     except FivediceError as error:
-        fail(str(error))
+        fail(error_text(error))
     raise typer.Exit(code)
 
 

@@ -14,6 +14,7 @@ import typer
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.strategy.levels import LEVELS, parse_level
+from fivedice.text import error_text
 
 if TYPE_CHECKING:
     from fivedice.core.rules import RuleSet
@@ -69,7 +70,7 @@ def simulate_command(
         levels = [parse_level(name) for name in (bots or ["expert"]) + (versus or [])]
         rules = find_ruleset(rules_name, parse_settings(settings or []))
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if not 1 <= games <= MAX_GAMES:
         _fail(
             _("--games must be from 1 to {limit:,}, not {games}").format(
@@ -84,7 +85,7 @@ def simulate_command(
     try:
         results, match = _run(rules, levels, games, seed, show_progress=not as_json)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
 
     if plot is not None:
         try:

@@ -14,6 +14,7 @@ import typer
 
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
+from fivedice.text import error_text
 
 if TYPE_CHECKING:
     from fivedice.service import GameService
@@ -40,7 +41,7 @@ def _service(db: str | None) -> GameService:
     try:
         return GameService.open(db)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
 
 
 def games(db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -49,7 +50,7 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     try:
         found = service.list_games()
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if as_json:
         typer.echo(json.dumps([game.to_json() for game in found]))
         return
@@ -76,7 +77,7 @@ def stats(
     try:
         found = service.stats(player)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if as_json:
         typer.echo(json.dumps([entry.to_json() for entry in found]))
         return
@@ -121,7 +122,7 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
     try:
         lists = service.high_scores()
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if as_json:
         typer.echo(
             json.dumps({rules: [e.to_json() for e in entries] for rules, entries in lists.items()})
@@ -148,7 +149,7 @@ def export(
     try:
         text = service.export(game)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     typer.echo(text, nl=False)
 
 
@@ -192,7 +193,7 @@ def abandon(
     try:
         service.abandon(game)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     typer.echo(_("Game {id} abandoned.").format(id=game))
 
 

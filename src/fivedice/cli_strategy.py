@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from fivedice.core.errors import FivediceError
+from fivedice.text import error_text
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
@@ -109,7 +110,7 @@ def solve_command(
         table = _load(ruleset, use_cache=not no_cache, show_progress=not as_json)
         seconds = time.perf_counter() - start
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if as_json:
         payload = {
             "expected_score": table.expected_score,
@@ -151,7 +152,7 @@ def advise_command(
         table = _load(ruleset, use_cache=True, show_progress=not as_json and sys.stderr.isatty())
         options = advise(table, column, roll, rolls_left)
     except FivediceError as error:
-        _fail(str(error))
+        _fail(error_text(error))
     if as_json:
         items: list[dict[str, object]] = []
         for option in options:

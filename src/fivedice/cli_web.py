@@ -12,6 +12,7 @@ import typer
 
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
+from fivedice.text import error_text
 
 
 def serve(
@@ -48,7 +49,7 @@ def serve(
         GameService.open(db).store.close()
         load_secret()  # create the shared secret file before the workers race for it
     except (FivediceError, SecretError) as error:
-        typer.echo(f"fivedice: {error}", err=True)
+        typer.echo(f"fivedice: {error_text(error)}", err=True)
         raise typer.Exit(2) from None
     typer.echo(_("Serving fivedice on http://{host}:{port}/").format(host=host, port=port))
     run_server(

@@ -18,7 +18,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 from fivedice.service import CpuFactory, GameService, GameView, make_cpu_player
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
-from fivedice.text import describe_rules, state_lines, turn_lines
+from fivedice.text import describe_rules, error_text, state_lines, turn_lines
 
 COMMANDS_HELP = "help | rules | show | quit"
 
@@ -135,11 +135,11 @@ def run_plain(
         say(_("Resuming game {id} after {count} actions.").format(id=game_id, count=view.version))
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=game_id))
-    say(_("fivedice: type an action, or help. {notation}").format(notation=NOTATION_HELP))
+    say(_("fivedice: type an action, or help. {notation}").format(notation=_(NOTATION_HELP)))
 
     def not_saved(error: FivediceError) -> None:
         say(
-            _("Not saved: {reason}").format(reason=error),
+            _("Not saved: {reason}").format(reason=error_text(error)),
             _("The action was not applied. Type it again to retry."),
         )
 
@@ -190,7 +190,7 @@ def run_plain(
             )
             return 0
         if command in ("help", "?"):
-            say(NOTATION_HELP, COMMANDS_HELP)
+            say(_(NOTATION_HELP), COMMANDS_HELP)
             continue
         if command == "rules":
             say(*describe_rules(state.rules))
@@ -212,5 +212,5 @@ def run_plain(
             not_saved(error)
             continue
         except FivediceError as error:
-            say(_("Not allowed: {reason}").format(reason=error))
+            say(_("Not allowed: {reason}").format(reason=error_text(error)))
         show_card = seat_before != (view.state.game_number, view.state.current_seat)

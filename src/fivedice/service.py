@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import RandomDice
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
@@ -309,7 +309,7 @@ class GameService:
     def cpu_action(self, view: GameView) -> Action:
         """What the CPU seat to move would do next (nothing is applied)."""
         if not view.is_cpu_turn:
-            raise NotCpuTurnError("it is not a CPU seat's turn")
+            raise NotCpuTurnError(N_("it is not a CPU seat's turn"))
         seat = view.state.current_seat
         level = view.state.seats[seat].cpu_level
         assert level is not None  # is_cpu_turn checked it
@@ -343,9 +343,9 @@ class GameService:
         view = self.view(game_id)
         state = view.state
         if view.is_over or state.dice is None:
-            raise HintsUnavailableError("hints are given once the dice are rolled")
+            raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
-            raise HintsUnavailableError("hints cover one-column rules only")
+            raise HintsUnavailableError(N_("hints cover one-column rules only"))
         try:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve

@@ -6,6 +6,8 @@ in the current language (`fivedice.i18n`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fivedice.core.card import Column, ScoreCard
 from fivedice.core.categories import CATEGORIES, UPPER, Category
 from fivedice.core.game import FirstPlayer, GameState
@@ -51,6 +53,18 @@ def yahtzee_bonus_label() -> str:
 
 def total_label() -> str:
     return _("Total")
+
+
+def preset_description(name: str) -> str:
+    """What a rule preset is, in a few words, in the current language."""
+    descriptions = {
+        "classic": _("Official rules: extra-Yahtzee bonus 100, forced joker"),
+        "free-choice": _("Classic with the free-choice joker (Verhoeff's rules)"),
+        "simple": _("No extra-Yahtzee bonus and no joker"),
+        "classic-five": _("Classic Five: no bonus, no joker, fixed straights"),
+        "triple": _("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
+    }
+    return descriptions.get(name, name)
 
 
 def on_off(value: bool) -> str:
@@ -258,3 +272,24 @@ def ranking_lines(state: GameState) -> list[str]:
         )
         for s in order
     ]
+
+
+def error_text(error: BaseException, gettext: Callable[[str], str] | None = None) -> str:
+    """An error's message for players, translated.
+
+    The message template of a fivedice error (`error.template`) is translated with `gettext`
+    (default: the current language's `_`; the web passes the page language's) and filled with
+    the error's parameters. Other errors, and a translation that cannot be filled, give
+    `str(error)`.
+    """
+    template = getattr(error, "template", None)
+    params = getattr(error, "params", None)
+    if not isinstance(template, str) or not template or not isinstance(params, dict):
+        return str(error)
+    translated = (gettext or _)(template)
+    if not params:
+        return translated
+    try:
+        return translated.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return str(error)

@@ -11,13 +11,13 @@ import fivedice
 from fivedice.i18n import LANGUAGES, _, catalog_path, set_language
 
 SOURCE = Path(fivedice.__file__).parent
-PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+PLACEHOLDER = re.compile(r"\{[a-z_]*(?:![rsa])?\}")
 
 
 def source_messages() -> set[str]:
     found = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(SOURCE), keywords={"_": None, "ngettext": (1, 2)}
+        str(SOURCE), keywords={"_": None, "N_": None, "ngettext": (1, 2)}
     ):
         found.update(message if isinstance(message, tuple) else (message,))
     return found

@@ -9,7 +9,7 @@ import stat
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
 from fivedice.text import describe_rules
-from fivedice.web.pages import SEATS_COOKIE
+from fivedice.web.pages import LANG_COOKIE, SEATS_COOKIE
 from fivedice.web.security import SECRET_ENV, Signer, load_secret
 from fivedice.web.wording import pick_language
 from tests.web.conftest import new_game
@@ -221,3 +221,24 @@ def test_secret_file_is_private_and_shared(tmp_path, monkeypatch):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     monkeypatch.setenv(SECRET_ENV, "from-the-environment-123")
     assert load_secret(path) == b"from-the-environment-123"
+
+
+def test_refusals_show_in_the_page_language(client):
+    location = start(client)
+    client.get("/lang/nl?next=" + location)
+    response = client.post(location + "/act", data={"action": "hold 1", "version": 0})
+    assert response.status_code == 409
+    assert "gooi eerst voordat je stenen vasthoudt" in response.text
+    response = client.post(location + "/act", data={"action": "hold 9", "version": 0})
+    assert response.status_code == 422 and "er is geen steen 9" in response.text
+    client.cookies.delete(LANG_COOKIE)
+    german = client.post("/games", data={**FORM, "seed": "x"}, headers={"Accept-Language": "de"})
+    assert german.status_code == 422 and "ein Seed ist eine ganze Zahl ab 0" in german.text
+    # The JSON API keeps English details (for programs).
+    data, headers = new_game(client)
+    refused = client.post(
+        f"/api/games/{data['id']}/actions",
+        json={"action": "hold 1", "version": 0},
+        headers={**headers[0], "Accept-Language": "nl"},
+    )
+    assert refused.json()["detail"] == "roll before you hold dice: the turn starts with a roll"

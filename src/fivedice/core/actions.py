@@ -24,23 +24,29 @@ from dataclasses import dataclass
 
 from fivedice.core.categories import Category
 from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import CardError, MalformedActionError
+from fivedice.core.errors import N_, CardError, MalformedActionError
 
 
 def _check_positions(positions: tuple[int, ...]) -> None:
     if not positions:
-        raise MalformedActionError("name at least one die by its position, 1 to 5")
+        raise MalformedActionError(N_("name at least one die by its position, 1 to 5"))
     for position in positions:
         if isinstance(position, bool) or not isinstance(position, int):
-            raise MalformedActionError(f"a die position is a number 1-5, not {position!r}")
+            raise MalformedActionError(
+                N_("a die position is a number 1-5, not {position!r}"), position=position
+            )
         if not 1 <= position <= DICE_COUNT:
             raise MalformedActionError(
-                f"there are dice 1 to {DICE_COUNT}; there is no die {position}"
+                N_("there are dice 1 to {count}; there is no die {position}"),
+                count=DICE_COUNT,
+                position=position,
             )
     if len(set(positions)) != len(positions):
-        raise MalformedActionError(f"a die is named twice in {' '.join(map(str, positions))}")
+        raise MalformedActionError(
+            N_("a die is named twice in {positions}"), positions=" ".join(map(str, positions))
+        )
     if list(positions) != sorted(positions):
-        raise MalformedActionError("die positions are listed in increasing order")
+        raise MalformedActionError(N_("die positions are listed in increasing order"))
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,9 @@ class Score:
 
     def __post_init__(self) -> None:
         if isinstance(self.column, bool) or not isinstance(self.column, int) or self.column < 0:
-            raise MalformedActionError(f"a column number counts from 1, not {self.column!r}")
+            raise MalformedActionError(
+                N_("a column number counts from 1, not {column!r}"), column=self.column
+            )
 
     def __str__(self) -> str:
         if self.column:
@@ -102,7 +110,9 @@ def _parse_positions(words: list[str]) -> tuple[int, ...]:
     for word in words:
         for part in word.replace(",", " ").split():
             if not part.isdigit():
-                raise MalformedActionError(f"a die position is a number 1-5, not {part!r}")
+                raise MalformedActionError(
+                    N_("a die position is a number 1-5, not {position!r}"), position=part
+                )
             digits.extend(part)  # "hold 135" is read as "hold 1 3 5"
     return tuple(sorted(int(d) for d in digits))
 
@@ -115,11 +125,18 @@ def parse_action(text: str) -> Action:
     """
     words = text.strip().split()
     if not words:
-        raise MalformedActionError("empty action; " + NOTATION_HELP)
+        raise MalformedActionError(
+            N_(
+                "empty action; actions are: roll | hold 1 3 5 | release 2 | score full_house"
+                " | score 2:chance"
+            )
+        )
     verb, args = words[0].lower(), words[1:]
     if verb == "roll":
         if args:
-            raise MalformedActionError(f"'roll' takes nothing after it, got {' '.join(args)!r}")
+            raise MalformedActionError(
+                N_("'roll' takes nothing after it, got {extra!r}"), extra=" ".join(args)
+            )
         return Roll()
     if verb in ("hold", "release"):
         positions = _parse_positions(args)
@@ -127,20 +144,28 @@ def parse_action(text: str) -> Action:
     if verb == "score":
         if len(args) != 1:
             raise MalformedActionError(
-                "'score' takes one box, e.g. 'score chance' or 'score 2:chance'"
+                N_("'score' takes one box, e.g. 'score chance' or 'score 2:chance'")
             )
         column_text, sep, box = args[0].rpartition(":")
         column = 0
         if sep:
             if not column_text.isdigit() or int(column_text) < 1:
-                raise MalformedActionError(f"a column number counts from 1, not {column_text!r}")
+                raise MalformedActionError(
+                    N_("a column number counts from 1, not {column!r}"), column=column_text
+                )
             column = int(column_text) - 1
         try:
             category = Category.parse(box)
         except CardError as error:
-            raise MalformedActionError(str(error)) from None
+            raise MalformedActionError(error.template, **error.params) from None
         return Score(category, column)
-    raise MalformedActionError(f"unknown action {words[0]!r}; {NOTATION_HELP}")
+    raise MalformedActionError(
+        N_(
+            "unknown action {verb!r}; actions are: roll | hold 1 3 5 | release 2"
+            " | score full_house | score 2:chance"
+        ),
+        verb=words[0],
+    )
 
 
-NOTATION_HELP = "actions are: roll | hold 1 3 5 | release 2 | score full_house | score 2:chance"
+NOTATION_HELP = N_("actions are: roll | hold 1 3 5 | release 2 | score full_house | score 2:chance")

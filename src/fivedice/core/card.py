@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from fivedice.core.categories import CATEGORIES, UPPER, Category, upper_box
 from fivedice.core.dice import Roll, check_roll
-from fivedice.core.errors import CardError, IllegalActionError
+from fivedice.core.errors import N_, CardError, IllegalActionError
 from fivedice.core.rules import BonusCondition, Joker, RuleSet
 from fivedice.core.scoring import box_score, is_five_of_a_kind, possible_scores
 
@@ -49,9 +49,13 @@ class Column:
 
     def __post_init__(self) -> None:
         if len(self.scores) != len(CATEGORIES):
-            raise CardError(f"a column has {len(CATEGORIES)} boxes, not {len(self.scores)}")
+            raise CardError(
+                N_("a column has {count} boxes, not {found}"),
+                count=len(CATEGORIES),
+                found=len(self.scores),
+            )
         if self.extra_yahtzees < 0:
-            raise CardError("the number of extra Yahtzees cannot be negative")
+            raise CardError(N_("the number of extra Yahtzees cannot be negative"))
 
     @classmethod
     def empty(cls) -> Column:
@@ -70,13 +74,19 @@ class Column:
         for key, score in scores.items():
             category = Category.parse(key)
             if isinstance(score, bool) or not isinstance(score, int):
-                raise CardError(f"the score of {category.key} must be an integer, not {score!r}")
+                raise CardError(
+                    N_("the score of {box} must be an integer, not {score!r}"),
+                    box=category.key,
+                    score=score,
+                )
             if score not in possible_scores(rules, category):
-                raise CardError(f"{category.key} cannot hold {score} under these rules")
+                raise CardError(
+                    N_("{box} cannot hold {score} under these rules"), box=category.key, score=score
+                )
             boxes[category.index] = score
         column = cls(tuple(boxes), extra_yahtzees)
         if extra_yahtzees and not column.pays_yahtzee_bonus(rules):
-            raise CardError("extra Yahtzees need a filled Yahtzee box that earns the bonus")
+            raise CardError(N_("extra Yahtzees need a filled Yahtzee box that earns the bonus"))
         return column
 
     def score(self, category: Category) -> int | None:
@@ -206,18 +216,31 @@ class Column:
                 return replace(
                     self, scores=tuple(scores), extra_yahtzees=self.extra_yahtzees + extra
                 )
-        raise IllegalActionError(self.why_not(rules, category, roll))
+        raise self.refusal(rules, category, roll)
 
     def why_not(self, rules: RuleSet, category: Category, roll: Roll) -> str:
-        """Explains why the dice may not go in `category`."""
+        """Explains (in English) why the dice may not go in `category`."""
+        return str(self.refusal(rules, category, roll))
+
+    def refusal(self, rules: RuleSet, category: Category, roll: Roll) -> IllegalActionError:
+        """The error that says why the dice may not go in `category`."""
         if self.is_filled(category):
-            return f"the {category.key} box is already filled (with {self.score(category)})"
+            return IllegalActionError(
+                N_("the {box} box is already filled (with {score})"),
+                box=category.key,
+                score=self.score(category),
+            )
         if category not in self.allowed_boxes(rules):
-            return f"{category.key} is a lower box: fill every upper box first (upper-first rule)"
-        legal = ", ".join(c.key for c, _ in self.legal_boxes(rules, roll))
-        return (
-            f"the joker rule ({rules.joker.value}) does not allow {category.key} for "
-            f"{''.join(map(str, roll))}; allowed: {legal}"
+            return IllegalActionError(
+                N_("{box} is a lower box: fill every upper box first (upper-first rule)"),
+                box=category.key,
+            )
+        return IllegalActionError(
+            N_("the joker rule ({joker}) does not allow {box} for {dice}; allowed: {allowed}"),
+            joker=rules.joker.value,
+            box=category.key,
+            dice="".join(map(str, roll)),
+            allowed=", ".join(c.key for c, _ in self.legal_boxes(rules, roll)),
         )
 
 
@@ -270,7 +293,9 @@ class ScoreCard:
         self._check(rules)
         if not 0 <= column < len(self.columns):
             raise IllegalActionError(
-                f"there is no column {column + 1}; this card has {len(self.columns)}"
+                N_("there is no column {column}; this card has {count}"),
+                column=column + 1,
+                count=len(self.columns),
             )
         columns = list(self.columns)
         columns[column] = columns[column].fill(rules, category, dice)
@@ -279,5 +304,7 @@ class ScoreCard:
     def _check(self, rules: RuleSet) -> None:
         if len(self.columns) != rules.columns:
             raise CardError(
-                f"this card has {len(self.columns)} columns; the rules use {rules.columns}"
+                N_("this card has {count} columns; the rules use {columns}"),
+                count=len(self.columns),
+                columns=rules.columns,
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from fivedice.core.errors import CardError
+from fivedice.core.errors import N_, CardError
 
 
 class Category(Enum):
@@ -54,7 +54,9 @@ class Category(Enum):
             return cls(key)
         except ValueError:
             known = ", ".join(c.value for c in cls)
-            raise CardError(f"no box is called {text!r}; the boxes are {known}") from None
+            raise CardError(
+                N_("no box is called {text!r}; the boxes are {boxes}"), text=text, boxes=known
+            ) from None
 
 
 CATEGORIES: tuple[Category, ...] = tuple(Category)

@@ -20,7 +20,7 @@ from functools import cache
 from math import factorial
 from typing import Protocol
 
-from fivedice.core.errors import DiceError
+from fivedice.core.errors import N_, DiceError
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DICE_COUNT = 5
@@ -51,7 +51,7 @@ def normalize(dice: Iterable[int]) -> Roll:
     values = tuple(dice)
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or value not in FACES:
-            raise DiceError(f"a die shows 1 to 6, not {value!r}")
+            raise DiceError(N_("a die shows 1 to 6, not {value!r}"), value=value)
     return tuple(sorted(values))
 
 
@@ -63,10 +63,17 @@ def parse_dice(text: str) -> Roll:
     """
     digits = [c for c in text if not c.isspace() and c not in ",-"]
     if not all(c.isdigit() for c in digits):
-        raise DiceError(f"dice are written as five digits 1-6, e.g. 33355; got {text!r}")
+        raise DiceError(
+            N_("dice are written as five digits 1-6, e.g. 33355; got {text!r}"), text=text
+        )
     dice = normalize(int(c) for c in digits)
     if len(dice) != DICE_COUNT:
-        raise DiceError(f"a roll has {DICE_COUNT} dice; {text!r} has {len(dice)}")
+        raise DiceError(
+            N_("a roll has {count} dice; {text!r} has {found}"),
+            count=DICE_COUNT,
+            text=text,
+            found=len(dice),
+        )
     return dice
 
 
@@ -74,7 +81,12 @@ def check_roll(dice: Sequence[int]) -> Roll:
     """Returns the five dice sorted; raises DiceError unless they are five faces 1-6."""
     roll = normalize(dice)
     if len(roll) != DICE_COUNT:
-        raise DiceError(f"a roll has {DICE_COUNT} dice, not {len(roll)}: {tuple(dice)}")
+        raise DiceError(
+            N_("a roll has {count} dice, not {found}: {dice}"),
+            count=DICE_COUNT,
+            found=len(roll),
+            dice=tuple(dice),
+        )
     return roll
 
 
@@ -105,7 +117,9 @@ def keep_outcomes(keep: Roll) -> tuple[tuple[Roll, Fraction], ...]:
     """
     keep = normalize(keep)
     if len(keep) > DICE_COUNT:
-        raise DiceError(f"at most {DICE_COUNT} dice can be kept, not {len(keep)}")
+        raise DiceError(
+            N_("at most {count} dice can be kept, not {found}"), count=DICE_COUNT, found=len(keep)
+        )
     outcomes: list[tuple[Roll, Fraction]] = []
     for rolled in _multisets(DICE_COUNT - len(keep)):
         outcomes.append((tuple(sorted(keep + rolled)), multiset_probability(rolled)))
@@ -157,7 +171,11 @@ class ScriptedDice:
     def roll(self, count: int) -> tuple[int, ...]:
         taken = tuple(itertools.islice(self._values, count))
         if len(taken) < count:
-            raise DiceError(f"the dice script ran out: {count} dice needed, {len(taken)} left")
+            raise DiceError(
+                N_("the dice script ran out: {count} dice needed, {left} left"),
+                count=count,
+                left=len(taken),
+            )
         return taken
 
 

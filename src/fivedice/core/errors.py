@@ -1,10 +1,52 @@
-"""The typed errors of the core. Every one is a `ValueError` whose message says what was wrong."""
+"""The typed errors of the core. Every one is a `ValueError` whose message says what was wrong.
+
+The core has no language: an error keeps its English message template and the values that
+fill it (`error.template`, `error.params`), so a front end can show it translated
+(`fivedice.text.error_text`). Templates are marked for extraction with `N_`.
+
+>>> error = IllegalActionError(N_("die {position} is already held"), position=2)
+>>> str(error), error.template, error.params
+('die 2 is already held', 'die {position} is already held', {'position': 2})
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Marks a message for translation without translating it (the core has no language)."""
+    return message
+
 
 class FivediceError(ValueError):
-    """Base class of every error fivedice raises for bad input."""
+    """Base class of every error fivedice raises for bad input.
+
+    Args:
+        template: the English message, with `{name}` placeholders when `params` are given.
+        params: the values that fill the placeholders (box keys, numbers, dice, ...).
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __init__(self, template: str = "", /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickles (e.g. from a worker process) with the template and parameters.
+        return (_rebuild, (type(self), self.template, self.params, self.__dict__))
+
+
+def _rebuild(
+    cls: type[FivediceError], template: str, params: dict[str, Any], state: dict[str, Any]
+) -> FivediceError:
+    error = cls.__new__(cls)
+    ValueError.__init__(error, template.format(**params) if params else template)
+    error.__dict__.update(state)
+    return error
 
 
 class RuleSetError(FivediceError):

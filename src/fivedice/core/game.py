@@ -22,7 +22,7 @@ from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_acti
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
-from fivedice.core.errors import ActionError, FivediceError, IllegalActionError
+from fivedice.core.errors import N_, ActionError, FivediceError, IllegalActionError
 from fivedice.core.rules import RuleSet
 
 MAX_SEATS = 100
@@ -50,9 +50,11 @@ class Seat:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise SettingsError("every seat needs a name")
+            raise SettingsError(N_("every seat needs a name"))
         if len(self.name) > 40:
-            raise SettingsError(f"a name has at most 40 characters: {self.name[:40]!r}…")
+            raise SettingsError(
+                N_("a name has at most 40 characters: {name!r}…"), name=self.name[:40]
+            )
 
     @property
     def is_cpu(self) -> bool:
@@ -70,13 +72,19 @@ class GameSettings:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.seats) <= MAX_SEATS:
-            raise SettingsError(f"a game has 1 to {MAX_SEATS} seats, not {len(self.seats)}")
+            raise SettingsError(
+                N_("a game has 1 to {most} seats, not {count}"),
+                most=MAX_SEATS,
+                count=len(self.seats),
+            )
         names = [seat.name.strip().casefold() for seat in self.seats]
         if len(set(names)) != len(names):
-            raise SettingsError("two seats have the same name; give each player their own")
+            raise SettingsError(N_("two seats have the same name; give each player their own"))
         if not 1 <= self.match_length <= MAX_MATCH_LENGTH:
             raise SettingsError(
-                f"a match has 1 to {MAX_MATCH_LENGTH} games, not {self.match_length}"
+                N_("a match has 1 to {most} games, not {count}"),
+                most=MAX_MATCH_LENGTH,
+                count=self.match_length,
             )
 
 
@@ -201,7 +209,7 @@ def choose_first_player(
     if mode is FirstPlayer.FIRST_SEAT or seat_count == 1:
         return (game_number - 1) % seat_count, ()
     if dice is None:
-        raise ActionError("choosing the first player by dice needs a dice source")
+        raise ActionError(N_("choosing the first player by dice needs a dice source"))
     count = 1 if mode is FirstPlayer.HIGHEST_DIE else DICE_COUNT
     contenders = list(range(seat_count))
     rounds: list[tuple[tuple[int, ...] | None, ...]] = []
@@ -241,17 +249,37 @@ def new_game(settings: GameSettings, dice: DiceSource | None = None) -> GameStat
     return _start_game(settings, dice, 1, ())
 
 
+# One whole sentence per verb, so that translators see each sentence whole.
+_ROLL_FIRST = {
+    "hold dice": N_("roll before you hold dice: the turn starts with a roll"),
+    "release dice": N_("roll before you release dice: the turn starts with a roll"),
+    "score": N_("roll before you score: the turn starts with a roll"),
+}
+_NO_ROLLS_LEFT = {
+    "roll": N_(
+        "no rolls are left ({used} of {rolls} used), so there is nothing to roll: score a box"
+    ),
+    "hold": N_(
+        "no rolls are left ({used} of {rolls} used), so there is nothing to hold: score a box"
+    ),
+    "release": N_(
+        "no rolls are left ({used} of {rolls} used), so there is nothing to release: score a box"
+    ),
+}
+
+
 def _require_turn_started(state: GameState, doing: str) -> tuple[int, ...]:
     if state.turn.dice is None:
-        raise IllegalActionError(f"roll before you {doing}: the turn starts with a roll")
+        raise IllegalActionError(_ROLL_FIRST[doing])
     return state.turn.dice
 
 
 def _require_rolls_left(state: GameState, doing: str) -> None:
     if state.rolls_left <= 0:
         raise IllegalActionError(
-            f"no rolls are left ({state.turn.rolls_used} of {state.rules.rolls_per_turn} "
-            f"used), so there is nothing to {doing}: score a box"
+            _NO_ROLLS_LEFT[doing],
+            used=state.turn.rolls_used,
+            rolls=state.rules.rolls_per_turn,
         )
 
 
@@ -260,9 +288,11 @@ def _apply_roll(state: GameState, dice: DiceSource | None) -> GameState:
     if turn.dice is not None:
         _require_rolls_left(state, "roll")
         if all(turn.held):
-            raise IllegalActionError("all five dice are held: release one to roll, or score a box")
+            raise IllegalActionError(
+                N_("all five dice are held: release one to roll, or score a box")
+            )
     if dice is None:
-        raise ActionError("rolling needs a dice source")
+        raise ActionError(N_("rolling needs a dice source"))
     held = turn.held if turn.dice is not None else (False,) * DICE_COUNT
     fresh = iter(normalize_sequence(dice.roll(held.count(False))))
     old = turn.dice or (0,) * DICE_COUNT
@@ -279,8 +309,10 @@ def _apply_hold(state: GameState, positions: tuple[int, ...], hold: bool) -> Gam
     held = list(state.turn.held)
     for position in positions:
         if held[position - 1] == hold:
-            already = "already held" if hold else "not held"
-            raise IllegalActionError(f"die {position} is {already}")
+            template = (
+                N_("die {position} is already held") if hold else N_("die {position} is not held")
+            )
+            raise IllegalActionError(template, position=position)
         held[position - 1] = hold
     return replace(state, turn=replace(state.turn, held=tuple(held)))
 
@@ -315,7 +347,7 @@ def apply(state: GameState, action: Action | str, dice: DiceSource | None = None
     if isinstance(action, str):
         action = parse_action(action)
     if state.is_match_over:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError(N_("the game is over"))
     if isinstance(action, Roll):
         return _apply_roll(state, dice)
     if isinstance(action, Hold):
@@ -324,7 +356,7 @@ def apply(state: GameState, action: Action | str, dice: DiceSource | None = None
         return _apply_hold(state, action.positions, False)
     if isinstance(action, Score):
         return _apply_score(state, action, dice)
-    raise ActionError(f"not an action: {action!r}")
+    raise ActionError(N_("not an action: {action!r}"), action=action)
 
 
 def legal_actions(state: GameState) -> list[Action]:

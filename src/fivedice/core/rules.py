@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from fivedice.core.errors import RuleSetError
+from fivedice.core.errors import N_, RuleSetError
 
 MAX_UPPER_TOTAL = 105  # five sixes + five fives + ... + five ones
 MAX_FIXED_SCORE = 10_000
@@ -108,20 +108,27 @@ class RuleSet:
             if key == "columns":
                 count = _parse_int(key, raw)
                 if not 1 <= count <= MAX_COLUMNS:
-                    raise RuleSetError(f"columns must be from 1 to {MAX_COLUMNS}, not {count}")
+                    raise RuleSetError(
+                        N_("columns must be from 1 to {most}, not {count}"),
+                        most=MAX_COLUMNS,
+                        count=count,
+                    )
                 changes.setdefault("column_multipliers", (1,) * count)
                 changes["_columns"] = count
             elif key in OPTION_NAMES:
                 changes[key] = parse_option(key, raw)
             else:
                 raise RuleSetError(
-                    f"unknown rule option {name!r}; the options are {', '.join(SETTING_NAMES)}"
+                    N_("unknown rule option {name!r}; the options are {options}"),
+                    name=name,
+                    options=", ".join(SETTING_NAMES),
                 )
         count = changes.pop("_columns", None)
         if count is not None and len(changes["column_multipliers"]) != count:
             raise RuleSetError(
-                f"columns={count} but column_multipliers has "
-                f"{len(changes['column_multipliers'])} values"
+                N_("columns={count} but column_multipliers has {found} values"),
+                count=count,
+                found=len(changes["column_multipliers"]),
             )
         return self.replace(**changes)
 
@@ -158,28 +165,46 @@ _BOOLS = {"upper_bonus", "five_of_a_kind_is_full_house", "yahtzee_bonus", "upper
 def _check_field(name: str, value: object) -> None:
     if name in _ENUMS:
         if not isinstance(value, _ENUMS[name]):
-            raise RuleSetError(f"{name} must be a {_ENUMS[name].__name__}, not {value!r}")
+            raise RuleSetError(
+                N_("{name} must be a {kind}, not {value!r}"),
+                name=name,
+                kind=_ENUMS[name].__name__,
+                value=value,
+            )
     elif name in _BOOLS:
         if not isinstance(value, bool):
-            raise RuleSetError(f"{name} must be on or off, not {value!r}")
+            raise RuleSetError(
+                N_("{name} must be on or off, not {value!r}"), name=name, value=value
+            )
     elif name == "column_multipliers":
         if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_COLUMNS:
-            raise RuleSetError(f"column_multipliers must list 1 to {MAX_COLUMNS} integers")
+            raise RuleSetError(
+                N_("column_multipliers must list 1 to {most} integers"), most=MAX_COLUMNS
+            )
         for m in value:
             if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 100:
-                raise RuleSetError(f"a column multiplier is an integer 1-100, not {m!r}")
+                raise RuleSetError(
+                    N_("a column multiplier is an integer 1-100, not {value!r}"), value=m
+                )
     else:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleSetError(f"{name} must be an integer, not {value!r}")
+            raise RuleSetError(
+                N_("{name} must be an integer, not {value!r}"), name=name, value=value
+            )
         low, high = {
             "rolls_per_turn": (1, MAX_ROLLS),
             "upper_bonus_threshold": (1, MAX_UPPER_TOTAL),
         }.get(name, (0, MAX_FIXED_SCORE))
         if not low <= value <= high:
-            extra = (
-                " (the upper boxes total at most 105)" if name == "upper_bonus_threshold" else ""
+            template = (
+                N_(
+                    "{name} must be from {low} to {high}, not {value}"
+                    " (the upper boxes total at most 105)"
+                )
+                if name == "upper_bonus_threshold"
+                else N_("{name} must be from {low} to {high}, not {value}")
             )
-            raise RuleSetError(f"{name} must be from {low} to {high}, not {value}{extra}")
+            raise RuleSetError(template, name=name, low=low, high=high, value=value)
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -188,13 +213,15 @@ _FALSE = {"off", "false", "no", "0"}
 
 def _parse_int(name: str, raw: object) -> int:
     if isinstance(raw, bool):
-        raise RuleSetError(f"{name} must be an integer, not {raw!r}")
+        raise RuleSetError(N_("{name} must be an integer, not {value!r}"), name=name, value=raw)
     if isinstance(raw, int):
         return raw
     try:
         return int(str(raw).strip())
     except ValueError:
-        raise RuleSetError(f"{name} must be an integer, not {raw!r}") from None
+        raise RuleSetError(
+            N_("{name} must be an integer, not {value!r}"), name=name, value=raw
+        ) from None
 
 
 def parse_option(name: str, raw: object) -> Any:
@@ -208,7 +235,12 @@ def parse_option(name: str, raw: object) -> Any:
             return enum(text)
         except ValueError:
             allowed = ", ".join(e.value for e in enum)
-            raise RuleSetError(f"{name} must be one of {allowed}, not {raw!r}") from None
+            raise RuleSetError(
+                N_("{name} must be one of {allowed}, not {value!r}"),
+                name=name,
+                allowed=allowed,
+                value=raw,
+            ) from None
     if name in _BOOLS:
         if isinstance(raw, bool):
             return raw
@@ -217,7 +249,7 @@ def parse_option(name: str, raw: object) -> Any:
             return True
         if text in _FALSE:
             return False
-        raise RuleSetError(f"{name} must be on or off, not {raw!r}")
+        raise RuleSetError(N_("{name} must be on or off, not {value!r}"), name=name, value=raw)
     if name == "column_multipliers":
         items = raw if isinstance(raw, list | tuple) else str(raw).replace(" ", "").split(",")
         return tuple(_parse_int(name, item) for item in items)
@@ -231,7 +263,8 @@ def parse_settings(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RuleSetError(
-                f"a setting is written KEY=VALUE, e.g. joker=free_choice; got {pair!r}"
+                N_("a setting is written KEY=VALUE, e.g. joker=free_choice; got {pair!r}"),
+                pair=pair,
             )
         settings[key.strip()] = value.strip()
     return settings
@@ -296,7 +329,11 @@ def find_preset(name: str) -> Preset:
     preset = _PRESET_INDEX.get(name.strip().lower())
     if preset is None:
         names = ", ".join(p.name for p in PRESETS)
-        raise RuleSetError(f"no rule preset is called {name!r}; the presets are {names}")
+        raise RuleSetError(
+            N_("no rule preset is called {name!r}; the presets are {presets}"),
+            name=name,
+            presets=names,
+        )
     return preset
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 
 
 class StoreError(FivediceError):
@@ -54,11 +54,23 @@ class StaleVersionError(StoreError):
     def __init__(self, game_id: int, expected: int, current: int | None) -> None:
         # The message names versions only: `game_id` is the store's internal id, which front
         # ends show under another (public) id.
-        now = f"it is at version {current}" if current is not None else "it is at a newer version"
-        super().__init__(
-            f"the game has moved on: {now}, the action was made at version {expected}; "
-            "reload and decide again"
-        )
+        if current is None:
+            super().__init__(
+                N_(
+                    "the game has moved on: it is at a newer version, the action was made at"
+                    " version {expected}; reload and decide again"
+                ),
+                expected=expected,
+            )
+        else:
+            super().__init__(
+                N_(
+                    "the game has moved on: it is at version {current}, the action was made at"
+                    " version {expected}; reload and decide again"
+                ),
+                current=current,
+                expected=expected,
+            )
         self.game_id = game_id
         self.expected = expected
         self.current = current

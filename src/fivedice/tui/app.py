@@ -10,6 +10,7 @@ from textual.app import App
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings
+from fivedice.text import error_text
 from fivedice.tui.game_screen import PACES, GameScreen
 from fivedice.tui.session import GameService, latest_unfinished, resume_game, start_game
 from fivedice.tui.setup_screen import SetupForm, SetupScreen
@@ -107,7 +108,7 @@ class FivediceApp(App[None]):
                 self.resume_game(int(game_id))
                 return
             except FivediceError as error:
-                self.notify(str(error), severity="error")
+                self.notify(error_text(error), severity="error")
         if self.start_now and self.initial_settings is not None:
             self.start_game(self.initial_settings)
         else:

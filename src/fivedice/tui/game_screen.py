@@ -21,7 +21,7 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
-from fivedice.text import box_name, dice_text
+from fivedice.text import box_name, dice_text, error_text
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
 from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
@@ -289,7 +289,7 @@ class GameScreen(Screen[None]):
         try:
             self.fiveapp.service.act(action)
         except FivediceError as error:
-            self.notify(str(error), severity="warning", timeout=4)
+            self.notify(error_text(error), severity="warning", timeout=4)
             return False
         self.log_line(self._describe(before, action, self.state))
         self.refresh_view()
@@ -309,7 +309,7 @@ class GameScreen(Screen[None]):
             action = service.cpu_step()
         except FivediceError as error:  # a CPU bug must not freeze the table
             self.paused = True
-            self.notify(str(error), severity="error")
+            self.notify(error_text(error), severity="error")
             return
         self.log_line(self._describe(before, str(action), service.state))
         self.refresh_view()
@@ -465,7 +465,7 @@ class GameScreen(Screen[None]):
         try:
             options = advise_state(state, service)
         except Exception as error:  # the coach failing must not end the game
-            self.app.call_from_thread(self._show_hint_error, state, str(error))
+            self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
         self.app.call_from_thread(self._show_hint, state, options)
 

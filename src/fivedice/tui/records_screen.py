@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
-from fivedice.text import box_name
+from fivedice.text import box_name, error_text
 from fivedice.tui.session import high_score_lists, statistics
 from fivedice.tui.wording import localize_bindings
 
@@ -48,7 +48,7 @@ class RecordsScreen(Screen[None]):
             try:
                 body = self.body()
             except FivediceError as error:  # e.g. the database cannot be read
-                body = Text(str(error), style="red")
+                body = Text(error_text(error), style="red")
             yield Static(body, id="records")
         yield Footer()
 

@@ -138,9 +138,9 @@ def abandon_game(game_id: int) -> None:
     """Marks a saved game abandoned through the service (raises its errors)."""
     service = open_service()
     if service is None:
-        from fivedice.core.errors import FivediceError
+        from fivedice.core.errors import N_, FivediceError
 
-        raise FivediceError("there is no database to abandon a game in")
+        raise FivediceError(N_("there is no database to abandon a game in"))
     service.abandon(game_id)
 
 

@@ -25,7 +25,7 @@ from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.strategy.levels import LEVELS
-from fivedice.text import first_player_name
+from fivedice.text import error_text, first_player_name, preset_description
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.records_screen import open_records
 from fivedice.tui.session import abandon_game, unfinished_games
@@ -152,7 +152,7 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Preset"), classes="field")
                 yield Select(
-                    [(f"{p.name}: {p.description}", p.name) for p in PRESETS],
+                    [(f"{p.name}: {preset_description(p.name)}", p.name) for p in PRESETS],
                     value=form.preset,
                     allow_blank=False,
                     id="preset",
@@ -275,7 +275,7 @@ class SetupScreen(Screen[None]):
             try:
                 abandon_game(game_id)
             except FivediceError as error:
-                self.notify(str(error), severity="error", timeout=6)
+                self.notify(error_text(error), severity="error", timeout=6)
                 return
             self.notify(_("Game {id} abandoned.").format(id=game_id), timeout=3)
             self.call_later(self._rebuild)
@@ -317,7 +317,7 @@ class SetupScreen(Screen[None]):
         try:
             settings = form.settings()
         except FivediceError as error:
-            self.notify(str(error), severity="error", timeout=6)
+            self.notify(error_text(error), severity="error", timeout=6)
             return
         self.fiveapp.start_game(settings, form)
 

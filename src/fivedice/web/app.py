@@ -18,9 +18,11 @@ from fivedice.core.errors import FivediceError, MalformedActionError, RuleSetErr
 from fivedice.core.game import SettingsError
 from fivedice.service import GameService
 from fivedice.store import DatabaseDamagedError, StoreUnavailableError
+from fivedice.text import error_text
 from fivedice.web import api, pages
 from fivedice.web.hub import GameHub, SeatError, UnknownGameError
 from fivedice.web.security import Signer, load_secret
+from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -67,7 +69,12 @@ def create_app(
         if request.url.path.startswith("/api/"):
             headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)
-        return HTMLResponse(f"<p>{status}: {_escape(str(error))}</p>", status_code=status)
+        # Pages speak the visitor's language; the JSON API's `detail` stays English.
+        language = pick_language(
+            request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
+        )
+        message = error_text(error, gettext_for(language))
+        return HTMLResponse(f"<p>{status}: {_escape(message)}</p>", status_code=status)
 
     @app.exception_handler(RequestValidationError)
     def _malformed(request: Request, error: RequestValidationError) -> Response:

@@ -19,14 +19,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from fivedice.core.categories import CATEGORIES, UPPER
-from fivedice.core.errors import FivediceError, MalformedActionError
+from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
 from fivedice.store import IN_PROGRESS
 from fivedice.strategy.levels import LEVELS
-from fivedice.text import box_name, describe_rules, first_player_name
+from fivedice.text import box_name, describe_rules, error_text, first_player_name
 from fivedice.web.hub import GameHub, PlayerSpec, SeatError, UnknownGameError
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
@@ -188,7 +188,7 @@ def board_context(
                 else:
                     option["text"] = t["reroll_all"]
         except (HintsUnavailableError, SeatError) as problem:
-            hint_error = str(problem)
+            hint_error = error_text(problem, gettext)
     dice = []
     for index in range(5):
         value = state.dice[index] if state.dice is not None and not over else None
@@ -301,6 +301,11 @@ def _after_post(
     return render(request, visitor, "game.html", status=status, invites=[], **context)
 
 
+def _said(problem: BaseException, visitor: Visitor) -> str:
+    """A refusal's message in the visitor's language."""
+    return error_text(problem, gettext_for(visitor.language))
+
+
 @router.post("/g/{public_id}/act")
 def act(
     request: Request,
@@ -321,11 +326,17 @@ def act(
     try:
         after = hub.act(view.game_id, token, action, version)
     except SeatError as problem:
-        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=403)
+        return _after_post(
+            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=403
+        )
     except MalformedActionError as problem:
-        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=422)
+        return _after_post(
+            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=422
+        )
     except FivediceError as problem:
-        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=409)
+        return _after_post(
+            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=409
+        )
     return _after_post(request, hub, visitor, public_id, after)
 
 
@@ -346,10 +357,14 @@ def cpu_step(
     try:
         action, after = hub.cpu_step(view.game_id, token, version)
     except SeatError as problem:
-        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=403)
+        return _after_post(
+            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=403
+        )
     except FivediceError as problem:
         # Most often a second window stepped first (stale version): show the game as it is.
-        return _after_post(request, hub, visitor, public_id, None, error=str(problem), status=409)
+        return _after_post(
+            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=409
+        )
     name = view.state.seats[view.state.current_seat].name
     t = texts(gettext_for(visitor.language))
     return _after_post(
@@ -509,13 +524,15 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
     )
     try:
         if not players:
-            raise FivediceError("choose at least one player")
+            raise FivediceError(N_("choose at least one player"))
         seed_text = values["seed"]
         if seed_text and not (seed_text.isdigit() and int(seed_text) < 2**62):
-            raise FivediceError(f"a seed is a whole number from 0, not {seed_text!r}")
+            raise FivediceError(N_("a seed is a whole number from 0, not {seed!r}"), seed=seed_text)
         match_text = str(values["match_length"])
         if not match_text.isdigit():
-            raise FivediceError(f"the match length is a whole number, not {match_text!r}")
+            raise FivediceError(
+                N_("the match length is a whole number, not {length!r}"), length=match_text
+            )
         view = await _in_thread(
             hub.create,
             players,
@@ -533,7 +550,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             "index.html",
             status=422,
             form=values,
-            error=str(problem),
+            error=_said(problem, visitor),
             unfinished=_unfinished(hub, visitor)[:5],
             **_new_game_context(visitor),
         )
