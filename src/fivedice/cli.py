@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
+from fivedice.cli_common import (
+    CardOption,
+    DbOption,
+    JsonOption,
+    RulesOption,
+    SetOption,
+    fail_with,
+    load_rules,
+    parse_column,
+)
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, set_language
-from fivedice.text import error_text
 
 app = typer.Typer(
     name="fivedice",
@@ -20,59 +29,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-RulesOption = Annotated[
-    str, typer.Option("--rules", "-r", help="Rule preset: classic, free-choice, simple, ...")
-]
-SetOption = Annotated[
-    list[str] | None,
-    typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
-]
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database URL (sqlite:///path or postgresql+psycopg://...); "
-        "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
-    ),
-]
 LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
-
-
-def fail(message: str) -> NoReturn:
-    """Prints one line to stderr and exits with status 2 (bad input)."""
-    typer.echo(f"fivedice: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def load_rules(preset: str, settings: list[str] | None):  # type: ignore[no-untyped-def]
-    """The rule set named on the command line, or a clean exit with the reason."""
-    from fivedice.core.rules import find_ruleset, parse_settings
-
-    try:
-        return find_ruleset(preset, parse_settings(settings or []))
-    except FivediceError as error:
-        fail(error_text(error))
-
-
-def load_column(rules, card_json: str | None):  # type: ignore[no-untyped-def]
-    """A single score-card column from `--card` JSON, e.g. {"yahtzee": 50, "threes": 9}."""
-    from fivedice.core.card import Column
-
-    if not card_json:
-        return Column.empty()
-    try:
-        data = json.loads(card_json)
-    except json.JSONDecodeError as error:
-        fail(f"--card is not valid JSON ({error.msg} at position {error.pos})")
-    if not isinstance(data, dict):
-        fail('--card is a JSON object of boxes and scores, e.g. {"yahtzee": 50}')
-    extra = data.pop("extra_yahtzees", 0)
-    if isinstance(extra, bool) or not isinstance(extra, int):
-        fail("extra_yahtzees must be a whole number")
-    try:
-        return Column.from_scores(rules, data, extra)
-    except FivediceError as error:
-        fail(error_text(error))
 
 
 @app.callback()
@@ -86,19 +43,22 @@ def score(
     dice: Annotated[str, typer.Option("--dice", "-d", help="Five dice, e.g. 33355.")],
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
-    card: Annotated[str | None, typer.Option("--card", help="Filled boxes as JSON.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    card: CardOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Every box the dice may go in now, and the points each placement earns."""
     from fivedice.core.dice import parse_dice
     from fivedice.text import box_name
 
     rules = load_rules(rules_name, settings)
-    column = load_column(rules, card)
+    try:
+        column = parse_column(rules, card)
+    except FivediceError as error:
+        fail_with(error)
     try:
         roll = parse_dice(dice)
     except FivediceError as error:
-        fail(error_text(error))
+        fail_with(error)
     placements = column.placements(rules, roll)
     if as_json:
         options = [{"category": p.category.key, "points": p.points} for p in placements]
@@ -190,7 +150,7 @@ def play(
                 else None
             )
         except FivediceError as error:
-            fail(error_text(error))
+            fail_with(error)
         run_app(
             initial, seed, db=db, resume=game if game is not None else resume, practice=practice
         )
@@ -213,7 +173,7 @@ def play(
             practice=practice,
         )
     except FivediceError as error:
-        fail(error_text(error))
+        fail_with(error)
     raise typer.Exit(code)
 
 

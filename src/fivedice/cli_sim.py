@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from fivedice.cli_common import fail, fail_with, parse_rules
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.strategy.levels import LEVELS, parse_level
-from fivedice.text import error_text
 
 if TYPE_CHECKING:
     from fivedice.core.rules import RuleSet
@@ -23,12 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 MAX_GAMES = 100_000_000
-
-
-def _fail(message: str) -> NoReturn:
-    """One line on stderr and exit status 2 (bad input), never a traceback."""
-    typer.echo(f"fivedice: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:
@@ -64,34 +58,33 @@ def simulate_command(
     ] = None,
 ) -> None:
     """Plays many solitaire games of CPU players and reports their scores."""
-    from fivedice.core.rules import find_ruleset, parse_settings
 
     try:
         levels = [parse_level(name) for name in (bots or ["expert"]) + (versus or [])]
-        rules = find_ruleset(rules_name, parse_settings(settings or []))
+        rules = parse_rules(rules_name, settings)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if not 1 <= games <= MAX_GAMES:
-        _fail(
+        fail(
             _("--games must be from 1 to {limit:,}, not {games}").format(
                 limit=MAX_GAMES, games=games
             )
         )
     if seed < 0:
-        _fail(_("--seed must not be negative, not {seed}").format(seed=seed))
+        fail(_("--seed must not be negative, not {seed}").format(seed=seed))
     if plot is not None and not plot.parent.is_dir():
-        _fail(_("cannot write the plot: no directory {path}").format(path=plot.parent))
+        fail(_("cannot write the plot: no directory {path}").format(path=plot.parent))
 
     try:
         results, match = _run(rules, levels, games, seed, show_progress=not as_json)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
 
     if plot is not None:
         try:
             _plot(results, rules_name, plot)
         except (OSError, ValueError) as error:
-            _fail(_("cannot write the plot {path}: {error}").format(path=plot, error=error))
+            fail(_("cannot write the plot {path}: {error}").format(path=plot, error=error))
 
     if as_json:
         payload = match.summary() if match is not None else results[0].summary()

@@ -8,31 +8,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from fivedice.cli_common import DbOption, JsonOption, fail, fail_with
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
-from fivedice.text import error_text
 
 if TYPE_CHECKING:
     from fivedice.service import GameService
-
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database URL (sqlite:///path or postgresql+psycopg://...); "
-        "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"fivedice: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _service(db: str | None) -> GameService:
@@ -41,7 +26,7 @@ def _service(db: str | None) -> GameService:
     try:
         return GameService.open(db)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
 
 
 def games(db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -50,7 +35,7 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     try:
         found = service.list_games()
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if as_json:
         typer.echo(json.dumps([game.to_json() for game in found]))
         return
@@ -77,7 +62,7 @@ def stats(
     try:
         found = service.stats(player)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if as_json:
         typer.echo(json.dumps([entry.to_json() for entry in found]))
         return
@@ -122,7 +107,7 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
     try:
         lists = service.high_scores()
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if as_json:
         typer.echo(
             json.dumps({rules: [e.to_json() for e in entries] for rules, entries in lists.items()})
@@ -149,7 +134,7 @@ def export(
     try:
         text = service.export(game)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     typer.echo(text, nl=False)
 
 
@@ -163,11 +148,11 @@ def replay(
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        _fail(_("cannot read {file}: {error}").format(file=file, error=error))
+        fail(_("cannot read {file}: {error}").format(file=file, error=error))
     try:
         record = parse_record(text)
     except FivediceError as error:
-        _fail(_("{file} is not a valid record: {error}").format(file=file, error=error))
+        fail(_("{file} is not a valid record: {error}").format(file=file, error=error))
     last = None
     for entry, state in record.states():
         last = state
@@ -193,7 +178,7 @@ def abandon(
     try:
         service.abandon(game)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     typer.echo(_("Game {id} abandoned.").format(id=game))
 
 

@@ -8,60 +8,36 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.core.errors import FivediceError
-from fivedice.text import error_text
+from fivedice.cli_common import (
+    CardOption,
+    JsonOption,
+    RulesOption,
+    SetOption,
+    fail_with,
+    parse_column,
+    parse_rules,
+)
+from fivedice.core.errors import N_, FivediceError
 
 if TYPE_CHECKING:
-    from fivedice.core.card import Column
     from fivedice.core.rules import RuleSet
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["register"]
 
-_RULES_HELP = "Rule preset: classic, free-choice, simple, classic-five (single column only)."
-_SET_HELP = "Override a rule option, KEY=VALUE (repeatable), e.g. --set joker=free_choice."
-
-RulesOption = Annotated[str, typer.Option("--rules", help=_RULES_HELP)]
-SetOption = Annotated[list[str] | None, typer.Option("--set", help=_SET_HELP)]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-
-
-def _fail(message: str) -> NoReturn:
-    """Reports a usage error on one line of stderr and exits with status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
 
 def _rules(preset: str, settings: list[str] | None) -> RuleSet:
-    from fivedice.core.rules import find_ruleset, parse_settings
-
-    rules = find_ruleset(preset, parse_settings(tuple(settings or ())))
+    rules = parse_rules(preset, settings)
     if rules.columns != 1:
         raise FivediceError(
-            f"the solver handles one score column; these rules have {rules.columns}"
+            N_("the solver handles one score column; these rules have {columns}"),
+            columns=rules.columns,
         )
     return rules
-
-
-def _column(rules: RuleSet, card: str | None) -> Column:
-    from fivedice.core.card import Column
-
-    if card is None:
-        return Column.empty()
-    try:
-        data = json.loads(card)
-    except json.JSONDecodeError as error:
-        raise FivediceError(f"--card is not valid JSON: {error.msg}") from None
-    if not isinstance(data, dict):
-        raise FivediceError('--card is a JSON object of boxes, e.g. {"yahtzee": 50}')
-    extra = data.pop("extra_yahtzees", 0)
-    if isinstance(extra, bool) or not isinstance(extra, int):
-        raise FivediceError(f"extra_yahtzees must be an integer, not {extra!r}")
-    return Column.from_scores(rules, data, extra)
 
 
 def _load(rules: RuleSet, *, use_cache: bool, show_progress: bool) -> StrategyTable:
@@ -110,7 +86,7 @@ def solve_command(
         table = _load(ruleset, use_cache=not no_cache, show_progress=not as_json)
         seconds = time.perf_counter() - start
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if as_json:
         payload = {
             "expected_score": table.expected_score,
@@ -130,10 +106,7 @@ def advise_command(
     ],
     rules: RulesOption = "classic",
     settings: SetOption = None,
-    card: Annotated[
-        str | None,
-        typer.Option("--card", help='Filled boxes as JSON, e.g. {"yahtzee": 50, "threes": 9}.'),
-    ] = None,
+    card: CardOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Every option for the dice with its expected points to come, best first."""
@@ -142,7 +115,7 @@ def advise_command(
     try:
         ruleset = _rules(rules, settings)
         roll = parse_dice(dice)
-        column = _column(ruleset, card)
+        column = parse_column(ruleset, card)
         if column.is_complete:
             raise FivediceError("the card is complete: there is nothing to decide")
         if rolls_left < 0:
@@ -152,7 +125,7 @@ def advise_command(
         table = _load(ruleset, use_cache=True, show_progress=not as_json and sys.stderr.isatty())
         options = advise(table, column, roll, rolls_left)
     except FivediceError as error:
-        _fail(error_text(error))
+        fail_with(error)
     if as_json:
         items: list[dict[str, object]] = []
         for option in options:

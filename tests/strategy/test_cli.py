@@ -102,7 +102,7 @@ def test_advise_with_card(app: typer.Typer) -> None:
 def test_advise_errors(app: typer.Typer, args: list[str]) -> None:
     result = runner.invoke(app, ["advise", *args])
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: ")
+    assert result.stderr.startswith("fivedice: ")
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.output
 

@@ -1,0 +1,99 @@
+"""What every `fivedice` command shares: option types, rule and card parsing, clean failure.
+
+Kept free of heavy imports (numpy, the store, the front ends) so `fivedice --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from fivedice.core.errors import N_, FivediceError
+
+if TYPE_CHECKING:
+    from fivedice.core.card import Column
+    from fivedice.core.rules import RuleSet
+
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", help="Rule preset: classic, free-choice, simple, ...")
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+CardOption = Annotated[
+    str | None,
+    typer.Option("--card", help='Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database URL (sqlite:///path or postgresql+psycopg://...); "
+        "default $FIVEDICE_DATABASE_URL or a file in the user data directory.",
+    ),
+]
+
+
+def fail(message: str) -> NoReturn:
+    """Prints one line to stderr and exits with status 2 (bad input), never a traceback."""
+    typer.echo(f"fivedice: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def fail_with(error: BaseException) -> NoReturn:
+    """Fails with the error's message in the player's language."""
+    from fivedice.text import error_text
+
+    fail(error_text(error))
+
+
+def parse_rules(preset: str, settings: list[str] | None) -> RuleSet:
+    """The rule set of `--rules` and `--set`.
+
+    Raises:
+        RuleSetError: an unknown preset or option, or an impossible value.
+    """
+    from fivedice.core.rules import find_ruleset, parse_settings
+
+    return find_ruleset(preset, parse_settings(settings or []))
+
+
+def parse_column(rules: RuleSet, card_json: str | None) -> Column:
+    """One score-card column from `--card` JSON (optionally with "extra_yahtzees": N).
+
+    Raises:
+        FivediceError: not a JSON object, or a box or score the card cannot hold.
+    """
+    from fivedice.core.card import Column
+
+    if not card_json:
+        return Column.empty()
+    try:
+        data = json.loads(card_json)
+    except json.JSONDecodeError as error:
+        raise FivediceError(
+            N_("--card is not valid JSON ({reason} at position {position})"),
+            reason=error.msg,
+            position=error.pos,
+        ) from None
+    if not isinstance(data, dict):
+        raise FivediceError(
+            N_("--card is a JSON object of boxes and scores, e.g. {example}"),
+            example='{"yahtzee": 50}',
+        )
+    extra = data.pop("extra_yahtzees", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int):
+        raise FivediceError(N_("extra_yahtzees must be a whole number, not {value!r}"), value=extra)
+    return Column.from_scores(rules, data, extra)
+
+
+def load_rules(preset: str, settings: list[str] | None) -> RuleSet:
+    """The rule set named on the command line, or a clean exit with the reason."""
+    try:
+        return parse_rules(preset, settings)
+    except FivediceError as error:
+        fail_with(error)
