@@ -20,10 +20,11 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
+from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, GameState, apply, new_game
@@ -45,6 +46,7 @@ from fivedice.store.records import RecordingDice
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
 __all__ = [
+    "ColumnOption",
     "CpuFactory",
     "CpuPlayer",
     "GameService",
@@ -57,6 +59,7 @@ __all__ = [
     "cpu_next_action",
     "hold_positions",
     "make_cpu_player",
+    "multi_column_hint",
 ]
 
 
@@ -83,8 +86,7 @@ class NotCpuTurnError(FivediceError):
 
 
 class HintsUnavailableError(FivediceError):
-    """No hint can be given (the strategy layer is not installed, or the rules have several
-    columns, which the advisor does not cover)."""
+    """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -335,17 +337,20 @@ class GameService:
         return action, self.apply_action(game_id, action, version)
 
     def hint(self, game_id: int) -> list[Any]:
-        """The advisor's options for the seat to move, best first (needs the strategy layer).
+        """The options for the seat to move, best first (needs the strategy layer).
+
+        One column: the advisor's exact `Option`s. Several columns: `ColumnOption`s valued
+        as the expert CPU values them (see `multi_column_hint`): estimates, not exact values.
 
         Raises:
-            HintsUnavailableError: no advisor here, several columns, or nothing to decide.
+            HintsUnavailableError: no advisor here, or nothing to decide.
         """
         view = self.view(game_id)
         state = view.state
         if view.is_over or state.dice is None:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
-            raise HintsUnavailableError(N_("hints cover one-column rules only"))
+            return multi_column_hint(state)
         try:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve
@@ -380,6 +385,86 @@ class GameService:
     def high_scores(self) -> dict[str, list[HighScore]]:
         """The top 10 solo results per rule preset (practice games excluded)."""
         return high_scores(self.store.results())
+
+
+class ColumnOption(NamedTuple):
+    """One choice of a several-column hint: keep dice, or score in a box of a column.
+
+    Shaped like the advisor's `Option` (keep, category, value, loss, label) plus `column`
+    (0-based; None for a keep) and `estimate` (always True: the values are the expert CPU's
+    estimates - optimal one-column values per column times its multiplier - not exact).
+    """
+
+    keep: tuple[int, ...] | None
+    category: Category | None
+    value: float
+    loss: float = 0.0
+    column: int | None = None
+    estimate: bool = True
+
+    @property
+    def label(self) -> str:
+        """The option as notation-like words: "keep 6 6", "keep nothing", "score 2:sixes"."""
+        if self.category is not None:
+            return f"score {(self.column or 0) + 1}:{self.category.key}"
+        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+
+
+def multi_column_hint(state: GameState) -> list[ColumnOption]:
+    """Every keep and every legal (column, box) of the seat to move, best first.
+
+    Valued exactly as the expert CPU decides (`Bot.keep_options` and the same placement
+    kernel as `Bot.choose_box`): per column, the optimal one-column state values times the
+    column's multiplier. `value` is the estimated points still to come (the card's current
+    estimate plus the option's gain), `loss` the difference to the best option. Equal values
+    list boxes (columns left to right, card order) before keeps (largest first).
+
+    Raises:
+        HintsUnavailableError: no dice rolled, the game is over, or no strategy layer.
+    """
+    if state.dice is None or state.is_match_over:
+        raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
+    try:
+        import numpy as np
+
+        from fivedice.core.categories import CATEGORIES
+        from fivedice.strategy import heuristics as h
+        from fivedice.strategy.bots import Level, make_bot
+    except ImportError as error:
+        raise HintsUnavailableError(f"the strategy layer is not available: {error}") from None
+    rules = state.rules
+    card = state.cards[state.current_seat]
+    dice = state.dice
+    bot = make_bot(Level.EXPERT, rules)
+    values = bot.values_for(rules)
+    rt = h.rule_tables(rules)
+    boxes, _ = h.card_arrays(card.columns)
+    base = 0.0  # the card's estimated points to come: the zero of the options' values
+    for index, column_boxes in enumerate(boxes):
+        mask, up, armed = h.column_key(column_boxes, rt.params)
+        base += rules.column_multipliers[index] * float(values[mask, up, armed])
+    raw: list[tuple[float, int, ColumnOption]] = []
+    size = rules.columns * h.N_BOXES
+    cols = np.empty(size, dtype=np.int64)
+    box_ids = np.empty(size, dtype=np.int64)
+    jokers = np.empty(size, dtype=np.int64)
+    option_values = np.empty(size)
+    count = h.placement_options(
+        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
+        rt.scores, rt.joker_scores, rt.five, rt.params, values,
+        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
+    )  # fmt: skip
+    for i in range(count):
+        option = ColumnOption(
+            None, CATEGORIES[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
+        )
+        raw.append((option.value, len(raw), option))
+    if state.rolls_left > 0:
+        for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):
+            raw.append((base + gain, len(raw), ColumnOption(tuple(keep), None, base + gain)))
+    raw.sort(key=lambda item: (-round(item[0], 9), item[1]))
+    best = raw[0][0]
+    return [option._replace(loss=max(best - value, 0.0)) for value, _, option in raw]
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

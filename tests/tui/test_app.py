@@ -15,6 +15,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
@@ -399,5 +400,64 @@ def test_clicking_a_die_holds_and_releases_it() -> None:
         assert "held" in screen_text(app)
         await pilot.click("#die-3")
         assert not any(app.service.state.turn.held)
+
+    run(app, script)
+
+
+def test_triple_with_three_seats_fits_and_hints_estimates() -> None:
+    settings = GameSettings(
+        seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
+        rules=RuleSet(column_multipliers=(1, 2, 3)),
+    )
+    app = FivediceApp(settings, seed=4, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        table = screen.query_one(ScoreTable)
+        await pilot.press("r")
+        await pilot.pause()
+        # Not every column fits 80 cells: Ann's three columns, one column per other seat.
+        assert table.level > 0 and table.shown_seat == 0
+        assert table.virtual_size.width <= table.size.width
+        assert [m for m in table.columns_meaning if m] == [(0, 0), (0, 1), (0, 2)]
+        text = screen_text(app)
+        assert "Cleo Σ" in text and "Dirk Σ" in text and "Ones" in text
+        await pilot.press("h")
+        hint = screen.query_one("#hint")
+        await wait_for(pilot, lambda: "estimated points" in str(hint.render()), seconds=40)
+        assert "not exact" in str(hint.render())
+        await pilot.press("v")  # Cleo's card in full
+        await pilot.pause()
+        assert table.shown_seat == 1
+        assert [m for m in table.columns_meaning if m] == [(1, 0), (1, 1), (1, 2)]
+        assert "Ann Σ" in screen_text(app)
+        await pilot.press("v", "v")  # Dirk's, then back to the seat to move
+        await pilot.pause()
+        assert table.shown_seat == 0
+        # Scoring a box in the third column through the cursor.
+        table.focus()
+        cell = table.cell_of(0, 2, Category.CHANCE)
+        assert cell is not None
+        table.move_cursor(row=cell[0], column=cell[1])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.service.state.cards[0].columns[2].score(Category.CHANCE) is not None
+
+    run(app, script)
+
+
+def test_classic_with_six_seats_fits_at_80_columns() -> None:
+    seats = (Seat("Ann"), *(Seat(f"CPU {i} (expert)", "beginner") for i in range(1, 6)))
+    app = FivediceApp(GameSettings(seats=seats), seed=4, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        table = app.screen.query_one(ScoreTable)
+        await pilot.press("r")
+        await pilot.pause()
+        assert len(table.columns_meaning) == 7  # box names and six seats
+        assert table.virtual_size.width <= table.size.width
+        text = screen_text(app)
+        assert all(f"CPU{i}" in text for i in range(1, 6))
 
     run(app, script)

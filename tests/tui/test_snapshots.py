@@ -18,6 +18,7 @@ import pytest
 from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
+from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
 from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
@@ -103,5 +104,20 @@ def test_rules_screen(language: str) -> None:
         await pilot.press("u")
         await pilot.pause()
         check(f"rules-{language}", screen_lines(app))
+
+    run(app, script)
+
+
+def test_triple_game_with_three_seats() -> None:
+    settings = GameSettings(
+        seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
+        rules=find_ruleset("triple"),
+    )
+    app = FivediceApp(settings, seed=4, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await pilot.pause()
+        check("game-triple-3-seats-en", screen_lines(app))
 
     run(app, script)

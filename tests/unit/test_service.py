@@ -78,15 +78,55 @@ def test_make_cpu_player_builds_a_bot():
     assert set(keep) <= {1, 2, 6}
 
 
-def test_hints_need_rolled_dice_and_one_column(tmp_path):
+def test_hints_need_rolled_dice(tmp_path):
     service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
     view = service.create_game(GameSettings((Seat("Ann"),)), seed=1)
     with pytest.raises(HintsUnavailableError, match="rolled"):
         service.hint(view.game_id)
     triple = service.create_game(GameSettings((Seat("Ann"),), find_ruleset("triple")), seed=1)
-    service.apply_action(triple.game_id, "roll", 0)
-    with pytest.raises(HintsUnavailableError, match="one-column"):
+    with pytest.raises(HintsUnavailableError, match="rolled"):
         service.hint(triple.game_id)
+
+
+def test_multi_column_hints_are_legal_best_first_and_match_the_expert(tmp_path):
+    pytest.importorskip("fivedice.strategy.bots")
+    from fivedice.strategy.bots import make_bot
+
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
+    rules = find_ruleset("triple")
+    view = service.create_game(GameSettings((Seat("Ann"),), rules), seed=3)
+    view = service.apply_action(view.game_id, "roll", 0)
+    view = service.apply_action(view.game_id, "score 2:chance", 1)
+    view = service.apply_action(view.game_id, "roll", 2)
+    state = view.state
+    expert = make_bot("expert", rules)
+    for _ in range(3):  # with two rolls left, one, and none
+        options = service.hint(view.game_id)
+        values = [option.value for option in options]
+        assert values == sorted(values, reverse=True)
+        assert options[0].loss == 0 and all(o.loss >= 0 for o in options)
+        assert all(o.estimate for o in options)
+        card = state.cards[state.current_seat]
+        legal = {(p.column, p.category) for p in state.placements()}
+        boxes = [o for o in options if o.category is not None]
+        assert {(o.column, o.category) for o in boxes} == legal
+        assert all(o.label == f"score {o.column + 1}:{o.category.key}" for o in boxes)
+        keeps = [o for o in options if o.category is None]
+        if state.rolls_left:
+            assert {o.keep for o in keeps} == {
+                k for k, _ in expert.keep_options(rules, card, state.dice, state.rolls_left)
+            }
+            assert all(o.column is None for o in keeps)
+            best_keep = expert.choose_keep(rules, card, state.dice, state.rolls_left)
+            assert keeps[0].keep == best_keep
+        else:
+            assert not keeps
+            chosen = expert.choose_box(rules, card, state.dice)
+            assert (boxes[0].column, boxes[0].category) == (chosen.column, chosen.category)
+        if not state.rolls_left:
+            break
+        view = service.apply_action(view.game_id, "roll", view.version)
+        state = view.state
 
 
 def test_view_is_the_cached_current_view_and_writes_are_still_checked(tmp_path):

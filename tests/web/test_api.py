@@ -202,6 +202,30 @@ def test_hint_lists_options_best_first(client):
     unchanged(client, state)
 
 
+def test_hint_in_a_triple_game_names_columns_and_its_actions_apply(client):
+    game, seats = new_game(client, [{"name": "Solo"}], rules="triple")
+    state = act(client, game, seats[0], "roll").json()
+    response = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
+    assert response.status_code == 200
+    options = response.json()["options"]
+    assert all(o["estimate"] for o in options)
+    scores = [o for o in options if o["kind"] == "score"]
+    assert {o["column"] for o in scores} == {1, 2, 3}
+    for option in scores:
+        expected = (
+            f"score {option['box']}"
+            if option["column"] == 1
+            else (f"score {option['column']}:{option['box']}")
+        )
+        assert option["action"] == expected
+    best_in_column_3 = next(o for o in scores if o["column"] == 3)
+    after = act(client, state, seats[0], best_in_column_3["action"])
+    assert after.status_code == 200
+    third = after.json()["players"][0]["card"]["columns"][2]
+    assert third["column"] == 3
+    assert third["boxes"][best_in_column_3["box"]] is not None
+
+
 def test_cpu_endpoint_steps_a_cpu_seat(client):
     game, seats = new_game(client, [{"name": "Ann"}, {"name": "Cee", "kind": "cpu"}])
     response = client.post(f"/api/games/{game['id']}/cpu", json={"version": 0}, headers=seats[0])

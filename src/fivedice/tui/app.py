@@ -29,6 +29,8 @@ Screen { layout: vertical; }
 .die.held {
     border: heavy $warning; color: $warning; background: $warning 15%; text-style: bold;
 }
+.narrow #side { width: 36; }
+.narrow .die { width: 7; margin-right: 0; }
 #buttons { height: 1; margin-top: 0; }
 #buttons Button { margin-right: 1; min-width: 6; }
 #preview { height: 2; }

@@ -107,6 +107,7 @@ def help_lines() -> list[str]:
         _("Enter         score the chosen box (a 0 asks for confirmation)"),
         _("h             the coach's ranking of your options"),
         _("c             coach mode: after each decision, what it cost"),
+        _("v             whose card is shown in full, when not every card fits"),
         _("+ and -       CPU players move faster or slower"),
         _("p             pause or resume the CPU players"),
         _("u             the rules in force (pauses the CPU)"),
@@ -119,6 +120,8 @@ def help_lines() -> list[str]:
         _("Numbers in green: what the dice would score in that open box, bonuses included."),
         _("A dim × marks an open box the rules do not allow for these dice."),
         _("Next to the upper total: points ahead (+) or behind (−) three of each face."),
+        _("A column marked Σ: another seat's card in short (boxes filled, grand total)."),
+        _("Several columns: the coach's values are estimates (the expert CPU's), not exact."),
     ]
 
 

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 # Seconds between two CPU actions, slowest last; `+`/`-` move along this list.
 PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
 TICK = 0.05
+# Cells across the side panel (dice, buttons, log) takes: dice 7 wide inside, or 5 (narrow).
+WIDE_SIDE, NARROW_SIDE = 51, 36
 
 
 class GameScreen(Screen[None]):
@@ -47,6 +50,7 @@ class GameScreen(Screen[None]):
         Binding("5", "hold_die(5)", "Hold", show=False),
         Binding("h", "hint", "Hint"),
         Binding("c", "coach", "Coach"),
+        Binding("v", "view_card", "Cards", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
         Binding("p", "pause", "Pause", show=False),
@@ -72,6 +76,9 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._hint_for: GameState | None = None
         self._cursor_moment: tuple[int, int, int] | None = None
+        self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
+        self._shown_for: tuple[int, int] | None = None  # (game, seat to move) it was picked at
+        self._laid_out_for: Size | None = None  # the terminal size the table was fitted to
 
     @property
     def fiveapp(self) -> FivediceApp:
@@ -111,8 +118,8 @@ class GameScreen(Screen[None]):
         """Renders the service's state: status, dice, cards, the box under the cursor."""
         state = self.state
         table = self.query_one(ScoreTable)
-        table.show(state)
-        self.query_one(DiceRow).show(state)
+        narrow = self._layout(state)
+        self.query_one(DiceRow).show(state, 5 if narrow else 7)
         self._place_cursor(state)
         self.query_one("#status", Static).update(self._status_text(state))
         roll = self.query_one("#roll", FlatButton)
@@ -138,6 +145,49 @@ class GameScreen(Screen[None]):
         if state.is_match_over and not self._ended:
             self._ended = True
             self.set_timer(0.3, self._show_end)
+
+    def _layout(self, state: GameState) -> bool:
+        """Fits the score table to the screen; True when the dice are drawn narrow for it.
+
+        The least compact table that fits wins; narrow dice are used only when they let a
+        less compact table fit.
+        """
+        table = self.query_one(ScoreTable)
+        if self._shown_for != (state.game_number, state.current_seat):
+            self._shown_seat = None  # a new turn shows the card of the seat to move
+        shown = state.current_seat if self._shown_seat is None else self._shown_seat
+        width, height = self._laid_out_for = self.app.size
+        scrollbar = 1 if table.rows_needed(state) > height - 2 else 0
+        room = width - WIDE_SIDE - scrollbar
+        level = table.best_level(state, shown, room)
+        narrow_room = width - NARROW_SIDE - scrollbar
+        narrow_level = table.best_level(state, shown, narrow_room)
+        fits = table.needed_width(state, shown, level) <= room
+        narrow = narrow_level < level or (
+            not fits and table.needed_width(state, shown, narrow_level) <= narrow_room
+        )
+        self.set_class(narrow, "narrow")
+        table.show(state, shown, narrow_level if narrow else level)
+        return narrow
+
+    def on_resize(self) -> None:
+        # Only a new terminal size needs another layout (rebuilding the table while the
+        # first one is laid out would leave its columns unmeasured).
+        if self.app.size != self._laid_out_for:
+            self.call_after_refresh(self.refresh_view)
+
+    def action_view_card(self) -> None:
+        """Shows the next seat's card in full (when the table is too narrow for every card)."""
+        state = self.state
+        table = self.query_one(ScoreTable)
+        if table.level == 0:
+            self.notify(_("Every card is shown in full."), timeout=2)
+            return
+        shown = (table.shown_seat + 1) % len(state.seats)
+        self._shown_seat = None if shown == state.current_seat else shown
+        self._shown_for = (state.game_number, state.current_seat)
+        self.refresh_view()
+        self.notify(_("Card shown in full: {name}").format(name=state.seats[shown].name), timeout=2)
 
     def _status_text(self, state: GameState) -> Text:
         if state.is_match_over:
@@ -193,12 +243,13 @@ class GameScreen(Screen[None]):
             return
         if placements:
             best = max(placements, key=lambda p: p.points)
-            row, column = table.cell_of(state.current_seat, best.column, best.category)
+            cell = table.cell_of(state.current_seat, best.column, best.category)
         else:
             column_card = state.cards[state.current_seat].columns[0]
             first = column_card.open_boxes[0] if column_card.open_boxes else Category.ONES
-            row, column = table.cell_of(state.current_seat, 0, first)
-        table.move_cursor(row=row, column=column)
+            cell = table.cell_of(state.current_seat, 0, first)
+        if cell is not None:  # None: another seat's card is shown in full
+            table.move_cursor(row=cell[0], column=cell[1])
 
     def _show_preview(self) -> None:
         """Says what the box under the cursor would score now, or why it cannot."""
@@ -450,9 +501,6 @@ class GameScreen(Screen[None]):
         if not self._human_turn(state) or state.dice is None:
             self.notify(_("The coach advises once your dice are rolled."), timeout=3)
             return
-        if not state.rules.is_single_column:
-            self.notify(_("The coach knows single-column rules only."), timeout=3)
-            return
         hint.display = True
         hint.update(Text(_("The coach is thinking…"), style="dim"))
         self._hint_for = state
@@ -480,13 +528,18 @@ class GameScreen(Screen[None]):
         if not options:
             hint.update(_("The coach is not available for these rules."))
             return
-        text = Text(_("Coach: expected points from here") + "\n", style="bold")
+        estimate = any(option.estimate for option in options)
+        title = (
+            _("Coach: estimated points from here (not exact)")
+            if estimate
+            else _("Coach: expected points from here")
+        )
+        text = Text(title + "\n", style="bold")
         for index, option in enumerate(options[:4]):
             loss = "" if index == 0 else f"  −{option.loss:.2f}"
-            text.append(
-                f"{option.value:6.1f}  {choice_text(option.keep, option.category)}{loss}\n",
-                style="green" if index == 0 else "",
-            )
+            value = f"≈{option.value:.0f}" if estimate else f"{option.value:6.1f}"
+            choice = choice_text(option.keep, option.category, option.column)
+            text.append(f"{value}  {choice}{loss}\n", style="green" if index == 0 else "")
         hint.update(text)
 
     def _coach_judge(

@@ -179,6 +179,10 @@ class Advice:
     category: Category | None
     value: float
     loss: float
+    column: int | None = None
+    """The column (0-based) of a box in a several-column game; None otherwise."""
+    estimate: bool = False
+    """True when the values are the expert CPU's estimates rather than exact optima."""
 
 
 _table_lock = threading.Lock()
@@ -186,8 +190,17 @@ _table_lock = threading.Lock()
 
 def _options(state: GameState) -> list[Advice] | None:
     """The advisor's ranking for the decision the seat to move faces now (blocking)."""
-    if state.dice is None or state.is_match_over or not state.rules.is_single_column:
+    if state.dice is None or state.is_match_over:
         return None
+    if not state.rules.is_single_column:
+        try:
+            from fivedice.service import multi_column_hint
+
+            with _table_lock:
+                found = multi_column_hint(state)
+        except Exception:  # no strategy layer: no ranking
+            return None
+        return [Advice(o.keep, o.category, o.value, o.loss, o.column, True) for o in found]
     try:
         from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
@@ -203,6 +216,12 @@ def _options(state: GameState) -> list[Advice] | None:
 def warm_up(rules: RuleSet) -> None:
     """Prepares the advisor for these rules (loads or solves the table, compiles the code)."""
     if not rules.is_single_column:
+        try:
+            from fivedice.strategy.bots import level_values
+        except ImportError:
+            return
+        with _table_lock:
+            level_values(rules, "expert")
         return
     try:
         from fivedice.core.card import Column
@@ -233,6 +252,8 @@ def advise_state(state: GameState, service: object | None = None) -> list[Advice
                     getattr(o, "category", None),
                     float(getattr(o, "value", 0.0)),
                     float(getattr(o, "loss", 0.0)),
+                    getattr(o, "column", None),
+                    bool(getattr(o, "estimate", False)),
                 )
                 for o in answer
             ]

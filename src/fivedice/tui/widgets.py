@@ -38,11 +38,13 @@ _PIPS: dict[int, tuple[str, str, str]] = {
 }
 
 
-def die_face(value: int | None) -> str:
-    """Three lines of pips, 7 wide, for a face (a question mark before the first roll)."""
-    if value is None:
-        return "\n".join(("       ", "   ?   ", "       "))
-    return "\n".join(_PIPS[value])
+def die_face(value: int | None, width: int = 7) -> str:
+    """Three lines of pips, 7 wide (or 5: `width=5`), for a face (a question mark before the
+    first roll)."""
+    lines = ("       ", "   ?   ", "       ") if value is None else _PIPS[value]
+    if width == 5:
+        return "\n".join(line[1:-1] for line in lines)
+    return "\n".join(lines)
 
 
 class FlatButton(Button):
@@ -67,10 +69,10 @@ class Die(Static):
         super().__init__(die_face(None), id=f"die-{position}", classes="die")
         self.position = position
 
-    def show(self, value: int | None, held: bool) -> None:
-        """Renders a face and, on a fourth line, whether it is held."""
-        label = _("held")[:7] if held else ""
-        self.update(die_face(value) + "\n" + f"{label:^7}")
+    def show(self, value: int | None, held: bool, width: int = 7) -> None:
+        """Renders a face (`width` 7 or 5) and, on a fourth line, whether it is held."""
+        label = _("held")[:width] if held else ""
+        self.update(die_face(value, width) + "\n" + f"{label:^{width}}")
         self.set_class(held, "held")
         self.border_title = str(self.position)
 
@@ -86,12 +88,13 @@ class DiceRow(Horizontal):
         for position in range(1, 6):
             yield Die(position)
 
-    def show(self, state: GameState) -> None:
-        """Renders the dice of the turn in progress."""
+    def show(self, state: GameState, width: int = 7) -> None:
+        """Renders the dice of the turn in progress (faces `width` 7, or 5 when narrow)."""
         dice = state.dice
         for position in range(1, 6):
             value = None if dice is None else dice[position - 1]
-            self.query_one(f"#die-{position}", Die).show(value, state.turn.held[position - 1])
+            held = state.turn.held[position - 1]
+            self.query_one(f"#die-{position}", Die).show(value, held, width)
 
 
 @dataclass(frozen=True)
@@ -107,20 +110,48 @@ def _name(text: str, width: int = 9) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class ScoreTable(DataTable[Text]):
-    """Every seat's card (every column) side by side; the seat to move's open boxes preview.
+def _short(text: str, width: int) -> str:
+    """A seat name in `width` cells: "CPU 1 (expert)" becomes "CPU 1", then "CPU1"."""
+    if len(text) > width and "(" in text:
+        text = text[: text.index("(")].strip() or text
+    if len(text) > width:
+        text = text.replace(" ", "")
+    return _name(text, width)
 
-    Rows are the thirteen boxes and the sums; there is one table column per seat and score
-    column. The cell cursor picks a box; the screen scores it when Enter is pressed.
+
+LEVELS = 3
+"""How compact the score table can be: 0 every column in full; 1 the shown seat's columns in
+full, one column per other seat; 2 as 1, with short names and no cell padding."""
+
+
+@dataclass(frozen=True)
+class _TableColumn:
+    """One table column: its header, its cells (one per row) and what a cell stands for."""
+
+    header: Text
+    cells: list[Text]
+    meaning: tuple[int, int] | None  # (seat, column) of a box column; None for summaries
+
+
+class ScoreTable(DataTable[Text]):
+    """The score cards as one table; the seat to move's open boxes preview their points.
+
+    Rows are the thirteen boxes and the sums; the first column (the box names) never scrolls
+    away. When every seat's every column fits, each has a table column; when not, the shown
+    seat (the seat to move, or the one picked with `v`) keeps all its columns and every
+    other seat gets one compact column (for several columns: boxes filled, and the grand
+    total). The cell cursor picks a box; the screen scores it when Enter is pressed.
     """
 
     def __init__(self) -> None:
-        super().__init__(id="card", cursor_type="cell", zebra_stripes=False)
+        super().__init__(id="card", cursor_type="cell", zebra_stripes=False, fixed_columns=1)
         self.rows_meaning: list[Category | None] = []
         self.columns_meaning: list[tuple[int, int] | None] = []
+        self.level = 0
+        self.shown_seat = 0
 
     def target_at(self, row: int, column: int) -> CellTarget | None:
-        """The box behind a cell, or None for names and sums."""
+        """The box behind a cell, or None for names, sums and compact columns."""
         if not 0 <= row < len(self.rows_meaning) or not 0 <= column < len(self.columns_meaning):
             return None
         category = self.rows_meaning[row]
@@ -129,104 +160,186 @@ class ScoreTable(DataTable[Text]):
             return None
         return CellTarget(where[0], where[1], category)
 
-    def cell_of(self, seat: int, column: int, category: Category) -> tuple[int, int]:
-        """The (row, column) of a box in the table."""
+    def cell_of(self, seat: int, column: int, category: Category) -> tuple[int, int] | None:
+        """The (row, column) of a box in the table, or None when it is not shown."""
+        if (seat, column) not in self.columns_meaning or category not in self.rows_meaning:
+            return None
         return self.rows_meaning.index(category), self.columns_meaning.index((seat, column))
 
-    def show(self, state: GameState) -> None:
-        """Rebuilds the table from a state, keeping the cursor where it was."""
+    # Building ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _row_labels(state: GameState) -> list[tuple[str, Category | None]]:
+        rows: list[tuple[str, Category | None]] = []
+        for category in CATEGORIES:
+            rows.append((box_name(category), category))
+            if category is UPPER[-1]:
+                rows.append((upper_total_label(), None))
+                rows.append((upper_bonus_label(), None))
+        if state.rules.yahtzee_bonus:
+            rows.append((yahtzee_bonus_label(), None))
+        rows.append((total_label(), None))
+        if state.rules.columns > 1:
+            rows.append((_("Grand total"), None))
+        return rows
+
+    def _full_cells(self, state: GameState, seat: int, column: int, short: bool) -> list[Text]:
+        """The cells of one column of one seat's card, top to bottom."""
         rules = state.rules
-        cursor = self.cursor_coordinate
-        playing = not state.is_match_over
+        card = state.cards[seat]
+        c = card.columns[column]
         placements: dict[tuple[int, Category], Placement] = {
             (p.column, p.category): p for p in state.placements()
         }
-        multi = rules.columns > 1
-        self.clear(columns=True)
-        self.columns_meaning = [None]
-        self.add_column(Text(""), key="box")
-        for seat_index, seat in enumerate(state.seats):
-            for column in range(rules.columns):
-                label = _name(seat.name, 6 if multi else 9)
-                if multi:
-                    label += f" ×{rules.column_multipliers[column]}"
-                style = "bold reverse" if playing and seat_index == state.current_seat else "bold"
-                self.add_column(Text(label, style=style), key=f"{seat_index}-{column}")
-                self.columns_meaning.append((seat_index, column))
-        self.rows_meaning = []
-        rows: list[list[Text]] = []
-
-        def add(label: str, cells: list[Text], category: Category | None = None) -> None:
-            style = "" if category is not None else "bold"
-            rows.append([Text(label, style=style), *cells])
-            self.rows_meaning.append(category)
-
+        cells: list[Text] = []
         for category in CATEGORIES:
-            cells = []
-            for seat_index, card in enumerate(state.cards):
-                for column_index, card_column in enumerate(card.columns):
-                    cells.append(
-                        self._box_cell(
-                            state,
-                            seat_index,
-                            column_index,
-                            category,
-                            card_column.score(category),
-                            placements,
+            cells.append(
+                self._box_cell(state, seat, column, category, c.score(category), placements)
+            )
+            if category is UPPER[-1]:
+                par = "" if short else f" {c.upper_par:+d}"
+                cells.append(Text(f"{c.upper_total}{par}", justify="right"))
+                if c.upper_bonus(rules):
+                    cells.append(Text(str(c.upper_bonus(rules)), justify="right"))
+                else:
+                    missing = max(rules.upper_bonus_threshold - c.upper_total, 0)
+                    text = f"{missing}↑" if rules.upper_bonus else "-"
+                    cells.append(Text(text, style="dim", justify="right"))
+        if rules.yahtzee_bonus:
+            cells.append(Text(str(c.yahtzee_bonus_total(rules)), justify="right"))
+        cells.append(Text(str(card.column_totals(rules)[column]), "bold", justify="right"))
+        if rules.columns > 1:
+            last = column == rules.columns - 1
+            cells.append(Text(str(card.total(rules)) if last else "", "bold", justify="right"))
+        return cells
+
+    @staticmethod
+    def _compact_cells(state: GameState, seat: int) -> list[Text]:
+        """One column for a seat's whole several-column card: boxes filled, and totals."""
+        rules = state.rules
+        card = state.cards[seat]
+        cells: list[Text] = []
+        for category in CATEGORIES:
+            filled = sum(column.score(category) is not None for column in card.columns)
+            style = "" if filled == rules.columns else "dim"
+            cells.append(Text(f"{filled}/{rules.columns}", style=style, justify="right"))
+            if category is UPPER[-1]:
+                bonuses = sum(column.upper_bonus(rules) for column in card.columns)
+                cells.append(Text(""))
+                cells.append(Text(str(bonuses) if bonuses else "", justify="right"))
+        if rules.yahtzee_bonus:
+            bonus = sum(column.yahtzee_bonus_total(rules) for column in card.columns)
+            cells.append(Text(str(bonus), justify="right"))
+        cells.append(Text(""))
+        cells.append(Text(str(card.total(rules)), "bold", justify="right"))
+        return cells
+
+    def _plan(
+        self, state: GameState, shown: int, level: int
+    ) -> tuple[Text, list[tuple[str, Category | None]], list[_TableColumn]]:
+        """The box-name header, the rows and the table columns of a compactness level."""
+        rules = state.rules
+        playing = not state.is_match_over
+        multi = rules.columns > 1
+        short = level >= 2
+
+        def header(seat: int, text: str) -> Text:
+            style = "bold reverse" if playing and seat == state.current_seat else "bold"
+            return Text(text, style=style, justify="right" if short else None)
+
+        rows = self._row_labels(state)
+        if short:
+            rows = [(_name(label, 10), category) for label, category in rows]
+        columns: list[_TableColumn] = []
+        corner = Text("")
+        # The seat shown in full comes first, next to the box names it is read with.
+        order = sorted(range(len(state.seats)), key=lambda i: level > 0 and i != shown)
+        for seat_index in order:
+            seat = state.seats[seat_index]
+            if level == 0 or seat_index == shown:
+                for column in range(rules.columns):
+                    if level == 0:
+                        label = _name(seat.name, 6 if multi else 9)
+                        if multi:
+                            label += f" ×{rules.column_multipliers[column]}"
+                    else:
+                        label = f"×{rules.column_multipliers[column]}" if multi else seat.name
+                        label = _name(label, 4 if short else 9)
+                    columns.append(
+                        _TableColumn(
+                            header(seat_index, label),
+                            self._full_cells(state, seat_index, column, short),
+                            (seat_index, column),
                         )
                     )
-            add(box_name(category), cells, category)
-            if category is UPPER[-1]:
-                add(
-                    upper_total_label(),
-                    [
-                        Text(f"{c.upper_total} {c.upper_par:+d}", justify="right")
-                        for card in state.cards
-                        for c in card.columns
-                    ],
+                if level > 0 and multi:
+                    corner = header(seat_index, _name(seat.name, 10 if short else 16))
+                    corner.justify = None
+            elif multi:
+                label = _short(seat.name, 4 if short else 6) + " Σ"
+                cells = self._compact_cells(state, seat_index)
+                columns.append(_TableColumn(header(seat_index, label), cells, None))
+            else:
+                columns.append(
+                    _TableColumn(
+                        header(seat_index, _short(seat.name, 4 if short else 9)),
+                        self._full_cells(state, seat_index, 0, short),
+                        (seat_index, 0),
+                    )
                 )
-                add(
-                    upper_bonus_label(),
-                    [
-                        Text(str(c.upper_bonus(rules)), justify="right")
-                        if c.upper_bonus(rules)
-                        else Text(
-                            f"{max(rules.upper_bonus_threshold - c.upper_total, 0)}↑"
-                            if rules.upper_bonus
-                            else "-",
-                            style="dim",
-                            justify="right",
-                        )
-                        for card in state.cards
-                        for c in card.columns
-                    ],
-                )
-        if rules.yahtzee_bonus:
-            add(
-                yahtzee_bonus_label(),
-                [
-                    Text(str(c.yahtzee_bonus_total(rules)), justify="right")
-                    for card in state.cards
-                    for c in card.columns
-                ],
+        return corner, rows, columns
+
+    def needed_width(self, state: GameState, shown: int, level: int) -> int:
+        """The cells a level of the table needs across (without a scrollbar)."""
+        corner, rows, columns = self._plan(state, shown, level)
+        padding = 0 if level >= 2 else 2
+        width = max([corner.cell_len, *(len(label) for label, _ in rows)]) + (padding or 1)
+        for column in columns:
+            content = max(cell.cell_len for cell in [column.header, *column.cells])
+            width += content + (padding or 1)
+        return width
+
+    def rows_needed(self, state: GameState) -> int:
+        """Rows of the table, the header included."""
+        return len(self._row_labels(state)) + 1
+
+    def best_level(self, state: GameState, shown: int, width: int) -> int:
+        """The least compact level that fits `width` cells (the most compact if none does)."""
+        for level in range(LEVELS):
+            if self.needed_width(state, shown, level) <= width:
+                return level
+        return LEVELS - 1
+
+    def show(self, state: GameState, shown: int | None = None, level: int = 0) -> None:
+        """Rebuilds the table from a state, keeping the cursor where it was.
+
+        Args:
+            state: the game.
+            shown: the seat whose columns stay in full at levels 1 and 2 (default: to move).
+            level: how compact (see `LEVELS`).
+        """
+        shown = state.current_seat if shown is None else shown
+        cursor = self.cursor_coordinate
+        corner, rows, columns = self._plan(state, shown, level)
+        self.level, self.shown_seat = level, shown
+        self.clear(columns=True)
+        narrow = level >= 2
+        self.cell_padding = 0 if narrow else 1
+
+        def width(texts: list[Text]) -> int | None:
+            return max(text.cell_len for text in texts) + 1 if narrow else None
+
+        name_cells = [Text(label, style="" if category else "bold") for label, category in rows]
+        self.add_column(corner, key="box", width=width([corner, *name_cells]))
+        self.columns_meaning = [None]
+        for index, column in enumerate(columns):
+            self.add_column(
+                column.header, key=f"c{index}", width=width([column.header, *column.cells])
             )
-        add(
-            total_label(),
-            [
-                Text(str(total), style="bold", justify="right")
-                for card in state.cards
-                for total in card.column_totals(rules)
-            ],
-        )
-        if multi:
-            grand = [
-                Text(str(card.total(rules)) if column == rules.columns - 1 else "", "bold")
-                for card in state.cards
-                for column in range(rules.columns)
-            ]
-            add(_("Grand total"), [Text(cell.plain, "bold", justify="right") for cell in grand])
-        for row in rows:
-            self.add_row(*row)
+            self.columns_meaning.append(column.meaning)
+        self.rows_meaning = [category for _, category in rows]
+        for row_index, name in enumerate(name_cells):
+            self.add_row(name, *(column.cells[row_index] for column in columns))
         self.move_cursor(row=cursor.row, column=cursor.column, scroll=False)
 
     @staticmethod

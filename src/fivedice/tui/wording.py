@@ -23,6 +23,7 @@ def binding_texts() -> dict[str, str]:
         "Score": _("Score"),
         "Hint": _("Hint"),
         "Coach": _("Coach"),
+        "Cards": _("Cards"),
         "Faster": _("Faster"),
         "Slower": _("Slower"),
         "Pause": _("Pause"),
@@ -117,8 +118,12 @@ def keep_text(keep: tuple[int, ...]) -> str:
     return _("keep {dice}").format(dice=" ".join(map(str, keep)))
 
 
-def choice_text(keep: tuple[int, ...] | None, category: Category | None) -> str:
-    """A coach option in words."""
+def choice_text(
+    keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
+) -> str:
+    """A coach option in words (`column`, 0-based, for a box of a several-column card)."""
+    if category is not None and column is not None:
+        return _("score {box} in column {column}").format(box=box_name(category), column=column + 1)
     if category is not None:
         return _("score {box}").format(box=box_name(category))
     return keep_text(keep or ())

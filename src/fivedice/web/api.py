@@ -207,11 +207,19 @@ class CpuStepOut(BaseModel):
 class HintOptionOut(BaseModel):
     kind: Literal["keep", "score"]
     box: str | None
+    column: int | None = Field(
+        None, description="the box's column, counted from 1 (rule sets with several columns)"
+    )
     keep: list[int] | None
     hold: list[int] | None = Field(description="positions to hold for this keep, then roll")
     action: str
     value: float = Field(description="expected points still to come under optimal play")
     loss: float = Field(description="expected points lost against the best option")
+    estimate: bool = Field(
+        False,
+        description="true for rule sets with several columns, where values are the CPU "
+        "expert's estimates rather than exact optima",
+    )
 
 
 class HintOut(BaseModel):

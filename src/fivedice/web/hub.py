@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from fivedice.core.actions import Score
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import find_ruleset
@@ -211,16 +212,21 @@ class GameHub:
         dice = state.dice or ()
         result = []
         for option in options:
+            # Several-column hints name their column and are estimates, not exact values.
+            column = getattr(option, "column", None)
+            estimate = bool(getattr(option, "estimate", False))
             if option.category is not None:
                 result.append(
                     {
                         "kind": "score",
                         "box": option.category.key,
+                        "column": None if column is None else column + 1,
                         "keep": None,
                         "hold": None,
-                        "action": f"score {option.category.key}",
+                        "action": str(Score(option.category, column or 0)),
                         "value": round(float(option.value), 4),
                         "loss": round(float(option.loss), 4),
+                        "estimate": estimate,
                     }
                 )
             else:
@@ -230,11 +236,13 @@ class GameHub:
                     {
                         "kind": "keep",
                         "box": None,
+                        "column": None,
                         "keep": list(keep),
                         "hold": positions,
                         "action": "roll",
                         "value": round(float(option.value), 4),
                         "loss": round(float(option.loss), 4),
+                        "estimate": estimate,
                     }
                 )
         return view, result

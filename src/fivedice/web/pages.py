@@ -181,7 +181,11 @@ def board_context(
             _view, options = hub.hint(view.game_id, mine[mover])  # type: ignore[index]
             hint = options[:5]
             for option in hint:
-                if option["kind"] == "score":
+                if option["kind"] == "score" and option["column"] and state.rules.columns > 1:
+                    option["text"] = t["score_box_in_column"].format(
+                        box=names[option["box"]], column=option["column"]
+                    )
+                elif option["kind"] == "score":
                     option["text"] = t["score_box"].format(box=names[option["box"]])
                 elif option["keep"]:
                     option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))

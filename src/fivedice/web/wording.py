@@ -127,6 +127,8 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "keep_dice": _("keep {dice}"),
         "reroll_all": _("roll all five again"),
         "score_box": _("score {box}"),
+        "score_box_in_column": _("score {box} in column {column}"),
+        "best_options_estimated": _("Best options (estimated values, not exact)"),
         "games": _("Games"),
         "wins": _("Wins"),
         "average": _("Average"),
