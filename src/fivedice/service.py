@@ -277,7 +277,11 @@ class GameService:
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         if view.status != IN_PROGRESS:
-            raise GameClosedError(f"game {game_id} is {view.status}; it takes no more actions")
+            raise GameClosedError(
+                N_("game {game_id} is {status}; it takes no more actions"),
+                game_id=game_id,
+                status=view.status,
+            )
         if isinstance(action, str):
             action = parse_action(action)
         state = view.state
@@ -355,7 +359,9 @@ class GameService:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve
         except ImportError as error:
-            raise HintsUnavailableError(f"the strategy layer is not available: {error}") from None
+            raise HintsUnavailableError(
+                N_("the strategy layer is not available: {reason}"), reason=str(error)
+            ) from None
         table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
@@ -431,7 +437,9 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
         from fivedice.strategy import heuristics as h
         from fivedice.strategy.bots import Level, make_bot
     except ImportError as error:
-        raise HintsUnavailableError(f"the strategy layer is not available: {error}") from None
+        raise HintsUnavailableError(
+            N_("the strategy layer is not available: {reason}"), reason=str(error)
+        ) from None
     rules = state.rules
     card = state.cards[state.current_seat]
     dice = state.dice

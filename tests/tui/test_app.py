@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import RichLog, Select, Static
 
 from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
+from fivedice.service import multi_column_hint
 from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen
@@ -459,5 +460,92 @@ def test_classic_with_six_seats_fits_at_80_columns() -> None:
         assert table.virtual_size.width <= table.size.width
         text = screen_text(app)
         assert all(f"CPU{i}" in text for i in range(1, 6))
+
+    run(app, script)
+
+
+def test_coach_mode_judges_decisions_in_several_columns() -> None:
+    settings = GameSettings(seats=(Seat("Ann"),), rules=RuleSet(column_multipliers=(1, 2, 3)))
+    app = FivediceApp(settings, seed=6, start_now=True)
+
+    def log_text() -> str:
+        # The log wraps its lines: the words are joined back (a space where a line broke).
+        return " ".join(line.text.strip() for line in app.screen.query_one("#log", RichLog).lines)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("c")
+        assert app.coach_mode
+        await pilot.press("r", "1", "r")  # a keep, judged before the second roll
+        await wait_for(pilot, lambda: log_text().count("Coach:") == 1, seconds=40)
+        # The worst box there is: scoring it costs points, said as an estimate.
+        state = app.service.state
+        options = multi_column_hint(state)
+        worst = max((o for o in options if o.category is not None), key=lambda o: o.loss)
+        assert worst.category is not None and worst.column is not None and worst.loss > 0.5
+        table = screen.query_one(ScoreTable)
+        table.focus()
+        cell = table.cell_of(0, worst.column, worst.category)
+        assert cell is not None
+        table.move_cursor(row=cell[0], column=cell[1])
+        await pilot.press("enter")
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        await wait_for(pilot, lambda: log_text().count("Coach:") == 2, seconds=40)
+        line = log_text().rsplit("Coach:", 1)[1]
+        assert f"≈{worst.loss:.2f}" in line and "estimate" in line
+        assert app.coach_decisions == 2 and app.coach_loss >= worst.loss - 1e-9
+        # Finish through the service: the end screen's total is an estimate too.
+        while not app.service.state.is_match_over:
+            app.service.act("roll")
+            best = max(app.service.state.placements(), key=lambda p: p.points)
+            app.service.act(f"score {best.column + 1}:{best.category.key}")
+        screen.refresh_view()
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        total = str(app.screen.query_one("#coach-total", Static).render())
+        assert f"≈{app.coach_loss:.1f}" in total and "estimate" in total
+
+    run(app, script)
+
+
+def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
+    solo = GameSettings(seats=(Seat("Ann"),))
+    for seed in (1, 2, 3):
+        finish_game(solo, seed)
+    finish_game(GameSettings(seats=(Seat("Bea"),)), 4)
+    service = session.open_service()
+    stats = {s.profile: s for s in service.stats()}
+    ann, bea = stats["Ann"], stats["Bea"]
+    assert sum(ann.distribution.values()) == 3
+    app = FivediceApp()
+
+    def shows_distribution(distribution: dict[str, int]) -> bool:
+        # The screenshot's text drops the padding between cells: "150–199" then its count.
+        text = screen_text(app).replace(" ", "")
+        return all(
+            f"{span.replace('-', '–')}{count}" in text for span, count in distribution.items()
+        )
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("s")
+        assert isinstance(app.screen, StatsScreen)
+        text = screen_text(app)
+        assert "every player" in text and "Ann · classic" in text and "Bea · classic" in text
+        assert "games per 50 points" in text
+        await pilot.press("p")
+        text = screen_text(app)
+        assert "Statistics: Ann" in text and "Ann · classic" in text and "Bea ·" not in text
+        # The whole block, distribution included, fits 80×24 without scrolling.
+        assert shows_distribution(ann.distribution)
+        page = app.screen.query_one("#page")
+        assert page.virtual_size.height <= page.size.height
+        await pilot.press("p")
+        text = screen_text(app)
+        assert "Statistics: Bea" in text and "Bea · classic" in text and "Ann ·" not in text
+        assert shows_distribution(bea.distribution)
+        await pilot.press("p")  # back to every player
+        text = screen_text(app)
+        assert "every player" in text and "Ann · classic" in text and "Bea · classic" in text
 
     run(app, script)

@@ -90,3 +90,46 @@ def test_language_from_environment(monkeypatch):
     assert detect_language() == "nl"
     monkeypatch.setenv("FIVEDICE_LANG", "de")
     assert detect_language() == "de"
+
+
+def test_store_service_and_web_errors_are_translated(tmp_path):
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.service import GameService, HintsUnavailableError
+    from fivedice.store import GameClosedError, GameNotFoundError
+    from fivedice.store.records import parse_record
+    from fivedice.text import error_text
+    from fivedice.web.hub import SeatError, UnknownGameError
+
+    service = GameService.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    view = service.create_game(GameSettings(seats=(Seat("Ann"),)), seed=1)
+    service.abandon(view.game_id)
+    errors = {}
+    for kind, call in (
+        ("missing", lambda: service.load(999)),
+        ("closed", lambda: service.apply_action(view.game_id, "roll", view.version)),
+        ("record", lambda: parse_record("hello")),
+    ):
+        with pytest.raises(ValueError) as caught:
+            call()
+        errors[kind] = caught.value
+    assert isinstance(errors["missing"], GameNotFoundError)
+    assert isinstance(errors["closed"], GameClosedError)
+    assert str(errors["missing"]) == "there is no saved game 999"
+    seat = SeatError(
+        "it is {mover}'s turn, not {name}'s (seat {seat})", 403, mover="Bo", name="Ann", seat=1
+    )
+    assert str(seat) == "it is Bo's turn, not Ann's (seat 1)" and seat.status == 403
+    unknown = UnknownGameError("no game has the id {game!r}", game="x1")
+    hints = HintsUnavailableError("the strategy layer is not available: {reason}", reason="numpy")
+    try:
+        set_language("nl")
+        assert error_text(errors["missing"]) == "er is geen opgeslagen spel 999"
+        assert error_text(errors["closed"]).startswith(f"spel {view.game_id} is ")
+        assert error_text(errors["record"]).startswith("geen fivedice-spelverslag")
+        assert error_text(seat) == "Bo is aan de beurt, niet Ann (plaats 1)"
+        set_language("de")
+        assert error_text(errors["missing"]) == "es gibt kein gespeichertes Spiel 999"
+        assert error_text(unknown) == "kein Spiel hat die ID 'x1'"
+        assert error_text(hints) == "die Strategieschicht ist nicht verfügbar: numpy"
+    finally:
+        set_language("en")

@@ -39,6 +39,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import make_url
 
 from fivedice.core.categories import CATEGORIES, Category
+from fivedice.core.errors import N_
 from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, rank
 from fivedice.store import schema
 from fivedice.store.errors import (
@@ -190,7 +191,7 @@ class Store:
         try:
             parsed = make_url(text)
         except exc.ArgumentError:
-            raise StoreError(f"not a database URL: {text!r}") from None
+            raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.description = self._describe()
@@ -198,7 +199,9 @@ class Store:
             try:
                 Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                raise StoreUnavailableError(f"cannot create {parsed.database}: {error}") from None
+                raise StoreUnavailableError(
+                    N_("cannot create {path}: {reason}"), path=parsed.database, reason=str(error)
+                ) from None
         try:
             if self.is_sqlite:
                 self.engine = create_engine(
@@ -208,7 +211,11 @@ class Store:
             else:
                 self.engine = create_engine(parsed, pool_pre_ping=True)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
-            raise StoreError(f"cannot use the database {self.description}: {error}") from None
+            raise StoreError(
+                N_("cannot use the database {database}: {reason}"),
+                database=self.description,
+                reason=str(error),
+            ) from None
         # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN).
         self._reader = self.engine.execution_options(**{_READ_ONLY: True})
         if migrate:
@@ -263,26 +270,43 @@ class Store:
             if _is_damage(reason):
                 raise self._damaged(reason) from None
             raise StoreUnavailableError(
-                f"could not {doing} ({self.description}): {reason}; nothing was changed, try again"
+                N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
+                doing=doing,
+                database=self.description,
+                reason=reason,
             ) from None
         except exc.IntegrityError as error:
             # A constraint refused the write: not damage, but a write that collided with
             # another one made at the same moment. The transaction was rolled back.
             reason = str(error.orig) if error.orig is not None else str(error)
             raise StoreConflictError(
-                f"could not {doing} ({self.description}): another change got there first "
-                f"({reason}); nothing was changed, try again"
+                N_(
+                    "could not {doing} ({database}): another change got there first"
+                    " ({reason}); nothing was changed, try again"
+                ),
+                doing=doing,
+                database=self.description,
+                reason=reason,
             ) from None
         except exc.DatabaseError as error:
             reason = str(error.orig) if error.orig is not None else str(error)
             raise self._damaged(reason) from None
         except exc.SQLAlchemyError as error:
-            raise StoreError(f"could not {doing} ({self.description}): {error}") from None
+            raise StoreError(
+                N_("could not {doing} ({database}): {reason}"),
+                doing=doing,
+                database=self.description,
+                reason=str(error),
+            ) from None
 
     def _damaged(self, reason: str) -> DatabaseDamagedError:
         return DatabaseDamagedError(
-            f"{self.description} is damaged or is not a fivedice database ({reason}). "
-            "It was left as it is; move it away, or choose another with --db"
+            N_(
+                "{database} is damaged or is not a fivedice database ({reason})."
+                " It was left as it is; move it away, or choose another with --db"
+            ),
+            database=self.description,
+            reason=reason,
         )
 
     # -- schema ---------------------------------------------------------------------------
@@ -319,9 +343,14 @@ class Store:
             newer = current - known
             if newer:
                 raise SchemaTooNewError(
-                    f"{self.description} was written by a newer version of fivedice (schema "
-                    f"{', '.join(sorted(newer))}; this version knows up to "
-                    f"{', '.join(sorted(heads))}). Upgrade fivedice to open it"
+                    N_(
+                        "{database} was written by a newer version of fivedice (schema"
+                        " {schema}; this version knows up to {known}). Upgrade fivedice to"
+                        " open it"
+                    ),
+                    database=self.description,
+                    schema=", ".join(sorted(newer)),
+                    known=", ".join(sorted(heads)),
                 )
             if not current:
                 tables = set(inspect(connection).get_table_names())
@@ -406,7 +435,7 @@ class Store:
                 select(schema.games).where(schema.games.c.id == game_id)
             ).one_or_none()
             if game is None:
-                raise GameNotFoundError(f"there is no saved game {game_id}")
+                raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
             seats = connection.execute(
                 select(schema.game_seats)
                 .where(schema.game_seats.c.game_id == game_id)
@@ -522,9 +551,13 @@ class Store:
             )
         ).one_or_none()
         if row is None:
-            raise GameNotFoundError(f"there is no saved game {game_id}")
+            raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         if row.status != IN_PROGRESS:
-            raise GameClosedError(f"game {game_id} is {row.status}; it takes no more actions")
+            raise GameClosedError(
+                N_("game {game_id} is {status}; it takes no more actions"),
+                game_id=game_id,
+                status=row.status,
+            )
         raise StaleVersionError(game_id, expected_version, int(row.version))
 
     def abandon_game(self, game_id: int) -> None:
@@ -545,8 +578,10 @@ class Store:
                     select(games.c.status).where(games.c.id == game_id)
                 ).scalar_one_or_none()
                 if status is None:
-                    raise GameNotFoundError(f"there is no saved game {game_id}")
-                raise GameClosedError(f"game {game_id} is already {status}")
+                    raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+                raise GameClosedError(
+                    N_("game {game_id} is already {status}"), game_id=game_id, status=status
+                )
 
     def list_games(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
         """Saved games, newest first."""

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from fivedice.core.actions import Action, parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, apply, new_game
 from fivedice.core.rules import RuleSet, preset_name
 from fivedice.store.errors import RecordError
@@ -59,14 +59,18 @@ class _StrictScript:
 
     def roll(self, count: int) -> tuple[int, ...]:
         if self.used + count > len(self.values):
-            raise RecordError(f"{self.where}: the record has too few dice for this action")
+            raise RecordError(
+                N_("{where}: the record has too few dice for this action"), where=self.where
+            )
         taken = self.values[self.used : self.used + count]
         self.used += count
         return taken
 
     def check_used(self) -> None:
         if self.used != len(self.values):
-            raise RecordError(f"{self.where}: the record has more dice than the action rolled")
+            raise RecordError(
+                N_("{where}: the record has more dice than the action rolled"), where=self.where
+            )
 
 
 def rules_key(rules: RuleSet) -> str:
@@ -91,12 +95,16 @@ def rules_from_json(text: str) -> RuleSet:
     try:
         data = json.loads(text)
         if not isinstance(data, dict):
-            raise RecordError("the rules are not a JSON object")
+            raise RecordError(N_("the rules are not a JSON object"))
         return RuleSet().with_settings(data)
     except (json.JSONDecodeError, TypeError) as error:
-        raise RecordError(f"the stored rules cannot be read: {error}") from None
+        raise RecordError(
+            N_("the stored rules cannot be read: {reason}"), reason=str(error)
+        ) from None
     except FivediceError as error:
-        raise RecordError(f"the stored rules are not valid: {error}") from None
+        raise RecordError(
+            N_("the stored rules are not valid: {reason}"), reason=str(error)
+        ) from None
 
 
 def dice_text(values: tuple[int, ...]) -> str:
@@ -106,11 +114,11 @@ def dice_text(values: tuple[int, ...]) -> str:
 def parse_dice_text(text: str, where: str) -> tuple[int, ...]:
     digits = text.replace(" ", "")
     if not digits.isdigit() and digits:
-        raise RecordError(f"{where}: dice are digits 1-6, not {text!r}")
+        raise RecordError(N_("{where}: dice are digits 1-6, not {text!r}"), where=where, text=text)
     try:
         return normalize_sequence(int(c) for c in digits)
     except FivediceError as error:
-        raise RecordError(f"{where}: {error}") from None
+        raise RecordError(N_("{where}: {reason}"), where=where, reason=str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -155,17 +163,29 @@ class GameRecord:
         for expected, entry in enumerate(self.actions, start=1):
             where = f"action {entry.seq}"
             if entry.seq != expected:
-                raise RecordError(f"{where}: expected action number {expected}")
+                raise RecordError(
+                    N_("{where}: expected action number {expected}"), where=where, expected=expected
+                )
             if entry.seat != state.current_seat:
                 seat = state.seats[state.current_seat].name
-                raise RecordError(f"{where}: it is {seat}'s turn, not seat {entry.seat + 1}'s")
+                raise RecordError(
+                    N_("{where}: it is {name}'s turn, not seat {seat}'s"),
+                    where=where,
+                    name=seat,
+                    seat=entry.seat + 1,
+                )
             script = _StrictScript(entry.dice, where)
             try:
                 state = apply(state, entry.action, script)
             except RecordError:
                 raise
             except FivediceError as error:
-                raise RecordError(f"{where} ({entry.action}): {error}") from None
+                raise RecordError(
+                    N_("{where} ({action}): {reason}"),
+                    where=where,
+                    action=entry.action,
+                    reason=str(error),
+                ) from None
             script.check_used()
             yield entry, state
 
@@ -233,29 +253,40 @@ def parse_record(text: str) -> GameRecord:
     """
     lines = text.splitlines()
     if not lines or lines[0].strip() != RECORD_HEADER:
-        raise RecordError(f"not a fivedice game record (the first line must be {RECORD_HEADER!r})")
+        raise RecordError(
+            N_("not a fivedice game record (the first line must be {header!r})"),
+            header=RECORD_HEADER,
+        )
     headers: dict[str, str] = {}
     seats: list[Seat] = []
     index = 1
     while index < len(lines) and lines[index].strip():
         key, sep, value = lines[index].partition(":")
         if not sep:
-            raise RecordError(f"line {index + 1}: expected 'key: value', got {lines[index]!r}")
+            raise RecordError(
+                N_("line {number}: expected 'key: value', got {line!r}"),
+                number=index + 1,
+                line=lines[index],
+            )
         key, value = key.strip(), value.strip()
         if key == "seat":
             match = _SEAT.match(value)
             if match is None:
-                raise RecordError(f'line {index + 1}: a seat reads "Name" or "Name" cpu=LEVEL')
+                raise RecordError(
+                    N_('line {number}: a seat reads "Name" or "Name" cpu=LEVEL'), number=index + 1
+                )
             try:
                 seats.append(Seat(json.loads(match["name"]), match["cpu"]))
             except (json.JSONDecodeError, FivediceError) as error:
-                raise RecordError(f"line {index + 1}: {error}") from None
+                raise RecordError(
+                    N_("line {number}: {reason}"), number=index + 1, reason=str(error)
+                ) from None
         else:
             headers[key] = value
         index += 1
     for key in ("rules_settings", "seed"):
         if key not in headers:
-            raise RecordError(f"the record has no {key!r} line")
+            raise RecordError(N_("the record has no {key!r} line"), key=key)
     try:
         settings = GameSettings(
             tuple(seats),
@@ -270,7 +301,9 @@ def parse_record(text: str) -> GameRecord:
     except RecordError:
         raise
     except (ValueError, FivediceError) as error:
-        raise RecordError(f"the record's settings cannot be read: {error}") from None
+        raise RecordError(
+            N_("the record's settings cannot be read: {reason}"), reason=str(error)
+        ) from None
     entries: list[ActionEntry] = []
     names = {seat.name: number for number, seat in enumerate(settings.seats)}
     for number, line in enumerate(lines[index + 1 :], start=index + 2):
@@ -278,13 +311,19 @@ def parse_record(text: str) -> GameRecord:
             continue
         match = _ACTION_LINE.match(line.strip())
         if match is None:
-            raise RecordError(f"line {number}: not an action line: {line!r}")
+            raise RecordError(
+                N_("line {number}: not an action line: {line!r}"), number=number, line=line
+            )
         if match["name"] not in names:
-            raise RecordError(f"line {number}: no seat is called {match['name']!r}")
+            raise RecordError(
+                N_("line {number}: no seat is called {name!r}"), number=number, name=match["name"]
+            )
         try:
             action: Action = parse_action(match["action"])
         except FivediceError as error:
-            raise RecordError(f"line {number}: {error}") from None
+            raise RecordError(
+                N_("line {number}: {reason}"), number=number, reason=str(error)
+            ) from None
         dice = parse_dice_text(match["dice"] or "", f"line {number}")
         entries.append(ActionEntry(int(match["seq"]), names[match["name"]], str(action), dice))
     record = GameRecord(
@@ -301,11 +340,13 @@ def parse_record(text: str) -> GameRecord:
     state = record.rebuild()
     if totals is not None and totals != state.match_totals:
         raise RecordError(
-            f"the record says the totals are {totals}, but its actions give {state.match_totals}"
+            N_("the record says the totals are {totals}, but its actions give {actual}"),
+            totals=totals,
+            actual=state.match_totals,
         )
     status = record.status
     if status == "finished" and not state.is_match_over:
-        raise RecordError("the record says the game is finished, but its actions do not end it")
+        raise RecordError(N_("the record says the game is finished, but its actions do not end it"))
     if status == "in_progress" and state.is_match_over:
-        raise RecordError("the record says the game is in progress, but its actions end it")
+        raise RecordError(N_("the record says the game is in progress, but its actions end it"))
     return record

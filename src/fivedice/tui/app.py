@@ -93,6 +93,7 @@ class FivediceApp(App[None]):
         self.coach_mode = False
         self.coach_loss = 0.0
         self.coach_decisions = 0
+        self.coach_estimated = False  # a judged decision was valued by estimate (columns)
         self._service: GameService | None = None
         self._form: SetupForm | None = None
 
@@ -134,6 +135,7 @@ class FivediceApp(App[None]):
         self._service = game
         self.coach_loss = 0.0
         self.coach_decisions = 0
+        self.coach_estimated = False
         if len(self.screen_stack) > 1:
             self.switch_screen(GameScreen())
         else:

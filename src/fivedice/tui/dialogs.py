@@ -158,11 +158,14 @@ class EndScreen(Screen[str]):
         Binding("q,escape", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, state: GameState, coach_loss: float | None) -> None:
+    def __init__(
+        self, state: GameState, coach_loss: float | None, *, estimate: bool = False
+    ) -> None:
         super().__init__()
         localize_bindings(self)
         self.state = state
         self.coach_loss = coach_loss
+        self.estimate = estimate  # the coach's costs are estimates (several columns)
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -182,12 +185,11 @@ class EndScreen(Screen[str]):
                 standings.add_row(_("Total"), *map(str, state.match_totals))
                 yield Static(standings, id="standings")
             if self.coach_loss is not None:
-                yield Static(
-                    _("Coach: your decisions cost {points} expected points in all.").format(
-                        points=f"{self.coach_loss:.1f}"
-                    ),
-                    id="coach-total",
-                )
+                if self.estimate:
+                    total = _("Coach: your decisions cost ≈{points} points in all (an estimate).")
+                else:
+                    total = _("Coach: your decisions cost {points} expected points in all.")
+                yield Static(total.format(points=f"{self.coach_loss:.1f}"), id="coach-total")
             yield Static(card_table(state), id="final-cards")
             with Horizontal(id="end-buttons"):
                 yield Button(_("New game"), id="new", variant="primary", compact=True)

@@ -370,7 +370,7 @@ class GameScreen(Screen[None]):
         if not self._human_turn(state):
             return
         if state.dice is not None and state.rolls_left > 0:
-            self._coach_judge(state, state.turn.kept_values, None)
+            self._coach_judge(state, state.turn.kept_values, None, None)
         self.act("roll")
 
     def action_hold_die(self, position: int) -> None:
@@ -425,7 +425,7 @@ class GameScreen(Screen[None]):
 
         def score(confirmed: bool | None) -> None:
             if confirmed and self.state is state:
-                self._coach_judge(state, None, target.category)
+                self._coach_judge(state, None, target.category, target.column)
                 self.act(action)
 
         if placement.points == 0:
@@ -543,17 +543,31 @@ class GameScreen(Screen[None]):
         hint.update(text)
 
     def _coach_judge(
-        self, state: GameState, keep: tuple[int, ...] | None, category: Category | None
+        self,
+        state: GameState,
+        keep: tuple[int, ...] | None,
+        category: Category | None,
+        column: int | None,
     ) -> None:
-        """In coach mode, works out in the background what a human decision cost."""
+        """In coach mode, works out in the background what a human decision cost.
+
+        `column` (0-based) is the column of a scored box. With several columns the costs are
+        the expert CPU's estimates, and the coach says so.
+        """
         app = self.fiveapp
-        if not app.coach_mode or not state.rules.is_single_column or state.dice is None:
+        if not app.coach_mode or state.dice is None:
             return
         app.coach_decisions += 1
-        self.run_worker(lambda: self._judge_worker(state, keep, category), thread=True)
+        if not state.rules.is_single_column:
+            app.coach_estimated = True
+        self.run_worker(lambda: self._judge_worker(state, keep, category, column), thread=True)
 
     def _judge_worker(
-        self, state: GameState, keep: tuple[int, ...] | None, category: Category | None
+        self,
+        state: GameState,
+        keep: tuple[int, ...] | None,
+        category: Category | None,
+        column: int | None,
     ) -> None:
         try:
             options = advise_state(state)
@@ -561,7 +575,7 @@ class GameScreen(Screen[None]):
             return
         if not options:
             return
-        loss = decision_loss(options, keep, category)
+        loss = decision_loss(options, keep, category, column)
         if loss is not None:
             self.app.call_from_thread(self._report_loss, loss, options[0])
 
@@ -570,19 +584,21 @@ class GameScreen(Screen[None]):
         app.coach_loss += loss
         if loss < 0.005:
             self.log_line(_("Coach: the best choice."))
+            return
+        choice = choice_text(best.keep, best.category, best.column)
+        if best.estimate:
+            message = _("Coach: that cost ≈{points} points (an estimate); best was {choice}.")
         else:
-            self.log_line(
-                _("Coach: that cost {points} expected points; best was {choice}.").format(
-                    points=f"{loss:.2f}", choice=choice_text(best.keep, best.category)
-                )
-            )
+            message = _("Coach: that cost {points} expected points; best was {choice}.")
+        self.log_line(message.format(points=f"{loss:.2f}", choice=choice))
 
     # The end -----------------------------------------------------------------------------
 
     def _show_end(self) -> None:
         app = self.fiveapp
         loss = app.coach_loss if app.coach_decisions else None
-        self.app.push_screen(EndScreen(self.state, loss), self._after_end)
+        screen = EndScreen(self.state, loss, estimate=app.coach_estimated)
+        self.app.push_screen(screen, self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
         app = self.fiveapp

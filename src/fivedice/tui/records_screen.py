@@ -44,13 +44,21 @@ class RecordsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="page"):
-            yield Static(Text(self.heading(), style="bold"), classes="title")
-            try:
-                body = self.body()
-            except FivediceError as error:  # e.g. the database cannot be read
-                body = Text(error_text(error), style="red")
-            yield Static(body, id="records")
+            yield Static(Text(self.heading(), style="bold"), classes="title", id="records-title")
+            yield Static(self._safe_body(), id="records")
         yield Footer()
+
+    def _safe_body(self) -> RenderableType:
+        try:
+            return self.body()
+        except FivediceError as error:  # e.g. the database cannot be read
+            return Text(error_text(error), style="red")
+
+    def rerender(self) -> None:
+        """Asks the service again and shows the page anew (title and content)."""
+        title = Text(self.heading(), style="bold")
+        self.query_one("#records-title", Static).update(title)
+        self.query_one("#records", Static).update(self._safe_body())
 
     def heading(self) -> str:
         """The page's title."""
@@ -70,15 +78,43 @@ class RecordsScreen(Screen[None]):
 
 
 class StatsScreen(RecordsScreen):
-    """Per player and rule preset: games, wins, average, best, worst, bonus rate, boxes."""
+    """Per player and rule preset: games, wins, average, best, worst, bonus rate, scores, boxes.
+
+    `p` cycles the player shown: every player, then each profile in turn.
+    """
 
     PAGE = "stats"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "next_player", "Player"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.player: str | None = None  # None: every player
 
     def heading(self) -> str:
-        return _("Statistics")
+        if self.player is None:
+            return _("Statistics: every player")
+        return _("Statistics: {player}").format(player=self.player)
+
+    def players(self) -> list[str]:
+        """The profiles with statistics, in the service's order (empty when none can be read)."""
+        try:
+            found = statistics()
+        except FivediceError:
+            return []
+        return list(dict.fromkeys(entry.profile for entry in found))
+
+    def action_next_player(self) -> None:
+        """Shows the next player's statistics (after the last one: every player again)."""
+        cycle: list[str | None] = [None, *self.players()]
+        index = cycle.index(self.player) if self.player in cycle else 0
+        self.player = cycle[(index + 1) % len(cycle)]
+        self.rerender()
+        self.query_one("#page", VerticalScroll).scroll_home(animate=False)
 
     def body(self) -> RenderableType:
-        found = statistics()
+        found = statistics(self.player)
         if not found:
             return Text(_("No games yet: finish a game to see statistics here."), style="dim")
         parts: list[RenderableType] = [
@@ -129,7 +165,32 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
                 line.append("")
             line.extend(cells[index] if index < len(cells) else ("", ""))
         boxes.add_row(*line)
-    return [title, summary, Text(_("Average per box"), style="dim"), boxes]
+    return [
+        title,
+        summary,
+        Text(_("Scores (games per 50 points)"), style="dim"),
+        distribution_grid(entry.distribution),
+        Text(_("Average per box"), style="dim"),
+        boxes,
+    ]
+
+
+DISTRIBUTION_PER_ROW = 5  # score ranges a line: 77 cells at most (five of "1450–1499 999")
+
+
+def distribution_grid(distribution: dict[str, int]) -> Table:
+    """The score distribution (range "150-199": games), a few ranges a line, lowest first."""
+    grid = Table.grid(padding=(0, 3, 0, 0))
+    cells = [
+        Text.assemble((span.replace("-", "–") + " ", "dim"), (str(count), "bold"))
+        for span, count in distribution.items()
+    ]
+    width = max((cell.cell_len for cell in cells), default=0)
+    for _column in range(min(DISTRIBUTION_PER_ROW, len(cells))):
+        grid.add_column(no_wrap=True, min_width=width)
+    for start in range(0, len(cells), DISTRIBUTION_PER_ROW):
+        grid.add_row(*cells[start : start + DISTRIBUTION_PER_ROW])
+    return grid
 
 
 class HighScoresScreen(RecordsScreen):

@@ -261,11 +261,21 @@ def advise_state(state: GameState, service: object | None = None) -> list[Advice
 
 
 def decision_loss(
-    options: list[Advice], keep: tuple[int, ...] | None, category: Category | None
+    options: list[Advice],
+    keep: tuple[int, ...] | None,
+    category: Category | None,
+    column: int | None = None,
 ) -> float | None:
-    """Expected points a choice (a keep, or a box) loses against the best option."""
+    """Expected points a choice (a keep, or a box) loses against the best option.
+
+    With several columns a box is matched in its `column` (0-based) too.
+    """
     for option in options:
-        if category is not None and option.category is category:
+        if (
+            category is not None
+            and option.category is category
+            and (option.column is None or column is None or option.column == column)
+        ):
             return option.loss
         if keep is not None and option.keep is not None and option.keep == tuple(sorted(keep)):
             return option.loss

@@ -40,6 +40,7 @@ def binding_texts() -> dict[str, str]:
         "Statistics": _("Statistics"),
         "High scores": _("High scores"),
         "Language": _("Language"),
+        "Player": _("Player"),
     }
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fivedice.core.actions import Score
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
@@ -31,8 +31,8 @@ class UnknownGameError(FivediceError):
 class SeatError(FivediceError):
     """The caller may not act now: no token (401) or another seat's token (403)."""
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, status: int, /, **params: Any) -> None:
+        super().__init__(template, **params)
         self.status = status
 
 
@@ -70,7 +70,7 @@ class GameHub:
         """
         game_id = self.signer.game_id(public_id)
         if game_id is None:
-            raise UnknownGameError(f"no game has the id {public_id!r}")
+            raise UnknownGameError(N_("no game has the id {game!r}"), game=public_id)
         return game_id
 
     def public_id(self, game_id: int) -> str:
@@ -102,18 +102,24 @@ class GameHub:
                 when a CPU or nobody (game over) is to move.
         """
         if not token:
-            raise SeatError("this needs a seat token: send 'Authorization: Bearer <token>'", 401)
+            raise SeatError(
+                N_("this needs a seat token: send 'Authorization: Bearer <token>'"), 401
+            )
         seat = self.seat_of(view, token)
         if seat is None:
-            raise SeatError("this token is not a seat token of this game", 401)
+            raise SeatError(N_("this token is not a seat token of this game"), 401)
         state = view.state
         if view.is_over:
-            raise SeatError(f"the game is {view.status}; nobody is to move", 403)
+            raise SeatError(N_("the game is {status}; nobody is to move"), 403, status=view.status)
         if seat != state.current_seat:
             mover = state.seats[state.current_seat]
             who = f"{mover.name} (CPU)" if mover.is_cpu else mover.name
             raise SeatError(
-                f"it is {who}'s turn, not {state.seats[seat].name}'s (seat {seat})", 403
+                N_("it is {mover}'s turn, not {name}'s (seat {seat})"),
+                403,
+                mover=who,
+                name=state.seats[seat].name,
+                seat=seat,
             )
         return seat
 
@@ -124,10 +130,12 @@ class GameHub:
             SeatError: 401 without a token of this game.
         """
         if not token:
-            raise SeatError("this needs a seat token: send 'Authorization: Bearer <token>'", 401)
+            raise SeatError(
+                N_("this needs a seat token: send 'Authorization: Bearer <token>'"), 401
+            )
         seat = self.seat_of(view, token)
         if seat is None:
-            raise SeatError("this token is not a seat token of this game", 401)
+            raise SeatError(N_("this token is not a seat token of this game"), 401)
         return seat
 
     # -- the service -----------------------------------------------------------------------
@@ -153,7 +161,9 @@ class GameHub:
             mode = FirstPlayer(first_player)
         except ValueError:
             modes = ", ".join(m.value for m in FirstPlayer)
-            raise FivediceError(f"first_player is one of {modes}, not {first_player!r}") from None
+            raise FivediceError(
+                N_("first_player is one of {modes}, not {value!r}"), modes=modes, value=first_player
+            ) from None
         game_settings = GameSettings(
             seats=tuple(Seat(p.name.strip(), p.level) for p in players),
             rules=ruleset,
@@ -197,7 +207,9 @@ class GameHub:
         try:
             seen = self.service.view(game_id)
         except GameNotFoundError:
-            raise UnknownGameError(f"no game has the id {self.public_id(game_id)}") from None
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
         if seen.version == version:
             return seen
         return self._load(game_id)
@@ -251,7 +263,9 @@ class GameHub:
         try:
             return self.service.load(game_id)
         except GameNotFoundError:
-            raise UnknownGameError(f"no game has the id {self.public_id(game_id)}") from None
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
 
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""
