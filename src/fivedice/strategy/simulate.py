@@ -171,37 +171,13 @@ def simulate(
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = _game_seeds(seed, games)
     typical = np.array(h.TYPICAL_BOX_VALUE)
-    # Compile (or load the compiled kernel) before the clock starts.
-    h.play_games(
-        profile.greedy,
-        profile.slip,
-        profile.max_loss,
-        seeds[:1],
-        rt.multipliers,
-        rt.scores,
-        rt.joker_scores,
-        rt.five,
-        rt.params,
-        values,
-        typical,
-        dt.keep_add,
-        dt.keep_remove,
-        dt.roll_keeps,
-        dt.keep_of_code,
-        dt.keep_faces,
-        first_keep,
-        np.zeros((1, 4), np.int64),
-    )
-    start = time.perf_counter()
-    if progress is not None:
-        progress(0, games)
-    for begin in range(0, games, _CHUNK):
-        end = min(begin + _CHUNK, games)
+
+    def play(chunk_seeds: npt.NDArray[np.uint64], results: npt.NDArray[np.int64]) -> None:
         h.play_games(
             profile.greedy,
             profile.slip,
             profile.max_loss,
-            seeds[begin:end],
+            chunk_seeds,
             rt.multipliers,
             rt.scores,
             rt.joker_scores,
@@ -215,8 +191,17 @@ def simulate(
             dt.keep_of_code,
             dt.keep_faces,
             first_keep,
-            out[begin:end],
+            results,
         )
+
+    # Compile (or load the compiled kernel) before the clock starts.
+    play(seeds[:1], np.zeros((1, 4), np.int64))
+    start = time.perf_counter()
+    if progress is not None:
+        progress(0, games)
+    for begin in range(0, games, _CHUNK):
+        end = min(begin + _CHUNK, games)
+        play(seeds[begin:end], out[begin:end])
         if progress is not None:
             progress(end, games)
     seconds = time.perf_counter() - start

@@ -329,19 +329,26 @@ def act(
     token = token or next(iter(mine.values()), None)
     try:
         after = hub.act(view.game_id, token, action, version)
-    except SeatError as problem:
-        return _after_post(
-            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=403
-        )
-    except MalformedActionError as problem:
-        return _after_post(
-            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=422
-        )
     except FivediceError as problem:
-        return _after_post(
-            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=409
-        )
+        return _refused(request, hub, visitor, public_id, problem)
     return _after_post(request, hub, visitor, public_id, after)
+
+
+def _refused(
+    request: Request, hub: GameHub, visitor: Visitor, public_id: str, problem: FivediceError
+) -> Response:
+    """The board again with the reason a form's action was refused (nothing changed).
+
+    Most often a 409 means a second window acted first (a stale version).
+    """
+    if isinstance(problem, SeatError):
+        status = 403
+    elif isinstance(problem, MalformedActionError):
+        status = 422
+    else:
+        status = 409
+    error = _said(problem, visitor)
+    return _after_post(request, hub, visitor, public_id, None, error=error, status=status)
 
 
 @router.post("/g/{public_id}/cpu")
@@ -360,15 +367,8 @@ def cpu_step(
     token = next(iter(_my_seats(hub, view, visitor).values()), None)
     try:
         action, after = hub.cpu_step(view.game_id, token, version)
-    except SeatError as problem:
-        return _after_post(
-            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=403
-        )
     except FivediceError as problem:
-        # Most often a second window stepped first (stale version): show the game as it is.
-        return _after_post(
-            request, hub, visitor, public_id, None, error=_said(problem, visitor), status=409
-        )
+        return _refused(request, hub, visitor, public_id, problem)
     name = view.state.seats[view.state.current_seat].name
     t = texts(gettext_for(visitor.language))
     return _after_post(
