@@ -67,10 +67,6 @@ def preset_description(name: str) -> str:
     return descriptions.get(name, name)
 
 
-def on_off(value: bool) -> str:
-    return _("on") if value else _("off")
-
-
 def describe_rules(rules: RuleSet) -> list[str]:
     """The active rules as sentences, generated from the rule set's values."""
     lines = [

@@ -20,7 +20,6 @@ from enum import Enum
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
 from fivedice.core.errors import N_, ActionError, FivediceError, IllegalActionError
 from fivedice.core.rules import RuleSet
@@ -385,6 +384,3 @@ def replay(
     for action in actions:
         state = apply(state, action, dice)
     return state
-
-
-TURNS_PER_GAME = len(CATEGORIES)
