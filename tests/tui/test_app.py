@@ -299,7 +299,9 @@ def test_end_screen_opens_statistics_and_high_scores() -> None:
             best = max(app.service.state.placements(), key=lambda p: p.points)
             app.service.act(f"score {best.category.key}")
         screen.refresh_view()
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#top"))
+        )
         total = app.service.state.totals[0]
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
@@ -502,7 +504,11 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
             best = max(app.service.state.placements(), key=lambda p: p.points)
             app.service.act(f"score {best.column + 1}:{best.category.key}")
         screen.refresh_view()
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        # Wait for the end screen's widgets too, not only for the screen (it composes later).
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#coach-total")),
+        )
         total = str(app.screen.query_one("#coach-total", Static).render())
         assert f"≈{app.coach_loss:.1f}" in total and "estimate" in total
 
