@@ -3,9 +3,10 @@
 # postgresql: the store tests run against a real, throwaway PostgreSQL server
 # (scripts/with-postgres.sh starts one).
 # chromium: the browser tests (tests/web/test_browser.py); Playwright drives Debian's build
-# through executable_path, `playwright install` is never run.
+# through executable_path, `playwright install` is never run. fonts-liberation: text in the
+# screenshots (apt installs no recommended packages here).
 set -euo pipefail
-PACKAGES=(postgresql chromium)
+PACKAGES=(postgresql chromium fonts-liberation)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
