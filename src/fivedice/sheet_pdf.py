@@ -147,6 +147,12 @@ class _Drawer:
             text = text[:-1]
         return text + "…"
 
+    def _lines(self, text: str, width: float, line: float) -> list[str]:
+        """`text` broken into lines of `width` in the current font."""
+        lines = self.pdf.multi_cell(width, line, text, dry_run=True, output=MethodReturnValue.LINES)
+        assert isinstance(lines, list)  # what output=LINES returns
+        return [str(part) for part in lines]
+
     def _wrapped(self, text: str, width: float, height: float) -> None:
         """Up to three lines of small text, vertically centred in a box of `height`."""
         pdf = self.pdf
@@ -154,7 +160,7 @@ class _Drawer:
         for size in (7.0, 6.5, 6.0, 5.5, 5.0):
             pdf.set_font(FONT, "", size)
             line = size * 0.42
-            lines = pdf.multi_cell(width, line, text, dry_run=True, output=MethodReturnValue.LINES)
+            lines = self._lines(text, width, line)
             if len(lines) * line <= height - 0.6:
                 break
         top = y + (height - len(lines) * line) / 2
@@ -345,7 +351,7 @@ class _Drawer:
         blocks: list[tuple[str, list[str]]] = []
         for text, style in parts:
             pdf.set_font(FONT, style, 7.0 if style else 6.5)
-            lines = pdf.multi_cell(width, line, text, dry_run=True, output=MethodReturnValue.LINES)
+            lines = self._lines(text, width, line)
             blocks.append((style, lines))
         total = sum(len(lines) for _style, lines in blocks)
         limit = math.ceil(total / halves)

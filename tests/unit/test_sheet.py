@@ -23,7 +23,6 @@ from fivedice.i18n import set_language
 from fivedice.sheet import (
     MAX_SHEET_COLUMNS,
     Paper,
-    RowKind,
     SheetError,
     blank_columns,
     build_sheet,
