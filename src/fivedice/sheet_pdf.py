@@ -273,19 +273,17 @@ class _Drawer:
         self._wrapped(row.how, geo.how - 2.0, height)
         pdf.set_text_color(0, 0, 0)
         for index in range(len(columns)):
-            self._cells(row, index, columns, y, height)
+            self._cells(row, index, y, height)
 
-    def _cells(
-        self, row: Row, index: int, columns: tuple[SheetColumn, ...], y: float, height: float
-    ) -> None:
+    def _cells(self, row: Row, index: int, y: float, height: float) -> None:
+        """The cells of sheet column `index` of this page in one row."""
         pdf, geo, sheet = self.pdf, self.geometry, self.sheet
         position = self.page_start + index  # the column's index in the whole sheet
         texts = row.cells[position] if position < len(row.cells) else ()
         if row.kind is RowKind.GRAND:
             x = self._cell_x(index, 0)
             width = geo.cell * sheet.sub_columns
-            pdf.set_fill_color(*SHADE_GRAND)
-            pdf.rect(x, y, width, height, style="D")
+            pdf.rect(x, y, width, height)
             pdf.set_font(FONT, "B", 11.0)
             pdf.set_xy(x, y)
             pdf.cell(width, height, texts[0] if texts else "", align=Align.C)
