@@ -4,9 +4,10 @@
 # (scripts/with-postgres.sh starts one).
 # chromium: the browser tests (tests/web/test_browser.py); Playwright drives Debian's build
 # through executable_path, `playwright install` is never run. fonts-liberation: text in the
-# screenshots (apt installs no recommended packages here).
+# screenshots (apt installs no recommended packages here). poppler-utils: pdftoppm, to render
+# the score sheet PDF as pictures for a person to look at (tests/unit/test_sheet_pdf.py).
 set -euo pipefail
-PACKAGES=(postgresql chromium fonts-liberation)
+PACKAGES=(postgresql chromium fonts-liberation poppler-utils)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

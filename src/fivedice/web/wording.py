@@ -79,6 +79,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "first_player": _("First player"),
         "table": _("Table and match"),
         "score_card": _("Score card"),
+        "score_sheet": _("Score sheet"),
         "match_length": _("Games in the match"),
         "seed": _("Seed (optional, for a repeatable game)"),
         "practice": _("Practice (kept out of statistics and high scores)"),
