@@ -208,12 +208,13 @@ def parse_command(text: str) -> Action:
         return parse_action(" ".join([verb, *words[1:]]))
     rest = " ".join(words[1:])
     column = 0
-    column_text, sep, box_text = rest.partition(":")
-    if sep and column_text.strip().isdigit():
-        column = int(column_text.strip()) - 1
-        if not 0 <= column < 1000:
+    column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
+    if sep:
+        number = column_text.isascii() and column_text.isdigit()
+        column = int(column_text) - 1 if number and len(column_text) < 4 else -1
+        if column < 0:
             raise MalformedActionError(
-                N_("a column number counts from 1, not {column!r}"), column=column_text.strip()
+                N_("a column number counts from 1, not {column!r}"), column=column_text
             )
     else:
         box_text = rest
@@ -306,7 +307,7 @@ class PlainSession:
 
     def handle(self, line: str) -> Outcome:
         """Does what one input line asks; a refused line leaves the game as it was."""
-        if line == LineReader.TOO_LONG:
+        if line is LineReader.TOO_LONG:
             self.say(_("That line is too long (over {count} characters).").format(count=MAX_LINE))
             return Outcome.REFUSED
         text = clean_line(line)

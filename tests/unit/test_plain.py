@@ -185,3 +185,28 @@ def test_open_boxes_in_show_look_open_with_the_preview_in_brackets(tmp_path, mon
     assert ["Full", "house", "-", "(25)"] in rows
     assert ["Yahtzee", "-"] in [line.split() for line in before_roll.splitlines()]
     assert not any(row[-1].startswith("+") for row in rows if row and row[0] != "Against")
+
+
+def test_digits_that_are_not_ascii_are_refused_not_a_traceback(tmp_path):
+    out = play("r\nhold ²\nscore ²:chance\nhold ١\n", tmp_path)
+    assert out.count("Not allowed: a die position is a number 1-5, not '²'") == 1
+    assert "Not allowed: a column number counts from 1, not '²'" in out
+    assert saved_log(tmp_path) == ["roll"]
+
+
+def test_non_ascii_digits_are_refused_by_every_parser():
+    import pytest
+
+    from fivedice.core.actions import parse_action
+    from fivedice.core.dice import parse_dice
+    from fivedice.core.errors import FivediceError
+    from fivedice.store.records import parse_dice_text
+
+    for parse, text in [
+        (parse_action, "hold ²"),
+        (parse_action, "score ²:chance"),
+        (parse_dice, "1234²"),
+        (lambda t: parse_dice_text(t, "line 9"), "12²"),
+    ]:
+        with pytest.raises(FivediceError):
+            parse(text)

@@ -124,7 +124,7 @@ def dice_text(values: tuple[int, ...]) -> str:
 
 def parse_dice_text(text: str, where: str) -> tuple[int, ...]:
     digits = text.replace(" ", "")
-    if not digits.isdigit() and digits:
+    if digits and not (digits.isascii() and digits.isdigit()):
         raise RecordError(N_("{where}: dice are digits 1-6, not {text!r}"), where=where, text=text)
     try:
         return normalize_sequence(int(c) for c in digits)
