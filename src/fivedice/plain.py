@@ -360,9 +360,10 @@ class PlainSession:
             if placement.category is action.category and placement.column == action.column:
                 if placement.points != 0:
                     return True
-                question = _("{box} would score 0. Score it anyway? [y/N] ").format(
-                    box=box_name(action.category)
-                )
+                box = box_name(action.category)
+                if state.rules.columns > 1:
+                    box += " " + _("(column {column})").format(column=action.column + 1)
+                question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
                 return is_yes(self.ask(question))
         return True  # not a legal box now: the service says why
 
