@@ -1,26 +1,79 @@
 """The plain, line-based game: state as text, one action per input line.
 
 Made for screen readers and pipes: nothing is redrawn, every line stands on its own, bad
-lines get a message and the game goes on, and end of input ends the program cleanly.
+lines get a message and the game goes on, and end of input ends the program cleanly. Every
+move is said in words ("CPU 1 rolls 3 3 5 6 6", "You score 25 in Full house"), box names
+are shown and accepted in the player's language, and a score of 0 is confirmed first.
 
 Every action is saved (through `fivedice.service`) before its result is printed, so what the
 screen has shown survives a crash; `--resume` continues a saved game exactly there.
+
+Input is untrusted: undecodable bytes, control characters and overlong lines are refused
+with a message, never a traceback, and a refused line leaves the game as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
 from typing import TextIO
 
-from fivedice.core.actions import NOTATION_HELP
-from fivedice.core.errors import FivediceError
+from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
-from fivedice.service import CpuFactory, GameService, GameView, make_cpu_player
+from fivedice.service import (
+    CpuFactory,
+    GameService,
+    GameView,
+    HintsUnavailableError,
+    hold_positions,
+    make_cpu_player,
+)
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
-from fivedice.text import describe_rules, error_text, state_lines, turn_lines
+from fivedice.text import (
+    box_name,
+    choice_text,
+    describe_rules,
+    error_text,
+    find_box,
+    move_sentence,
+    state_lines,
+    turn_lines,
+)
 
-COMMANDS_HELP = "help | rules | show | quit"
+MAX_LINE = 1000
+"""The longest input line read as a command (longer ones are refused, and skipped)."""
+
+HINT_OPTIONS = 5
+"""How many of the coach's options `hint` shows."""
+
+SHORT_VERBS = {"r": "roll", "h": "hold", "rel": "release", "s": "score"}
+"""Short forms of the action verbs (`r` = roll, `h 1 3` = hold 1 3, ...)."""
+
+QUIT_WORDS = ("quit", "exit", "q")
+YES_WORDS = ("y", "yes")
+
+
+def help_lines() -> list[str]:
+    """What the player can type, in the current language."""
+    return [
+        _(NOTATION_HELP),
+        _(
+            "Short forms: r = roll, h 1 3 = hold 1 3, rel 2 = release 2, s chance = score"
+            " chance. Boxes may be named as on the card, in your language too"
+            " (score full house)."
+        ),
+        _(
+            "Also: hint (the coach's best options), undo (take back your last action, in solo"
+            " and practice games), show (the whole card), rules, help (or ?), quit (or q)."
+        ),
+    ]
 
 
 def build_settings(
@@ -77,6 +130,324 @@ def open_game(
     return service.create_game(settings, seed=seed, practice=practice)
 
 
+class Outcome(Enum):
+    """What one input line did."""
+
+    ACTION = "action"  # an action was saved: the game moved on
+    REFUSED = "refused"  # refused with a message: the game is as it was
+    INFO = "info"  # help, show, rules, hint or an empty line: nothing changes
+    QUIT = "quit"  # quit
+
+
+class LineReader:
+    """Reads input lines safely: None at end of input; undecodable bytes become U+FFFD (the
+    line is then refused), and a line longer than `MAX_LINE` is read to its end and returned
+    as one overlong marker instead of being held in memory."""
+
+    TOO_LONG = "\x00too long"
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                reconfigure(errors="replace")
+
+    def read(self) -> str | None:
+        try:
+            line = self.stream.readline(MAX_LINE + 1)
+        except (UnicodeDecodeError, ValueError, OSError):
+            return None
+        if not line:
+            return None
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                try:
+                    rest = self.stream.readline(MAX_LINE + 1)
+                except (UnicodeDecodeError, ValueError, OSError):
+                    break
+            return self.TOO_LONG
+        return line
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (ValueError, OSError):
+            return False
+
+
+def clean_line(line: str) -> str | None:
+    """The command in a line (outer spaces and byte-order marks removed), or None when it
+    holds characters no command has: control characters, or bytes that were not UTF-8."""
+    text = line.replace("\ufeff", "").strip()
+    for char in text:
+        if char == "\ufffd" or (unicodedata.category(char) == "Cc" and char != "\t"):
+            return None
+    return text
+
+
+def is_yes(answer: str | None) -> bool:
+    """Whether an answer to a y/n question is yes (end of input is no)."""
+    if answer is None:
+        return False
+    word = (clean_line(answer) or "").casefold()
+    return word in YES_WORDS or word in (_("y").casefold(), _("yes").casefold())
+
+
+def parse_command(text: str) -> Action:
+    """An action from what the player typed: the notation, its short forms (`r`, `h 1 3`,
+    `rel 2`, `s chance`) and box names as on the card, in the player's language too.
+
+    Raises:
+        MalformedActionError: not an action (the message says why).
+    """
+    words = text.split()
+    verb = SHORT_VERBS.get(words[0].casefold(), words[0].casefold()) if words else ""
+    if verb != "score" or len(words) < 2:
+        return parse_action(" ".join([verb, *words[1:]]))
+    rest = " ".join(words[1:])
+    column = 0
+    column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
+    if sep:
+        number = column_text.isascii() and column_text.isdigit()
+        column = int(column_text) - 1 if number and len(column_text) < 4 else -1
+        if column < 0:
+            raise MalformedActionError(
+                N_("a column number counts from 1, not {column!r}"), column=column_text
+            )
+    else:
+        box_text = rest
+    category = find_box(box_text)
+    if category is None:
+        raise MalformedActionError(
+            N_("no box is called {text!r}; the boxes are {boxes}"),
+            text=box_text.strip(),
+            boxes=", ".join(box_name(c) for c in CATEGORIES),
+        )
+    return Score(category, column)
+
+
+@dataclass
+class PlainSession:
+    """One plain game on text streams: reads lines, sends actions to the service, says what
+    happened. `handle` takes one line; `run` plays until the game ends or the input does."""
+
+    service: GameService
+    view: GameView
+    reader: LineReader
+    stdout: TextIO
+    show_card: bool = True
+
+    @property
+    def game_id(self) -> int:
+        return self.view.game_id
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def ask(self, question: str) -> str | None:
+        self.stdout.write(question)
+        self.stdout.flush()
+        return self.reader.read()
+
+    def not_saved(self, error: FivediceError) -> None:
+        self.say(
+            _("Not saved: {reason}").format(reason=error_text(error)),
+            _("The action was not applied. Type it again to retry."),
+        )
+
+    def run(self) -> int:
+        """Plays on until the match is over, the player quits or the input ends."""
+        while True:
+            if not self.play_cpu_turns():
+                self.say(_("Goodbye."))
+                return 0
+            state = self.view.state
+            if self.show_card or state.is_match_over:
+                self.say("", *state_lines(state))
+            else:
+                self.say(*turn_lines(state))
+            if state.is_match_over:
+                return 0
+            self.show_card = False
+            line = self.ask(f"{state.seats[state.current_seat].name}> ")
+            if line is None:
+                self.say(
+                    "", _("End of input: goodbye. Game {id} is saved.").format(id=self.game_id)
+                )
+                return 0
+            if self.handle(line) is Outcome.QUIT:
+                return 0
+
+    def play_cpu_turns(self) -> bool:
+        """Lets CPU seats move, each move said in words; False when the player quits while a
+        failed save waits for a retry."""
+        while self.view.is_cpu_turn:
+            before = self.view.state
+            name = before.seats[before.current_seat].name
+            try:
+                action, self.view = self.service.cpu_step(self.game_id, self.view.version)
+            except StaleVersionError:
+                self.view = self.service.load(self.game_id)
+                continue
+            except StoreError as error:
+                if not error.retryable:
+                    raise
+                self.not_saved(error)
+                answer = self.ask(_("Press Enter to retry, or type quit: "))
+                if answer is None or (clean_line(answer) or "").casefold() in QUIT_WORDS:
+                    return False
+                continue
+            self.say(move_sentence(name, action, before, self.view.state))
+            self.show_card = True
+        return True
+
+    def handle(self, line: str) -> Outcome:
+        """Does what one input line asks; a refused line leaves the game as it was."""
+        if line is LineReader.TOO_LONG:
+            self.say(_("That line is too long (over {count} characters).").format(count=MAX_LINE))
+            return Outcome.REFUSED
+        text = clean_line(line)
+        if text is None:
+            self.say(
+                _(
+                    "That line has characters no command uses (control characters, or bytes"
+                    " that are not UTF-8)."
+                )
+            )
+            return Outcome.REFUSED
+        command = text.casefold()
+        if not command:
+            return Outcome.INFO
+        if command in QUIT_WORDS:
+            self.say(
+                _(
+                    "Goodbye. Game {id} is saved; 'fivedice play --plain --resume' continues it."
+                ).format(id=self.game_id)
+            )
+            return Outcome.QUIT
+        if command in ("help", "?"):
+            self.say(*help_lines())
+            return Outcome.INFO
+        if command == "rules":
+            self.say(*describe_rules(self.view.state.rules))
+            return Outcome.INFO
+        if command == "show":
+            self.show_card = True
+            return Outcome.INFO
+        if command == "hint":
+            self.hint()
+            return Outcome.INFO
+        if command in ("undo", "u"):
+            return self.undo()
+        try:
+            action = parse_command(text)
+        except FivediceError as error:
+            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            return Outcome.REFUSED
+        if isinstance(action, Score) and not self.confirm_zero(action):
+            self.say(_("Not scored."))
+            return Outcome.REFUSED
+        return self.apply(action)
+
+    def confirm_zero(self, action: Score) -> bool:
+        """Asks once before a box takes a 0 (end of input: no); True for any other score."""
+        state = self.view.state
+        for placement in state.placements():
+            if placement.category is action.category and placement.column == action.column:
+                if placement.points != 0:
+                    return True
+                box = box_name(action.category)
+                if state.rules.columns > 1:
+                    box += " " + _("(column {column})").format(column=action.column + 1)
+                question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
+                return is_yes(self.ask(question))
+        return True  # not a legal box now: the service says why
+
+    def apply(self, action: Action) -> Outcome:
+        before = self.view.state
+        seat_before = (before.game_number, before.current_seat)
+        try:
+            self.view = self.service.apply_action(self.game_id, action, self.view.version)
+        except StaleVersionError:
+            self.view = self.service.load(self.game_id)
+            self.say(_("The game was changed elsewhere; here it is as saved now."))
+            self.show_card = True
+            return Outcome.REFUSED
+        except StoreError as error:
+            if not error.retryable:
+                raise
+            self.not_saved(error)
+            return Outcome.REFUSED
+        except FivediceError as error:
+            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            return Outcome.REFUSED
+        after = self.view.state
+        if isinstance(action, Score):
+            self.say(move_sentence(None, action, before, after))
+        self.show_card = seat_before != (after.game_number, after.current_seat)
+        return Outcome.ACTION
+
+    def undo(self) -> Outcome:
+        before = self.view.state
+        try:
+            self.view = self.service.undo(self.game_id, self.view.version)
+        except StaleVersionError:
+            self.view = self.service.load(self.game_id)
+            self.say(_("The game was changed elsewhere; here it is as saved now."))
+            self.show_card = True
+            return Outcome.REFUSED
+        except StoreError as error:
+            if not error.retryable:
+                raise
+            self.not_saved(error)
+            return Outcome.REFUSED
+        except FivediceError as error:
+            self.say(_("Cannot undo: {reason}").format(reason=error_text(error)))
+            return Outcome.REFUSED
+        self.say(_("Your last action is taken back."))
+        after = self.view.state
+        self.show_card = (before.game_number, before.current_seat) != (
+            after.game_number,
+            after.current_seat,
+        )
+        return Outcome.ACTION
+
+    def hint(self) -> None:
+        """The coach's best options for the dice now, through the service."""
+        state = self.view.state
+        try:
+            options = self.service.hint(self.game_id)
+        except HintsUnavailableError as error:
+            self.say(_("No hint: {reason}").format(reason=error_text(error)))
+            return
+        if not options:
+            self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
+            return
+        estimate = any(getattr(option, "estimate", False) for option in options)
+        self.say(
+            _("The coach's best options (estimated points still to come):")
+            if estimate
+            else _("The coach's best options (expected points still to come):")
+        )
+        for number, option in enumerate(options[:HINT_OPTIONS], start=1):
+            column = getattr(option, "column", None)
+            text = choice_text(option.keep, option.category, column)
+            if option.category is None and state.dice is not None:
+                keep = tuple(option.keep or ())
+                if keep and len(keep) < len(state.dice):
+                    positions = sorted(hold_positions(state.dice, state.turn.held, keep))
+                    text += " " + _("(hold {positions})").format(
+                        positions=" ".join(map(str, positions))
+                    )
+            value = f"{option.value:.1f}"
+            loss = f" (-{option.loss:.1f})" if option.loss >= 0.05 else ""
+            self.say(f"  {number}. {text}: {'≈' if estimate else ''}{value}{loss}")
+
+
 def run_plain(
     rules: RuleSet,
     players: list[str],
@@ -104,6 +475,7 @@ def run_plain(
             stdout.write(line + "\n")
         stdout.flush()
 
+    reader = LineReader(stdin)
     resuming = resume or resume_game is not None
     settings = None if resuming else build_settings(rules, players, cpus, first, games)
     service = GameService.open(db, cpu_factory=cpu_factory)
@@ -111,14 +483,14 @@ def run_plain(
         waiting = service.latest_unfinished()
         if waiting is not None:
             names = ", ".join(waiting.players)
-            if stdin.isatty():
+            if reader.isatty():
                 stdout.write(
                     _("Game {id} ({names}) is unfinished. Resume it? [y/N] ").format(
                         id=waiting.game_id, names=names
                     )
                 )
                 stdout.flush()
-                if stdin.readline().strip().lower() in ("y", "yes"):
+                if is_yes(reader.read()):
                     resume_game = waiting.game_id
             else:
                 say(
@@ -130,87 +502,17 @@ def run_plain(
     view = open_game(
         service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
     )
-    game_id = view.game_id
     if resume or resume_game is not None:
-        say(_("Resuming game {id} after {count} actions.").format(id=game_id, count=view.version))
-    else:
-        say(_("Game {id}: every action is saved as you play.").format(id=game_id))
-    say(_("fivedice: type an action, or help. {notation}").format(notation=_(NOTATION_HELP)))
-
-    def not_saved(error: FivediceError) -> None:
         say(
-            _("Not saved: {reason}").format(reason=error_text(error)),
-            _("The action was not applied. Type it again to retry."),
-        )
-
-    show_card = True
-    while True:
-        while view.is_cpu_turn:
-            seat = view.state.seats[view.state.current_seat].name
-            try:
-                action, view = service.cpu_step(game_id, view.version)
-            except StaleVersionError:
-                view = service.load(game_id)
-                continue
-            except StoreError as error:
-                if not error.retryable:
-                    raise
-                not_saved(error)
-                stdout.write(_("Press Enter to retry, or type quit: "))
-                stdout.flush()
-                answer = stdin.readline()
-                if not answer or answer.strip().lower() in ("quit", "exit", "q"):
-                    say(_("Goodbye."))
-                    return 0
-                continue
-            say(_("{name}: {action}").format(name=seat, action=action))
-            show_card = True
-        state = view.state
-        if show_card or state.is_match_over:
-            say("", *state_lines(state))
-        else:
-            say(*turn_lines(state))
-        if state.is_match_over:
-            return 0
-        show_card = False
-        stdout.write(f"{state.seats[state.current_seat].name}> ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            say("", _("End of input: goodbye. Game {id} is saved.").format(id=game_id))
-            return 0
-        command = line.strip().lower()
-        if not command:
-            continue
-        if command in ("quit", "exit", "q"):
-            say(
-                _(
-                    "Goodbye. Game {id} is saved; 'fivedice play --plain --resume' continues it."
-                ).format(id=game_id)
+            _("Resuming game {id} after {count} actions.").format(
+                id=view.game_id, count=view.version
             )
-            return 0
-        if command in ("help", "?"):
-            say(_(NOTATION_HELP), COMMANDS_HELP)
-            continue
-        if command == "rules":
-            say(*describe_rules(state.rules))
-            continue
-        if command == "show":
-            show_card = True
-            continue
-        seat_before = (state.game_number, state.current_seat)
-        try:
-            view = service.apply_action(game_id, line, view.version)
-        except StaleVersionError:
-            view = service.load(game_id)
-            say(_("The game was changed elsewhere; here it is as saved now."))
-            show_card = True
-            continue
-        except StoreError as error:
-            if not error.retryable:
-                raise
-            not_saved(error)
-            continue
-        except FivediceError as error:
-            say(_("Not allowed: {reason}").format(reason=error_text(error)))
-        show_card = seat_before != (view.state.game_number, view.state.current_seat)
+        )
+    else:
+        say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
+    say(
+        _("fivedice: type an action, hint, undo or help. {notation}").format(
+            notation=_(NOTATION_HELP)
+        )
+    )
+    return PlainSession(service, view, reader, stdout).run()

@@ -8,31 +8,52 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fivedice.core.card import Column, ScoreCard
+from fivedice.core.actions import Action, Hold, Release, Roll
+from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES, UPPER, Category
+from fivedice.core.errors import N_
 from fivedice.core.game import FirstPlayer, GameState
 from fivedice.core.rules import BonusCondition, Joker, OfAKindScoring, RuleSet, Straights
 from fivedice.i18n import _
 
+_BOX_NAMES: dict[Category, str] = {
+    Category.ONES: N_("Ones"),
+    Category.TWOS: N_("Twos"),
+    Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"),
+    Category.FIVES: N_("Fives"),
+    Category.SIXES: N_("Sixes"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Category.FULL_HOUSE: N_("Full house"),
+    Category.SMALL_STRAIGHT: N_("Small straight"),
+    Category.LARGE_STRAIGHT: N_("Large straight"),
+    Category.YAHTZEE: N_("Yahtzee"),
+    Category.CHANCE: N_("Chance"),
+}
+
 
 def box_name(category: Category) -> str:
     """The box's name as players know it, in the current language."""
-    names = {
-        Category.ONES: _("Ones"),
-        Category.TWOS: _("Twos"),
-        Category.THREES: _("Threes"),
-        Category.FOURS: _("Fours"),
-        Category.FIVES: _("Fives"),
-        Category.SIXES: _("Sixes"),
-        Category.THREE_OF_A_KIND: _("Three of a kind"),
-        Category.FOUR_OF_A_KIND: _("Four of a kind"),
-        Category.FULL_HOUSE: _("Full house"),
-        Category.SMALL_STRAIGHT: _("Small straight"),
-        Category.LARGE_STRAIGHT: _("Large straight"),
-        Category.YAHTZEE: _("Yahtzee"),
-        Category.CHANCE: _("Chance"),
-    }
-    return names[category]
+    return _(_BOX_NAMES[category])
+
+
+def _box_words(text: str) -> str:
+    # Letters and digits only, case folded: "Full-House", "full_house" and "full house" match.
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def find_box(text: str) -> Category | None:
+    """The box a player typed: its key, its English name or its name in the current language
+    (case, spaces, dashes and underscores ignored); None when no box is called that."""
+    wanted = _box_words(text)
+    if not wanted:
+        return None
+    for category in CATEGORIES:
+        names = (category.key, _BOX_NAMES[category], box_name(category))
+        if any(_box_words(name) == wanted for name in names):
+            return category
+    return None
 
 
 def upper_total_label() -> str:
@@ -166,6 +187,10 @@ def dice_text(dice: tuple[int, ...] | None, held: tuple[bool, ...] = ()) -> str:
     return " ".join(f"[{d}]" if h else str(d) for d, h in zip(dice, marks, strict=True))
 
 
+CELL = 8
+"""Width of a card cell in `card_lines` (an open box with its preview: "- (125)")."""
+
+
 def card_lines(
     rules: RuleSet, card: ScoreCard, previews: dict[tuple[int, Category], int]
 ) -> list[str]:
@@ -176,29 +201,32 @@ def card_lines(
     columns = card.columns
 
     def cell(column: Column, index: int, category: Category) -> str:
+        # An open box is "-", with what the dice would score there in brackets: "- (25)".
         score = column.score(category)
         if score is not None:
-            return f"{score:>5}"
+            return f"{score:>{CELL}}"
         preview = previews.get((index, category))
-        return f"{'+' + str(preview) if preview is not None else '-':>5}"
+        return f"{'- (' + str(preview) + ')' if preview is not None else '-':>{CELL}}"
 
     column_word = _("col")
-    header = " " * width + "".join(f"  {column_word} {i + 1}" for i in range(len(columns)))
+    header = " " * width + "".join(
+        f" {column_word + ' ' + str(i + 1):>{CELL}}" for i in range(len(columns))
+    )
     if len(columns) > 1:
         lines.append(header)
     for category in CATEGORIES:
         row = "".join(" " + cell(col, i, category) for i, col in enumerate(columns))
         lines.append(f"{box_name(category):<{width}}{row}")
         if category is UPPER[-1]:
-            par = "".join(f" {col.upper_par:>+5}" for col in columns)
-            upper = "".join(f" {col.upper_total:>5}" for col in columns)
-            bonus = "".join(f" {col.upper_bonus(rules):>5}" for col in columns)
+            par = "".join(f" {col.upper_par:>+{CELL}}" for col in columns)
+            upper = "".join(f" {col.upper_total:>{CELL}}" for col in columns)
+            bonus = "".join(f" {col.upper_bonus(rules):>{CELL}}" for col in columns)
             lines.append(f"{upper_total_label():<{width}}{upper}")
             lines.append(f"{par_label():<{width}}{par}")
             lines.append(f"{upper_bonus_label():<{width}}{bonus}")
-    extra = "".join(f" {col.yahtzee_bonus_total(rules):>5}" for col in columns)
+    extra = "".join(f" {col.yahtzee_bonus_total(rules):>{CELL}}" for col in columns)
     lines.append(f"{yahtzee_bonus_label():<{width}}{extra}")
-    totals = "".join(f" {t:>5}" for t in card.column_totals(rules))
+    totals = "".join(f" {t:>{CELL}}" for t in card.column_totals(rules))
     lines.append(f"{total_label():<{width}}{totals}")
     return lines
 
@@ -253,7 +281,7 @@ def turn_lines(state: GameState) -> list[str]:
     if placements:
         multi = rules.columns > 1
         options = ", ".join(
-            f"{p.column + 1}:" * multi + f"{p.category.key} {p.points}" for p in placements
+            f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}" for p in placements
         )
         lines.append(_("Boxes: {options}").format(options=options))
     return lines
@@ -289,3 +317,77 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):
         return str(error)
+
+
+def dice_values(dice: tuple[int, ...]) -> str:
+    """Dice as words for a sentence: "3 3 5 6 6"."""
+    return " ".join(map(str, dice))
+
+
+def placement_text(placement: Placement, rules: RuleSet) -> str:
+    """Where the dice went and what it earned: "25 in Full house", plus the column when the
+    card has several, plus every bonus it earned ("+100 extra-Yahtzee bonus")."""
+    text = _("{points} in {box}").format(
+        points=placement.box_points, box=box_name(placement.category)
+    )
+    if rules.columns > 1:
+        text += " " + _("(column {column})").format(column=placement.column + 1)
+    if placement.upper_bonus:
+        text += ", " + _("+{points} upper bonus").format(points=placement.upper_bonus)
+    if placement.yahtzee_bonus:
+        text += ", " + _("+{points} extra-Yahtzee bonus").format(points=placement.yahtzee_bonus)
+    return text
+
+
+def move_sentence(actor: str | None, action: Action, before: GameState, after: GameState) -> str:
+    """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
+    3 3", "You score 25 in Full house" (`actor` None: the player reading it)."""
+    if isinstance(action, Roll):
+        dice = dice_values(after.turn.dice or ())
+        if actor is None:
+            return _("You roll {dice}").format(dice=dice)
+        return _("{name} rolls {dice}").format(name=actor, dice=dice)
+    if isinstance(action, Hold):
+        turn = after.turn
+        held = dice_values(tuple(d for d, h in zip(turn.dice or (), turn.held, strict=False) if h))
+        if actor is None:
+            return _("You hold {dice}").format(dice=held)
+        return _("{name} holds {dice}").format(name=actor, dice=held)
+    if isinstance(action, Release):
+        faces = before.turn.dice or ()
+        released = dice_values(tuple(faces[p - 1] for p in action.positions if p <= len(faces)))
+        if actor is None:
+            return _("You release {dice}").format(dice=released)
+        return _("{name} releases {dice}").format(name=actor, dice=released)
+    placement = next(
+        (
+            p
+            for p in before.placements()
+            if p.category is action.category and p.column == action.column
+        ),
+        None,
+    )
+    if placement is None:  # not from `before` (cannot happen for an applied action)
+        return str(action)
+    where = placement_text(placement, before.rules)
+    if actor is None:
+        return _("You score {placement}").format(placement=where)
+    return _("{name} scores {placement}").format(name=actor, placement=where)
+
+
+def keep_text(keep: tuple[int, ...]) -> str:
+    """A keep in words: "keep 6 6 6" or "roll all five again"."""
+    if not keep:
+        return _("roll all five again")
+    return _("keep {dice}").format(dice=" ".join(map(str, keep)))
+
+
+def choice_text(
+    keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
+) -> str:
+    """A coach option in words (`column`, 0-based, for a box of a several-column card)."""
+    if category is not None and column is not None:
+        return _("score {box} in column {column}").format(box=box_name(category), column=column + 1)
+    if category is not None:
+        return _("score {box}").format(box=box_name(category))
+    return keep_text(keep or ())

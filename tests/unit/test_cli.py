@@ -125,7 +125,7 @@ def test_plain_play_full_game_two_players():
         "chance",
     ]
     for box in boxes:
-        lines += ["roll", f"score {box}", "roll", f"score {box}"]
+        lines += ["roll", f"score {box}", "y", "roll", f"score {box}", "y"]  # "y": a 0 asks
     result = run(
         "play",
         "--plain",

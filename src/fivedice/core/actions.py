@@ -105,11 +105,16 @@ class Score:
 Action = Roll | Hold | Release | Score
 
 
+def _is_number(text: str) -> bool:
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    return text.isascii() and text.isdigit()
+
+
 def _parse_positions(words: list[str]) -> tuple[int, ...]:
     digits: list[str] = []
     for word in words:
         for part in word.replace(",", " ").split():
-            if not part.isdigit():
+            if not _is_number(part):
                 raise MalformedActionError(
                     N_("a die position is a number 1-5, not {position!r}"), position=part
                 )
@@ -149,7 +154,7 @@ def parse_action(text: str) -> Action:
         column_text, sep, box = args[0].rpartition(":")
         column = 0
         if sep:
-            if not column_text.isdigit() or int(column_text) < 1:
+            if not _is_number(column_text) or int(column_text) < 1:
                 raise MalformedActionError(
                     N_("a column number counts from 1, not {column!r}"), column=column_text
                 )

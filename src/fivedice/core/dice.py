@@ -62,7 +62,7 @@ def parse_dice(text: str) -> Roll:
         DiceError: not exactly five faces from 1 to 6.
     """
     digits = [c for c in text if not c.isspace() and c not in ",-"]
-    if not all(c.isdigit() for c in digits):
+    if not all(c in "0123456789" for c in digits):  # not isdigit(): "²" is a digit to it
         raise DiceError(
             N_("dice are written as five digits 1-6, e.g. 33355; got {text!r}"), text=text
         )
