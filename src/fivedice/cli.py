@@ -195,6 +195,7 @@ for _module in (
     "fivedice.cli_sim",
     "fivedice.cli_store",
     "fivedice.cli_web",
+    "fivedice.cli_review",
 ):
     _register_optional(_module)
 

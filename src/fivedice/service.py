@@ -402,7 +402,7 @@ class GameService:
             ) from None
         replay = ((entry.action if entry else None, state) for entry, state in record.states())
         return review_game(
-            replay, game_id=game_id, status=record.status, estimate_options=multi_column_hint
+            replay, game_id=game_id, status=record.status or "", estimate_options=multi_column_hint
         )
 
     def abandon(self, game_id: int) -> None:

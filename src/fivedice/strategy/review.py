@@ -34,7 +34,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.actions import Roll, Score, parse_action
 from fivedice.core.card import ScoreCard
@@ -42,6 +42,9 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet, preset_name
+
+if TYPE_CHECKING:
+    from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
     "OPTIMAL_TOLERANCE",
@@ -268,19 +271,19 @@ _tables_lock = threading.Lock()
 
 
 @functools.lru_cache(maxsize=4)
-def _table_cached(rules: RuleSet) -> Any:
+def _table_cached(rules: RuleSet) -> StrategyTable:
     from fivedice.strategy.cache import load_or_solve
 
     return load_or_solve(rules)
 
 
-def single_column_table(rules: RuleSet) -> Any:
+def single_column_table(rules: RuleSet) -> StrategyTable:
     """The solved table of the one-column version of `rules` (kept for the next reviews)."""
     with _tables_lock:  # two reviews at once must not solve the same rules twice
         return _table_cached(rules.replace(column_multipliers=(1,)))
 
 
-def exact_options(table: Any) -> OptionsFor:
+def exact_options(table: StrategyTable) -> OptionsFor:
     """The advisor's exact options for a one-column state."""
     from fivedice.strategy.advisor import advise
 
@@ -292,7 +295,7 @@ def exact_options(table: Any) -> OptionsFor:
     return options
 
 
-def expected_to_come(table: Any, rules: RuleSet, card: ScoreCard) -> float:
+def expected_to_come(table: StrategyTable, rules: RuleSet, card: ScoreCard) -> float:
     """The optimal expected points still to come on a card (several columns: an estimate,
     each column's one-column value times its multiplier)."""
     return sum(
@@ -412,7 +415,7 @@ def _judge(state: GameState, chosen: Choice, options: Sequence[Any], exact: bool
 
 
 def _standing(
-    before: GameState, after: GameState, seat: int, table: Any, fresh: float
+    before: GameState, after: GameState, seat: int, table: StrategyTable, fresh: float
 ) -> CurvePoint:
     """The seat's curve point after the turn that `before` → `after` ended."""
     rules = before.rules
