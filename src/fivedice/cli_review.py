@@ -23,6 +23,9 @@ def review(
     chart: Annotated[
         bool, typer.Option("--chart/--no-chart", help="Draw the score chart of each seat.")
     ] = True,
+    in_app: Annotated[
+        bool, typer.Option("--app", help="Show the review in the terminal app instead.")
+    ] = False,
 ) -> None:
     """Every keep and box of a finished game against the best option, with the points lost.
 
@@ -32,6 +35,11 @@ def review(
     from fivedice.review_text import review_lines
     from fivedice.service import GameService
 
+    if in_app and not as_json:
+        from fivedice.tui.review_screen import run_review_app
+
+        run_review_app(game, db)
+        return
     try:
         found = GameService.open(db).review(game)
     except FivediceError as error:

@@ -146,8 +146,8 @@ def text_chart(seat: SeatReview, width: int = 76, height: int = 14, color: bool 
         figure.label(turns_label, "x")
         rendered = figure.build().string(colorless=not color)
     lines = [line.rstrip() for line in rendered.splitlines()]
-    legend = f"• {expected_label}   + {scored_label}"
-    return "\n".join([*lines, legend.center(len(lines[0]) if lines else 0).rstrip()])
+    legend = f"    • {expected_label}   + {scored_label}"  # under the plot, past the y ticks
+    return "\n".join([*lines, legend])
 
 
 def _round_ticks(top: float) -> list[int]:

@@ -57,7 +57,7 @@ def page_words(_: Any) -> dict[str, str]:
         "dice": _("Dice"),
         "rolls_left": _("Rolls left"),
         "chosen": _("Chosen"),
-        "best": _("Best"),
+        "best": _("Best option"),
         "lost": _("Points lost"),
         "back": _("Back to the game"),
         "refused": _("This game cannot be reviewed: {reason}"),
@@ -75,7 +75,7 @@ def _seat_context(
             "dice": " ".join(map(str, decision.dice)),
             "rolls_left": decision.rolls_left,
             "chosen": choice_words(decision.chosen),
-            "best": choice_words(decision.best),
+            "best": "" if decision.is_optimal else choice_words(decision.best),
             "lost": "" if decision.is_optimal else points(decision.loss, decision.exact),
             "optimal": decision.is_optimal,
         }
