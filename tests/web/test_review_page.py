@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import re
 
-from tests.web.test_pages import FORM, start
+from tests.web.test_pages import start
 
 
 def finish(service, game_id: int) -> None:

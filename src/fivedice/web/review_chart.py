@@ -38,22 +38,24 @@ def chart_svg(
     from matplotlib.ticker import MaxNLocator
 
     expected_label, scored_label, x_label = labels
-    figure = Figure(figsize=(7.2, 3.2), dpi=100, layout="constrained")
+    # Small in inches with large type: shrunk to a phone's width the words stay readable.
+    figure = Figure(figsize=(5.6, 3.3), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
+    axes.tick_params(labelsize=12)
     for start in games:
         axes.axvline(start, color="#d8d4c8", linewidth=1)
     axes.plot(xs, expected, color=EXPECTED_COLOR, linewidth=2, marker="o", markersize=3,
               label=expected_label)  # fmt: skip
     axes.plot(xs, scored, color=SCORED_COLOR, linewidth=2, linestyle="--", marker="s",
               markersize=3, label=scored_label)  # fmt: skip
-    axes.set_xlabel(x_label)
+    axes.set_xlabel(x_label, fontsize=12)
     axes.set_xlim(0, max(xs[-1] if xs else 1, 1))
     axes.set_ylim(bottom=0)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(True, color="#ece9e0", linewidth=0.8)
     axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="lower right", frameon=False)
+    axes.legend(loc="lower right", frameon=False, fontsize=12)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
