@@ -193,3 +193,16 @@ def test_a_match_curve_counts_the_whole_match(service):
     assert [p.game for p in seat.curve].count(2) == 13
     assert seat.curve[-1].scored == view.state.match_totals[0]
     assert {d.game for d in seat.decisions} == {1, 2}
+
+
+def test_winning_chances_have_a_place_on_every_curve_point(service, expert_game):
+    from fivedice.strategy.review import with_win_chances
+
+    review = service.review(expert_game.game_id)
+    chances = [[i / 20 for i in range(len(seat.curve))] for seat in review.seats]
+    filled = with_win_chances(review, chances)
+    assert [p.win_chance for p in filled.seats[0].curve] == chances[0]
+    assert filled.to_json()["seats"][0]["curve"][3]["win_chance"] == chances[0][3]
+    assert review.seats[0].curve[3].win_chance is None  # the review itself is unchanged
+    with pytest.raises(ValueError):
+        with_win_chances(review, [[0.5]])  # one chance per curve point, no fewer
