@@ -65,6 +65,10 @@ def test_the_games_list_links_to_reviews_of_finished_games_only(client, app, ser
     assert f'href="/g/{done}/review"' in resume
     assert f'href="/g/{playing}/review"' not in resume
     assert f'href="/g/{playing}"' in resume  # still listed to continue
+    dropped, dropped_id = started_game(client, app, seed="6")
+    service.abandon(dropped_id)
+    assert f"/g/{dropped}" not in client.get("/resume").text  # abandoned: not offered at all
+    assert client.get(f"/g/{dropped}/review").status_code == 200  # but it can be reviewed
 
 
 def test_a_game_in_progress_is_not_reviewed(client, app):
