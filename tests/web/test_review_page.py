@@ -87,3 +87,20 @@ def test_the_review_speaks_the_visitors_language(client, app, service):
     html = client.get(f"/g/{public_id}/review").text
     assert "Verwachte punten verloren" in html
     assert "verwachte eindscore" in chart_of(html).decode()
+
+
+def test_a_match_review_counts_games_and_marks_where_each_begins(client, app, service):
+    public_id, game_id = started_game(client, app, kind1="none", match_length="2")
+    finish(service, game_id)
+    html = client.get(f"/g/{public_id}/review").text
+    assert '<th scope="col">Game</th>' in html
+    assert "game 2, turn" in html  # the costliest decisions say which game
+    assert chart_of(html).count(b"<svg") == 1
+
+
+def test_the_chart_is_plain_svg_with_both_series():
+    from fivedice.web.review_chart import chart_svg, data_url
+
+    svg = chart_svg([0, 1, 2], [250.0, 240.0, 245.0], [0, 20, 45], ("E", "S", "T"), [1])
+    assert svg.startswith(b"<?xml") and b"</svg>" in svg and b"<script" not in svg
+    assert data_url(svg).startswith("data:image/svg+xml;base64,")

@@ -88,7 +88,7 @@ class ValuedOption(Protocol):
     def loss(self) -> float: ...
 
 
-OptionsFor = Callable[[GameState], Sequence[Any]]
+OptionsFor = Callable[[GameState], Sequence[ValuedOption]]
 """Every option of the seat to move in a state, best first (`ValuedOption`s)."""
 
 
@@ -287,7 +287,7 @@ def exact_options(table: StrategyTable) -> OptionsFor:
     """The advisor's exact options for a one-column state."""
     from fivedice.strategy.advisor import advise
 
-    def options(state: GameState) -> Sequence[Any]:
+    def options(state: GameState) -> Sequence[ValuedOption]:
         assert state.dice is not None  # only asked at a decision
         column = state.cards[state.current_seat].columns[0]
         return advise(table, column, state.dice, state.rolls_left)
@@ -369,7 +369,7 @@ def review_game(
     return GameReview(game_id, rules, status, exact, seats)
 
 
-def _matches(option: Any, choice: Choice, several_columns: bool) -> bool:
+def _matches(option: ValuedOption, choice: Choice, several_columns: bool) -> bool:
     if choice.category is not None:
         if option.category is not choice.category:
             return False
@@ -377,13 +377,15 @@ def _matches(option: Any, choice: Choice, several_columns: bool) -> bool:
     return option.keep is not None and tuple(option.keep) == choice.keep
 
 
-def _choice_of(option: Any, several_columns: bool) -> Choice:
+def _choice_of(option: ValuedOption, several_columns: bool) -> Choice:
     if option.category is not None:
         return Choice(None, option.category, getattr(option, "column", 0) or 0, several_columns)
-    return Choice(keep=tuple(option.keep))
+    return Choice(keep=tuple(option.keep or ()))
 
 
-def _judge(state: GameState, chosen: Choice, options: Sequence[Any], exact: bool) -> Decision:
+def _judge(
+    state: GameState, chosen: Choice, options: Sequence[ValuedOption], exact: bool
+) -> Decision:
     """The decision `chosen` at `state`, against the best of `options` (best first)."""
     several = not exact
     taken = next((option for option in options if _matches(option, chosen, several)), None)

@@ -103,7 +103,8 @@ def _review_context(review: GameReview, level_names: dict[str, str]) -> dict[str
 
 def _chart(seat: SeatReview, labels: tuple[str, str, str]) -> str:
     xs = chart_x(seat.curve)
-    starts = [x for x, point in zip(xs, seat.curve, strict=True) if point.turn == 0 and x > 0]
+    curve = seat.curve
+    starts = [xs[i - 1] for i in range(1, len(curve)) if curve[i].game != curve[i - 1].game]
     svg = chart_svg(
         xs,
         [point.expected_final for point in seat.curve],
