@@ -24,7 +24,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
@@ -49,6 +49,12 @@ from fivedice.store import (
 from fivedice.store.records import UNDO, RecordingDice, UndoTarget
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
+if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
+    from fivedice.strategy.review import CurvePoint as CurvePoint
+    from fivedice.strategy.review import Decision as Decision
+    from fivedice.strategy.review import GameReview as GameReview
+    from fivedice.strategy.review import SeatReview as SeatReview
+
 __all__ = [
     "TABLE_KIND",
     "ColumnOption",
@@ -59,6 +65,7 @@ __all__ = [
     "HintsUnavailableError",
     "LocalGame",
     "NotCpuTurnError",
+    "ReviewRefusedError",
     "StaleVersionError",
     "StoreUnavailableError",
     "UndoRefusedError",
@@ -90,6 +97,10 @@ CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
 
 class NotCpuTurnError(FivediceError):
     """`cpu_step` was asked for while a human seat is to move (or the game is over)."""
+
+
+class ReviewRefusedError(FivediceError):
+    """A game in progress is not reviewed (that would coach a seat against the others)."""
 
 
 class HintsUnavailableError(FivediceError):
@@ -485,6 +496,34 @@ class GameService:
         table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
+
+    def review(self, game_id: int) -> GameReview:
+        """Every decision of every seat of a finished or abandoned game against the best one.
+
+        Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
+        marked so, for several). Abandoned games can be reviewed too: they can no longer be
+        played on, so a review helps no one against the others.
+
+        Raises:
+            GameNotFoundError; ReviewRefusedError: the game is still in progress;
+            HintsUnavailableError: no strategy layer here.
+        """
+        record = self.store.load_game(game_id)
+        if (record.status or IN_PROGRESS) == IN_PROGRESS:
+            raise ReviewRefusedError(
+                N_("game {game_id} is still in progress: it can be reviewed once it is over"),
+                game_id=game_id,
+            )
+        try:
+            from fivedice.strategy.review import review_game
+        except ImportError as error:
+            raise HintsUnavailableError(
+                N_("the strategy layer is not available: {reason}"), reason=str(error)
+            ) from None
+        replay = ((entry.action if entry else None, state) for entry, state in record.states())
+        return review_game(
+            replay, game_id=game_id, status=record.status or "", estimate_options=multi_column_hint
+        )
 
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""

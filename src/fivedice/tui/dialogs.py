@@ -155,6 +155,7 @@ class EndScreen(Screen[str]):
         Binding("m", "choose('rematch')", "Rematch"),
         Binding("s", "records('stats')", "Statistics"),
         Binding("t", "records('top')", "High scores"),
+        Binding("w", "review", "Review"),
         Binding("q,escape", "choose('quit')", "Quit"),
     ]
 
@@ -196,6 +197,7 @@ class EndScreen(Screen[str]):
                 yield Button(_("Rematch"), id="rematch", compact=True)
                 yield Button(_("Statistics"), id="stats", compact=True)
                 yield Button(_("High scores"), id="top", compact=True)
+                yield Button(_("Review"), id="review", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
         yield Footer()
 
@@ -203,11 +205,23 @@ class EndScreen(Screen[str]):
         button = event.button.id or "quit"
         if button in ("stats", "top"):
             self.action_records(button)
+        elif button == "review":
+            self.action_review()
         else:
             self.dismiss(button)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def action_review(self) -> None:
+        """Opens the review of this game over the end screen (Back returns here)."""
+        from fivedice.tui.review_screen import ReviewScreen
+
+        game_id = getattr(getattr(self.app, "service", None), "game_id", None)
+        if game_id is None:
+            self.notify(_("This game was not saved, so it cannot be reviewed."), severity="error")
+            return
+        self.app.push_screen(ReviewScreen(int(game_id)))
 
     def action_records(self, page: str) -> None:
         """Opens the statistics or high-score page over the end screen (Back returns here)."""

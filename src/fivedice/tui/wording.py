@@ -41,6 +41,7 @@ def binding_texts() -> dict[str, str]:
         "High scores": _("High scores"),
         "Language": _("Language"),
         "Player": _("Player"),
+        "Review": _("Review"),
     }
 
 

@@ -19,7 +19,7 @@ from fivedice.core.game import SettingsError
 from fivedice.service import GameService
 from fivedice.store import DatabaseDamagedError, StoreUnavailableError
 from fivedice.text import error_text
-from fivedice.web import api, pages, sheet
+from fivedice.web import api, pages, review, sheet
 from fivedice.web.hub import GameHub, SeatError, UnknownGameError
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
@@ -62,6 +62,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
+    app.include_router(review.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.exception_handler(FivediceError)

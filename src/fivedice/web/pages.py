@@ -24,7 +24,7 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
-from fivedice.store import IN_PROGRESS
+from fivedice.store import FINISHED, IN_PROGRESS
 from fivedice.strategy.levels import LEVELS
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
 from fivedice.web.hub import GameHub, PlayerSpec, SeatError, UnknownGameError
@@ -605,7 +605,40 @@ def _unfinished(hub: GameHub, visitor: Visitor) -> list[dict[str, Any]]:
 @router.get("/resume", response_class=HTMLResponse)
 def resume(request: Request, hub: Hub, visitor: Who) -> Response:
     """Every unfinished game of this browser, to continue or abandon."""
-    return render(request, visitor, "resume.html", unfinished=_unfinished(hub, visitor))
+    return render(
+        request,
+        visitor,
+        "resume.html",
+        unfinished=_unfinished(hub, visitor),
+        finished=finished_games(hub, visitor),
+    )
+
+
+def finished_games(hub: GameHub, visitor: Visitor, limit: int = 20) -> list[dict[str, Any]]:
+    """The visitor's finished games (those whose seats they hold), newest first: each links to
+    its review (web/review.py). Abandoned games are left out (they are not offered here at
+    all); their reviews are still at their address and in `fivedice review`."""
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for public_id, _token in visitor.seats:
+        if public_id in seen or len(found) >= limit:
+            continue
+        seen.add(public_id)
+        try:
+            view = hub.load(hub.game_id(public_id))
+        except FivediceError:
+            continue
+        if view.status != FINISHED:
+            continue
+        found.append(
+            {
+                "pid": public_id,
+                "players": [seat.name for seat in view.state.seats],
+                "totals": list(view.state.match_totals),
+                "status": view.status,
+            }
+        )
+    return found
 
 
 def _rules_page(

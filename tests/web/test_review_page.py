@@ -1,0 +1,106 @@
+"""The review page: chart, decisions, links from the end of the game and the games list."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from tests.web.test_pages import start
+
+
+def finish(service, game_id: int) -> None:
+    """Plays the game to its end through the service: the human scores greedily."""
+    view = service.load(game_id)
+    while not view.is_over:
+        if view.is_cpu_turn:
+            _, view = service.cpu_step(game_id, view.version)
+            continue
+        if view.state.dice is None:
+            view = service.apply_action(game_id, "roll", view.version)
+        best = max(view.state.placements(), key=lambda p: p.points)
+        view = service.apply_action(game_id, f"score {best.category.key}", view.version)
+
+
+def started_game(client, app, **changes):
+    location = start(client, **changes)
+    public_id = location.rsplit("/", 1)[-1]
+    return public_id, app.state.hub.game_id(public_id)
+
+
+def chart_of(page: str) -> bytes:
+    found = re.findall(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', page)
+    assert found, "no chart"
+    return base64.b64decode(found[0])
+
+
+def test_a_finished_game_links_to_its_review_which_shows_every_decision(client, app, service):
+    public_id, game_id = started_game(client, app)
+    finish(service, game_id)
+    game_page = client.get(f"/g/{public_id}").text
+    assert f'href="/g/{public_id}/review"' in game_page  # the end of the game links here
+    page = client.get(f"/g/{public_id}/review")
+    assert page.status_code == 200
+    html = page.text
+    review = service.review(game_id)
+    for seat in review.seats:
+        assert f"Expected points lost: {seat.total_loss:.2f}" in html
+        assert f"Every decision ({len(seat.decisions)})" in html
+    assert "Values are exact" in html
+    svg = chart_of(html)
+    assert svg.lstrip().startswith(b"<?xml") and b"<svg" in svg
+    assert b"<script" not in svg and b"javascript:" not in svg
+    assert b"expected final score" in svg and b"points scored" in svg
+    assert "<script>" not in html  # nothing inline: the page has app.js only
+    assert ' style="' not in html
+    # The greedy human loses points; the costliest decisions are listed with what was best.
+    assert html.count('<ol class="costliest">') >= 1
+    assert "best: " in html
+
+
+def test_the_games_list_links_to_reviews_of_finished_games_only(client, app, service):
+    done, done_id = started_game(client, app, seed="3")
+    finish(service, done_id)
+    playing, _ = started_game(client, app, seed="4")
+    resume = client.get("/resume").text
+    assert f'href="/g/{done}/review"' in resume
+    assert f'href="/g/{playing}/review"' not in resume
+    assert f'href="/g/{playing}"' in resume  # still listed to continue
+    dropped, dropped_id = started_game(client, app, seed="6")
+    service.abandon(dropped_id)
+    assert f"/g/{dropped}" not in client.get("/resume").text  # abandoned: not offered at all
+    assert client.get(f"/g/{dropped}/review").status_code == 200  # but it can be reviewed
+
+
+def test_a_game_in_progress_is_not_reviewed(client, app):
+    public_id, _ = started_game(client, app)
+    page = client.get(f"/g/{public_id}/review")
+    assert page.status_code == 409
+    assert "still in progress" in page.text
+    assert "data:image/svg" not in page.text
+    assert client.get("/g/nonsense/review").status_code == 404
+
+
+def test_the_review_speaks_the_visitors_language(client, app, service):
+    public_id, game_id = started_game(client, app, kind1="none")
+    finish(service, game_id)
+    client.get("/lang/nl")
+    html = client.get(f"/g/{public_id}/review").text
+    assert "Verwachte punten verloren" in html
+    assert "verwachte eindscore" in chart_of(html).decode()
+
+
+def test_a_match_review_counts_games_and_marks_where_each_begins(client, app, service):
+    public_id, game_id = started_game(client, app, kind1="none", match_length="2")
+    finish(service, game_id)
+    html = client.get(f"/g/{public_id}/review").text
+    assert '<th scope="col">Game</th>' in html
+    assert "game 2, turn" in html  # the costliest decisions say which game
+    assert chart_of(html).count(b"<svg") == 1
+
+
+def test_the_chart_is_plain_svg_with_both_series():
+    from fivedice.web.review_chart import chart_svg, data_url
+
+    svg = chart_svg([0, 1, 2], [250.0, 240.0, 245.0], [0, 20, 45], ("E", "S", "T"), [1])
+    assert svg.startswith(b"<?xml") and b"</svg>" in svg and b"<script" not in svg
+    assert data_url(svg).startswith("data:image/svg+xml;base64,")
