@@ -115,7 +115,7 @@ nasty_text = st.one_of(
             "human",
             "god",
         ]
-    ),  # fmt: skip
+    ),
 )
 nasty_text = st.one_of(
     nasty_text,

@@ -10,6 +10,7 @@ Skipped only when the PostgreSQL binaries are not installed.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import re
@@ -79,10 +80,8 @@ class Cluster:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def remove(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
