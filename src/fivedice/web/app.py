@@ -17,34 +17,17 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fivedice.core.errors import FivediceError, MalformedActionError, RuleSetError
-from fivedice.core.game import SettingsError
+from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
-from fivedice.store import DatabaseDamagedError, StoreUnavailableError
 from fivedice.text import error_text
 from fivedice.web import api, pages
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
-from fivedice.web.hub import GameHub, SeatError, UnknownGameError
+from fivedice.web.hub import GameHub, error_status
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
 RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
-
-
-def error_status(error: FivediceError) -> int:
-    """The HTTP status of a refused request."""
-    if isinstance(error, UnknownGameError):
-        return 404
-    if isinstance(error, SeatError):
-        return error.status
-    if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
-        return 422
-    if isinstance(error, StoreUnavailableError):
-        return 503
-    if isinstance(error, DatabaseDamagedError):
-        return 500
-    return 409  # illegal action, stale version, closed game, no hint possible
 
 
 def create_app(

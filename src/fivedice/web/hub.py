@@ -15,11 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from fivedice.core.actions import Score
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
-from fivedice.store import GameClosedError, GameNotFoundError
+from fivedice.store import (
+    DatabaseDamagedError,
+    GameClosedError,
+    GameNotFoundError,
+    StoreUnavailableError,
+)
 from fivedice.store.browser_seats import BrowserSeats
 from fivedice.strategy.levels import LEVELS
 from fivedice.web.security import Signer
@@ -38,6 +43,21 @@ class SeatError(FivediceError):
     def __init__(self, template: str, status: int, /, **params: Any) -> None:
         super().__init__(template, **params)
         self.status = status
+
+
+def error_status(error: FivediceError) -> int:
+    """The HTTP status of a refused request (API and pages alike)."""
+    if isinstance(error, UnknownGameError):
+        return 404
+    if isinstance(error, SeatError):
+        return error.status
+    if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
+        return 422
+    if isinstance(error, StoreUnavailableError):
+        return 503
+    if isinstance(error, DatabaseDamagedError):
+        return 500
+    return 409  # illegal action, stale version, closed game, no hint possible
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,14 @@ from fivedice.store import IN_PROGRESS, StaleVersionError
 from fivedice.strategy.levels import LEVELS
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
 from fivedice.web.guard import csrf_field_html, session_of
-from fivedice.web.hub import MAX_SEED, GameHub, PlayerSpec, SeatError, UnknownGameError
+from fivedice.web.hub import (
+    MAX_SEED,
+    GameHub,
+    PlayerSpec,
+    SeatError,
+    UnknownGameError,
+    error_status,
+)
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
@@ -383,8 +390,6 @@ def _refused(
 
     Most often a 409 means a second window acted first (a stale version).
     """
-    from fivedice.web.app import error_status
-
     # A page has no bearer token to ask for: holding no seat is 403, not 401.
     status = 403 if isinstance(problem, SeatError) else error_status(problem)
     error = _said(problem, visitor)
