@@ -60,6 +60,15 @@ def test_a_cross_site_form_post_neither_acts_nor_replaces_the_seat_cookie(client
     assert "you hold no seat" not in page and 'id="roll"' in page
 
 
+def test_an_odd_cookie_of_another_app_does_not_hide_the_session(client, app):
+    location = start(client)
+    session = client.cookies.get(SESSION_COOKIE)
+    with TestClient(app) as other:
+        odd = f'theme="a;b"; x=\\"; {SESSION_COOKIE}={session}; y=[1]'
+        page = other.get(location, headers={"Cookie": odd})
+    assert "set-cookie" not in page.headers and 'id="roll"' in page.text
+
+
 def test_a_browser_holds_more_than_thirty_games(client, app):
     locations = [start(client, kind1="none", seed=str(n)) for n in range(35)]
     listed = client.get("/resume").text

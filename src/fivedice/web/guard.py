@@ -26,12 +26,11 @@ import hmac
 import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
-from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
-from starlette.requests import Request
+from starlette.requests import Request, cookie_parser
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.web.security import Signer
@@ -150,14 +149,13 @@ def csrf_field_html(scope: Scope) -> Markup:
 
 
 def _cookies(scope: Scope) -> dict[str, str]:
-    cookie = SimpleCookie()
+    # Starlette's lenient parser (as `request.cookies`): one odd cookie of another app on
+    # the same host must not hide the session cookie, or a GET would replace it.
+    found: dict[str, str] = {}
     for name, value in scope.get("headers", ()):
         if name == b"cookie":
-            try:
-                cookie.load(value.decode("latin-1"))
-            except Exception:  # a malformed Cookie header: as if there were none
-                continue
-    return {key: morsel.value for key, morsel in cookie.items()}
+            found.update(cookie_parser(value.decode("latin-1")))
+    return found
 
 
 def _header(scope: Scope, wanted: bytes) -> str | None:
