@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from fivedice.core.categories import CATEGORIES, UPPER, Category, upper_box
 from fivedice.core.dice import ALL_ROLLS, Roll, check_roll
@@ -226,14 +227,9 @@ class Column:
         Raises:
             IllegalActionError: the box is filled or closed, or no roll gives those points.
         """
-        matches: list[Placement] = []
-        possible: set[int] = set()
-        for roll in ALL_ROLLS:
-            for placement in self.placements(rules, roll):
-                if placement.category is category:
-                    possible.add(placement.box_points)
-                    if placement.box_points == points:
-                        matches.append(placement)
+        by_points = _placements_by_points(self, rules).get(category, {})
+        possible = set(by_points)
+        matches = by_points.get(points, [])
         if not matches:
             if not possible:
                 raise self.refusal(rules, category, ALL_ROLLS[0])
@@ -281,6 +277,19 @@ class Column:
             dice="".join(map(str, roll)),
             allowed=", ".join(c.key for c, _ in self.legal_boxes(rules, roll)),
         )
+
+
+@lru_cache(maxsize=64)
+def _placements_by_points(
+    column: Column, rules: RuleSet
+) -> dict[Category, dict[int, list[Placement]]]:
+    """Every placement some roll could make in the column now, by box and box score."""
+    found: dict[Category, dict[int, list[Placement]]] = {}
+    for roll in ALL_ROLLS:
+        for placement in column.placements(rules, roll):
+            by_points = found.setdefault(placement.category, {})
+            by_points.setdefault(placement.box_points, []).append(placement)
+    return found
 
 
 def score_ranges(scores: set[int] | frozenset[int]) -> str:
