@@ -18,7 +18,7 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
-from fivedice.service import GameService, GameView
+from fivedice.service import GameService, GameView, UndoRefusedError
 from fivedice.store import IN_PROGRESS, GameClosedError, StaleVersionError, StoreError
 from fivedice.text import (
     box_name,
@@ -237,6 +237,11 @@ def run_table_plain(
             continue
         seat_before = (state.game_number, state.current_seat)
         try:
+            if command == "undo":
+                view = service.undo(game_id, view.version)
+                say(_("The last entry is taken back (the log keeps both)."))
+                show_card = True
+                continue
             view = service.apply_action(game_id, line, view.version)
         except StaleVersionError:
             view = service.load(game_id)
@@ -250,6 +255,9 @@ def run_table_plain(
                 _("Not saved: {reason}").format(reason=error_text(error)),
                 _("The action was not applied. Type it again to retry."),
             )
+            continue
+        except UndoRefusedError as error:
+            say(_("Cannot undo: {reason}").format(reason=error_text(error)))
             continue
         except FivediceError as error:
             say(_("Not allowed: {reason}").format(reason=error_text(error)))

@@ -218,3 +218,30 @@ def test_games_saved_before_table_games_read_as_played(tmp_path):
     assert upgraded.list_games()[0].kind == "play"
     assert upgraded.load_game(1).settings.kind is GameKind.PLAY
     upgraded.close()
+
+
+def test_undo_restores_the_previous_card_exactly(db_url):
+    service = GameService(Store(db_url))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob"]))
+    game_id = view.game_id
+    states = [view.state]
+    for entry in ("dice 22222", "score yahtzee", "score chance 20", "dice 66666"):
+        view = service.apply_action(game_id, entry, view.version)
+        states.append(view.state)
+    view = service.apply_action(game_id, "score sixes", view.version)  # +100 extra Yahtzee
+    assert view.state.cards[0].columns[0].extra_yahtzees == 1
+    result = run("table", "--plain", "--db", db_url, "--resume", input="undo\nundo\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("The last entry is taken back") == 3
+    back = service.load(game_id)
+    assert back.state == states[2]  # Ann's Yahtzee kept; Bob's chance and Ann's sixes gone
+    assert back.state.cards[0].columns[0].extra_yahtzees == 0
+    # The log keeps the corrections; a replay of the record gives the same card.
+    actions = [entry.action for entry in service.record(game_id).actions]
+    assert actions[-3:] == ["undo", "undo", "undo"] and len(actions) == 8
+    assert parse_record(service.export(game_id)).rebuild() == states[2]
+    # Undo back to the start, then once more: refused, nothing changes.
+    result = run("table", "--plain", "--db", db_url, "--resume", input="undo\nundo\nundo\nquit\n")
+    assert "Cannot undo: there is nothing to take back yet" in result.stdout
+    assert service.load(game_id).state == states[0]
+    assert service.load(game_id).version == 10
