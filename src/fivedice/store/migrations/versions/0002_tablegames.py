@@ -1,7 +1,8 @@
 """Games at the table: `games.kind` says who rolls, the app ('play') or the players ('table').
 
 Revision ID: 0002_tablegames
-Revises: 0001
+Revises: 0002_websessions (written against 0001; chained after the web sessions' migration
+when both met on one branch)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0002_tablegames"
-down_revision: str | None = "0001"
+down_revision: str | None = "0002_websessions"
 branch_labels = None
 depends_on = None
 
