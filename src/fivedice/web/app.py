@@ -22,7 +22,7 @@ from fivedice.core.game import SettingsError
 from fivedice.service import GameService
 from fivedice.store import DatabaseDamagedError, StoreUnavailableError
 from fivedice.text import error_text
-from fivedice.web import api, pages
+from fivedice.web import api, pages, table
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url
 from fivedice.web.hub import GameHub, SeatError, UnknownGameError
 from fivedice.web.security import Signer, load_secret
@@ -79,6 +79,7 @@ def create_app(
     app.state.public_url = public_origin
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(table.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 

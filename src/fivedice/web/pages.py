@@ -293,6 +293,8 @@ def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: in
         view = _load_page_game(hub, public_id)
     except UnknownGameError:
         return _not_found(request, visitor)
+    if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
+        return RedirectResponse(f"/t/{public_id}", status_code=303)
     context = board_context(hub, view, visitor, show_hint=bool(hint))
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
