@@ -311,11 +311,11 @@ def option_text(
     return _("keep {dice}").format(dice=" ".join(map(str, keep)))
 
 
-def coach_lines(options: list[object], limit: int = 8) -> list[str]:
+def coach_lines(options: list[object], limit: int = 8, compact: bool = False) -> list[str]:
     """The coach's best options, one a line, with the expected points to come and the loss.
 
     `options` are the service's hint options (advisor `Option`s or `ColumnOption`s);
-    several-column values are estimates, marked ≈.
+    several-column values are estimates, marked ≈. `compact`: the numbers without words.
     """
     lines = []
     for number, option in enumerate(options[:limit], start=1):
@@ -325,8 +325,13 @@ def coach_lines(options: list[object], limit: int = 8) -> list[str]:
         mark = "≈" if getattr(option, "estimate", False) else ""
         value = float(getattr(option, "value", 0.0))
         loss = float(getattr(option, "loss", 0.0))
+        template = (
+            "{number}. {option}: {mark}{value:.1f} (−{loss:.1f})"
+            if compact
+            else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
+        )
         lines.append(
-            _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})").format(
+            template.format(
                 number=number,
                 option=option_text(keep, category, column),
                 mark=mark,
