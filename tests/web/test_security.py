@@ -49,6 +49,8 @@ def test_a_cross_site_form_post_neither_acts_nor_replaces_the_seat_cookie(client
     assert attack.status_code == 403
     assert "set-cookie" not in attack.headers  # nothing that could replace the victim's cookie
     assert "another site" in attack.text
+    with PageClient(app, headers={"Origin": EVIL, "Accept-Language": "nl"}) as dutch:
+        assert "andere site" in dutch.post("/games", data={"csrf_token": ""}).text
     # Even from the right origin, a post that carried no session gets none.
     with TestClient(app, headers={"Origin": ORIGIN}) as kept_back:
         bare = kept_back.post("/games", data={**FORM, "csrf_token": token_of(client)})

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -23,7 +23,7 @@ from fivedice.service import GameService
 from fivedice.store import DatabaseDamagedError, StoreUnavailableError
 from fivedice.text import error_text
 from fivedice.web import api, pages, table
-from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url
+from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
 from fivedice.web.hub import GameHub, SeatError, UnknownGameError
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
@@ -98,9 +98,10 @@ def create_app(
             request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
         )
         message = error_text(error, gettext_for(language))
-        return HTMLResponse(
-            f"<p>{status}: {_escape(message)}</p>", status_code=status, headers=headers
-        )
+        visitor = pages.Visitor(language, session_of(request.scope), coach=False)
+        page = pages.render(request, visitor, "message.html", status=status, message=message)
+        page.headers.update(headers)
+        return page
 
     @app.exception_handler(RequestValidationError)
     def _malformed(request: Request, error: RequestValidationError) -> Response:
@@ -124,10 +125,6 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=status, headers=error.headers)
 
     return app
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _plain(errors: object) -> object:
