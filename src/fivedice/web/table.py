@@ -73,7 +73,7 @@ def table_texts(_: Callable[[str], str]) -> dict[str, str]:
         "ask_coach": _("Rank the options"),
         "card": _("Score card"),
         "tap_face": _("Tap the faces"),
-        "clear": _("Clear"),
+        "clear_dice": _("Clear"),
         "game_over_table": _("Game over. Final standings:"),
         "to_move": _("to move"),
         "to_come": _("{value} points to come"),
