@@ -19,7 +19,7 @@ from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, S
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 from fivedice.service import GameService, GameView, UndoRefusedError
-from fivedice.store import IN_PROGRESS, GameClosedError, StaleVersionError, StoreError
+from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.text import (
     box_name,
     coach_lines,
@@ -132,10 +132,10 @@ def open_table_game(
     if resume or resume_game is not None:
         game_id = resume_game
         if game_id is None:
-            waiting = [g for g in service.list_games(IN_PROGRESS) if g.kind == "table"]
-            if not waiting:
+            waiting = service.latest_unfinished(GameKind.TABLE.value)
+            if waiting is None:
                 raise SettingsError(N_("there is no unfinished game at the table to resume"))
-            game_id = waiting[0].game_id
+            game_id = waiting.game_id
         view = service.load(game_id)
         if not view.state.settings.is_table:
             raise SettingsError(

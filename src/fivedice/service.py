@@ -521,9 +521,9 @@ class GameService:
         """Saved games, newest first (optionally only those with `status`)."""
         return self.store.list_games(status)
 
-    def latest_unfinished(self) -> GameSummary | None:
-        """The newest game still in progress, if any."""
-        games = self.store.list_games(IN_PROGRESS, limit=1)
+    def latest_unfinished(self, kind: str = GameKind.PLAY.value) -> GameSummary | None:
+        """The newest game still in progress of a kind (default: rolled by the app), if any."""
+        games = self.store.list_games(IN_PROGRESS, limit=1, kind=kind)
         return games[0] if games else None
 
     def export(self, game_id: int) -> str:

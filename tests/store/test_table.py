@@ -138,7 +138,11 @@ def test_table_games_resume_and_are_kept_apart_from_played_games(db_url):
     assert again.exit_code == 0, again.output
     assert "Resuming game 1 after 2 actions." in again.stdout
     assert "Bob: Chance 20 (total 20)" in again.stdout
+    # `play` neither offers nor resumes the table game on its own.
+    nothing = run("play", "--plain", "--db", db_url, "--resume", input="")
+    assert nothing.exit_code == 2 and "no unfinished game to resume" in nothing.stderr
     played = run("play", "--plain", "--db", db_url, "--player", "Cy", "--seed", "2", input="")
+    assert "unfinished" not in played.stdout
     assert played.exit_code == 0
     wrong = run("table", "--plain", "--db", db_url, "2", input="")
     assert wrong.exit_code == 2 and "not a game at the table" in wrong.stderr

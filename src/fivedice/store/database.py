@@ -587,12 +587,16 @@ class Store:
                     N_("game {game_id} is already {status}"), game_id=game_id, status=status
                 )
 
-    def list_games(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
-        """Saved games, newest first."""
+    def list_games(
+        self, status: str | None = None, limit: int | None = None, kind: str | None = None
+    ) -> list[GameSummary]:
+        """Saved games, newest first (optionally only those of a status, or of a kind)."""
         games, seats = schema.games, schema.game_seats
         query = select(games).order_by(games.c.id.desc())
         if status is not None:
             query = query.where(games.c.status == status)
+        if kind is not None:
+            query = query.where(games.c.kind == kind)
         if limit is not None:
             query = query.limit(limit)
         with self._errors("list the games"), self._reader.begin() as connection:

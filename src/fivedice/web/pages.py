@@ -648,6 +648,7 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
                 "match_length": state.settings.match_length,
                 "turn": state.turn_number,
                 "turns": 13 * state.rules.columns,
+                "table": state.settings.is_table,
             }
         )
     return found
