@@ -35,6 +35,7 @@ def test_a_table_game_on_a_phone_in_english_and_dutch(browser, server):  # noqa:
     page.fill("#name1", "Bob")
     page.fill("#name2", "Cy")
     fits_the_phone(page)
+    shot(page, "10-table-new-phone-english")
     page.tap("#start")
     page.wait_for_selector("[data-pad]:not([hidden])")  # table.js shows the face pad
     for face in "33355":  # the fifth tap sends the dice
@@ -45,7 +46,7 @@ def test_a_table_game_on_a_phone_in_english_and_dutch(browser, server):  # noqa:
     for selector in ("#dice", "button.box-choice >> nth=0", "#undo"):
         box = page.locator(selector).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
-    shot(page, "10-table-phone-english")
+    shot(page, "11-table-phone-english")
     page.tap("button.box-choice[value=full_house]")
     page.wait_for_selector("text=Bob, what did you roll?")
     page.click(".points-entry summary")
@@ -61,7 +62,7 @@ def test_a_table_game_on_a_phone_in_english_and_dutch(browser, server):  # noqa:
     assert "Cy, wat heb je gegooid?" in page.content()
     assert "Aan tafel" in page.content()
     fits_the_phone(page)
-    shot(page, "11-table-phone-dutch")
+    shot(page, "12-table-phone-dutch")
     page.tap("#undo")
     page.wait_for_selector("text=Cy, wat heb je gegooid?")
     assert page.locator(".box-choices").count() == 0  # the dice entry is taken back
