@@ -48,6 +48,8 @@ games = Table(
     # Number of actions in the log; every write checks and bumps it (optimistic locking).
     Column("version", Integer, nullable=False),
     Column("totals_json", Text, nullable=False),  # match totals per seat, for listings
+    # Who rolls: 'play' (the app) or 'table' (real dice; the app keeps the card).
+    Column("kind", String(8), nullable=False, server_default="play"),
 )
 Index("ix_games_status", games.c.status)
 

@@ -300,6 +300,8 @@ def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: in
         view = _load_page_game(hub, public_id)
     except UnknownGameError:
         return _not_found(request, visitor)
+    if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
+        return RedirectResponse(f"/t/{public_id}", status_code=303)
     context = board_context(hub, view, visitor, show_hint=bool(hint))
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
@@ -651,6 +653,7 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
                 "match_length": state.settings.match_length,
                 "turn": state.turn_number,
                 "turns": 13 * state.rules.columns,
+                "table": state.settings.is_table,
             }
         )
     return found

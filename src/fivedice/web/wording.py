@@ -60,6 +60,8 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
     return {
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
         "new_game": _("New game"),
+        "at_table": _("At the table"),
+        "at_table_link": _("Playing with real dice? Let this phone keep the score."),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),
