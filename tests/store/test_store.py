@@ -114,6 +114,7 @@ def test_full_game_round_trip_with_cpu(service, db_url):
         "actions": final.version,
         "totals": list(final.state.totals),
         "practice": False,
+        "damage": None,
     }
     with pytest.raises(GameClosedError):
         fresh.apply_action(view.game_id, "roll", final.version)

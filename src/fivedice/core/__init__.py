@@ -24,6 +24,7 @@ from fivedice.core.errors import (
     IllegalActionError,
     MalformedActionError,
     RuleSetError,
+    SettingsError,
 )
 from fivedice.core.game import (
     FirstPlayer,
@@ -37,6 +38,7 @@ from fivedice.core.game import (
     rank,
     replay,
 )
+from fivedice.core.names import PlayerNameError, check_name, visible_text
 from fivedice.core.rules import (
     PRESETS,
     BonusCondition,
@@ -74,6 +76,7 @@ __all__ = [
     "MalformedActionError",
     "OfAKindScoring",
     "Placement",
+    "PlayerNameError",
     "RandomDice",
     "Release",
     "Roll",
@@ -83,11 +86,13 @@ __all__ = [
     "ScoreCard",
     "ScriptedDice",
     "Seat",
+    "SettingsError",
     "Straights",
     "Turn",
     "apply",
     "box_score",
     "box_scores",
+    "check_name",
     "find_preset",
     "find_ruleset",
     "keep_outcomes",
@@ -98,4 +103,5 @@ __all__ = [
     "rank",
     "replay",
     "roll_probability",
+    "visible_text",
 ]
