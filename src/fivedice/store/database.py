@@ -180,7 +180,12 @@ class Store:
         # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN).
         self._reader = self.engine.execution_options(**{_READ_ONLY: True})
         if migrate:
-            self.migrate()
+            try:
+                self.migrate()
+            except BaseException:
+                # Close at once: a SQLite connection left open keeps its -wal and -shm files.
+                self.engine.dispose()
+                raise
 
     def _check_file(self, path: Path) -> None:
         """Refuses a file that is not ours before anything (even a pragma) can change it."""
