@@ -18,8 +18,8 @@ from fivedice.store import (
     IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
+    GameDamagedError,
     GameNotFoundError,
-    RecordError,
     SchemaTooNewError,
     StaleVersionError,
     Store,
@@ -291,5 +291,5 @@ def test_a_log_that_does_not_replay_is_reported(service, store):
     view = service.apply_action(view.game_id, "roll", 0)
     with store.engine.begin() as connection:
         connection.execute(text("UPDATE actions SET dice = '66'"))  # two dice for a 5-dice roll
-    with pytest.raises(RecordError, match="too few dice"):
+    with pytest.raises(GameDamagedError, match=f"game {view.game_id} is damaged: .*too few dice"):
         GameService(store).load(view.game_id)
