@@ -18,7 +18,7 @@ from fivedice.store import Store, parse_record
 from .conftest import play_out, simple_cpu_factory
 
 runner = CliRunner()
-FORGED = 'Ann\nseed: 99\nseat: "Evil" cpu=expert\x00\x1b]0;pwned\x07\x1b[31m\u2028red\x85\u202e'
+FORGED = 'A\nseed: 9\nseat: "E"\x00\x1b]0;pw\x07\x1b[31m\u2028R!\x85\u202e'  # 37 characters
 
 
 def run(*args: str):
@@ -39,37 +39,39 @@ def assert_safe(output: str, lines: int) -> None:
     assert output.count("\n") == lines, output
     for char in "\x00\x1b\x07\x85\u2028\u202e\r":
         assert char not in output, repr(output)
-    assert not any(line.startswith(("seed:", "seat:", "red")) for line in output.splitlines())
+    assert not any(line.startswith(("seed:", "seat:", "R!")) for line in output.splitlines())
 
 
 def test_hand_edited_names_never_forge_lines_or_terminal_escapes(db_url):
+    # PostgreSQL text cannot hold NUL at all (so no name with one is ever stored there).
+    forged = FORGED.replace("\x00", "") if db_url.startswith("postgresql") else FORGED
     service = GameService(Store(db_url), cpu_factory=simple_cpu_factory)
     game_id = service.create_game(GameSettings((Seat("Ann"),)), seed=3).game_id
     play_out(service, game_id)
     service.store.close()
     assert_safe(run("games", "--db", db_url), lines=1)
     lines_of_stats = run("stats", "--db", db_url).count("\n")
-    hand_edit(db_url, "UPDATE game_seats SET name = :name", name=FORGED)
-    hand_edit(db_url, "UPDATE profiles SET name = :name", name=FORGED)
+    hand_edit(db_url, "UPDATE game_seats SET name = :name", name=forged)
+    hand_edit(db_url, "UPDATE profiles SET name = :name", name=forged)
     hand_edit(db_url, "UPDATE games SET rules_key = :name", name="x\nseed: 1\x1b[2J")
 
     listing = run("games", "--db", db_url)
     assert_safe(listing, lines=2)  # the game, and the line saying what is damaged
-    assert 'Ann\\nseed: 99\\nseat: "Evil" cpu=expert\\x00\\x1b]0;pwned' in listing
+    assert 'A\\nseed: 9\\nseat: "E"' in listing and "\\x1b]0;pw\\x07" in listing
     assert f"game {game_id} is damaged" in listing
     assert_safe(run("stats", "--db", db_url), lines=lines_of_stats)
     scores = run("highscores", "--db", db_url)
     assert_safe(scores, lines=2)
-    assert "Ann\\nseed: 99" in scores and "\\x1b]0;pwned\\x07" in scores
+    assert "A\\nseed: 9" in scores and "\\x1b]0;pw\\x07\\x1b[31m\\u2028R!" in scores
     # JSON keeps the stored text exactly, escaped by JSON itself.
     found = {}
     for command in ("games", "stats", "highscores"):
         output = run(command, "--db", db_url, "--json")
         assert_safe(output, lines=1)
         found[command] = json.loads(output)
-    assert found["games"][0]["players"] == [FORGED]
-    assert found["stats"][0]["profile"] == FORGED
-    assert [entry["player"] for entry in found["highscores"]["x\nseed: 1\x1b[2J"]] == [FORGED]
+    assert found["games"][0]["players"] == [forged]
+    assert found["stats"][0]["profile"] == forged
+    assert [entry["player"] for entry in found["highscores"]["x\nseed: 1\x1b[2J"]] == [forged]
 
 
 NAMES = (
