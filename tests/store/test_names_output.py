@@ -125,3 +125,12 @@ def test_a_record_cannot_smuggle_a_refused_name(tmp_path, line):
     exported = service.export(game_id).replace('seat: "Ann"', line)
     with pytest.raises(ValueError, match="control characters, line breaks"):
         parse_record(exported)
+
+
+def test_the_longest_names_fit_the_database(db_url):
+    # 40 characters, and a name whose case-folded key ("ss" for "ß") is 40 characters long.
+    service = GameService(Store(db_url), cpu_factory=simple_cpu_factory)
+    settings = GameSettings((Seat("x" * 40), Seat("ß" * 20)))
+    game_id = service.create_game(settings, seed=2).game_id
+    play_out(service, game_id)
+    assert {entry.profile for entry in service.stats()} == {"x" * 40, "ß" * 20}
