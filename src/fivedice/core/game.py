@@ -21,7 +21,8 @@ from enum import Enum
 from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
-from fivedice.core.errors import N_, ActionError, IllegalActionError, SettingsError
+from fivedice.core.errors import N_, ActionError, IllegalActionError
+from fivedice.core.errors import SettingsError as SettingsError  # (its old home: re-exported)
 from fivedice.core.names import check_name
 from fivedice.core.rules import RuleSet
 
