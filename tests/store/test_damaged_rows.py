@@ -249,6 +249,8 @@ def test_sqlite_values_of_the_wrong_type_are_named(tmp_path):
     _, damaged, other = three_games(url)
     execute(url, f"UPDATE games SET version = 'three' WHERE id = {damaged}")
     execute(url, f"UPDATE games SET seed = 'x' WHERE id = {other}")
+    execute(url, "UPDATE games SET created_at = 'yesterday' WHERE id = 1")
+    execute(url, "UPDATE results SET finished_at = 'soon'")
     listing = run("games", "--db", url)
     assert (
         f"game {damaged} is damaged: games.version is not a whole number: 'three'" in listing.stdout
@@ -256,3 +258,10 @@ def test_sqlite_values_of_the_wrong_type_are_named(tmp_path):
     exported = run("export", str(other), "--db", url)
     assert exported.exit_code == 2
     assert f"game {other} is damaged: games.seed is not a whole number: 'x'" in exported.stderr
+    assert (
+        "game 1 is damaged: games.created_at is not a date and time: 'yesterday'" in listing.stdout
+    )
+    assert len(listing.stdout.splitlines()) == 3 + 2  # every game, two marked damaged
+    stats = run("stats", "--db", url)
+    assert stats.exit_code == 2
+    assert "game 1 is damaged: results.finished_at where game_number=1" in stats.stderr

@@ -23,8 +23,12 @@ from urllib.parse import unquote, urlsplit
 
 import platformdirs
 from sqlalchemy import (
+    ColumnElement,
     Connection,
+    DateTime,
     Engine,
+    Table,
+    Text,
     create_engine,
     event,
     exc,
@@ -32,6 +36,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    type_coerce,
     update,
 )
 from sqlalchemy.dialects import postgresql as postgresql_dialect
@@ -197,6 +202,21 @@ class Store:
             raise StoreUnavailableError(
                 N_("cannot read {path}: {reason}"), path=str(path), reason=str(error)
             ) from None
+
+    def _columns(self, table: Table) -> list[ColumnElement[Any]]:
+        """The columns to select from `table`; on SQLite, dates as the stored text.
+
+        SQLite keeps any text in a date column, and SQLAlchemy would fail on the whole query
+        when one cannot be parsed; `fivedice.store.rows` parses them per row instead.
+        """
+        if not self.is_sqlite:
+            return list(table.c)
+        return [
+            type_coerce(column, Text).label(column.name)
+            if isinstance(column.type, DateTime)
+            else column
+            for column in table.c
+        ]
 
     def _describe(self) -> str:
         if self.is_sqlite:
@@ -431,7 +451,7 @@ class Store:
         """
         with self._errors("read the game"), self._reader.begin() as connection:
             game = connection.execute(
-                select(schema.games).where(schema.games.c.id == game_id)
+                select(*self._columns(schema.games)).where(schema.games.c.id == game_id)
             ).one_or_none()
             if game is None:
                 raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
@@ -562,7 +582,7 @@ class Store:
     def list_games(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
         """Saved games, newest first; a damaged game is listed with its `damage` set."""
         games, seats, actions = schema.games, schema.game_seats, schema.actions
-        query = select(games).order_by(games.c.id.desc())
+        query = select(*self._columns(games)).order_by(games.c.id.desc())
         if status is not None:
             query = query.where(games.c.status == status)
         if limit is not None:
@@ -597,7 +617,7 @@ class Store:
         games, results, profiles = schema.games, schema.results, schema.profiles
         query = (
             select(
-                results,
+                *self._columns(results),
                 profiles.c.name.label("profile"),
                 games.c.rules_key,
                 games.c.rules_json,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -40,6 +41,23 @@ class Damage(FivediceError):
 def aware(value: datetime) -> datetime:
     """The datetime in UTC (SQLite hands back naive datetimes; everything is stored in UTC)."""
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+"""Shown as the start of a listed game whose start cannot be read."""
+
+
+def _when(value: object, column: str) -> datetime:
+    # The store reads SQLite's dates as the stored text (see `Store._columns`): a date edited
+    # by hand must damage its game only, not every listing.
+    if isinstance(value, str):
+        with suppress(ValueError):
+            value = datetime.fromisoformat(value)
+    if not isinstance(value, datetime):
+        raise Damage(
+            N_("{column} is not a date and time: {value!r}"), column=column, value=_clip(value)
+        )
+    return aware(value)
 
 
 @dataclass(frozen=True)
@@ -230,10 +248,12 @@ def summary_from_rows(game: Any, seat_rows: Sequence[Any], logged: int | None) -
     game_id = int(game.id)
     names = tuple(str(row.name) for row in seat_rows)
     levels = tuple(row.cpu_level if isinstance(row.cpu_level, str) else None for row in seat_rows)
-    started = aware(game.created_at)
     rules = str(game.rules_key)
+    started = UNKNOWN_TIME
 
     def read() -> GameSummary:
+        nonlocal started
+        started = _when(game.created_at, "games.created_at")
         seats = _settings(game, seat_rows).seats
         version = _whole(game.version, "games.version")
         if logged is not None and logged != version:
@@ -311,7 +331,7 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
             ),
             practice=bool(game.practice),
             game_id=game_id,
-            started=aware(game.created_at),
+            started=_when(game.created_at, "games.created_at"),
             status=_status(game.status),
             totals=_totals(game.totals_json, len(settings.seats)),
         )
@@ -375,7 +395,7 @@ def result_from_row(row: Any) -> ResultRow:
             columns=len(next(iter(boxes.values()))),
             yahtzees=_whole(row.yahtzees, f"results.yahtzees {where}"),
             boxes=boxes,
-            finished_at=aware(row.finished_at),
+            finished_at=_when(row.finished_at, f"results.finished_at {where}"),
         )
 
     return _checked(game_id, read)
