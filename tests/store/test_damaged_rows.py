@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, text
 from typer.testing import CliRunner
 
 from fivedice.cli import app
@@ -265,3 +265,28 @@ def test_sqlite_values_of_the_wrong_type_are_named(tmp_path):
     stats = run("stats", "--db", url)
     assert stats.exit_code == 2
     assert "game 1 is damaged: results.finished_at where game_number=1" in stats.stderr
+
+
+def test_an_action_saved_while_a_game_is_read_never_makes_it_look_damaged(db_url):
+    # The game row is read first, then its seats and actions: an action saved in between
+    # must not make its version and its log disagree (on PostgreSQL: one snapshot per read).
+    service = GameService(Store(db_url), cpu_factory=simple_cpu_factory)
+    writer = GameService(Store(db_url), cpu_factory=simple_cpu_factory)
+    game_id = service.create_game(GameSettings((Seat("Ann"),)), seed=1).game_id
+    service.apply_action(game_id, "roll", 0)
+    moves = iter(["hold 1", "hold 2", "hold 3"])
+    saved = []
+
+    @event.listens_for(service.store.engine, "after_cursor_execute")
+    def save_one_in_between(connection, cursor, statement, *args):
+        if "FROM games" in statement and "UPDATE" not in statement and len(saved) < 3:
+            saved.append(writer.apply_action(game_id, next(moves), len(saved) + 1).version)
+
+    loaded = service.load(game_id)
+    assert saved and loaded.version in (1, *saved)
+    [summary] = service.list_games()
+    assert summary.damage is None and len(saved) == 2
+    assert service.export(game_id)
+    assert len(saved) == 3
+    event.remove(service.store.engine, "after_cursor_execute", save_one_in_between)
+    assert service.load(game_id).version == 4

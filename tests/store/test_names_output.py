@@ -84,6 +84,8 @@ NAMES = (
     "👨\u200d👩\u200d👧 family",
     "no\u00a0break",
     "zero\u200bwidth",
+    "b -> 6 score chance",
+    'Eve" cpu=expert',
 )
 
 

@@ -182,8 +182,12 @@ class Store:
                 database=self.description,
                 reason=str(error),
             ) from None
-        # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN).
-        self._reader = self.engine.execution_options(**{_READ_ONLY: True})
+        # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN,
+        # which reads one WAL snapshot). On a server, REPEATABLE READ: the several queries of
+        # one read (a game row, its seats, its actions) see one snapshot too, so an action
+        # saved in between can never make a game look damaged (its version and log disagree).
+        isolation = {} if self.is_sqlite else {"isolation_level": "REPEATABLE READ"}
+        self._reader = self.engine.execution_options(**{_READ_ONLY: True}, **isolation)
         if migrate:
             try:
                 self.migrate()
