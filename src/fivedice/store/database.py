@@ -262,8 +262,12 @@ class Store:
     # -- errors ---------------------------------------------------------------------------
 
     @contextmanager
-    def _errors(self, doing: str) -> Iterator[None]:
-        """Turns database errors into typed, worded errors."""
+    def _errors(self, doing: str, *, writing: bool = False) -> Iterator[None]:
+        """Turns database errors into typed, worded errors.
+
+        A value the driver cannot convert is damage when reading (e.g. a date edited by hand),
+        and a refused write (e.g. a number too large for SQLite) when `writing`.
+        """
         try:
             yield
         except exc.OperationalError as error:
@@ -302,8 +306,14 @@ class Store:
         except FivediceError:
             raise
         except (ValueError, TypeError, OverflowError) as error:
-            # A value the driver could not convert (e.g. a hand-edited date in SQLite).
-            raise self._damaged(visible_text(str(error))) from None
+            if not writing:
+                raise self._damaged(visible_text(str(error))) from None
+            raise StoreError(
+                N_("could not {doing} ({database}): {reason}"),
+                doing=doing,
+                database=self.description,
+                reason=str(error),
+            ) from None
 
     def _damaged(self, reason: object) -> DatabaseDamagedError:
         # `reason`: a FivediceError (translated with the message), or the driver's words.
@@ -402,7 +412,7 @@ class Store:
         """Saves a new game and returns its (empty) record; human seats get profiles."""
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
-        with self._errors("save the new game"), self.engine.begin() as connection:
+        with self._errors("save the new game", writing=True), self.engine.begin() as connection:
             game_id = connection.execute(
                 insert(schema.games)
                 .values(
@@ -492,7 +502,7 @@ class Store:
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
         games = schema.games
-        with self._errors("save the action"):
+        with self._errors("save the action", writing=True):
             try:
                 with self.engine.begin() as connection:
                     changed = connection.execute(
@@ -566,7 +576,7 @@ class Store:
             GameNotFoundError, GameClosedError.
         """
         games = schema.games
-        with self._errors("abandon the game"), self.engine.begin() as connection:
+        with self._errors("abandon the game", writing=True), self.engine.begin() as connection:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
