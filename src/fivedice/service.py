@@ -38,24 +38,28 @@ from fivedice.core.actions import (
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
+    DAMAGED,
     FINISHED,
     IN_PROGRESS,
     ActionEntry,
     GameClosedError,
+    GameDamagedError,
     GameRecord,
     GameSummary,
+    RecordError,
     StaleVersionError,
     Store,
     StoreUnavailableError,
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import UNDO, RecordingDice, UndoTarget
+from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.strategy.levels import LEVELS
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.strategy.review import CurvePoint as CurvePoint
@@ -67,6 +71,7 @@ __all__ = [
     "TABLE_KIND",
     "ColumnOption",
     "CpuFactory",
+    "CpuLevelError",
     "CpuPlayer",
     "GameService",
     "GameView",
@@ -102,6 +107,22 @@ class CpuPlayer(Protocol):
 
 CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
 """Makes the CPU player of a seat: (level, seed, rules) -> player."""
+
+
+class CpuLevelError(SettingsError):
+    """A CPU seat of a level that does not exist (the levels: `fivedice.strategy.levels`)."""
+
+
+def _unknown_level(level: str | None, number: int) -> CpuLevelError | None:
+    """The error for seat `number` (from 1) with CPU `level`, if that level does not exist."""
+    if level is None or level in LEVELS:
+        return None
+    return CpuLevelError(
+        N_("seat {seat}: a CPU level is one of {levels}, not {level!r}"),
+        seat=number,
+        levels=", ".join(LEVELS),
+        level=level,
+    )
 
 
 class NotCpuTurnError(FivediceError):
@@ -283,7 +304,15 @@ class GameService:
     def create_game(
         self, settings: GameSettings, *, seed: int | None = None, practice: bool = False
     ) -> GameView:
-        """Saves a new game (with its first-player roll-off, if any) and returns it."""
+        """Saves a new game (with its first-player roll-off, if any) and returns it.
+
+        Raises:
+            CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
+        """
+        for number, seat in enumerate(settings.seats, start=1):
+            unknown = _unknown_level(seat.cpu_level, number)
+            if unknown is not None:
+                raise unknown
         seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         opening = RecordingDice(dice_for(seed, 0))
         state = new_game(settings, opening)
@@ -299,10 +328,18 @@ class GameService:
         """The game as saved now, rebuilt by replaying its log.
 
         Raises:
-            GameNotFoundError; RecordError when the log does not replay.
+            GameNotFoundError; GameDamagedError when its rows cannot be read, a CPU seat has
+            an unknown level, or the log does not replay to its totals and status.
         """
         record = self.store.load_game(game_id)
-        view = self._view_of(record)
+        view = GameView(
+            game_id,
+            self._checked_state(game_id, record),
+            record.version,
+            record.status or IN_PROGRESS,
+            record.seed,
+            record.practice,
+        )
         self._remember(view)
         return view
 
@@ -311,16 +348,21 @@ class GameService:
         return self.store.load_game(game_id)
 
     @staticmethod
-    def _view_of(record: GameRecord) -> GameView:
-        assert record.game_id is not None
-        return GameView(
-            record.game_id,
-            record.rebuild(),
-            record.version,
-            record.status or IN_PROGRESS,
-            record.seed,
-            record.practice,
-        )
+    def _checked_state(game_id: int, record: GameRecord) -> GameState:
+        """The state the record replays to, after checking everything a front end relies on.
+
+        Raises:
+            GameDamagedError: an unknown CPU level, or the log does not replay to the totals
+                and status stored with it (nothing is written).
+        """
+        for number, seat in enumerate(record.settings.seats, start=1):
+            unknown = _unknown_level(seat.cpu_level, number)
+            if unknown is not None:
+                raise GameDamagedError(game_id, unknown)
+        try:
+            return verify_record(record)
+        except RecordError as error:
+            raise GameDamagedError(game_id, error) from None
 
     def view(self, game_id: int) -> GameView:
         """The latest view of the game this service knows: cached, or loaded when not.
@@ -459,6 +501,9 @@ class GameService:
         seat = view.state.current_seat
         level = view.state.seats[seat].cpu_level
         assert level is not None  # is_cpu_turn checked it
+        unknown = _unknown_level(level, seat + 1)
+        if unknown is not None:  # (`load` refuses such a game; a view may be built elsewhere)
+            raise GameDamagedError(view.game_id, unknown)
         key = (view.game_id, seat)
         if key not in self._cpus:
             self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
@@ -557,17 +602,29 @@ class GameService:
         self._forget(game_id)
 
     def list_games(self, status: str | None = None) -> list[GameSummary]:
-        """Saved games, newest first (optionally only those with `status`)."""
-        return self.store.list_games(status)
+        """Saved games, newest first (optionally only those with `status`).
+
+        A damaged game is listed with its `damage` (and status ``damaged``); so is a game with
+        a CPU seat of an unknown level. Its log is not replayed here (`load` does that).
+        """
+        return [_with_level_check(game) for game in self.store.list_games(status)]
 
     def latest_unfinished(self, kind: str = GameKind.PLAY.value) -> GameSummary | None:
-        """The newest game still in progress of a kind (default: rolled by the app), if any."""
+        """The newest game still in progress of a kind (default: rolled by the app), if any
+        (perhaps damaged: `load` says how)."""
         games = self.store.list_games(IN_PROGRESS, limit=1, kind=kind)
-        return games[0] if games else None
+        return _with_level_check(games[0]) if games else None
 
     def export(self, game_id: int) -> str:
-        """The game record as text (settings, seed, and every action with its dice)."""
-        return record_to_text(self.store.load_game(game_id))
+        """The game record as text (settings, seed, and every action with its dice).
+
+        Raises:
+            GameNotFoundError; GameDamagedError as `load` (a damaged game is not exported,
+            so every exported record replays).
+        """
+        record = self.store.load_game(game_id)
+        self._checked_state(game_id, record)
+        return record_to_text(record)
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
         """Statistics per profile and rule preset (practice games excluded)."""
@@ -689,6 +746,18 @@ def table_coach_state(
             raise HintsUnavailableError(error.template, **error.params) from None
     turn = replace(state.turn, dice=roll, rolls_used=state.rules.rolls_per_turn - left)
     return replace(state, turn=turn)
+
+
+def _with_level_check(game: GameSummary) -> GameSummary:
+    """The listing line, marked damaged when a CPU seat has an unknown level."""
+    if game.damage is not None:
+        return game
+    for number, level in enumerate(game.cpu_levels, start=1):
+        unknown = _unknown_level(level, number)
+        if unknown is not None:
+            damage = GameDamagedError(game.game_id, unknown)
+            return replace(game, status=DAMAGED, totals=(), damage=damage)
+    return game
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

@@ -396,6 +396,11 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
     translated = (gettext or _)(template)
     if not params:
         return translated
+    # An error inside an error (what is damaged in a game, ...) is translated as well.
+    params = {
+        key: error_text(value, gettext) if isinstance(value, BaseException) else value
+        for key, value in params.items()
+    }
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):
