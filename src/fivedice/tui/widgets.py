@@ -341,6 +341,14 @@ class ScoreTable(DataTable[Text]):
         for row_index, name in enumerate(name_cells):
             self.add_row(name, *(column.cells[row_index] for column in columns))
         self.move_cursor(row=cursor.row, column=cursor.column, scroll=False)
+        self.call_after_refresh(self._forget_renders)
+
+    def _forget_renders(self) -> None:
+        # DataTable caches rendered cells without their width: cells drawn before the new
+        # columns were measured (the screen under a dialog is drawn, but measured later) would
+        # stay blank. Drop them once the table is laid out.
+        self._clear_caches()
+        self.refresh()
 
     @staticmethod
     def _box_cell(
