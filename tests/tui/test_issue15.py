@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.tui import session
@@ -307,5 +308,265 @@ def test_abandon_stays_on_screen_with_long_names() -> None:
         assert region.width > 0 and region.right <= 80
         await pilot.click("#abandon-0")
         assert isinstance(app.screen, ConfirmScreen)
+
+    run(app, script)
+
+
+# Items 6, 7, 9, 11, 12e: the move log -----------------------------------------------------
+
+
+def log_lines(app: FivediceApp) -> list[str]:
+    """The lines the log widget shows."""
+    from textual.widgets import RichLog
+
+    log = game_screen(app).query_one("#log", RichLog)
+    return [strip.text.rstrip() for strip in log.lines]
+
+
+def test_the_coach_verdict_follows_the_move_it_judges() -> None:
+    app = FivediceApp(DUEL, seed=5, pace=0.05, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("c", "r", "enter")  # coach on; the CPU moves at once after this
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        entries = app.move_log.entries
+        await wait_for(pilot, lambda: any(e["kind"] == "coach" for e in entries), seconds=60)
+        await wait_for(pilot, lambda: not app.service.is_cpu_turn)
+        kinds = [(e["kind"], e.get("name")) for e in app.move_log.entries]
+        score = kinds.index(("score", "Ann"))
+        assert kinds[score + 1] == ("coach", None)  # before the CPU's first move
+        assert kinds[score + 2] == ("roll", "Bot")
+        shown = " ".join(log_lines(app))  # (long lines wrap in the log)
+        assert shown.index("Ann: ") < shown.index("Coach:") < shown.index("Bot: roll")
+
+    run(app, script)
+
+
+def test_holds_are_logged_by_position_with_their_faces() -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "1", "2")
+        dice = app.service.state.dice
+        assert dice is not None
+        assert log_lines(app)[-2:] == [
+            f"Ann: hold die 1 ({dice[0]})",
+            f"Ann: hold die 2 ({dice[1]})",
+        ]
+        await pilot.press("1")
+        assert log_lines(app)[-1] == f"Ann: release die 1 ({dice[0]})"
+
+    run(app, script)
+
+
+def test_switching_language_rewrites_the_whole_log() -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "3")
+        english = log_lines(app)
+        assert english[0].startswith("Ann: roll") and "hold die 3" in english[1]
+        await pilot.press("l")  # Nederlands
+        dutch = log_lines(app)
+        assert len(dutch) == len(english)
+        assert not any("roll" in line or "hold" in line for line in dutch), dutch
+        assert "dobbelsteen 3" in dutch[1]
+
+    run(app, script)
+
+
+def test_a_score_with_the_upper_bonus_says_so() -> None:
+    from fivedice.core.dice import ScriptedDice
+    from fivedice.core.game import apply, new_game
+    from fivedice.tui.move_log import action_entry, entry_text
+
+    dice = ScriptedDice([6, 6, 6, 6, 1, 5, 5, 5, 5, 1, 3, 3, 3, 3, 1, 4, 4, 4, 4, 1])
+    state = new_game(SOLO, dice)
+    for box in ("sixes", "fives", "threes"):
+        state = apply(apply(state, "roll", dice), f"score {box}", dice)
+    state = apply(state, "roll", dice)
+    after = apply(state, "score fours", dice)
+    text = entry_text(action_entry(state, "score fours", after))
+    assert text == "Ann: 16 in Fours (upper bonus +35)"  # the card shows 16 in Fours
+    assert after.cards[0].columns[0].score(Category.FOURS) == 16
+
+
+# Item 8: the bonus row once the bonus is out of reach ------------------------------------
+
+
+def test_the_upper_bonus_row_says_0_once_out_of_reach() -> None:
+    service = session.open_service()
+    view = service.create_game(SOLO, seed=1)
+    for box in ("ones", "twos", "threes", "fours", "fives", "sixes"):
+        view = service.apply_action(view.game_id, "roll", view.version)
+        view = service.apply_action(view.game_id, f"score {box}", view.version)
+    column = view.state.cards[0].columns[0]
+    assert column.upper_total < 63  # (seed 1: no luck)
+    app = FivediceApp(resume=view.game_id)
+
+    async def script(pilot: Pilot[None]) -> None:
+        row = next(line for line in lines(app) if "Upper bonus" in line)
+        assert "↑" not in row and row.split()[-1] == "0"
+
+    run(app, script)
+
+
+def test_the_upper_bonus_row_counts_down_while_reachable() -> None:
+    app = FivediceApp(SOLO, seed=1, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        row = next(line for line in lines(app) if "Upper bonus" in line)
+        assert row.split()[-1] == "63↑"
+
+    run(app, script)
+
+
+# Item 9: resume restores the session --------------------------------------------------
+
+
+def test_resume_restores_pace_coach_language_and_log() -> None:
+    app = FivediceApp(DUEL, seed=5, pace=0.7, start_now=True)
+    kept: dict[str, object] = {}
+
+    async def first(pilot: Pilot[None]) -> None:
+        await pilot.press("minus", "minus", "c", "l", "r", "2")  # slower, coach, Dutch
+        kept["log"] = log_lines(app)
+        kept["pace"] = app.pace_index
+        await pilot.press("q")
+
+    run(app, first)
+    set_language("en")  # a new process starts in its own language
+    again = FivediceApp(resume=True)
+    assert again.pace_index != kept["pace"]
+
+    async def second(pilot: Pilot[None]) -> None:
+        assert isinstance(again.screen, GameScreen)
+        assert again.pace_index == kept["pace"]
+        assert again.coach_mode
+        assert "Beurt: Ann" in screen_text(again) and "coach aan" in screen_text(again)
+        assert log_lines(again) == kept["log"]
+
+    run(again, second)
+
+
+# Item 10: practice ----------------------------------------------------------------------
+
+
+def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
+    from textual.widgets import Switch
+
+    from fivedice.tui.setup_screen import SetupScreen
+
+    app = FivediceApp()
+
+    async def first(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        assert "Practice game" in screen_text(app)
+        app.screen.query_one("#practice", Switch).value = True
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert app.service.practice
+        assert "practice" in lines(app)[0]
+        await pilot.press("r", "n")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # no: the game goes on
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("n", "y")
+        assert isinstance(app.screen, SetupScreen)
+        assert "practice" in screen_text(app) and "Resume: #1" in screen_text(app)
+        await pilot.click("#resume-0")
+        assert isinstance(app.screen, GameScreen) and app.service.practice
+
+    run(app, first)
+
+
+# Item 12: the hint panel, the cursor, Escape on the end screen, switches in words -----------
+
+
+def test_hint_lines_are_never_wrapped() -> None:
+    from fivedice.core.rules import RuleSet
+
+    settings = GameSettings(
+        seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
+        rules=RuleSet(column_multipliers=(1, 2, 3)),
+    )
+    app = FivediceApp(settings, seed=4, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "r", "r", "h")  # the last roll: every option is a box
+        hint = game_screen(app).query_one("#hint")
+        await wait_for(pilot, lambda: "estimated" in str(hint.render()), seconds=40)
+        await pilot.pause()
+        options = str(hint.render()).splitlines()[1:]
+        assert any("in column" in option for option in options)
+        assert len(options) >= 2
+        assert hint.size.height == len(options) + 1  # one line each: nothing wrapped
+        assert "best" in options[0]
+        for option in options[1:]:
+            value, loss = option.split()[:2]
+            assert value.startswith("≈") and loss.startswith("−")
+
+    run(app, script)
+
+
+def test_the_cursor_skips_rows_that_cannot_be_scored() -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        await move_to(pilot, app, "sixes")
+        table = game_screen(app).query_one(ScoreTable)
+        table.focus()
+        await pilot.press("down")
+        target = table.target_at(*table.cursor_coordinate)
+        assert target is not None and target.category is Category.THREE_OF_A_KIND
+        assert "Three of a kind:" in str(game_screen(app).query_one("#preview").render())
+        await pilot.press("up")
+        target = table.target_at(*table.cursor_coordinate)
+        assert target is not None and target.category is Category.SIXES
+        await pilot.press("left")  # the names are not a box: stay
+        assert table.target_at(*table.cursor_coordinate) == target
+
+    run(app, script)
+
+
+def test_escape_on_the_end_screen_asks_before_quitting() -> None:
+    from fivedice.tui.dialogs import EndScreen
+
+    from .test_app import finish_game
+
+    game_id = finish_game(SOLO, 3, rounds=12)
+    app = FivediceApp(resume=game_id)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "enter")
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Quit fivedice?" in screen_text(app)
+        await pilot.press("n")
+        assert isinstance(app.screen, EndScreen) and app.is_running
+
+    run(app, script)
+
+
+def test_switches_say_on_or_off_in_words() -> None:
+    from textual.widgets import Label, Switch
+
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        state = screen.query_one("#practice-state", Label)
+        assert str(state.render()) == "off"
+        screen.query_one("#practice", Switch).value = True
+        await pilot.pause()
+        assert str(state.render()) == "on"
+        joker = screen.query_one("#opt-five_of_a_kind_is_full_house-state", Label)
+        assert str(joker.render()) in ("on", "off")
 
     run(app, script)

@@ -690,12 +690,12 @@ class GameScreen(Screen[None]):
         )
         # One line per option, cut rather than wrapped: the value, what it costs against the
         # best, then the choice, so no figure can be read as another option.
-        text = Text(title + "\n", style="bold", no_wrap=True, overflow="ellipsis")
+        text = Text(title, style="bold")
         for index, option in enumerate(options[:4]):
             loss = _("best") if index == 0 else f"−{option.loss:.2f}"
             value = f"≈{option.value:.0f}" if estimate else f"{option.value:6.1f}"
             choice = choice_text(option.keep, option.category, option.column)
-            text.append(f"{value} {loss:>6}  {choice}\n", style="green" if index == 0 else "")
+            text.append(f"\n{value} {loss:>6}  {choice}", style="green" if index == 0 else "")
         hint.update(text)
 
     def _coach_judge(
