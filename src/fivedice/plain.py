@@ -16,11 +16,17 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
-from fivedice.service import CpuFactory, GameService, GameView, make_cpu_player
+from fivedice.service import (
+    CpuFactory,
+    GameService,
+    GameView,
+    UndoRefusedError,
+    make_cpu_player,
+)
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.text import describe_rules, error_text, state_lines, turn_lines
 
-COMMANDS_HELP = "help | rules | show | quit"
+COMMANDS_HELP = "undo | help | rules | show | quit"
 
 
 def build_settings(
@@ -200,7 +206,11 @@ def run_plain(
             continue
         seat_before = (state.game_number, state.current_seat)
         try:
-            view = service.apply_action(game_id, line, view.version)
+            if command == "undo":
+                view = service.undo(game_id, view.version)
+                say(_("Your last action is taken back."))
+            else:
+                view = service.apply_action(game_id, line, view.version)
         except StaleVersionError:
             view = service.load(game_id)
             say(_("The game was changed elsewhere; here it is as saved now."))
@@ -211,6 +221,8 @@ def run_plain(
                 raise
             not_saved(error)
             continue
+        except UndoRefusedError as error:
+            say(_("Cannot undo: {reason}").format(reason=error_text(error)))
         except FivediceError as error:
             say(_("Not allowed: {reason}").format(reason=error_text(error)))
         show_card = seat_before != (view.state.game_number, view.state.current_seat)

@@ -10,6 +10,10 @@ action against any other version is refused with `StaleVersionError` (a double c
 second window), so nothing is ever applied twice. A failed write raises the retryable
 `StoreUnavailableError` and the game stays as it was.
 
+Undo (`can_undo`, `undo`): an ``undo`` entry appended to the log takes back the most recent
+action in effect; the game is rebuilt by replaying the log without the undone actions (see
+`fivedice.store.records`). When it is allowed is decided in one place, `undo_refusal`.
+
 `LocalGame` is the same game held in memory only (no saving), for simulations and tests.
 """
 
@@ -43,10 +47,11 @@ from fivedice.store import (
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import RecordingDice
+from fivedice.store.records import UNDO, RecordingDice, UndoTarget
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
 __all__ = [
+    "TABLE_KIND",
     "ColumnOption",
     "CpuFactory",
     "CpuPlayer",
@@ -57,10 +62,12 @@ __all__ = [
     "NotCpuTurnError",
     "StaleVersionError",
     "StoreUnavailableError",
+    "UndoRefusedError",
     "cpu_next_action",
     "hold_positions",
     "make_cpu_player",
     "multi_column_hint",
+    "undo_refusal",
 ]
 
 
@@ -88,6 +95,69 @@ class NotCpuTurnError(FivediceError):
 
 class HintsUnavailableError(FivediceError):
     """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
+
+
+class UndoRefusedError(FivediceError):
+    """An undo that `undo_refusal` does not allow here; nothing was changed."""
+
+
+TABLE_KIND = "table"
+"""The `kind` of a table (score-keeper) game: there any action in effect may be taken back."""
+
+
+def undo_refusal(
+    record: GameRecord, target: UndoTarget | None, *, table: bool = False
+) -> UndoRefusedError | None:
+    """Why an undo is not allowed now (None: it is). The one place the undo policy lives.
+
+    Undo is offered where it cannot be abused:
+
+    - in solo games (one seat) and practice games; never in other games with several seats,
+      whose results count against other players;
+    - for the last action only (an undo right after an undo is refused), and only if a human
+      seat made it and it is not a roll (taking back a roll would be a free re-roll);
+    - never once the game is over, nor for the score that ended a game of a match (its
+      result is recorded).
+
+    Table games (`table=True`, a game whose kind is `TABLE_KIND`) keep score for dice rolled
+    at a real table: there any action still in effect may be taken back, one after another,
+    as long as it did not end a game.
+
+    Args:
+        record: the game's saved record (settings, practice flag, status, log).
+        target: `record.undo_target()`: what an undo would take back now.
+        table: whether the game is a table game.
+    """
+    if record.status not in (None, IN_PROGRESS):
+        return UndoRefusedError(N_("the game is over; nothing can be taken back"))
+    if target is None:
+        return UndoRefusedError(N_("there is nothing to take back yet"))
+    if target.finished_a_game:
+        return UndoRefusedError(
+            N_("that score ended a game and its result is recorded; it cannot be taken back")
+        )
+    if table:
+        return None
+    seats = record.settings.seats
+    if len(seats) > 1 and not record.practice:
+        return UndoRefusedError(
+            N_("undo is offered in solo and practice games only, not in games against others")
+        )
+    if target.follows_undo:
+        return UndoRefusedError(N_("only the last action can be taken back, and only once"))
+    seat = seats[target.entry.seat]
+    if seat.is_cpu:
+        return UndoRefusedError(
+            N_("the last action was {name}'s; only your own can be taken back"), name=seat.name
+        )
+    if isinstance(parse_action(target.entry.action), Roll):
+        return UndoRefusedError(N_("a roll cannot be taken back (that would be a free re-roll)"))
+    return None
+
+
+def _is_table_game(record: GameRecord) -> bool:
+    # Table games are marked by a `kind` on the record (added with the table mode).
+    return getattr(record, "kind", None) == TABLE_KIND
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -271,7 +341,10 @@ class GameService:
             GameClosedError: the game is finished or abandoned.
             StoreUnavailableError: the write failed; nothing changed, the same call may be
                 retried.
+            UndoRefusedError: the action was ``undo`` (see `undo`) and it is not allowed.
         """
+        if isinstance(action, str) and action.strip().lower() == UNDO:
+            return self.undo(game_id, version)
         view = self.view(game_id)
         if version != view.version:
             view = self.load(game_id)  # perhaps another process moved the game on
@@ -298,6 +371,53 @@ class GameService:
             raise
         status = FINISHED if after.is_match_over else IN_PROGRESS
         new_view = replace(view, state=after, version=number, status=status)
+        self._remember(new_view)
+        return new_view
+
+    def can_undo(self, game_id: int) -> UndoRefusedError | None:
+        """Why `undo` would be refused now (None: it would be allowed); see `undo_refusal`.
+
+        Reads the game's log (one query and a replay): call it when the answer is shown,
+        not in a tight loop. The refusal is an error to show with `fivedice.text.error_text`.
+
+        Raises:
+            GameNotFoundError; RecordError when the log does not replay.
+        """
+        record = self.store.load_game(game_id)
+        return undo_refusal(record, record.undo_target(), table=_is_table_game(record))
+
+    def undo(self, game_id: int, version: int) -> GameView:
+        """Takes back the most recent action in effect, if `undo_refusal` allows it.
+
+        The undo is appended to the log as an entry of its own (nothing is deleted), and the
+        game returned is the log replayed without the undone action.
+
+        Raises:
+            UndoRefusedError: the policy does not allow it; nothing was saved.
+            StaleVersionError: the game is not at `version`.
+            StoreUnavailableError, GameClosedError: as `apply_action`.
+        """
+        view = self.view(game_id)
+        if version != view.version:
+            view = self.load(game_id)
+            if version != view.version:
+                raise StaleVersionError(game_id, version, view.version)
+        record = self.store.load_game(game_id)
+        if record.version != version:
+            self._forget(game_id)
+            raise StaleVersionError(game_id, version, record.version)
+        target = record.undo_target()
+        refusal = undo_refusal(record, target, table=_is_table_game(record))
+        if refusal is not None:
+            raise refusal
+        assert target is not None  # undo_refusal refuses when there is nothing to undo
+        entry = ActionEntry(version + 1, target.entry.seat, UNDO, ())
+        try:
+            self.store.append_action(game_id, version, entry, target.before)
+        except (StaleVersionError, GameClosedError):
+            self._forget(game_id)
+            raise
+        new_view = replace(view, state=target.before, version=version + 1, status=IN_PROGRESS)
         self._remember(new_view)
         return new_view
 

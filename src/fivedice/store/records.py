@@ -9,6 +9,14 @@ Dice: the dice of action number *n* (1-based; 0 is the first-player roll-off) co
 as well, so a replay never depends on the generator; and because each action's dice depend
 only on (seed, n), a game resumed after a crash rolls exactly what it would have rolled
 without the crash.
+
+Undo: an entry with the notation ``undo`` takes back the most recent action still in effect
+(consecutive undos go back one further action each). Nothing is ever deleted: the log keeps
+what happened, and the game is rebuilt by replaying it with the undone actions skipped, so
+nothing an undone action caused survives. An undo rolls no dice and is numbered like any
+action, so the dice of later actions still come from (seed, action number). Whether an undo
+is *allowed* is the service's decision (`fivedice.service.undo_refusal`); a record only
+checks that each undo has an action to take back.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from fivedice.core.actions import Action, parse_action
+from fivedice.core.actions import parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, apply, new_game
@@ -29,6 +37,9 @@ from fivedice.core.rules import RuleSet, preset_name
 from fivedice.store.errors import RecordError
 
 RECORD_HEADER = "# fivedice game record 1"
+
+UNDO = "undo"
+"""The log notation of an undo: it takes back the most recent action still in effect."""
 
 
 def dice_for(seed: int, number: int) -> RandomDice:
@@ -152,20 +163,35 @@ class GameRecord:
     def states(self) -> Iterator[tuple[ActionEntry | None, GameState]]:
         """The new game, then each action with the state after it (checked as it goes).
 
+        An undo entry comes with the state it restores: the state before the action it
+        takes back.
+
         Raises:
             RecordError: an action is illegal, taken by the wrong seat, or its dice do not
-                match what it rolled.
+                match what it rolled; an undo has nothing to take back.
         """
+        for entry, state, _ in self._replay():
+            yield entry, state
+
+    def _replay(
+        self,
+    ) -> Iterator[tuple[ActionEntry | None, GameState, list[tuple[ActionEntry, GameState]]]]:
+        """`states`, plus the actions still in effect, each with the state before it."""
         opening = _StrictScript(self.opening_dice, "the first-player roll-off")
         state = new_game(self.settings, opening)
         opening.check_used()
-        yield None, state
+        in_effect: list[tuple[ActionEntry, GameState]] = []
+        yield None, state, in_effect
         for expected, entry in enumerate(self.actions, start=1):
             where = f"action {entry.seq}"
             if entry.seq != expected:
                 raise RecordError(
                     N_("{where}: expected action number {expected}"), where=where, expected=expected
                 )
+            if entry.action == UNDO:
+                state = _undo(in_effect, entry, where)
+                yield entry, state, in_effect
+                continue
             if entry.seat != state.current_seat:
                 seat = state.seats[state.current_seat].name
                 raise RecordError(
@@ -176,7 +202,7 @@ class GameRecord:
                 )
             script = _StrictScript(entry.dice, where)
             try:
-                state = apply(state, entry.action, script)
+                after = apply(state, entry.action, script)
             except RecordError:
                 raise
             except FivediceError as error:
@@ -187,7 +213,9 @@ class GameRecord:
                     reason=str(error),
                 ) from None
             script.check_used()
-            yield entry, state
+            in_effect.append((entry, state))
+            state = after
+            yield entry, state, in_effect
 
     def rebuild(self) -> GameState:
         """The state after the last action (see `states`)."""
@@ -196,6 +224,60 @@ class GameRecord:
             last = state
         assert last is not None  # states() always yields the new game first
         return last
+
+    def undo_target(self) -> UndoTarget | None:
+        """What an undo appended now would take back (None: no action is in effect).
+
+        Raises:
+            RecordError: as `states`.
+        """
+        *_, (_, state, in_effect) = self._replay()
+        if not in_effect:
+            return None
+        entry, before = in_effect[-1]
+        last = self.actions[-1] if self.actions else None
+        return UndoTarget(entry, before, state, last is not None and last.action == UNDO)
+
+
+@dataclass(frozen=True)
+class UndoTarget:
+    """The action an undo would take back, the state it would restore and the state now."""
+
+    entry: ActionEntry
+    before: GameState
+    after: GameState
+    follows_undo: bool
+    """Whether the log's last entry is itself an undo (this would be a second one in a row)."""
+
+    @property
+    def finished_a_game(self) -> bool:
+        """Whether the action ended a game of the match (its result is already recorded)."""
+        return self.after.game_number != self.before.game_number or (
+            self.after.is_match_over and not self.before.is_match_over
+        )
+
+
+def _undo(
+    in_effect: list[tuple[ActionEntry, GameState]], entry: ActionEntry, where: str
+) -> GameState:
+    """Takes the most recent action in effect off the list; returns the state before it."""
+    if entry.dice:
+        raise RecordError(N_("{where}: an undo rolls no dice"), where=where)
+    if not in_effect:
+        raise RecordError(N_("{where}: there is no action to undo"), where=where)
+    undone, before = in_effect[-1]
+    if entry.seat != undone.seat:
+        raise RecordError(
+            N_(
+                "{where}: the undo is written for seat {seat}, but it takes back"
+                " seat {other}'s action"
+            ),
+            where=where,
+            seat=entry.seat + 1,
+            other=undone.seat + 1,
+        )
+    in_effect.pop()
+    return before
 
 
 def settings_lines(settings: GameSettings) -> list[str]:
@@ -238,7 +320,7 @@ def record_to_text(record: GameRecord) -> str:
 
 
 _ACTION_LINE = re.compile(
-    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score)\b[^>]*?)"
+    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score|undo)\b[^>]*?)"
     r"(?:\s->\s(?P<dice>[1-6 ]+))?\s*$",
     re.IGNORECASE,
 )
@@ -318,14 +400,18 @@ def parse_record(text: str) -> GameRecord:
             raise RecordError(
                 N_("line {number}: no seat is called {name!r}"), number=number, name=match["name"]
             )
-        try:
-            action: Action = parse_action(match["action"])
-        except FivediceError as error:
-            raise RecordError(
-                N_("line {number}: {reason}"), number=number, reason=str(error)
-            ) from None
+        notation = match["action"].strip()
+        if notation.lower() == UNDO:
+            notation = UNDO
+        else:
+            try:
+                notation = str(parse_action(notation))
+            except FivediceError as error:
+                raise RecordError(
+                    N_("line {number}: {reason}"), number=number, reason=str(error)
+                ) from None
         dice = parse_dice_text(match["dice"] or "", f"line {number}")
-        entries.append(ActionEntry(int(match["seq"]), names[match["name"]], str(action), dice))
+        entries.append(ActionEntry(int(match["seq"]), names[match["name"]], notation, dice))
     record = GameRecord(
         settings=settings,
         seed=seed,
