@@ -49,6 +49,19 @@ def run(
     asyncio.run(main())
 
 
+def record_notes(app: FivediceApp) -> list[str]:
+    """Collects the messages the app notifies (toasts are off in headless tests)."""
+    notes: list[str] = []
+    original = app.notify
+
+    def notify(message: str, *args: object, **kwargs: object) -> None:
+        notes.append(str(message))
+        original(message, *args, **kwargs)  # type: ignore[arg-type]
+
+    app.notify = notify  # type: ignore[method-assign]
+    return notes
+
+
 def lines(app: FivediceApp) -> list[str]:
     """The screen's text, one string per line."""
     return screen_text(app).splitlines()
@@ -568,5 +581,53 @@ def test_switches_say_on_or_off_in_words() -> None:
         assert str(state.render()) == "on"
         joker = screen.query_one("#opt-five_of_a_kind_is_full_house-state", Label)
         assert str(joker.render()) in ("on", "off")
+
+    run(app, script)
+
+
+# Item 14: undo in the terminal app ------------------------------------------------------
+
+
+def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+    notes = record_notes(app)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "z Undo" in screen_text(app)
+        await pilot.press("r")
+        rolled = app.service.state
+        await pilot.press("z")  # a roll cannot be taken back
+        await pilot.pause()
+        assert app.service.state == rolled
+        assert "roll cannot be taken back" in notes[-1]
+        await pilot.press("2")
+        assert app.service.state.turn.held[1]
+        await pilot.press("z")
+        assert app.service.state == rolled  # the hold is taken back
+        assert "took back “hold die 2" in log_lines(app)[-1]
+        assert "Ann: hold die 2" in log_lines(app)[-2]  # the log keeps what happened
+        await pilot.press("enter")  # score the best box ...
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        scored = app.service.state
+        assert scored.turn_number == 2
+        await pilot.press("z")  # ... and take it back: the first turn again, same dice
+        assert app.service.state == rolled
+        saved = session.open_service().load(app.service.game_id)
+        assert saved.state == app.service.state
+        assert saved.version == 5  # roll, hold, undo, score, undo: all in the log
+
+    run(app, script)
+
+
+def test_undo_is_refused_in_a_game_against_others() -> None:
+    app = FivediceApp(DUEL, seed=5, start_now=True)
+    notes = record_notes(app)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "1", "z")
+        await pilot.pause()
+        assert app.service.state.turn.held[0]  # not taken back
+        assert "solo and practice" in notes[-1]
 
     run(app, script)

@@ -152,6 +152,7 @@ def help_lines() -> list[str]:
         _("arrow keys    choose a box on your card; it shows what the dice earn there"),
         _("Enter         score the chosen box (a 0 asks for confirmation)"),
         _("h             the coach's ranking of your options"),
+        _("z             take back your last action (solo and practice games; not a roll)"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),
         _("+ and -       CPU players move faster or slower"),

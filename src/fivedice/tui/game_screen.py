@@ -29,7 +29,14 @@ from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, error_text
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
-from fivedice.tui.move_log import Entry, action_entry, coach_entry, entry_text, game_entry
+from fivedice.tui.move_log import (
+    Entry,
+    action_entry,
+    coach_entry,
+    correction_entry,
+    entry_text,
+    game_entry,
+)
 from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.wording import choice_text, localize_bindings
@@ -44,6 +51,8 @@ TICK = 0.05
 WIDE_SIDE, NARROW_SIDE = 51, 36
 MIN_SIZE = (60, 20)
 """The smallest window (columns, rows) the game screen is drawn in; below it, it says so."""
+UNDO = "undo"
+"""The notation of an undo (the service takes back the last action; see its policy)."""
 RETRY_SECONDS = 3.0
 """How often a CPU turn tries again to save after a save failed."""
 Judgement = tuple[GameState, tuple[int, ...] | None, Category | None, int | None]
@@ -71,6 +80,7 @@ class GameScreen(Screen[None]):
         Binding("4", "hold_die(4)", "Hold", show=False),
         Binding("5", "hold_die(5)", "Hold", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
         Binding("c", "coach", "Coach"),
@@ -436,12 +446,35 @@ class GameScreen(Screen[None]):
             self.notify(error_text(error), severity="warning", timeout=4)
             return False
         self._pending = None
-        entry = self._add_log(action_entry(before, action, self.state))
+        if action == UNDO:
+            entry = self._add_log(self._undo_entry(before))
+        else:
+            entry = self._add_log(action_entry(before, action, self.state))
         if judge is not None:
             self._coach_judge(*judge, entry)
         self._save_session()
         self.refresh_view()
         return True
+
+    def _undo_entry(self, before: GameState) -> Entry:
+        """The log's correction: what was taken back (the log keeps what happened)."""
+        undone = next(
+            (
+                e
+                for e in reversed(self.fiveapp.move_log.entries)
+                if e.get("kind") in ("roll", "hold", "release", "score")
+            ),
+            None,
+        )
+        name = before.seats[before.current_seat].name
+        return correction_entry(name, undone)
+
+    def action_undo(self) -> None:
+        """Takes back the last action, when the service allows it (otherwise says why)."""
+        if not self.fiveapp.service.saved:
+            self.notify(_("Undo needs a saved game."), severity="warning", timeout=4)
+            return
+        self.act(UNDO)
 
     def _tick(self) -> None:
         """Lets a CPU seat take one action when the pace allows and nothing is open on top.

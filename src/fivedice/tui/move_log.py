@@ -84,9 +84,9 @@ def coach_entry(
     }
 
 
-def correction_entry(name: str, action: str) -> Entry:
+def correction_entry(name: str, undone: Entry | None) -> Entry:
     """An action taken back (undo): the log keeps what happened and says so."""
-    return {"kind": "undo", "name": name, "action": action}
+    return {"kind": "undo", "name": name, "undone": undone}
 
 
 def _numbers(values: Any) -> str:
@@ -157,9 +157,13 @@ def _entry_text(entry: Entry) -> str | None:
             message = _("Coach: that cost {points} expected points; best was {choice}.")
         return message.format(points=f"{loss:.2f}", choice=choice)
     if kind == "undo":
-        return _("{name}: took back “{action}” (undo)").format(
-            name=entry["name"], action=entry["action"]
-        )
+        name = str(entry["name"])
+        undone = entry.get("undone")
+        action = entry_text(undone) if isinstance(undone, dict) else None
+        if action is None:
+            return _("{name}: took back the last action (undo)").format(name=name)
+        action = action.removeprefix(f"{name}: ")
+        return _("{name}: took back “{action}” (undo)").format(name=name, action=action)
     return None
 
 
