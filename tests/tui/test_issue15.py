@@ -625,9 +625,10 @@ def test_undo_is_refused_in_a_game_against_others() -> None:
     notes = record_notes(app)
 
     async def script(pilot: Pilot[None]) -> None:
+        assert "z Undo" not in screen_text(app)  # not offered ...
         await pilot.press("r", "1", "z")
         await pilot.pause()
-        assert app.service.state.turn.held[0]  # not taken back
+        assert app.service.state.turn.held[0]  # ... and refused, saying why
         assert "solo and practice" in notes[-1]
 
     run(app, script)

@@ -11,6 +11,7 @@ table, and the CPU waits.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -101,7 +102,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        localize_bindings(self)
+        self._localize_bindings()
         self.paused = False
         self._last_cpu_step = 0.0
         self._seen: tuple[int, int] | None = None  # (game number, seat) last shown
@@ -115,6 +116,19 @@ class GameScreen(Screen[None]):
         self._pending: tuple[str, Judgement | None] | None = None  # a human action to retry
         self._session_dirty = False  # the session (pace, coach, log...) is not saved yet
         self._too_small = False
+
+    def _localize_bindings(self) -> None:
+        """Translates the footer, which offers undo only where it may be allowed (solo and
+        practice games that are saved); `z` answers everywhere, saying why not."""
+        localize_bindings(self)
+        service = self.fiveapp.service
+        if service.saved and (service.practice or len(service.state.seats) == 1):
+            return
+        mapping = self._bindings.key_to_bindings
+        for key, bindings in mapping.items():
+            mapping[key] = [
+                dataclasses.replace(b, show=False) if b.action == "undo" else b for b in bindings
+            ]
 
     @property
     def fiveapp(self) -> FivediceApp:
@@ -621,7 +635,7 @@ class GameScreen(Screen[None]):
     def retranslate(self) -> None:
         """Renders every text of the screen again in the current language, the move log
         included; the coach's ranking is dropped (ask again)."""
-        localize_bindings(self)
+        self._localize_bindings()
         self.refresh_bindings()
         for button_id, label in (
             ("roll", _("Roll")),
