@@ -632,3 +632,23 @@ def test_undo_is_refused_in_a_game_against_others() -> None:
         assert "solo and practice" in notes[-1]
 
     run(app, script)
+
+
+def test_an_undone_decision_leaves_the_coach_total() -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("c", "r")
+        await move_to(pilot, app, "ones")  # rarely the best box: it costs something
+        await pilot.press("enter")
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        entries = app.move_log.entries
+        await wait_for(pilot, lambda: any(e["kind"] == "coach" for e in entries), seconds=60)
+        assert app.coach_decisions == 1
+        await pilot.press("z")
+        assert app.service.state.turn_number == 1
+        assert app.coach_decisions == 0 and app.coach_loss == 0.0
+        assert any(e["kind"] == "coach" for e in app.move_log.entries)  # still logged
+
+    run(app, script)

@@ -481,7 +481,20 @@ class GameScreen(Screen[None]):
             None,
         )
         name = before.seats[before.current_seat].name
+        self._forget_verdict(undone)
         return correction_entry(name, undone)
+
+    def _forget_verdict(self, undone: Entry | None) -> None:
+        """Takes a taken-back decision out of the coach's total (its verdict stays logged)."""
+        entries = self.fiveapp.move_log.entries
+        position = next((i for i, e in enumerate(entries) if e is undone), None)
+        if position is None or position + 1 >= len(entries):
+            return
+        verdict = entries[position + 1]
+        if verdict.get("kind") == "coach" and isinstance(verdict.get("loss"), int | float):
+            app = self.fiveapp
+            app.coach_loss = max(app.coach_loss - float(verdict["loss"]), 0.0)
+            app.coach_decisions = max(app.coach_decisions - 1, 0)
 
     def action_undo(self) -> None:
         """Takes back the last action, when the service allows it (otherwise says why)."""
