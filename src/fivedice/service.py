@@ -19,6 +19,7 @@ action in effect; the game is rebuilt by replaying the log without the undone ac
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections import Counter, OrderedDict
@@ -600,6 +601,26 @@ class GameService:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""
         self.store.abandon_game(game_id)
         self._forget(game_id)
+
+    def save_session(self, game_id: int, session: dict[str, Any]) -> None:
+        """Saves a front end's session of a game (settings such as pace and language, and
+        its move log) as JSON, so a resume can restore it. The game itself never needs it.
+
+        Raises:
+            GameNotFoundError; StoreUnavailableError (nothing changed, try again).
+        """
+        self.store.save_session(game_id, json.dumps(session, ensure_ascii=False))
+
+    def load_session(self, game_id: int) -> dict[str, Any] | None:
+        """The session saved with a game, or None (none saved, or not a JSON object)."""
+        text = self.store.load_session(game_id)
+        if text is None:
+            return None
+        try:
+            session = json.loads(text)
+        except ValueError:  # a damaged session is dropped: the game itself is intact
+            return None
+        return session if isinstance(session, dict) else None
 
     def list_games(self, status: str | None = None) -> list[GameSummary]:
         """Saved games, newest first (optionally only those with `status`).

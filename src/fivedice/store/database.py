@@ -594,6 +594,41 @@ class Store:
                     N_("game {game_id} is already {status}"), game_id=game_id, status=status
                 )
 
+    def save_session(self, game_id: int, session_json: str) -> None:
+        """Keeps a front end's session of a game (JSON text), replacing the one saved before.
+
+        Raises:
+            GameNotFoundError; StoreUnavailableError (nothing changed, try again).
+        """
+        sessions = schema.game_sessions
+        now = _now()
+        with self._errors("save the session"), self.engine.begin() as connection:
+            exists = connection.execute(
+                select(schema.games.c.id).where(schema.games.c.id == game_id)
+            ).scalar_one_or_none()
+            if exists is None:
+                raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+            changed = connection.execute(
+                update(sessions)
+                .where(sessions.c.game_id == game_id)
+                .values(session_json=session_json, updated_at=now)
+            ).rowcount
+            if changed != 1:
+                connection.execute(
+                    insert(sessions).values(
+                        game_id=game_id, session_json=session_json, updated_at=now
+                    )
+                )
+
+    def load_session(self, game_id: int) -> str | None:
+        """The session JSON text saved with a game, or None when there is none."""
+        sessions = schema.game_sessions
+        with self._errors("read the session"), self._reader.begin() as connection:
+            found = connection.execute(
+                select(sessions.c.session_json).where(sessions.c.game_id == game_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def list_games(
         self, status: str | None = None, limit: int | None = None, kind: str | None = None
     ) -> list[GameSummary]:
