@@ -27,7 +27,7 @@ from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.game import GameSettings, GameState, apply, new_game
+from fivedice.core.game import GameSettings, GameState, SettingsError, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
     FINISHED,
@@ -44,6 +44,7 @@ from fivedice.store import (
 )
 from fivedice.store.records import RecordingDice
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
 
 __all__ = [
     "ColumnOption",
@@ -87,6 +88,13 @@ class NotCpuTurnError(FivediceError):
 
 class HintsUnavailableError(FivediceError):
     """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
+
+
+def _check_solvable(settings: GameSettings) -> None:
+    try:
+        check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
+    except SolveNotAllowedError as error:
+        raise SettingsError(error.template, **error.params) from None
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -170,14 +178,22 @@ class GameService:
         store: the database.
         cpu_factory: makes CPU players (default: the strategy layer's bots); tests inject
             simple ones.
+        solve_wait: how long a hint or CPU move waits for another thread's table solve before
+            `SolverBusyError` (None: as long as it takes; the web app sets a few seconds).
     """
 
     CACHED_VIEWS = 10_000
     """How many games' latest views a service keeps (least recently used are dropped)."""
 
-    def __init__(self, store: Store, cpu_factory: CpuFactory = make_cpu_player) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cpu_factory: CpuFactory = make_cpu_player,
+        solve_wait: float | None = None,
+    ) -> None:
         self.store = store
         self.cpu_factory = cpu_factory
+        self.solve_wait = solve_wait
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
         self._cpus: dict[tuple[int, int], CpuPlayer] = {}
@@ -193,7 +209,13 @@ class GameService:
     def create_game(
         self, settings: GameSettings, *, seed: int | None = None, practice: bool = False
     ) -> GameView:
-        """Saves a new game (with its first-player roll-off, if any) and returns it."""
+        """Saves a new game (with its first-player roll-off, if any) and returns it.
+
+        Raises:
+            SettingsError: a strong or expert CPU seat on rules this process may not solve
+                (`$FIVEDICE_SOLVE_RULES`): it could never move.
+        """
+        _check_solvable(settings)
         seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         opening = RecordingDice(dice_for(seed, 0))
         state = new_game(settings, opening)
@@ -320,11 +342,12 @@ class GameService:
         level = view.state.seats[seat].cpu_level
         assert level is not None  # is_cpu_turn checked it
         key = (view.game_id, seat)
-        if key not in self._cpus:
-            self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
-        player = self._cpus[key]
-        _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
-        return cpu_next_action(view.state, player)
+        with waiting_at_most(self.solve_wait):  # a strong or expert CPU may need a solve
+            if key not in self._cpus:
+                self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
+            player = self._cpus[key]
+            _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
+            return cpu_next_action(view.state, player)
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -348,13 +371,16 @@ class GameService:
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
+            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`.
+            SolverBusyError: another table is being solved (longer than `solve_wait`).
         """
         view = self.view(game_id)
         state = view.state
         if view.is_over or state.dice is None:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
-            return multi_column_hint(state)
+            with waiting_at_most(self.solve_wait):
+                return multi_column_hint(state)
         try:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve
@@ -362,7 +388,8 @@ class GameService:
             raise HintsUnavailableError(
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
-        table = load_or_solve(state.rules)
+        with waiting_at_most(self.solve_wait):
+            table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
 

@@ -18,6 +18,7 @@ from fivedice.core.errors import FivediceError, MalformedActionError, RuleSetErr
 from fivedice.core.game import SettingsError
 from fivedice.service import GameService
 from fivedice.store import DatabaseDamagedError, StoreUnavailableError
+from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
 from fivedice.web import api, pages
 from fivedice.web.hub import GameHub, SeatError, UnknownGameError
@@ -25,6 +26,7 @@ from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
+SERVER_SOLVE_WAIT_SECONDS = 2.0
 
 
 def error_status(error: FivediceError) -> int:
@@ -35,7 +37,7 @@ def error_status(error: FivediceError) -> int:
         return error.status
     if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
         return 422
-    if isinstance(error, StoreUnavailableError):
+    if isinstance(error, StoreUnavailableError | SolverBusyError):
         return 503
     if isinstance(error, DatabaseDamagedError):
         return 500
@@ -57,6 +59,8 @@ def create_app(
         summary="Five dice, every house rule, and a coach that knows the best move.",
         version="1",
     )
+    if service.solve_wait is None:  # a request waits a little for another's solve, then 503
+        service.solve_wait = SERVER_SOLVE_WAIT_SECONDS
     app.state.hub = GameHub(service, Signer(secret or load_secret()))
     app.state.cpu_delay_ms = cpu_delay_ms
     app.include_router(api.router)
@@ -67,14 +71,21 @@ def create_app(
     def _refused(request: Request, error: FivediceError) -> Response:
         status = error_status(error)
         if request.url.path.startswith("/api/"):
-            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else {}
+            if isinstance(error, SolverBusyError):
+                headers["Retry-After"] = str(error.retry_after)
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)
         # Pages speak the visitor's language; the JSON API's `detail` stays English.
         language = pick_language(
             request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
         )
         message = error_text(error, gettext_for(language))
-        return HTMLResponse(f"<p>{status}: {_escape(message)}</p>", status_code=status)
+        retry = (
+            {"Retry-After": str(error.retry_after)} if isinstance(error, SolverBusyError) else None
+        )
+        return HTMLResponse(
+            f"<p>{status}: {_escape(message)}</p>", status_code=status, headers=retry
+        )
 
     @app.exception_handler(RequestValidationError)
     def _malformed(request: Request, error: RequestValidationError) -> Response:

@@ -26,6 +26,7 @@ from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
 from fivedice.store import IN_PROGRESS
 from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
 from fivedice.web.hub import GameHub, PlayerSpec, SeatError, UnknownGameError
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
@@ -191,7 +192,7 @@ def board_context(
                     option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
                 else:
                     option["text"] = t["reroll_all"]
-        except (HintsUnavailableError, SeatError) as problem:
+        except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
             hint_error = error_text(problem, gettext)
     dice = []
     for index in range(5):
