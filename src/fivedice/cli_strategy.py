@@ -126,10 +126,7 @@ def advise_command(
         if not 0 <= rolls_left <= most:
             # Checked before the solver sees it: a huge count would loop for ever or overflow.
             raise FivediceError(
-                N_(
-                    "--rolls-left must be from 0 to {most} with {rolls} rolls a turn, "
-                    "not {value}"
-                ),
+                N_("--rolls-left must be from 0 to {most} with {rolls} rolls a turn, not {value}"),
                 most=most,
                 rolls=ruleset.rolls_per_turn,
                 value=rolls_left,
