@@ -360,17 +360,22 @@ def test_random_lines_in_plain_play_save_only_what_replays(
     world: World, lines: list[str], raw: bytes, cpu: bool
 ) -> None:
     stdin = "\n".join(lines) + "\n" + raw.decode("utf-8", errors="replace")
-    args = ["play", "--plain", "--player", "Fuzz", "--seed", "5", *(["--cpu", "casual"] * cpu)]
-    check(invoke(args, stdin), args)
-    # Every saved game replays exactly: a refused line changed nothing that was saved.
+    args = ["play", "--plain", "--player", "Fuzz", "--seed", "5", "--db", world.db]
+    args += ["--cpu", "casual"] * cpu
     from fivedice.service import GameService
     from fivedice.store.records import parse_record
 
     service = GameService.open(world.db)
     try:
-        latest = service.list_games()[0]
-        record = parse_record(service.export(latest.game_id))
+        before = {game.game_id for game in service.list_games()}
+        check(invoke(args, stdin), args)
+        # The game this run saved replays exactly, action by action: whatever was refused
+        # changed nothing that was saved.
+        new = [game for game in service.list_games() if game.game_id not in before]
+        assert len(new) == 1, new
+        record = parse_record(service.export(new[0].game_id))
         states = list(record.states())
-        assert len(states) == latest.actions + 1
+        assert len(states) == new[0].actions + 1
+        assert record.version == new[0].actions
     finally:
         service.store.close()
