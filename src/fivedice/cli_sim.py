@@ -91,6 +91,8 @@ def simulate_command(
 
     if as_json:
         payload = match.summary() if match is not None else results[0].summary()
+        if plot is not None:
+            payload["plot"] = str(plot)  # the file written, exactly
         typer.echo(json.dumps(payload, indent=2))
         return
     for result in results:

@@ -189,6 +189,9 @@ def test_cli_plot_writes_exactly_the_path_given(
     assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     assert [p.name for p in image.parent.iterdir()] == [name]  # no suffix appended
     assert f"Histogram written to {image}" in result.stdout  # type: ignore[attr-defined]
+    as_json = cli("--bot", "casual", "--games", "20", "--plot", str(image), "--json")
+    assert json.loads(as_json.stdout)["plot"] == str(image)  # type: ignore[attr-defined]
+    assert [p.name for p in image.parent.iterdir()] == [name]
     head = image.read_bytes()[:8]
     assert head.startswith({"svg": b"<?xml", "pdf": b"%PDF", "png": b"\x89PNG"}[name[-3:].lower()])
 
