@@ -14,6 +14,8 @@ from fivedice.cli_common import (
     JsonOption,
     RulesOption,
     SetOption,
+    check_game_id,
+    check_seed,
     fail_with,
     load_rules,
     parse_column,
@@ -110,7 +112,9 @@ def play(
     ] = None,
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for reproducible dice.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for reproducible dice (0 to 2^63 - 1).")
+    ] = None,
     first: Annotated[
         str, typer.Option("--first", help="First player: first_seat, highest_die, highest_sum.")
     ] = "first_seat",
@@ -131,6 +135,8 @@ def play(
     The plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`
     fill in the new-game screen.
     """
+    check_seed(seed)
+    check_game_id(game)
     ruleset = load_rules(rules_name, settings)
     if not plain:
         from fivedice.plain import build_settings

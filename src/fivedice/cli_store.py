@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, fail, fail_with
+from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail, fail_with
 from fivedice.core.errors import FivediceError
 from fivedice.core.names import visible_text as shown
 from fivedice.i18n import _
@@ -142,6 +142,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """The game record as text: settings, seed, and every action with the dice it rolled."""
+    check_game_id(game)
     service = _service(db)
     try:
         text = service.export(game)
@@ -186,6 +187,7 @@ def abandon(
     db: DbOption = None,
 ) -> None:
     """Marks an unfinished game abandoned (it stays listed but is no longer resumed)."""
+    check_game_id(game)
     service = _service(db)
     try:
         service.abandon(game)

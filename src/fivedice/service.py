@@ -61,6 +61,7 @@ from fivedice.store import (
 from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.strategy.review import CurvePoint as CurvePoint
@@ -201,6 +202,13 @@ def _is_table_game(record: GameRecord) -> bool:
     return record.settings.kind.value == TABLE_KIND
 
 
+def _check_solvable(settings: GameSettings) -> None:
+    try:
+        check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
+    except SolveNotAllowedError as error:
+        raise SettingsError(error.template, **error.params) from None
+
+
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
     """Positions (1-5) to hold so that exactly the values in `keep` are held.
 
@@ -282,14 +290,22 @@ class GameService:
         store: the database.
         cpu_factory: makes CPU players (default: the strategy layer's bots); tests inject
             simple ones.
+        solve_wait: how long a hint or CPU move waits for another thread's table solve before
+            `SolverBusyError` (None: as long as it takes; the web app sets a few seconds).
     """
 
     CACHED_VIEWS = 10_000
     """How many games' latest views a service keeps (least recently used are dropped)."""
 
-    def __init__(self, store: Store, cpu_factory: CpuFactory = make_cpu_player) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cpu_factory: CpuFactory = make_cpu_player,
+        solve_wait: float | None = None,
+    ) -> None:
         self.store = store
         self.cpu_factory = cpu_factory
+        self.solve_wait = solve_wait
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
         self._cpus: dict[tuple[int, int], CpuPlayer] = {}
@@ -309,11 +325,14 @@ class GameService:
 
         Raises:
             CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
+            SettingsError: a strong or expert CPU seat on rules this process may not solve
+                (`$FIVEDICE_SOLVE_RULES`): it could never move.
         """
         for number, seat in enumerate(settings.seats, start=1):
             unknown = _unknown_level(seat.cpu_level, number)
             if unknown is not None:
                 raise unknown
+        _check_solvable(settings)
         seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         opening = RecordingDice(dice_for(seed, 0))
         state = new_game(settings, opening)
@@ -506,11 +525,12 @@ class GameService:
         if unknown is not None:  # (`load` refuses such a game; a view may be built elsewhere)
             raise GameDamagedError(view.game_id, unknown)
         key = (view.game_id, seat)
-        if key not in self._cpus:
-            self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
-        player = self._cpus[key]
-        _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
-        return cpu_next_action(view.state, player)
+        with waiting_at_most(self.solve_wait):  # a strong or expert CPU may need a solve
+            if key not in self._cpus:
+                self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
+            player = self._cpus[key]
+            _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
+            return cpu_next_action(view.state, player)
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -545,6 +565,8 @@ class GameService:
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
+            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`.
+            SolverBusyError: another table is being solved (longer than `solve_wait`).
         """
         view = self.view(game_id)
         state = view.state
@@ -557,7 +579,8 @@ class GameService:
         if view.is_over or state.dice is None:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
-            return multi_column_hint(state)
+            with waiting_at_most(self.solve_wait):
+                return multi_column_hint(state)
         try:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve
@@ -565,7 +588,8 @@ class GameService:
             raise HintsUnavailableError(
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
-        table = load_or_solve(state.rules)
+        with waiting_at_most(self.solve_wait):
+            table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
+from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
@@ -341,8 +342,11 @@ def warm_up(rules: RuleSet) -> None:
             from fivedice.strategy.bots import level_values
         except ImportError:
             return
-        with _table_lock:
-            level_values(rules, "expert")
+        try:
+            with _table_lock:
+                level_values(rules, "expert")
+        except FivediceError:  # not allowed here: the hint will say so
+            pass
         return
     try:
         from fivedice.core.card import Column
@@ -350,8 +354,11 @@ def warm_up(rules: RuleSet) -> None:
         from fivedice.strategy.cache import load_or_solve
     except ImportError:
         return
-    with _table_lock:
-        table = load_or_solve(rules)
+    try:
+        with _table_lock:
+            table = load_or_solve(rules)
+    except FivediceError:  # not allowed here ($FIVEDICE_SOLVE_RULES): the hint will say so
+        return
     advise(table, Column(), (1, 2, 3, 4, 4), 2)
 
 
