@@ -359,7 +359,7 @@ class Store:
                     raise self._damaged("it holds other tables: " + ", ".join(sorted(foreign)[:5]))
             if current != heads:
                 config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                command.upgrade(config, "heads")
 
     def schema_version(self) -> tuple[str, ...]:
         """The migration revision(s) the database is at."""
