@@ -196,6 +196,7 @@ for _module in (
     "fivedice.cli_store",
     "fivedice.cli_web",
     "fivedice.cli_sheet",
+    "fivedice.cli_tutorial",
 ):
     _register_optional(_module)
 

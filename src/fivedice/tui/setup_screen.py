@@ -123,6 +123,7 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Start"), id="start", variant="success", compact=True)
                 yield Button(_("Statistics"), id="stats", compact=True)
                 yield Button(_("High scores"), id="top", compact=True)
+                yield Button(_("Learn by playing"), id="learn", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
             self.saved = unfinished_games()
             if self.saved:
@@ -242,6 +243,10 @@ class SetupScreen(Screen[None]):
             self.action_start()
         elif button == "quit":
             self.app.exit()
+        elif button == "learn":
+            from fivedice.tui.tutorial_screen import open_tutorial
+
+            open_tutorial(self.app, self.read_form().rules())
         elif button in ("stats", "top"):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:

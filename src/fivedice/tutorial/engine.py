@@ -108,7 +108,7 @@ def start(
 ) -> TutorialRun:
     """A lesson at its first step, under (a lesson's version of) the rules in force."""
     played = lesson_rules(rules, lesson)
-    you = Seat(player or _("You"))
+    you = Seat(player or _("Player"))
     if lesson.guided:
         cpu = Seat(_("Beginner CPU"), GUIDED_CPU_LEVEL)
         state = new_game(GameSettings(seats=(you, cpu), rules=played))

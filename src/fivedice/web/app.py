@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
 from fivedice.text import error_text
-from fivedice.web import api, pages, sheet
+from fivedice.web import api, pages, sheet, tutorial
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.security import Signer, load_secret
@@ -63,6 +63,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
+    app.include_router(tutorial.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 

@@ -60,6 +60,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
     return {
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
         "new_game": _("New game"),
+        "learn_by_playing": _("Learn by playing"),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),
