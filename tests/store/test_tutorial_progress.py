@@ -19,10 +19,7 @@ from .conftest import human_move, simple_cpu_factory
 def finish(service: GameService, key: str, **start):
     run = service.tutorial_start(key, RuleSet(), **start)
     while not run.finished:
-        if run.lesson.guided:
-            action = human_move(run.state)
-        else:
-            action = expected_action(run)
+        action = human_move(run.state) if run.lesson.guided else expected_action(run)
         run = service.tutorial_act(run, str(action))
     return run
 

@@ -64,8 +64,9 @@ def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
         assert "Roll them" in said(app)
         await pilot.press("r")
         await wait_for(pilot, lambda: "Three 6s" in said(app))
-        assert "6 6 2 6 3" == " ".join(
-            str(app.screen.query_one(f"#die-{p}", Button).label) for p in range(1, 6)
+        assert (
+            " ".join(str(app.screen.query_one(f"#die-{p}", Button).label) for p in range(1, 6))
+            == "6 6 2 6 3"
         )
         await pilot.press("3")  # the 2: not part of the keep
         await pilot.pause()

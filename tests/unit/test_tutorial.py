@@ -24,7 +24,9 @@ def expected_action(run: TutorialRun):
         return Roll()
     if step.kind is StepKind.KEEP:
         wanted = Counter(step.keep) - Counter(state.turn.kept_values)
-        for position, (value, held) in enumerate(zip(state.dice, state.turn.held), start=1):
+        for position, (value, held) in enumerate(
+            zip(state.dice, state.turn.held, strict=True), start=1
+        ):
             if not held and wanted[value] > 0:
                 return Hold((position,))
         return Roll()

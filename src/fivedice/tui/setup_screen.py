@@ -123,8 +123,8 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Start"), id="start", variant="success", compact=True)
                 yield Button(_("Statistics"), id="stats", compact=True)
                 yield Button(_("High scores"), id="top", compact=True)
-                yield Button(_("Learn by playing"), id="learn", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
+            yield Button(_("Learn by playing"), id="learn", compact=True)
             self.saved = unfinished_games()
             if self.saved:
                 yield Label(_("Unfinished games"), classes="section")
@@ -244,9 +244,9 @@ class SetupScreen(Screen[None]):
         elif button == "quit":
             self.app.exit()
         elif button == "learn":
-            from fivedice.tui.tutorial_screen import open_tutorial
+            from fivedice.tui.tutorial_screen import open_tutorial_for
 
-            open_tutorial(self.app, self.read_form().rules())
+            open_tutorial_for(self, self.read_form())
         elif button in ("stats", "top"):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:

@@ -28,6 +28,7 @@ from fivedice.plain_tutorial import lesson_state, state_label
 from fivedice.text import box_name, card_lines, error_text
 from fivedice.tui.app import CSS as APP_CSS
 from fivedice.tui.session import open_service
+from fivedice.tui.setup_screen import SetupForm
 from fivedice.tui.wording import binding_texts
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, instruction
 
@@ -314,3 +315,14 @@ class TutorialApp(App[None]):
                 self.notify(_("There is no lesson {name!r}.").format(name=self.first_lesson))
             else:
                 screen.open_lesson(lesson.key)
+
+
+def open_tutorial_for(screen: Screen[None], form: SetupForm) -> None:
+    """The new-game screen's "Learn by playing": the lessons under the form's rules (or the
+    reason those rules cannot be played)."""
+    try:
+        rules = form.rules()
+    except FivediceError as error:
+        screen.notify(error_text(error), severity="error", timeout=6)
+        return
+    open_tutorial(screen.app, rules)
