@@ -81,3 +81,17 @@ def test_posts_without_the_csrf_token_are_refused(raw_client):
     raw_client.get("/tutorial/rolling")
     response = raw_client.post("/tutorial/rolling/act", data={"action": "roll"})
     assert response.status_code == 403
+
+
+def test_the_guided_game_shows_the_coach_and_the_cpu(client, service):
+    page = client.get("/tutorial/guided").text
+    assert "Coach: roll to start your turn." in page
+    assert "Beginner CPU: 0" in page
+    page = act(client, "guided", "roll")
+    coach = re.search(r'id="lesson-coach">([^<]*)<', page).group(1)
+    assert coach.startswith("Coach: ") and ("keep" in coach or "score" in coach)
+    box = re.search(r'id="box-([a-z_]+)"', page).group(1)
+    page = act(client, "guided", f"score {box}")
+    assert "You score" in feedback(page)
+    assert "Beginner CPU scores" in feedback(page)
+    assert service.list_games() == []

@@ -41,7 +41,7 @@ LessonScreen #lesson-main { height: 1fr; }
 LessonScreen #lesson-card { width: 31; height: 100%; scrollbar-size: 1 1; }
 LessonScreen #lesson-side { width: 1fr; padding-left: 1; }
 LessonScreen #lesson-say { height: auto; max-height: 5; color: $accent; text-style: bold; }
-LessonScreen #lesson-feedback { height: auto; max-height: 6; }
+LessonScreen #lesson-feedback { height: auto; max-height: 8; }
 LessonScreen #lesson-dice { height: 1; margin: 1 0 0 0; }
 LessonScreen #lesson-dice Button { min-width: 5; margin-right: 1; }
 LessonScreen #lesson-dice Button.held { text-style: bold reverse; }

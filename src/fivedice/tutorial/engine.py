@@ -395,7 +395,14 @@ def coach_line(run: TutorialRun, coach: Coach | None) -> str:
     options = coach(state)
     if not options:
         return ""
-    return _("Coach: {choice}.").format(choice=advice_text(options[0]))
+    best = options[0]
+    choice = advice_text(best)
+    if best.category is None and best.keep and len(best.keep) < len(state.dice):
+        from fivedice.service import hold_positions
+
+        positions = sorted(hold_positions(state.dice, state.turn.held, best.keep))
+        choice += " " + _("(hold {positions})").format(positions=" ".join(map(str, positions)))
+    return _("Coach: {choice}.").format(choice=choice)
 
 
 def _judge(options: Sequence[Advice], action: Action, state: GameState) -> str:
@@ -447,7 +454,7 @@ def _play(
         step = cpu_next_action(before, cpu)
         version += 1
         after = apply(before, step, guided_dice(run.seed, version))
-        if isinstance(step, (Roll, Score)):
+        if isinstance(step, Score):  # the CPU's rolls and holds would crowd the lesson out
             lines.append(move_sentence(before.seats[before.current_seat].name, step, before, after))
     if after.is_match_over:
         you, them = after.totals
