@@ -556,8 +556,8 @@ class GameService:
 
         Raises:
             MalformedActionError: the text is not an action. StoreUnavailableError: the
-            lesson was finished but its progress could not be saved (the run is not lost:
-            call `tutorial_mark_done` again).
+            action would finish the lesson but its progress could not be saved; the caller
+            keeps the run it had, so the same action can be tried again.
         """
         if isinstance(action, str):
             action = parse_action(action)
@@ -567,10 +567,15 @@ class GameService:
             if key not in self._cpus:
                 level = tutorial_engine.GUIDED_CPU_LEVEL
                 self._cpus[key] = self.cpu_factory(level, run.seed + 1, run.rules)
-            cpu = self._cpus[key]
+            player = self._cpus[key]
+
+            def cpu(state: GameState) -> Action:
+                return cpu_next_action(state, player)
+
         after = tutorial_engine.attempt(run, action, coach=self.tutorial_coach, cpu=cpu)
         if after.finished and not run.finished:
             self.tutorial_mark_done(after.lesson.key)
+            self._cpus.pop((-1, run.seed), None)  # the guided game's CPU is done too
         return after
 
     def tutorial_mark_done(self, lesson: str) -> LessonProgress:

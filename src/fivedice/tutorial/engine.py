@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Column, Placement, ScoreCard
@@ -48,14 +48,8 @@ Coach = Callable[[GameState], Sequence[Advice]]
 """The coach: every option for the seat to move, best first (empty: nothing to advise)."""
 
 
-class CpuPlayer(Protocol):
-    """What the guided game needs of a CPU player (the service's bots fit)."""
-
-    def choose_keep(
-        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
-    ) -> tuple[int, ...]: ...
-
-    def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement: ...
+CpuMove = Callable[[GameState], Action]
+"""The guided game's CPU: its next single action in a position (the service's bot)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +228,7 @@ def attempt(
     action: Action,
     *,
     coach: Coach | None = None,
-    cpu: CpuPlayer | None = None,
+    cpu: CpuMove | None = None,
 ) -> TutorialRun:
     """The run after the player tries `action`: applied if the step expects it, explained
     (and not applied) if not. The guided game applies every legal action, the coach says
@@ -432,10 +426,8 @@ def _judge(options: Sequence[Advice], action: Action, state: GameState) -> str:
 
 
 def _play(
-    run: TutorialRun, action: Action, coach: Coach | None, cpu: CpuPlayer | None
+    run: TutorialRun, action: Action, coach: Coach | None, cpu: CpuMove | None
 ) -> TutorialRun:
-    from fivedice.service import cpu_next_action  # the CPU steps as in a saved game
-
     state = run.state
     decides = isinstance(action, Score) or (isinstance(action, Roll) and state.dice is not None)
     options = coach(state) if coach is not None and decides else ()
@@ -451,7 +443,7 @@ def _play(
         if cpu is None:
             raise ValueError("the guided game needs a CPU player")
         before = after
-        step = cpu_next_action(before, cpu)
+        step = cpu(before)
         version += 1
         after = apply(before, step, guided_dice(run.seed, version))
         if isinstance(step, Score):  # the CPU's rolls and holds would crowd the lesson out
