@@ -198,6 +198,7 @@ for _module in (
     "fivedice.cli_web",
     "fivedice.cli_sheet",
     "fivedice.cli_review",
+    "fivedice.cli_tutorial",
 ):
     _register_optional(_module)
 

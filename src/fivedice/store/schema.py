@@ -114,4 +114,15 @@ game_sessions = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+# Tutorial progress (migration 0002_tutorial): one row per lesson done or skipped. Tutorial
+# games are never saved as games, so nothing of them reaches `games`, `results` or statistics.
+tutorial_progress = Table(
+    "tutorial_progress",
+    metadata,
+    Column("lesson", String(40), primary_key=True),
+    Column("status", String(12), nullable=False),  # done | skipped
+    Column("times_done", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 TABLE_NAMES = frozenset(metadata.tables)

@@ -21,7 +21,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
-from fivedice.web import api, pages, review, sheet, table
+from fivedice.web import api, pages, review, sheet, table, tutorial
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.security import Signer, load_secret
@@ -69,6 +69,7 @@ def create_app(
     app.include_router(sheet.router)
     app.include_router(review.router)
     app.include_router(table.router)
+    app.include_router(tutorial.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 

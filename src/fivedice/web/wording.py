@@ -62,6 +62,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "new_game": _("New game"),
         "at_table": _("At the table"),
         "at_table_link": _("Playing with real dice? Let this phone keep the score."),
+        "learn_by_playing": _("Learn by playing"),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),
