@@ -66,7 +66,7 @@ def world(tmp_path_factory):
 
     path = tmp_path_factory.mktemp("fuzz") / "web.sqlite3"
     service = GameService.open(f"sqlite:///{path}")
-    app = create_app(service, SECRET, cpu_delay_ms=0)
+    app = create_app(service, SECRET, cpu_delay_ms=0, drive_cpus=False)
     with TestClient(app, headers={"Origin": ORIGIN}) as client:
         page = client.get("/").text
         token = re.search(r'<meta name="csrf-token" content="([^"]*)"', page).group(1)
