@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,10 @@ class Lease:
             conninfo = self.store.url.set(drivername="postgresql").render_as_string(
                 hide_password=False
             )
-            self._connection = psycopg.connect(conninfo, autocommit=True)
+            # Named, so an operator (and the tests) can see which process drives a game.
+            self._connection = psycopg.connect(
+                conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
+            )
         row = self._connection.execute(sql, (LOCK_CLASS, game_id)).fetchone()
         return row[0] if row else None
 
