@@ -10,6 +10,7 @@
   const FRAGMENT = "X-Fivedice-Fragment";
   let busy = false;
   let again = false; // a new version came while a request was running
+  let wanted = -1; // the newest version the stream announced
   let source = null;
 
   function board() { return document.getElementById("board"); }
@@ -73,7 +74,7 @@
     } finally {
       busy = false;
     }
-    if (again) { again = false; refresh(); }
+    if (again) { again = false; if (wanted > version()) refresh(); }
     if (!board() || !board().dataset.events) stop();
   }
 
@@ -93,8 +94,11 @@
     const b = board();
     if (!b || !b.dataset.events || !window.EventSource) return;
     source = new EventSource(b.dataset.events);
+    // Only versions newer than the board shown: this page's own action already brought
+    // its board back with the form's answer.
     const seen = function (event) {
-      if (Number(event.lastEventId) > version()) refresh();
+      wanted = Math.max(wanted, Number(event.lastEventId));
+      if (wanted > version()) refresh();
     };
     source.onmessage = seen;
     source.addEventListener("reset", seen);
