@@ -87,6 +87,9 @@ def test_joining_by_room_code_and_starting_with_cpus(client, app):
         assert 'id="join-code"' in bob.get("/join").text
         wrong = bob.post("/join", data={"code": "ZZZZZZ", "name": "Bob"})
         assert wrong.status_code == 404 and "ZZZZZZ" in wrong.text
+        # A name another seat has is refused (the game needs distinct names).
+        taken = bob.post("/join", data={"code": code, "name": "ann"})
+        assert taken.status_code == 409 and "ann is taken" in taken.text
         # Typed loosely (lower case, spaces): the first free seat is Bob's.
         typed = " ".join([code[:3].lower(), code[3:]])
         joined = bob.post("/join", data={"code": typed, "name": "Bob"}, follow_redirects=False)

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
+MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 
 
 class Lease:
@@ -166,6 +167,7 @@ class CpuDriver:
                 self.poke(game_id)
 
     async def _steps(self, game_id: int) -> None:
+        failures = 0
         while not self._stopping:
             self._again.discard(game_id)
             try:
@@ -180,8 +182,12 @@ class CpuDriver:
             await asyncio.sleep(self.delay)
             try:
                 await run_in_threadpool(self.hub.drive_cpu, game_id, view.version)
+                failures = 0
             except StaleVersionError:
                 continue  # someone else moved it on: look again
             except FivediceError as error:
                 log.warning("CPU step of game %s refused: %s", game_id, error)
+                failures += 1
+                if failures >= MAX_FAILURES:
+                    return
                 await asyncio.sleep(RETRY_SECONDS)

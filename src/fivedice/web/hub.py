@@ -423,6 +423,18 @@ class GameHub:
         """
         room = self.rooms.by_code(code)
         seat = None
+        if name is not None:
+            name = name.strip()[:40] or None
+        if name is not None and not room.started:
+            # The seat this join takes (by code: the first free one) may keep its own name.
+            target = (
+                self.seat_of_invitation(room, invitation)
+                if invitation
+                else next((s.seat for s in room.seats if s.kind == "friend" and not s.joined), None)
+            )
+            taken = {s.name.strip().casefold() for s in room.seats if s.seat != target}
+            if name.casefold() in taken:
+                raise RoomError(N_("{name} is taken in this game; choose another name"), name=name)
         if invitation is not None:
             seat = self.seat_of_invitation(room, invitation)
             if seat is None:

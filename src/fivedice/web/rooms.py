@@ -75,7 +75,7 @@ def room_context(request: Request, hub: GameHub, room: Room, visitor: Visitor) -
         "is_host": is_host,
         "joined_any": any(s.kind == "friend" and s.joined for s in room.seats),
         "waiting_for": len(waiting),
-        "events": f"/api/rooms/{room.code}/events?v={room.version}",
+        "events": f"/api/rooms/{room.code}/events",
     }
 
 
@@ -138,8 +138,7 @@ def join(
         if key:
             return _problem(request, visitor, problem)
         return render(
-            request, visitor, "join.html", status=error_status(problem) if not isinstance(
-                problem, RoomError) else 404 if "code" in problem.params else 409,
+            request, visitor, "join.html", status=error_status(problem),
             code=code[:12], seat=None, key="", seat_name=name, error=_said(problem, visitor),
         )  # fmt: skip
     if room.started and room.game_id is not None:
