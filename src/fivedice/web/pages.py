@@ -2,10 +2,11 @@
 
 Pages are rendered on the server from the same data as the API. A visitor acts only in
 games whose seats their browser session holds (kept on the server under the `fd_session`
-cookie, see guard.py; a seat is added when they start a game or open an invite link). Forms
-work without JavaScript (post, then redirect); `app.js` sends the same forms with `fetch` and
-swaps in the re-rendered board, which is how CPU turns are shown one step at a time. Every
-form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
+cookie, see guard.py; a seat is added when they start a game or join a room, rooms.py).
+Forms work without JavaScript (post, then redirect); `app.js` sends the same forms with
+`fetch` and swaps in the re-rendered board, and listens to the game's event stream (api.py)
+to fetch the board again whenever another seat or a CPU (played by the server, driver.py)
+moved. Every form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
 """
 
 from __future__ import annotations
