@@ -111,6 +111,9 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     turn = state.turn
     if turn.dice is None:
         return Roll()
+    observe = getattr(player, "observe", None)
+    if observe is not None:  # a player that plays to win looks at the other seats first
+        observe(state)
     card = state.cards[turn.seat]
     if state.rolls_left > 0:
         keep = player.choose_keep(state.rules, card, turn.dice, state.rolls_left)

@@ -68,6 +68,7 @@ def level_name(level: str) -> str:
         "casual": _("casual"),
         "strong": _("strong"),
         "expert": _("expert"),
+        "master": _("master"),
     }
     return names.get(level, level)
 

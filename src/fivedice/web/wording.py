@@ -157,6 +157,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "casual": _("casual"),
         "strong": _("strong"),
         "expert": _("expert"),
+        "master": _("master"),
         "opt_rolls_per_turn": _("Rolls per turn"),
         "opt_upper_bonus": _("Upper bonus"),
         "opt_upper_bonus_threshold": _("Upper bonus threshold"),
