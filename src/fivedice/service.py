@@ -57,6 +57,7 @@ __all__ = [
     "StaleVersionError",
     "StoreUnavailableError",
     "cpu_next_action",
+    "game_win_chances",
     "hold_positions",
     "make_cpu_player",
     "multi_column_hint",
@@ -127,6 +128,21 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
             return Roll()
     placement = player.choose_box(state.rules, card, turn.dice)
     return Score(placement.category, placement.column)
+
+
+def game_win_chances(state: GameState) -> tuple[float, ...] | None:
+    """Each seat's chance of winning from `state` (None solo or without the strategy layer).
+
+    The review of a game calls this on the state after each turn. Under rules with several
+    columns the chances are an estimate (`fivedice.strategy.chances.is_estimate`).
+    """
+    if len(state.seats) < 2:
+        return None
+    try:
+        from fivedice.strategy.chances import win_chances
+    except ImportError:
+        return None
+    return win_chances(state)
 
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:
@@ -368,6 +384,14 @@ class GameService:
         table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
+
+    def win_chances(self, game_id: int) -> tuple[float, ...] | None:
+        """Each seat's chance of winning the game (or match) from the current position.
+
+        None with a single seat, or when the strategy layer is not installed. The chances sum
+        to 1; ties share the win. See `game_win_chances` and `fivedice.strategy.chances`.
+        """
+        return game_win_chances(self.view(game_id).state)
 
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""
