@@ -89,4 +89,16 @@ results = Table(
 )
 Index("ix_results_profile", results.c.profile_id)
 
+# Seats a web browser holds (migration 0002_websessions): the browser keeps one random session
+# cookie; this table, keyed by the cookie's SHA-256, says which game seats it may act for.
+web_seats = Table(
+    "web_seats",
+    metadata,
+    Column("session_key", String(64), primary_key=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_web_seats_game", web_seats.c.game_id)
+
 TABLE_NAMES = frozenset(metadata.tables)

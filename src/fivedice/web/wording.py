@@ -141,6 +141,9 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "date": _("Date"),
         "no_high_scores": _("No high scores yet."),
         "not_found": _("That game does not exist."),
+        "page_stuck": _(
+            "The page could not reach the server or the move was refused; reload to try again."
+        ),
         "back_home": _("Back to the start"),
         "error": _("That did not work: {message}"),
         "rules_of": _("The rules of this game"),
