@@ -108,6 +108,7 @@ def help_lines() -> list[str]:
         _("h             the coach's ranking of your options"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),
+        _("w             the winning-chances bar, off or on"),
         _("+ and -       CPU players move faster or slower"),
         _("p             pause or resume the CPU players"),
         _("u             the rules in force (pauses the CPU)"),

@@ -23,6 +23,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.text import box_name, dice_text, error_text
+from fivedice.tui.chances_bar import ChancesBar
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
 from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
@@ -50,6 +51,7 @@ class GameScreen(Screen[None]):
         Binding("5", "hold_die(5)", "Hold", show=False),
         Binding("h", "hint", "Hint"),
         Binding("c", "coach", "Coach"),
+        Binding("w", "toggle_chances", "Chances", show=False),
         Binding("v", "view_card", "Cards", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
@@ -101,6 +103,7 @@ class GameScreen(Screen[None]):
                     yield FlatButton(_("Help"), id="help-button", compact=True)
                 yield Static(id="preview")
                 yield Static(id="hint")
+                yield ChancesBar(id="chances")
                 yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
         yield Footer()
 
@@ -175,6 +178,11 @@ class GameScreen(Screen[None]):
         # first one is laid out would leave its columns unmeasured).
         if self.app.size != self._laid_out_for:
             self.call_after_refresh(self.refresh_view)
+
+    def action_toggle_chances(self) -> None:
+        """Switches the winning-chances bar off or on."""
+        on = self.query_one(ChancesBar).toggle()
+        self.notify(_("Winning chances: on") if on else _("Winning chances: off"), timeout=2)
 
     def action_view_card(self) -> None:
         """Shows the next seat's card in full (when the table is too narrow for every card)."""

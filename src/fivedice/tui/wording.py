@@ -24,6 +24,7 @@ def binding_texts() -> dict[str, str]:
         "Hint": _("Hint"),
         "Coach": _("Coach"),
         "Cards": _("Cards"),
+        "Chances": _("Chances"),
         "Faster": _("Faster"),
         "Slower": _("Slower"),
         "Pause": _("Pause"),
