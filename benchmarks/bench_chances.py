@@ -56,7 +56,7 @@ def predictions(moments: MomentTable, records: np.ndarray) -> np.ndarray:
 
 def calibration(moments: MomentTable, games: int, seed: int) -> dict[str, object]:
     start = time.perf_counter()
-    records, finals, _ = play_duels(moments, ("expert", "expert"), games, seed=seed)
+    records, finals, _, _ = play_duels(moments, ("expert", "expert"), games, seed=seed)
     played = time.perf_counter() - start
     predicted = predictions(moments, records)
     observed = np.repeat(outcome(finals)[:, None], predicted.shape[1], axis=1)
@@ -66,7 +66,10 @@ def calibration(moments: MomentTable, games: int, seed: int) -> dict[str, object
     for d in range(10):
         chosen = (flat_p >= d / 10) & ((flat_p < (d + 1) / 10) if d < 9 else (flat_p <= 1.0))
         count = int(chosen.sum())
-        row: dict[str, object] = {"decile": f"{d / 10:.1f}-{(d + 1) / 10:.1f}", "predictions": count}
+        row: dict[str, object] = {
+            "decile": f"{d / 10:.1f}-{(d + 1) / 10:.1f}",
+            "predictions": count,
+        }
         if count:
             mean_p = float(flat_p[chosen].mean())
             rate = float(flat_o[chosen].mean())
@@ -95,7 +98,7 @@ def calibration(moments: MomentTable, games: int, seed: int) -> dict[str, object
 
 def duel(moments: MomentTable, games: int, seed: int) -> dict[str, object]:
     start = time.perf_counter()
-    _, finals, _ = play_duels(moments, ("master", "expert"), games, seed=seed)
+    finals = play_duels(moments, ("master", "expert"), games, seed=seed).finals
     results = outcome(finals)
     rate = float(results.mean())
     half = 1.96 * float(results.std(ddof=1)) / math.sqrt(games)

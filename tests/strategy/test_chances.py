@@ -140,9 +140,7 @@ def test_a_solo_game_has_no_chances() -> None:
 def test_chances_sum_to_one_along_random_games(seed: int, seats: int) -> None:
     rng = random.Random(seed)
     dice = RandomDice(seed)
-    state = new_game(
-        GameSettings(seats=tuple(Seat(f"P{i}") for i in range(seats))), dice
-    )
+    state = new_game(GameSettings(seats=tuple(Seat(f"P{i}") for i in range(seats))), dice)
     checked = 0
     while not state.is_game_over:
         chances = win_chances(state)
@@ -158,7 +156,9 @@ def test_chances_sum_to_one_along_random_games(seed: int, seats: int) -> None:
     final = win_chances(state)
     best = max(state.totals)
     winners = [i for i, t in enumerate(state.totals) if t == best]
-    assert final == pytest.approx(tuple(1 / len(winners) if i in winners else 0.0 for i in range(seats)))
+    assert final == pytest.approx(
+        tuple(1 / len(winners) if i in winners else 0.0 for i in range(seats))
+    )
     assert checked > 13 * seats
 
 
@@ -255,5 +255,7 @@ def test_make_bot_master_falls_back_to_expert_without_a_table_view() -> None:
     expert = make_bot("expert", CLASSIC, 3)
     card = ScoreCard.empty(CLASSIC)
     for dice in ((1, 1, 6, 6, 6), (2, 3, 4, 5, 5), (1, 2, 3, 4, 6)):
-        assert master.choose_keep(CLASSIC, card, dice, 2) == expert.choose_keep(CLASSIC, card, dice, 2)
+        assert master.choose_keep(CLASSIC, card, dice, 2) == expert.choose_keep(
+            CLASSIC, card, dice, 2
+        )
         assert master.choose_box(CLASSIC, card, dice) == expert.choose_box(CLASSIC, card, dice)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.web.test_pages import FORM, start
+from tests.web.test_pages import start
 
 
 def figures(html: str) -> list[int]:
@@ -19,7 +19,10 @@ def test_the_bar_shows_each_seats_chance_and_can_be_switched_off(client):
     assert 'class="chance-bar"' in html
     percents = figures(html)
     assert percents == [50, 50]  # nobody has rolled: the seats are even
-    widths = [float(w) for w in re.findall(r'<rect class="chance-\d" x="[\d.]+" y="0" width="([\d.]+)"', html)]
+    widths = [
+        float(w)
+        for w in re.findall(r'<rect class="chance-\d" x="[\d.]+" y="0" width="([\d.]+)"', html)
+    ]
     assert abs(sum(widths) - 100) < 1e-6
     pid = page.rsplit("/", 1)[1]
 

@@ -355,5 +355,5 @@ def make_bot(
     if Level.parse(level) is Level.MASTER:
         from fivedice.strategy.master import MasterBot
 
-        return MasterBot(rules, generator, **options)
+        return MasterBot(rules, generator, **options)  # type: ignore[arg-type]
     return Bot(level, rules, generator, **options)  # type: ignore[arg-type]

@@ -37,11 +37,17 @@ from fivedice.core.dice import check_roll
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
-from fivedice.strategy.moments import EXACT_BOXES, MomentTable, exact_pmf, exact_roll_pmf, moments_of
+from fivedice.strategy.moments import (
+    EXACT_BOXES,
+    MomentTable,
+    exact_pmf,
+    exact_roll_pmf,
+    moments_of,
+)
 
 __all__ = ["Outlook", "combine", "is_estimate", "seat_outlooks", "win_chances"]
 
-FloatArray = npt.NDArray[np.float64]
+FloatArray = npt.NDArray[np.floating]
 
 SPREAD = 7.0
 """The normal model's grid covers the mean ± this many standard deviations."""
@@ -64,9 +70,7 @@ def is_estimate(rules: RuleSet) -> bool:
     return rules.columns > 1
 
 
-def win_chances(
-    state: GameState, moments: MomentTable | None = None
-) -> tuple[float, ...]:
+def win_chances(state: GameState, moments: MomentTable | None = None) -> tuple[float, ...]:
     """Each seat's chance of winning the game (or match) from this position; they sum to 1.
 
     Args:

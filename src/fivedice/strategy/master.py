@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,7 @@ from numba import njit, prange
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import ALL_KEEPS, check_roll
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
@@ -47,10 +47,10 @@ from fivedice.strategy.simulate import _game_seeds
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
 
-__all__ = ["MasterBot", "play_duels"]
+__all__ = ["Duels", "MasterBot", "play_duels", "win_turn"]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.floating]
+IntArray = npt.NDArray[np.integer]
 
 EMPTY_KEEP = s.KEEP_INDEX[()]
 
@@ -72,7 +72,7 @@ def _opponent_below(t: int, opp_mean: float, opp_sd: float, cdf: FloatArray, low
             return 0.0
         if i >= cdf.size:
             return 1.0
-        return cdf[i]
+        return float(cdf[i])
     return _phi((t - opp_mean) / opp_sd)
 
 
@@ -254,9 +254,7 @@ class MasterBot(Bot):
         mean = float(xs @ pmf)
         sd = math.sqrt(max(float((xs - mean) ** 2 @ pmf), 1e-12))
         exact = all(
-            len(card.columns[0].open_boxes) <= 1
-            for i, card in enumerate(state.cards)
-            if i != seat
+            len(card.columns[0].open_boxes) <= 1 for i, card in enumerate(state.cards) if i != seat
         )
         self._opponent = (mean, sd, pmf if exact else np.empty(0), low)
 
@@ -314,6 +312,23 @@ class MasterBot(Bot):
 # Two-seat games in numba (the benchmark)
 
 
+class Duels(NamedTuple):
+    """Two-seat games played by `play_duels`.
+
+    Attributes:
+        records: (games, 26, 2, 4) before each turn, both seats' (mask, upper, armed, total).
+        finals: (games, 2) the final totals.
+        firsts: (games,) the seat that started.
+        stats: (games, 2, 3) per seat: upper bonus earned (0/1), Yahtzee box scored (0/1),
+            extra Yahtzees.
+    """
+
+    records: IntArray
+    finals: IntArray
+    firsts: IntArray
+    stats: IntArray
+
+
 @njit(cache=True, nogil=True)
 def _roll_from(keep: int, rng: npt.NDArray[np.uint64]) -> int:
     """Rolls the dice not kept: returns the index in ALL_ROLLS of the five dice."""
@@ -339,6 +354,7 @@ def _play_duel(
     master_from: int,
     record: IntArray,
     final: IntArray,
+    stats: IntArray,
 ) -> None:
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
@@ -396,15 +412,22 @@ def _play_duel(
                 if keep == 210 + r:
                     break
                 r = _roll_from(keep, rng)
+            b = best_box[r]
             p, nm, nu, na = outcome(
-                best_box[r], r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
+                b, r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
             )
+            if b == 11 and score[11, r] > 0:
+                stats[seat, 1] = 1
+            if s.FIVE_FACE[r] > 0 and (mask >> 11) & 1 and armed == 1 and config[3] > 0:
+                stats[seat, 2] += 1
             state[seat, 0] = nm
             state[seat, 1] = nu
             state[seat, 2] = na
             state[seat, 3] = total + p
-    final[0] = state[0, 3]
-    final[1] = state[1, 3]
+    for i in range(2):
+        final[i] = state[i, 3]
+        if config[2] > 0 and state[i, 1] >= config[1]:
+            stats[i, 0] = 1
 
 
 @njit(cache=True, parallel=True)
@@ -423,11 +446,12 @@ def _play_duels(
     master_from: int,
     records: IntArray,
     finals: IntArray,
+    stats: IntArray,
 ) -> None:
     for g in prange(seeds.shape[0]):
         _play_duel(
             seeds[g], kinds, firsts[g], values, moments, last, score, joker_score, arms, config,
-            levels, master_from, records[g], finals[g],
+            levels, master_from, records[g], finals[g], stats[g],
         )  # fmt: skip
 
 
@@ -438,7 +462,7 @@ def play_duels(
     *,
     seed: int = 0,
     master_from: int = 0,
-) -> tuple[IntArray, IntArray, IntArray]:
+) -> Duels:
     """Plays two-seat games; the seats alternate who starts (game g: seat g % 2 first).
 
     Args:
@@ -448,22 +472,24 @@ def play_duels(
         seed: the dice seed (game g's dice come from (seed, g)).
         master_from: master plays like the expert until this many of its boxes are filled.
 
-    Returns:
-        records (games, 26, 2, 4): before each turn, both seats' (mask, upper, armed, total);
-        finals (games, 2): the final totals; firsts (games,): the seat that started.
+    Raises:
+        FivediceError: a seat is neither expert nor master, or there are not two.
     """
     codes = {"expert": 0, "master": 1}
-    if any(kind not in codes for kind in kinds):
-        raise FivediceError(f"a duel seats expert or master, not {kinds}")
+    if len(kinds) != 2 or any(kind not in codes for kind in kinds):
+        raise FivediceError(
+            N_("a simulated game against master seats two players, expert or master")
+        )
     rules = moments.rules
     arrays = s._rule_arrays(rules)
     seeds = np.ascontiguousarray(_game_seeds(seed, games)[:, 0])
     firsts = np.arange(games, dtype=np.int64) % 2
     records = np.zeros((games, 26, 2, 4), dtype=np.int64)
     finals = np.zeros((games, 2), dtype=np.int64)
+    stats = np.zeros((games, 2, 3), dtype=np.int64)
     _play_duels(
         seeds, np.array([codes[k] for k in kinds], dtype=np.int64), firsts, moments.values,
-        moments.moments, last_box_pmfs(moments), arrays.score, arrays.joker_score, arrays.arms, arrays.config,
-        rules.rolls_per_turn, master_from, records, finals,
+        moments.moments, last_box_pmfs(moments), arrays.score, arrays.joker_score,
+        arrays.arms, arrays.config, rules.rolls_per_turn, master_from, records, finals, stats,
     )  # fmt: skip
-    return records, finals, firsts
+    return Duels(records, finals, firsts, stats)

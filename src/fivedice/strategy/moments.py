@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,8 +42,8 @@ from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["EXACT_BOXES", "MomentTable", "exact_pmf", "load_or_compute", "moments_of"]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.floating]
+IntArray = npt.NDArray[np.integer]
 
 EXACT_BOXES = 2
 """With this many open boxes or fewer, the distribution of the points to come is exact."""
@@ -307,6 +308,7 @@ def load_or_compute(
 
 
 _LOADED: dict[tuple[RuleSet, bool, str | None], MomentTable] = {}
+_LOADING = threading.Lock()
 
 
 def moments_of(
@@ -317,14 +319,15 @@ def moments_of(
 ) -> MomentTable:
     """The moment table of single-column rules (solved and cached as needed; kept in memory)."""
     key = (rules, use_cache, None if cache_dir is None else str(cache_dir))
-    if key not in _LOADED:
-        from fivedice.strategy.cache import load_or_solve
+    with _LOADING:  # a CPU move and the chances bar may ask at once: compute only once
+        if key not in _LOADED:
+            from fivedice.strategy.cache import load_or_solve
 
-        table = load_or_solve(rules, use_cache=use_cache, cache_dir=cache_dir)
-        if len(_LOADED) >= 2:
-            _LOADED.pop(next(iter(_LOADED)))
-        _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
-    return _LOADED[key]
+            table = load_or_solve(rules, use_cache=use_cache, cache_dir=cache_dir)
+            if len(_LOADED) >= 2:
+                _LOADED.pop(next(iter(_LOADED)))
+            _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
+        return _LOADED[key]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -409,9 +412,7 @@ def exact_roll_pmf(
     for r in range(252):
         key = (int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))
         if key not in tails:
-            tails[key] = (
-                np.ones(1) if key[0] == s.FULL_MASK else _exact_pmf_cached(moments, *key)
-            )
+            tails[key] = np.ones(1) if key[0] == s.FULL_MASK else _exact_pmf_cached(moments, *key)
     width = max(int(points[r]) + tails[(int(n[0]), int(n[1]), int(n[2]))].size
                 for r, n in enumerate(nexts))  # fmt: skip
     roll_pmf = np.zeros((levels, 252, width))

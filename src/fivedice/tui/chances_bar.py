@@ -86,9 +86,7 @@ class ChancesBar(Widget):
         if len(state.seats) < 2:
             self.display = False
             return
-        self.run_worker(
-            lambda: self._compute(state), thread=True, exclusive=True, group="chances"
-        )
+        self.run_worker(lambda: self._compute(state), thread=True, exclusive=True, group="chances")
 
     def _compute(self, state: GameState) -> None:
         try:
