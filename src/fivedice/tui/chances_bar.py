@@ -39,17 +39,22 @@ def chances_text(
     for seat, count in enumerate(cells):
         text.append("█" * max(count, 0), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
     text.append("\n")
+    # The figures line: with the label if it fits, else without, else with shortened names.
     label = _("Chances to win") + (" ≈" if estimate else "") + ": "
-    text.append(label, style="dim")
-    parts = []
-    for seat, chance in enumerate(chances):
-        parts.append(
-            (f"{state.seats[seat].name} {chance:.0%}", SEAT_STYLES[seat % len(SEAT_STYLES)])
-        )
-    for index, (part, style) in enumerate(parts):
-        if index:
+    names = [seat.name for seat in state.seats[: len(chances)]]
+    for lead, cut in (
+        (label, None),
+        ("≈ " if estimate else "", None),
+        ("≈ " if estimate else "", 4),
+    ):
+        parts = [f"{name[:cut]} {chance:.0%}" for name, chance in zip(names, chances, strict=True)]
+        if len(lead) + len(" · ".join(parts)) <= width:
+            break
+    text.append(lead, style="dim")
+    for seat, part in enumerate(parts):
+        if seat:
             text.append(" · ", style="dim")
-        text.append(part, style=style)
+        text.append(part, style=SEAT_STYLES[seat % len(SEAT_STYLES)])
     return text
 
 
