@@ -130,19 +130,29 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     return Score(placement.category, placement.column)
 
 
-def game_win_chances(state: GameState) -> tuple[float, ...] | None:
+def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...] | None:
     """Each seat's chance of winning from `state` (None solo or without the strategy layer).
 
     The review of a game calls this on the state after each turn. Under rules with several
     columns the chances are an estimate (`fivedice.strategy.chances.is_estimate`).
+
+    Args:
+        state: any position.
+        wait: solve the tables the chances need if they are not at hand (the first time for
+            a rule set: about as long as a solve). False: None instead, while they are
+            prepared in the background (for a web page).
     """
     if len(state.seats) < 2:
         return None
     try:
         from fivedice.strategy.chances import win_chances
+        from fivedice.strategy.moments import moments_if_ready
     except ImportError:
         return None
-    return win_chances(state)
+    if wait or (state.is_game_over and state.is_match_over):
+        return win_chances(state)
+    moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
+    return None if moments is None else win_chances(state, moments)
 
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:

@@ -4,6 +4,7 @@ along random games, and the `master` level (plays to win against others, like ex
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -259,3 +260,20 @@ def test_make_bot_master_falls_back_to_expert_without_a_table_view() -> None:
             CLASSIC, card, dice, 2
         )
         assert master.choose_box(CLASSIC, card, dice) == expert.choose_box(CLASSIC, card, dice)
+
+
+def test_tables_not_at_hand_are_prepared_in_the_background(tmp_path, monkeypatch) -> None:
+    """A web page asks without waiting: nothing yet, and one background preparation."""
+    from fivedice.strategy import moments as m
+
+    started = []
+    monkeypatch.setenv("FIVEDICE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(m, "_prepare", lambda rules: started.append(rules))
+    monkeypatch.setattr(m, "_BACKGROUND", set())
+    rules = CLASSIC.replace(rolls_per_turn=4)
+    state = new_game(GameSettings(seats=(Seat("Ann"), Seat("Bob")), rules=rules))
+    assert game_win_chances(state, wait=False) is None
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.daemon:
+            thread.join(timeout=5)
+    assert started == [rules]

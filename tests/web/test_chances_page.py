@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from fivedice.core.rules import find_ruleset
+from fivedice.strategy.moments import moments_of
 from tests.web.test_pages import start
 
 
@@ -13,6 +15,7 @@ def figures(html: str) -> list[int]:
 
 
 def test_the_bar_shows_each_seats_chance_and_can_be_switched_off(client):
+    moments_of(find_ruleset("classic"))  # the page does not wait for the tables: have them
     page = start(client, level1="master")
     html = client.get(page).text
     assert 'id="chances"' in html

@@ -40,7 +40,14 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.solver import StrategyTable
 
-__all__ = ["EXACT_BOXES", "MomentTable", "exact_pmf", "load_or_compute", "moments_of"]
+__all__ = [
+    "EXACT_BOXES",
+    "MomentTable",
+    "exact_pmf",
+    "load_or_compute",
+    "moments_if_ready",
+    "moments_of",
+]
 
 FloatArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.integer]
@@ -328,6 +335,36 @@ def moments_of(
                 _LOADED.pop(next(iter(_LOADED)))
             _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
         return _LOADED[key]
+
+
+def moments_if_ready(rules: RuleSet) -> MomentTable | None:
+    """The moment table if it is at hand (in memory, or both tables on disk: a quick load);
+    else None, and it is prepared in a background thread (one rule set at a time), so that a
+    web page never waits for a solve."""
+    key = (rules, True, None)
+    if key in _LOADED:
+        return _LOADED[key]
+    from fivedice.strategy.cache import cache_path
+
+    if cache_path(rules).exists() and _moments_path(rules, None).exists():
+        return moments_of(rules)
+    with _BACKGROUND_LOCK:
+        if not _BACKGROUND:
+            _BACKGROUND.add(rules)
+            threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
+    return None
+
+
+def _prepare(rules: RuleSet) -> None:
+    try:
+        moments_of(rules)
+    finally:
+        with _BACKGROUND_LOCK:
+            _BACKGROUND.discard(rules)
+
+
+_BACKGROUND: set[RuleSet] = set()
+_BACKGROUND_LOCK = threading.Lock()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -297,7 +297,9 @@ def board_context(
 def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
     """The winning-chances bar (`_chances.html`): each seat's chance, or none to show."""
     state = view.state
-    chances = game_win_chances(state) if visitor.chances else None
+    # A rule set seen for the first time has its tables prepared in the background: the bar
+    # appears on a later page.
+    chances = game_win_chances(state, wait=False) if visitor.chances else None
     bar = []
     start = 0.0
     for seat, chance in enumerate(chances or ()):
