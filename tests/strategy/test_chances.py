@@ -277,3 +277,15 @@ def test_tables_not_at_hand_are_prepared_in_the_background(tmp_path, monkeypatch
         if thread is not threading.current_thread() and thread.daemon:
             thread.join(timeout=5)
     assert started == [rules]
+
+
+@pytest.mark.slow
+def test_master_plays_to_win_only_in_the_last_game_of_a_match() -> None:
+    bot = make_bot("master", CLASSIC, 1)
+    assert isinstance(bot, MasterBot)
+    seats = (Seat("M", "master"), Seat("E", "expert"))
+    for length, plays_to_win in ((2, False), (1, True)):
+        dice = RandomDice(3)
+        state = apply(new_game(GameSettings(seats=seats, match_length=length), dice), "roll", dice)
+        bot.observe(state)
+        assert (bot._opponent is not None) is plays_to_win

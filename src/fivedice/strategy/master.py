@@ -10,8 +10,12 @@ every roll, every roll left), but a turn's end is valued by the chance of winnin
   still to come under optimal play (`moments`), and so is O; the chance is
   Φ((own mean − O's mean) / √(own variance + O's variance)).
 
-O is the opponent's current total plus its own points to come (a single opponent), or a normal
-fitted to the distribution of the best of several opponents (`chances.seat_outlooks`). A tiny
+O is the best opponent's final total: its distribution comes from `chances.seat_outlooks`
+(several opponents: the best of them), used exactly when every opponent has at most one box
+left, else as a normal with its mean and variance. The last box of master's own card is not
+normal at all: its distribution is enumerated exactly too (`last_box_pmfs`). In a match,
+master plays to win in the last game (counting the games played); before it, like the
+expert. A tiny
 share of the expected score breaks ties between options of equal chance (a decided game is
 played out like the expert). Behind, a high variance is worth having; ahead, a low one - so
 master takes risks when behind and plays safe when ahead. Solo, and under rules with several
@@ -237,6 +241,8 @@ class MasterBot(Bot):
         self._opponent = None
         if len(state.cards) < 2 or state.rules.columns != 1 or state.is_game_over:
             return
+        if state.game_number < state.settings.match_length:
+            return  # games still to come: their spread swamps this one's, play for points
         from fivedice.strategy.chances import seat_outlooks
 
         moments = self.moments_for(state.rules)
@@ -256,7 +262,9 @@ class MasterBot(Bot):
         exact = all(
             len(card.columns[0].open_boxes) <= 1 for i, card in enumerate(state.cards) if i != seat
         )
-        self._opponent = (mean, sd, pmf if exact else np.empty(0), low)
+        # Master's own card counts this game only: measure the opponents from its match total.
+        done = sum(game.totals[seat] for game in state.finished_games)
+        self._opponent = (mean - done, sd, pmf if exact else np.empty(0), low - done)
 
     def moments_for(self, rules: RuleSet) -> MomentTable:
         if self._moments is None or self._moments.rules != rules:
