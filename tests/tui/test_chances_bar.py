@@ -61,9 +61,13 @@ def test_the_bar_text_splits_the_width_by_the_chances() -> None:
     from fivedice.core.game import new_game
 
     state = new_game(GameSettings(seats=(Seat("Ann"), Seat("Bob"), Seat("Cy"))))
-    text = chances_text(state, (0.5, 0.3, 0.2), 20)
+    text = chances_text(state, (0.5, 0.3, 0.2), 50)
     bar, figures = text.plain.split("\n")
-    assert bar == "█" * 20
-    assert [span.end - span.start for span in text.spans[:3]] == [10, 6, 4]
+    assert bar == "█" * 50
+    assert [span.end - span.start for span in text.spans[:3]] == [25, 15, 10]
     assert figures == "Chances to win: Ann 50% · Bob 30% · Cy 20%"
-    assert "≈" in chances_text(state, (0.5, 0.3, 0.2), 20, estimate=True).plain
+    assert "≈" in chances_text(state, (0.5, 0.3, 0.2), 50, estimate=True).plain
+    # Narrow: the label goes first, then the names are cut.
+    assert chances_text(state, (0.5, 0.3, 0.2), 30).plain.split("\n")[1] == (
+        "Ann 50% · Bob 30% · Cy 20%"
+    )
