@@ -89,6 +89,7 @@ __all__ = [
     "StoreUnavailableError",
     "UndoRefusedError",
     "cpu_next_action",
+    "game_win_chances",
     "hold_positions",
     "make_cpu_player",
     "multi_column_hint",
@@ -239,6 +240,9 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     turn = state.turn
     if turn.dice is None:
         return Roll()
+    observe = getattr(player, "observe", None)
+    if observe is not None:  # a player that plays to win looks at the other seats first
+        observe(state)
     card = state.cards[turn.seat]
     if state.rolls_left > 0:
         keep = player.choose_keep(state.rules, card, turn.dice, state.rolls_left)
@@ -252,6 +256,31 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
             return Roll()
     placement = player.choose_box(state.rules, card, turn.dice)
     return Score(placement.category, placement.column)
+
+
+def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...] | None:
+    """Each seat's chance of winning from `state` (None solo or without the strategy layer).
+
+    The review of a game calls this on the state after each turn. Under rules with several
+    columns the chances are an estimate (`fivedice.strategy.chances.is_estimate`).
+
+    Args:
+        state: any position.
+        wait: solve the tables the chances need if they are not at hand (the first time for
+            a rule set: about as long as a solve). False: None instead, while they are
+            prepared in the background (for a web page).
+    """
+    if len(state.seats) < 2:
+        return None
+    try:
+        from fivedice.strategy.chances import win_chances
+        from fivedice.strategy.moments import moments_if_ready
+    except ImportError:
+        return None
+    if wait or (state.is_game_over and state.is_match_over):
+        return win_chances(state)
+    moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
+    return None if moments is None else win_chances(state, moments)
 
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:
@@ -629,6 +658,14 @@ class GameService:
         return review_game(
             replay, game_id=game_id, status=record.status or "", estimate_options=multi_column_hint
         )
+
+    def win_chances(self, game_id: int) -> tuple[float, ...] | None:
+        """Each seat's chance of winning the game (or match) from the current position.
+
+        None with a single seat, or when the strategy layer is not installed. The chances sum
+        to 1; ties share the win. See `game_win_chances` and `fivedice.strategy.chances`.
+        """
+        return game_win_chances(self.view(game_id).state)
 
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""

@@ -239,7 +239,9 @@ def test_a_game_with_an_unknown_cpu_level_stops_cleanly_in_the_plain_game(db_url
     execute(db_url, f"UPDATE game_seats SET cpu_level = 'god' WHERE game_id = {damaged}")
     result = run("play", "--plain", "--resume", str(damaged), "--db", db_url, input="roll\n" * 50)
     assert result.exit_code == 2
-    assert "a CPU level is one of beginner, casual, strong, expert, not 'god'" in result.stderr
+    from fivedice.strategy.levels import LEVELS
+
+    assert f"a CPU level is one of {', '.join(LEVELS)}, not 'god'" in result.stderr
     assert result.stdout.count("Not saved") == 0
 
 

@@ -73,3 +73,49 @@ class BruteForce:
                 )
             self._turns[column] = tuple(levels)
         return self._turns[column]
+
+
+class BruteMoments:
+    """E[X] and E[X²] of the points still to come when playing the brute force's optimal policy
+    (its first best box and keep), computed on the core's API like `BruteForce`."""
+
+    def __init__(self, brute: BruteForce) -> None:
+        self.brute = brute
+        self._memo: dict[Column, tuple[float, float]] = {}
+
+    def start(self, column: Column) -> tuple[float, float]:
+        """(E[X], E[X²]) at the start of a turn."""
+        if column.is_complete:
+            return 0.0, 0.0
+        if column not in self._memo:
+            last = self.rolls(column)[-1]
+            self._memo[column] = (
+                sum(p * last[roll][0] for roll, p in _FIRST_ROLL),
+                sum(p * last[roll][1] for roll, p in _FIRST_ROLL),
+            )
+        return self._memo[column]
+
+    def rolls(self, column: Column) -> list[dict[Roll, tuple[float, float]]]:
+        """Per rolls left: the moments of holding each roll (this turn's points included)."""
+        brute, rules = self.brute, self.brute.rules
+        scored: dict[Roll, tuple[float, float]] = {}
+        for roll in ALL_ROLLS:
+            values = brute.box_values(column, roll)
+            best = max(values, key=lambda key: values[key])
+            placement = next(p for p in column.placements(rules, roll) if p.category.key == best)
+            m1, m2 = self.start(column.fill(rules, placement.category, roll))
+            points = placement.points
+            scored[roll] = (points + m1, points * points + 2 * points * m1 + m2)
+        levels = [scored]
+        for left in range(1, rules.rolls_per_turn):
+            previous = levels[-1]
+            level = {}
+            for roll in ALL_ROLLS:
+                keep = max(_sub_keeps(roll), key=lambda k: brute.keep_value(column, k, left))
+                outcomes = _outcomes(keep)
+                level[roll] = (
+                    sum(p * previous[r][0] for r, p in outcomes),
+                    sum(p * previous[r][1] for r, p in outcomes),
+                )
+            levels.append(level)
+        return levels

@@ -95,14 +95,16 @@ def test_levels_are_calibrated(classic_table: StrategyTable) -> None:
     values = values_from_table(classic_table)
     means = {}
     for level in Level:
-        optimal = level in (Level.STRONG, Level.EXPERT)
+        optimal = level in (Level.STRONG, Level.EXPERT, Level.MASTER)
         result = simulate(CLASSIC, level, 20_000, seed=1, values=values if optimal else None)
         means[level] = result.mean
     assert 195 < means[Level.BEGINNER] < 218
     assert 222 < means[Level.CASUAL] < 240
     assert 238 < means[Level.STRONG] < 250
     assert abs(means[Level.EXPERT] - 254.59) < 2
-    ordered = [means[level] for level in Level]
+    # Master plays to win against others; alone it plays exactly like the expert.
+    assert means[Level.MASTER] == means[Level.EXPERT]
+    ordered = [means[level] for level in Level if level is not Level.MASTER]
     assert all(b - a > 5 for a, b in itertools.pairwise(ordered))
 
 
@@ -213,3 +215,16 @@ def test_cli_plot_refuses_a_path_it_would_not_write_exactly(
     assert "Traceback" not in result.output  # type: ignore[attr-defined]
     assert not any(folder.iterdir())  # nothing written, beside it or inside
     assert not any(p.name.startswith("plots") and p != folder for p in tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_master_head_to_head_runs_as_duels() -> None:
+    """Master against expert: both seats' statistics and win rates that add up to 1."""
+    match = head_to_head(CLASSIC, ["master", "expert"], 300, seed=2)
+    assert set(match.win_rates) == {Level.MASTER, Level.EXPERT}
+    assert sum(match.win_rates.values()) == pytest.approx(1.0)
+    for result in match.results:
+        assert result.games == 300 and 150 < result.mean < 350
+        assert 0.3 < result.upper_bonus_rate < 0.95
+    with pytest.raises(FivediceError, match="master"):
+        head_to_head(CLASSIC, ["master", "casual"], 10)

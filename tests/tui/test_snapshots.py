@@ -22,6 +22,7 @@ from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
 from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
+from fivedice.tui.chances_bar import ChancesBar
 from fivedice.tui.game_screen import GameScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -48,6 +49,18 @@ def screen_lines(app: FivediceApp) -> str:
             if 0 <= row < 24 and 0 <= column + offset < 80:
                 grid[row][column + offset] = char
     return "\n".join("".join(line).rstrip() for line in grid) + "\n"
+
+
+async def settle(pilot: Pilot[None], app: FivediceApp) -> None:
+    """Waits until the winning-chances bar (computed in a worker) shows the current position."""
+    bar = app.screen.query_one(ChancesBar)
+    for _ in range(1200):
+        shown = bar._shown
+        if shown is not None and shown[0] is app.service.state and bar.display:
+            await pilot.pause()
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the chances bar never caught up")
 
 
 def check(name: str, text: str) -> None:
@@ -89,7 +102,7 @@ def test_game_screen_after_a_roll_and_a_hold(language: str) -> None:
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, GameScreen)
         await pilot.press("r", "2", "4")
-        await pilot.pause()
+        await settle(pilot, app)
         check(f"game-{language}", screen_lines(app))
 
     run(app, script)
@@ -117,7 +130,7 @@ def test_triple_game_with_three_seats() -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("r")
-        await pilot.pause()
+        await settle(pilot, app)
         check("game-triple-3-seats-en", screen_lines(app))
 
     run(app, script)

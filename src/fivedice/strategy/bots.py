@@ -15,6 +15,8 @@ The levels (see `heuristics` for the shared machinery):
   and then.
 * `strong`: plays from the optimal values but now and then slips, choosing a near miss.
 * `expert`: optimal (exactly, for one column; for several, optimal values per column).
+* `master`: plays to win: against others it takes the option with the best chance of winning
+  (`master.MasterBot`); solo, and with several columns, it plays like the expert.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class Level(StrEnum):
     CASUAL = "casual"
     STRONG = "strong"
     EXPERT = "expert"
+    MASTER = "master"
 
     @classmethod
     def parse(cls, text: str | Level) -> Level:
@@ -98,6 +101,8 @@ PROFILES: dict[Level, LevelProfile] = {
     Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.15, max_loss=8.0),
     Level.STRONG: LevelProfile(greedy=False, optimal_values=True, slip=0.18, max_loss=6.0),
     Level.EXPERT: LevelProfile(greedy=False, optimal_values=True),
+    # Master's own decisions come from `master.MasterBot`; it falls back on the expert.
+    Level.MASTER: LevelProfile(greedy=False, optimal_values=True),
 }
 
 
@@ -347,4 +352,8 @@ def make_bot(
 ) -> Bot:
     """A CPU player of a level; `rng` may be a seed. Options go to `Bot` (values, cache)."""
     generator = rng if isinstance(rng, random.Random) else random.Random(rng)
+    if Level.parse(level) is Level.MASTER:
+        from fivedice.strategy.master import MasterBot
+
+        return MasterBot(rules, generator, **options)  # type: ignore[arg-type]
     return Bot(level, rules, generator, **options)  # type: ignore[arg-type]

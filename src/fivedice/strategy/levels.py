@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fivedice.core.errors import FivediceError
 
-LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert")
+LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert", "master")
 
 
 def parse_level(text: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import PROFILES, Level, level_values
@@ -240,6 +240,8 @@ def head_to_head(
     parsed = [Level.parse(level) for level in levels]
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
+    if Level.MASTER in parsed:
+        return _master_head_to_head(rules, parsed, games, seed, use_cache, cache_dir, progress)
     done = [0] * len(parsed)
 
     def report(index: int) -> Progress | None:
@@ -275,6 +277,57 @@ def head_to_head(
         # The same level listed twice shares one entry; each copy's wins add up.
         win_rates[level] = win_rates.get(level, 0.0) + float(rate)
     return HeadToHead(tuple(results), win_rates)
+
+
+def _master_head_to_head(
+    rules: RuleSet,
+    levels: list[Level],
+    games: int,
+    seed: int,
+    use_cache: bool,
+    cache_dir: str | os.PathLike[str] | None,
+    progress: Progress | None,
+) -> HeadToHead:
+    """Master watches the other seat, so its games are played as duels (`master.play_duels`):
+    two seats, master or expert, one column; the seats take turns to start."""
+    from fivedice.strategy.master import play_duels
+    from fivedice.strategy.moments import moments_of
+
+    if len(levels) != 2 or not set(levels) <= {Level.MASTER, Level.EXPERT} or rules.columns != 1:
+        raise FivediceError(
+            N_("master is simulated against expert or master only: two seats, one column")
+        )
+    if not 1 <= games <= MAX_GAMES:
+        raise FivediceError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+    moments = moments_of(rules, use_cache=use_cache, cache_dir=cache_dir)
+    play_duels(moments, (levels[0].value, levels[1].value), 1, seed=seed)  # compile first
+    start = time.perf_counter()
+    duels = play_duels(moments, (levels[0].value, levels[1].value), games, seed=seed)
+    seconds = time.perf_counter() - start
+    if progress is not None:
+        progress(games * 2, games * 2)
+    results = tuple(
+        SimulationResult(
+            level=level,
+            rules=rules,
+            seed=seed,
+            scores=duels.finals[:, i].astype(np.int64),
+            upper_bonus_rate=float(duels.stats[:, i, 0].mean()),
+            yahtzee_rate=float(duels.stats[:, i, 1].mean()),
+            mean_extra_yahtzees=float(duels.stats[:, i, 2].mean()),
+            seconds=seconds,
+        )
+        for i, level in enumerate(levels)
+    )
+    first, second = duels.finals[:, 0], duels.finals[:, 1]
+    shares = (
+        (first > second) + 0.5 * (first == second),
+        (second > first) + 0.5 * (first == second),
+    )
+    win_rates: dict[Level, float] = {}
+    for level, share in zip(levels, shares, strict=True):
+        win_rates[level] = win_rates.get(level, 0.0) + float(share.mean())
+    return HeadToHead(results, win_rates)
 
 
 def _game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:

@@ -155,6 +155,7 @@ def help_lines() -> list[str]:
         _("z             take back your last action (solo and practice games; not a roll)"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),
+        _("w             the winning-chances bar, off or on"),
         _("+ and -       CPU players move faster or slower"),
         _("p             pause or resume the CPU players"),
         _("u             the rules in force (pauses the CPU)"),

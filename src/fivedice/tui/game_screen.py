@@ -29,6 +29,7 @@ from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, error_text
+from fivedice.tui.chances_bar import ChancesBar
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
 from fivedice.tui.move_log import (
     Entry,
@@ -85,6 +86,7 @@ class GameScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
         Binding("c", "coach", "Coach"),
+        Binding("w", "toggle_chances", "Chances", show=False),
         Binding("v", "view_card", "Cards", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
@@ -153,6 +155,7 @@ class GameScreen(Screen[None]):
                     yield FlatButton(_("Help"), id="help-button", compact=True)
                 yield Static(id="preview")
                 yield Static(id="hint")
+                yield ChancesBar(id="chances")
                 yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -247,6 +250,11 @@ class GameScreen(Screen[None]):
         # first one is laid out would leave its columns unmeasured).
         if self.app.size != self._laid_out_for:
             self.call_after_refresh(self.refresh_view)
+
+    def action_toggle_chances(self) -> None:
+        """Switches the winning-chances bar off or on."""
+        on = self.query_one(ChancesBar).toggle()
+        self.notify(_("Winning chances: on") if on else _("Winning chances: off"), timeout=2)
 
     def action_view_card(self) -> None:
         """Shows the next seat's card in full (when the table is too narrow for every card)."""

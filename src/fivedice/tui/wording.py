@@ -24,6 +24,7 @@ def binding_texts() -> dict[str, str]:
         "Hint": _("Hint"),
         "Coach": _("Coach"),
         "Cards": _("Cards"),
+        "Chances": _("Chances"),
         "Faster": _("Faster"),
         "Slower": _("Slower"),
         "Pause": _("Pause"),
@@ -91,6 +92,7 @@ def level_name(level: str) -> str:
         "casual": _("casual"),
         "strong": _("strong"),
         "expert": _("expert"),
+        "master": _("master"),
     }
     return names.get(level, level)
 

@@ -45,7 +45,7 @@ def _json_integer(value: object) -> object:
     return value
 
 
-Level = Literal["beginner", "casual", "strong", "expert"]
+Level = Literal["beginner", "casual", "strong", "expert", "master"]
 assert set(Level.__args__) == set(LEVELS)  # type: ignore[attr-defined]  # one list of levels
 
 

@@ -12,7 +12,7 @@ moved. Every form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post wit
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,7 +31,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
 from fivedice.i18n import LANGUAGES
-from fivedice.service import GameView, HintsUnavailableError
+from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS
 from fivedice.store.browser_seats import session_key
 from fivedice.strategy.levels import LEVELS
@@ -52,6 +52,7 @@ from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
 LANG_COOKIE = "fd_lang"
 COACH_COOKIE = "fd_coach"
+CHANCES_COOKIE = "fd_chances"  # "0": the winning-chances bar is switched off
 MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
 FORM_SEATS = 4
 FRAGMENT_HEADER = "x-fivedice-fragment"
@@ -87,18 +88,25 @@ Hub = Annotated[GameHub, Depends(hub_of)]
 
 @dataclass(frozen=True)
 class Visitor:
-    """Who is asking: their language, coach preference and browser session (or None)."""
+    """Who is asking: their language, coach preference and browser session (or None), and
+    whether they want the winning-chances bar."""
 
     language: str
     session: str | None
     coach: bool
+    chances: bool = True
 
 
 def visitor_of(request: Request, hub: Hub) -> Visitor:
     language = pick_language(
         request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
     )
-    visitor = Visitor(language, session_of(request.scope), request.cookies.get(COACH_COOKIE) == "1")
+    visitor = Visitor(
+        language,
+        session_of(request.scope),
+        request.cookies.get(COACH_COOKIE) == "1",
+        request.cookies.get(CHANCES_COOKIE) != "0",
+    )
     legacy = request.cookies.get(LEGACY_SEATS_COOKIE)
     if legacy and visitor.session and request.method in ("GET", "HEAD"):
         _import_legacy_seats(hub, visitor.session, legacy)
@@ -286,6 +294,34 @@ def board_context(
         "standings": standings,
         "multi_column": state.rules.columns > 1,
         "level_names": {level: t[level] for level in LEVELS},
+        **chances_context(view, visitor),
+    }
+
+
+def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
+    """The winning-chances bar (`_chances.html`): each seat's chance, or none to show."""
+    state = view.state
+    # A rule set seen for the first time has its tables prepared in the background: the bar
+    # appears on a later page.
+    chances = game_win_chances(state, wait=False) if visitor.chances else None
+    bar = []
+    start = 0.0
+    for seat, chance in enumerate(chances or ()):
+        bar.append(
+            {
+                "seat": seat,
+                "name": state.seats[seat].name,
+                "percent": round(100 * chance),
+                "x": round(100 * start, 3),
+                "width": round(100 * chance, 3),
+            }
+        )
+        start += chance
+    return {
+        "chances_shown": len(state.seats) > 1,
+        "chances_on": visitor.chances,
+        "chances": bar,
+        "chances_estimate": chances is not None and state.rules.columns > 1,
     }
 
 
@@ -430,6 +466,26 @@ def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Re
     else:
         response = RedirectResponse(f"/g/{public_id}", status_code=303)
     response.set_cookie(COACH_COOKIE, "1" if coach else "0", max_age=YEAR, samesite="lax")
+    return response
+
+
+@router.post("/g/{public_id}/chances")
+def toggle_chances(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The winning-chances bar on or off (a preference of this browser; on by default)."""
+    changed = replace(visitor, chances=not visitor.chances)
+    if request.headers.get(FRAGMENT_HEADER):
+        try:
+            view = _load_page_game(hub, public_id)
+        except UnknownGameError:
+            return _not_found(request, visitor)
+        response: Response = render(
+            request, changed, "board.html", **board_context(hub, view, changed)
+        )
+    else:
+        response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    response.set_cookie(
+        CHANCES_COOKIE, "1" if changed.chances else "0", max_age=YEAR, samesite="lax"
+    )
     return response
 
 

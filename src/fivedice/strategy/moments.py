@@ -1,0 +1,471 @@
+"""How the rest of a game may go under optimal play: the mean and variance of the points to come.
+
+The solver's table gives, for every between-turn state, the *expected* points still to come
+under the optimal (expected-score) policy. Winning chances need the spread too, so a second
+pass over the same reachable states, in the same layers (a full card back to the empty one),
+follows that policy - every keep and box chosen by the expected-value table - and carries two
+numbers per state: the mean M1 = E[X] and the second moment M2 = E[X²] of the points X still to
+come. With p the points a turn scores (box and bonuses) and X' the points after it,
+
+    E[(p + X')²] = p² + 2·p·E[X'] + E[X'²],
+
+so the end of a turn combines the next state's (M1, M2) exactly, and within the turn both
+moments are averaged over the dice exactly as the values are (a keep is the mean over the faces
+of the next die; a roll takes its optimal keep's moments). Var X = M2 − M1².
+
+For the last `EXACT_BOXES` boxes the whole distribution of X is enumerated exactly instead
+(`exact_pmf`), the same way: a distribution per roll, averaged over the dice, shifted by the
+points of the chosen box and mixed over the next states.
+
+The moments of every state are cached on disk next to the strategy table (`moments-KEY.npy`,
+written atomically, recomputed if the file is missing or does not match).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from fivedice.core.rules import RuleSet
+from fivedice.strategy import solver as s
+from fivedice.strategy.solver import StrategyTable
+
+__all__ = [
+    "EXACT_BOXES",
+    "MomentTable",
+    "exact_pmf",
+    "load_or_compute",
+    "moments_if_ready",
+    "moments_of",
+]
+
+FloatArray = npt.NDArray[np.floating]
+IntArray = npt.NDArray[np.integer]
+
+EXACT_BOXES = 2
+"""With this many open boxes or fewer, the distribution of the points to come is exact."""
+
+MOMENTS_VERSION = "1"
+
+
+@njit(cache=True, nogil=True)
+def outcome(
+    b: int,
+    r: int,
+    mask: int,
+    up: int,
+    armed: int,
+    score: IntArray,
+    joker_score: IntArray,
+    arms: IntArray,
+    five_face: IntArray,
+    config: IntArray,
+) -> tuple[int, int, int, int]:
+    """Scoring roll r in open box b: (points with every bonus, next mask, upper, armed).
+
+    Mirrors the solver's `_box_value` (and so `Column.fill`)."""
+    extra = 0
+    joker = False
+    if five_face[r] > 0 and (mask >> 11) & 1:
+        open_boxes = ~mask & 0x1FFF
+        allowed = open_boxes
+        if config[5] != 0 and (open_boxes & 0x3F) != 0:
+            allowed = open_boxes & 0x3F
+        _chosen, joker, extra = s._joker_boxes(five_face[r], open_boxes, allowed, armed, config)
+    nmask = mask | (1 << b)
+    if b < 6:
+        p = score[b, r]
+        total = up + p
+        bonus = config[2] if (up < config[1] and total >= config[1]) else 0
+        if total > config[0]:
+            total = config[0]
+        return extra + p + bonus, nmask, total, armed
+    if b == 11:
+        return extra + score[11, r], nmask, up, arms[r]
+    return extra + (joker_score[b, r] if joker else score[b, r]), nmask, up, armed
+
+
+@njit(cache=True, nogil=True)
+def _state_moments(
+    mask: int,
+    up: int,
+    armed: int,
+    values: FloatArray,
+    moments: FloatArray,
+    score: IntArray,
+    joker_score: IntArray,
+    arms: IntArray,
+    five_face: IntArray,
+    config: IntArray,
+    probability: FloatArray,
+    roll_values: FloatArray,
+    keep_values: FloatArray,
+    best_keep: IntArray,
+    best_box: IntArray,
+    running_max: FloatArray,
+    running_arg: IntArray,
+    upper_value: FloatArray,
+    lower_value: FloatArray,
+    roll_m: FloatArray,
+    keep_m: FloatArray,
+) -> tuple[float, float]:
+    """One state's (M1, M2) under the policy of `values`; roll_m[n, r] gets the moments of
+    holding roll r with n rolls left (the policy's keeps and boxes from `s._turn`)."""
+    s._turn(
+        mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
+        s.REMOVE_FACE, probability, roll_values, keep_values, best_keep, best_box,
+        running_max, running_arg, upper_value, lower_value,
+    )  # fmt: skip
+    for r in range(252):
+        p, nm, nu, na = outcome(
+            best_box[r], r, mask, up, armed, score, joker_score, arms, five_face, config
+        )
+        m1 = moments[nm, nu, na, 0]
+        m2 = moments[nm, nu, na, 1]
+        roll_m[0, r, 0] = p + m1
+        roll_m[0, r, 1] = p * p + 2.0 * p * m1 + m2
+    levels = roll_m.shape[0]
+    for n in range(1, levels):
+        for r in range(252):
+            keep_m[210 + r, 0] = roll_m[n - 1, r, 0]
+            keep_m[210 + r, 1] = roll_m[n - 1, r, 1]
+        for k in range(209, -1, -1):
+            a = 0.0
+            b2 = 0.0
+            for f in range(6):
+                j = s.ADD_FACE[k, f]
+                a += keep_m[j, 0]
+                b2 += keep_m[j, 1]
+            keep_m[k, 0] = a / 6.0
+            keep_m[k, 1] = b2 / 6.0
+        for r in range(252):
+            k = best_keep[n, r]
+            roll_m[n, r, 0] = keep_m[k, 0]
+            roll_m[n, r, 1] = keep_m[k, 1]
+    m1 = 0.0
+    m2 = 0.0
+    for r in range(252):
+        m1 += probability[r] * roll_m[levels - 1, r, 0]
+        m2 += probability[r] * roll_m[levels - 1, r, 1]
+    return m1, m2
+
+
+@njit(cache=True, parallel=True)
+def _moments_batch(
+    masks: IntArray,
+    ups: IntArray,
+    armeds: IntArray,
+    values: FloatArray,
+    moments: FloatArray,
+    score: IntArray,
+    joker_score: IntArray,
+    arms: IntArray,
+    five_face: IntArray,
+    config: IntArray,
+    probability: FloatArray,
+    levels: int,
+) -> None:
+    n = masks.shape[0]
+    chunks = min(n, 64)
+    for c in prange(chunks):
+        roll_values = np.empty((levels, 252))
+        keep_values = np.empty((levels, 462))
+        best_keep = np.empty((levels, 252), dtype=np.int64)
+        best_box = np.empty(252, dtype=np.int64)
+        running_max = np.empty(462)
+        running_arg = np.empty(462, dtype=np.int64)
+        upper_value = np.empty(186)
+        lower_value = np.empty(16)
+        roll_m = np.empty((levels, 252, 2))
+        keep_m = np.empty((462, 2))
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            m1, m2 = _state_moments(
+                masks[i], ups[i], armeds[i], values, moments, score, joker_score, arms,
+                five_face, config, probability, roll_values, keep_values, best_keep, best_box,
+                running_max, running_arg, upper_value, lower_value, roll_m, keep_m,
+            )  # fmt: skip
+            moments[masks[i], ups[i], armeds[i], 0] = m1
+            moments[masks[i], ups[i], armeds[i], 1] = m2
+
+
+@dataclass(frozen=True, eq=False)
+class MomentTable:
+    """For every reachable between-turn state: E[X] and E[X²] of the points still to come under
+    the optimal policy of `table` (`moments[mask, upper, armed] = (M1, M2)`; unreachable
+    states hold 0).
+
+    Attributes:
+        table: the strategy table whose policy is followed.
+        moments: float64 (8192, upper cap + 1, 2, 2).
+        values: the policy's values as float64 (NaN → 0), what the kernels read.
+    """
+
+    table: StrategyTable
+    moments: FloatArray = field(repr=False)
+    values: FloatArray = field(repr=False)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.table.rules
+
+    def state(self, mask: int, up: int, armed: bool) -> tuple[float, float]:
+        """(mean, variance) of the points to come from a between-turn state."""
+        m1, m2 = self.moments[mask, min(up, self.table.upper_cap), int(armed)]
+        return float(m1), max(float(m2 - m1 * m1), 0.0)
+
+    def in_turn(self, mask: int, up: int, armed: bool, levels: int) -> FloatArray:
+        """roll_m[n, r] = (M1, M2) of holding roll r with n rolls left this turn (the points
+        of this turn included), for n < levels."""
+        arrays = s._rule_arrays(self.rules)
+        roll_m = np.empty((levels, 252, 2))
+        _state_moments(
+            mask, min(up, self.table.upper_cap), int(armed), self.values, self.moments,
+            arrays.score, arrays.joker_score, arrays.arms, s.FIVE_FACE, arrays.config,
+            s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
+            np.empty((levels, 252), dtype=np.int64), np.empty(252, dtype=np.int64),
+            np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(16),
+            roll_m, np.empty((462, 2)),
+        )  # fmt: skip
+        return roll_m
+
+
+def policy_values(table: StrategyTable) -> FloatArray:
+    """The table's values as float64 with unreachable states 0 (never read by a placement)."""
+    values = np.nan_to_num(np.asarray(table.values, dtype=np.float64), nan=0.0)
+    values.setflags(write=False)
+    return values
+
+
+def compute_moments(
+    table: StrategyTable, progress: Callable[[int, int], None] | None = None
+) -> MomentTable:
+    """Fills the moment table in layers, as `solver.solve` fills the values."""
+    rules = table.rules
+    arrays = s._rule_arrays(rules)
+    values = policy_values(table)
+    reach = s._reachable_upper(arrays.cap)
+    layers = [s._layer_states(rules, filled, reach) for filled in range(12, -1, -1)]
+    total = sum(int(layer[0].size) for layer in layers)
+    moments = np.zeros((s.FULL_MASK + 1, arrays.cap + 1, 2, 2))
+    done = 0
+    for masks, ups, armeds, copy_masks, copy_to, copy_from in layers:
+        _moments_batch(
+            masks, ups, armeds, values, moments, arrays.score, arrays.joker_score, arrays.arms,
+            s.FIVE_FACE, arrays.config, s.ROLL_PROBABILITY, rules.rolls_per_turn,
+        )  # fmt: skip
+        moments[copy_masks, copy_to] = moments[copy_masks, copy_from]
+        unarmed_only = np.unique(masks[armeds == 0])
+        if not rules.yahtzee_bonus:
+            moments[unarmed_only, :, 1] = moments[unarmed_only, :, 0]
+        else:
+            plain = unarmed_only[(unarmed_only >> s.YAHTZEE_BIT) & 1 == 0]
+            moments[plain, :, 1] = moments[plain, :, 0]
+        done += int(masks.size)
+        if progress is not None:
+            progress(done, total)
+    moments.setflags(write=False)
+    return MomentTable(table, moments, values)
+
+
+def _moments_path(rules: RuleSet, cache_dir: str | os.PathLike[str] | None) -> Path:
+    from fivedice.strategy.cache import cache_key, resolve_cache_dir
+
+    return resolve_cache_dir(cache_dir) / f"moments{MOMENTS_VERSION}-{cache_key(rules)}.npy"
+
+
+def load_or_compute(
+    table: StrategyTable,
+    *,
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> MomentTable:
+    """The moment table of a strategy table: from disk if a matching file is there, else
+    computed (about as long as the solve) and saved."""
+    shape = (s.FULL_MASK + 1, table.upper_cap + 1, 2, 2)
+    path = _moments_path(table.rules, cache_dir)
+    if use_cache:
+        with contextlib.suppress(OSError, ValueError):
+            loaded = np.load(path, allow_pickle=False)
+            if loaded.shape == shape and loaded.dtype == np.float64 and np.isfinite(loaded).all():
+                loaded.setflags(write=False)
+                return MomentTable(table, loaded, policy_values(table))
+    result = compute_moments(table)
+    if use_cache:
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
+            try:
+                with os.fdopen(descriptor, "wb") as handle:
+                    np.save(handle, result.moments, allow_pickle=False)
+                os.replace(temporary, path)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temporary)
+    return result
+
+
+_LOADED: dict[tuple[RuleSet, bool, str | None], MomentTable] = {}
+_LOADING = threading.Lock()
+
+
+def moments_of(
+    rules: RuleSet,
+    *,
+    use_cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> MomentTable:
+    """The moment table of single-column rules (solved and cached as needed; kept in memory)."""
+    key = (rules, use_cache, None if cache_dir is None else str(cache_dir))
+    with _LOADING:  # a CPU move and the chances bar may ask at once: compute only once
+        if key not in _LOADED:
+            from fivedice.strategy.cache import load_or_solve
+
+            table = load_or_solve(rules, use_cache=use_cache, cache_dir=cache_dir)
+            if len(_LOADED) >= 2:
+                _LOADED.pop(next(iter(_LOADED)))
+            _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
+        return _LOADED[key]
+
+
+def moments_if_ready(rules: RuleSet) -> MomentTable | None:
+    """The moment table if it is at hand (in memory, or both tables on disk: a quick load);
+    else None, and it is prepared in a background thread (one rule set at a time), so that a
+    web page never waits for a solve."""
+    key = (rules, True, None)
+    if key in _LOADED:
+        return _LOADED[key]
+    from fivedice.strategy.cache import cache_path
+
+    if cache_path(rules).exists() and _moments_path(rules, None).exists():
+        return moments_of(rules)
+    with _BACKGROUND_LOCK:
+        if not _BACKGROUND:
+            _BACKGROUND.add(rules)
+            threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
+    return None
+
+
+def _prepare(rules: RuleSet) -> None:
+    try:
+        moments_of(rules)
+    finally:
+        with _BACKGROUND_LOCK:
+            _BACKGROUND.discard(rules)
+
+
+_BACKGROUND: set[RuleSet] = set()
+_BACKGROUND_LOCK = threading.Lock()
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact distributions near the end
+
+
+@njit(cache=True, nogil=True)
+def _propagate_pmf(roll_pmf: FloatArray, best_keep: IntArray, keep_pmf: FloatArray) -> None:
+    """roll_pmf[0] holds each roll's distribution when scored now; fills roll_pmf[n] (n rolls
+    left) following the policy's keeps."""
+    levels = roll_pmf.shape[0]
+    width = roll_pmf.shape[2]
+    for n in range(1, levels):
+        for r in range(252):
+            keep_pmf[210 + r] = roll_pmf[n - 1, r]
+        for k in range(209, -1, -1):
+            for x in range(width):
+                keep_pmf[k, x] = 0.0
+            for f in range(6):
+                j = s.ADD_FACE[k, f]
+                for x in range(width):
+                    keep_pmf[k, x] += keep_pmf[j, x]
+            for x in range(width):
+                keep_pmf[k, x] /= 6.0
+        for r in range(252):
+            roll_pmf[n, r] = keep_pmf[best_keep[n, r]]
+
+
+@njit(cache=True, nogil=True)
+def _turn_policy(
+    mask: int,
+    up: int,
+    armed: int,
+    values: FloatArray,
+    score: IntArray,
+    joker_score: IntArray,
+    arms: IntArray,
+    config: IntArray,
+    levels: int,
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The policy's boxes and keeps for a turn, and each roll's outcome (points, next state)."""
+    best_keep = np.empty((levels, 252), dtype=np.int64)
+    best_box = np.empty(252, dtype=np.int64)
+    s._turn(
+        mask, up, armed, values, score, joker_score, arms, s.FIVE_FACE, config, s.ADD_FACE,
+        s.REMOVE_FACE, s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
+        best_keep, best_box, np.empty(462), np.empty(462, dtype=np.int64), np.empty(186),
+        np.empty(16),
+    )  # fmt: skip
+    points = np.empty(252, dtype=np.int64)
+    nexts = np.empty((252, 3), dtype=np.int64)
+    for r in range(252):
+        p, nm, nu, na = outcome(
+            best_box[r], r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
+        )
+        points[r] = p
+        nexts[r, 0] = nm
+        nexts[r, 1] = nu
+        nexts[r, 2] = na
+    return best_keep, best_box, points, nexts
+
+
+def exact_pmf(moments: MomentTable, mask: int, up: int, armed: bool) -> FloatArray:
+    """The exact distribution of the points to come from a between-turn state (pmf[x] =
+    P(X = x)), under the policy; for states with at most `EXACT_BOXES` open boxes."""
+    return _exact_pmf_cached(moments, mask, min(up, moments.table.upper_cap), int(armed))
+
+
+def exact_roll_pmf(
+    moments: MomentTable, mask: int, up: int, armed: bool, levels: int
+) -> FloatArray:
+    """pmf[n, r, x]: the distribution of the points to come (this turn's included) when holding
+    roll r with n rolls left, for n < levels."""
+    rules = moments.rules
+    arrays = s._rule_arrays(rules)
+    up = min(up, moments.table.upper_cap)
+    best_keep, _, points, nexts = _turn_policy(
+        mask, up, int(armed), moments.values, arrays.score, arrays.joker_score, arrays.arms,
+        arrays.config, levels,
+    )  # fmt: skip
+    tails = {}
+    for r in range(252):
+        key = (int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))
+        if key not in tails:
+            tails[key] = np.ones(1) if key[0] == s.FULL_MASK else _exact_pmf_cached(moments, *key)
+    width = max(int(points[r]) + tails[(int(n[0]), int(n[1]), int(n[2]))].size
+                for r, n in enumerate(nexts))  # fmt: skip
+    roll_pmf = np.zeros((levels, 252, width))
+    for r in range(252):
+        tail = tails[(int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))]
+        roll_pmf[0, r, points[r] : points[r] + tail.size] = tail
+    _propagate_pmf(roll_pmf, best_keep, np.empty((462, width)))
+    return roll_pmf
+
+
+@lru_cache(maxsize=4096)
+def _exact_pmf_cached(moments: MomentTable, mask: int, up: int, armed: int) -> FloatArray:
+    if mask == s.FULL_MASK:
+        return np.ones(1)
+    levels = moments.rules.rolls_per_turn
+    roll_pmf = exact_roll_pmf(moments, mask, up, bool(armed), levels)
+    pmf: FloatArray = s.ROLL_PROBABILITY @ roll_pmf[levels - 1]
+    pmf.setflags(write=False)
+    return pmf

@@ -1,0 +1,48 @@
+"""The winning-chances bar on the game page: shown by default, switched off and on per browser."""
+
+from __future__ import annotations
+
+import re
+
+from fivedice.core.rules import find_ruleset
+from fivedice.strategy.moments import moments_of
+from tests.web.test_pages import start
+
+
+def figures(html: str) -> list[int]:
+    """The percentages written under the bar."""
+    return [int(p) for p in re.findall(r": (\d+)%</span>", html)]
+
+
+def test_the_bar_shows_each_seats_chance_and_can_be_switched_off(client):
+    moments_of(find_ruleset("classic"))  # the page does not wait for the tables: have them
+    page = start(client, level1="master")
+    html = client.get(page).text
+    assert 'id="chances"' in html
+    assert 'class="chance-bar"' in html
+    percents = figures(html)
+    assert percents == [50, 50]  # nobody has rolled: the seats are even
+    widths = [
+        float(w)
+        for w in re.findall(r'<rect class="chance-\d" x="[\d.]+" y="0" width="([\d.]+)"', html)
+    ]
+    assert abs(sum(widths) - 100) < 1e-6
+    pid = page.rsplit("/", 1)[1]
+
+    off = client.post(f"/g/{pid}/chances", follow_redirects=True)
+    assert off.status_code == 200
+    assert 'class="chance-bar"' not in off.text
+    assert 'aria-pressed="false"' in off.text and "Chances: off" in off.text
+    assert 'class="chance-bar"' not in client.get(page).text  # the browser remembers
+
+    on = client.post(f"/g/{pid}/chances", follow_redirects=True)
+    assert 'class="chance-bar"' in on.text and "Chances: on" in on.text
+
+
+def test_a_solo_game_has_no_bar(client):
+    page = start(client, kind1="none")
+    assert 'id="chances"' not in client.get(page).text
+
+
+def test_master_is_offered_on_the_new_game_page(client):
+    assert re.search(r'<option value="master"[^>]*>', client.get("/").text)
