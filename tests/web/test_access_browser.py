@@ -162,7 +162,8 @@ def _finished_solo_game(hub, name):
     """A human's solo game played to the end through the service: roll, the first box."""
     view = hub.create([PlayerSpec(name)], seed=11)
     while not view.is_over:
-        action = "roll" if view.state.dice is None else "score " + view.state.placements()[0].category.key
+        placements = view.state.placements() if view.state.dice is not None else []
+        action = f"score {placements[0].category.key}" if placements else "roll"
         view = hub.service.apply_action(view.game_id, action, view.version)
     return hub.public_id(view.game_id)
 

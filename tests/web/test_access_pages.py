@@ -133,4 +133,3 @@ def test_the_new_game_form_marks_the_level_and_the_start_bar(client):
     page = client.get("/").text
     assert page.count('<label class="level">') == 4
     assert '<div class="start-bar">' in page
-

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from fivedice.core.actions import parse_action
 from fivedice.core.errors import FivediceError
+from fivedice.i18n import _
 from fivedice.service import GameService
 from fivedice.store.records import UNDO
 from fivedice.text import move_sentence
-from fivedice.i18n import _
 
 MAX_TOLD = 12  # a page far behind hears the latest moves, not a whole game
 

@@ -26,8 +26,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.actions import Score, parse_action
+from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
@@ -197,6 +197,7 @@ def board_context(
     multipliers = state.rules.column_multipliers
     several = state.rules.columns > 1
     legal = {(p["column"], p["box"]): p for p in data["placements"]}
+    zero_box = None  # the box of `confirm_zero`, when it is this visitor's to score
     rows = []
     for category in CATEGORIES:
         cells = []
@@ -226,6 +227,8 @@ def board_context(
                             mine=can_act,
                         )
                         cell["label"] = _cell_label(t, names[category.key], cell, several)
+                        if can_act and confirm_zero and cell["action"] == confirm_zero.strip():
+                            zero_box = names[category.key]
                 cells.append(cell)
         rows.append({"key": category.key, "name": names[category.key], "cells": cells})
     hint: list[dict[str, Any]] | None = None
@@ -284,15 +287,10 @@ def board_context(
     elif mover is not None:
         told.append(t["whose_turn"].format(name=mover_name))
     announce = " ".join(sentence.rstrip(".") + "." for sentence in told)
-    zero = None
-    if confirm_zero and can_act:
-        target = next(
-            (c for row in rows for c in row["cells"] if c.get("action") == confirm_zero), None
-        )
-        box = next((row["name"] for row in rows if any(c is target for c in row["cells"])), "")
-        if target is not None and target.get("mine"):
-            zero = {"action": confirm_zero, "question": t["confirm_zero"].format(box=box)}
-            announce = zero["question"]
+    zero: dict[str, str] | None = None
+    if zero_box is not None and confirm_zero:
+        zero = {"action": confirm_zero.strip(), "question": t["confirm_zero"].format(box=zero_box)}
+        announce = zero["question"]
     return {
         "game": data,
         "pid": data["id"],
