@@ -19,7 +19,7 @@ import pytest
 from fivedice.service import GameService
 from tests.web.conftest import SECRET
 from tests.web.live_helpers import running, wait_until
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, score_a_box
 from tests.web.test_browser import pytestmark as browser_mark
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -170,7 +170,7 @@ def test_ann_and_bob_play_live_with_a_cpu_and_a_spectator(browser, tmp_path):
                 _both_widths(bob, "23-game-bob")
                 _both_widths(spy, "24-game-spectator")
                 shots_taken = True
-            actor.locator("td.legal button").nth(0).click()
+            score_a_box(actor)
             _wait_version(actor, version + 1)
             if seat == 1 and not closed_during_cpu:
                 # Bob scored: Cee's turn. Both players close their pages; Cee plays on.

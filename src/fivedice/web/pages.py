@@ -26,10 +26,11 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
+from fivedice.core.actions import Score, parse_action
 from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
-from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
+from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS
@@ -47,6 +48,7 @@ from fivedice.web.hub import (
     UnknownGameError,
     error_status,
 )
+from fivedice.web.moves import moves_since
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
@@ -179,11 +181,15 @@ def board_context(
     error: str | None = None,
     last_cpu: str | None = None,
     cpu_failed: bool = False,
+    seen: int | None = None,
+    confirm_zero: str | None = None,
 ) -> dict[str, Any]:
     """Everything game.html and board.html need, computed on the server.
 
     `cpu_failed`: the last CPU step was refused for a reason other than a stale version;
     the page then stops stepping the CPU by itself (a button still offers a retry).
+    `seen`: the version the page showed before; the moves since then are announced.
+    `confirm_zero`: a score action that would put 0 in a box, to be confirmed first.
     """
     gettext = gettext_for(visitor.language)
     t = texts(gettext)
@@ -196,7 +202,10 @@ def board_context(
     # CPU seats are played by the server (driver.py); pages only watch them move.
     can_step_cpu = view.is_cpu_turn
     names = _box_names(visitor.language)
+    multipliers = state.rules.column_multipliers
+    several = state.rules.columns > 1
     legal = {(p["column"], p["box"]): p for p in data["placements"]}
+    zero_box = None  # the box of `confirm_zero`, when it is this visitor's to score
     rows = []
     for category in CATEGORIES:
         cells = []
@@ -211,16 +220,23 @@ def board_context(
                     elif placement is None:
                         cell["state"] = "unavailable"
                     else:
+                        multiplier = multipliers[column["column"] - 1]
                         cell.update(
                             state="legal",
                             points=placement["points"],
+                            multiplier=multiplier,
+                            worth=placement["points"] * multiplier,
+                            column=column["column"],
                             action=(
                                 f"score {column['column']}:{category.key}"
-                                if state.rules.columns > 1
+                                if several
                                 else f"score {category.key}"
                             ),
                             mine=can_act,
                         )
+                        cell["label"] = _cell_label(t, names[category.key], cell, several)
+                        if can_act and confirm_zero and cell["action"] == confirm_zero.strip():
+                            zero_box = names[category.key]
                 cells.append(cell)
         rows.append({"key": category.key, "name": names[category.key], "cells": cells})
     hint: list[dict[str, Any]] | None = None
@@ -266,9 +282,23 @@ def board_context(
         )
     standings = sorted(data["players"], key=lambda p: (p["rank"], p["seat"]))
     mover_name = state.seats[mover].name if mover is not None else ""
-    announce = last_cpu or ""
-    if not announce and mover is not None:
-        announce = t["whose_turn"].format(name=mover_name)
+    moves = []
+    if seen is not None:
+        moves = in_language(
+            visitor.language, moves_since, hub.service, view.game_id, seen, view.version
+        )
+    told = [*moves] if moves else ([last_cpu] if last_cpu else [])
+    if error:
+        told.append(t["error"].format(message=error))
+    if over:
+        told.append(t["game_over"])
+    elif mover is not None:
+        told.append(t["whose_turn"].format(name=mover_name))
+    announce = " ".join(sentence.rstrip(".") + "." for sentence in told)
+    zero: dict[str, str] | None = None
+    if zero_box is not None and confirm_zero:
+        zero = {"action": confirm_zero.strip(), "question": t["confirm_zero"].format(box=zero_box)}
+        announce = zero["question"]
     return {
         "game": data,
         "pid": data["id"],
@@ -290,9 +320,11 @@ def board_context(
         "coach": visitor.coach,
         "error": error,
         "announce": announce,
+        "moves": moves[-4:],
+        "zero": zero,
         "last_cpu": last_cpu,
         "standings": standings,
-        "multi_column": state.rules.columns > 1,
+        "multi_column": several,
         "level_names": {level: t[level] for level in LEVELS},
         **chances_context(view, visitor),
     }
@@ -325,6 +357,20 @@ def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
     }
 
 
+def _cell_label(t: dict[str, str], box: str, cell: dict[str, Any], several: bool) -> str:
+    """A score button's accessible name: the box, the points, and on a several-column card
+    the column, its multiplier and what the box is worth there."""
+    if not several:
+        return t["score_for"].format(box=box, points=cell["points"])
+    return t["score_for_column"].format(
+        box=box,
+        points=cell["points"],
+        column=cell["column"],
+        multiplier=cell["multiplier"],
+        worth=cell["worth"],
+    )
+
+
 def _load_page_game(hub: GameHub, public_id: str) -> GameView:
     return hub.load(hub.game_id(public_id))
 
@@ -334,15 +380,23 @@ def _not_found(request: Request, visitor: Visitor) -> HTMLResponse:
 
 
 @router.get("/g/{public_id}", response_class=HTMLResponse)
-def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: int = 0) -> Response:
-    """The game: dice, score card, and what the visitor may do now."""
+def game_page(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    hint: int = 0,
+    seen: int | None = None,
+) -> Response:
+    """The game: dice, score card, and what the visitor may do now (`seen`: the version the
+    page showed before, so that the moves since are announced)."""
     try:
         view = _load_page_game(hub, public_id)
     except UnknownGameError:
         return _not_found(request, visitor)
     if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
         return RedirectResponse(f"/t/{public_id}", status_code=303)
-    context = board_context(hub, view, visitor, show_hint=bool(hint))
+    context = board_context(hub, view, visitor, show_hint=bool(hint), seen=seen)
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
     return render(request, visitor, "game.html", **host_context(hub, view, visitor), **context)
@@ -378,18 +432,24 @@ def _after_post(
     status: int = 200,
     last_cpu: str | None = None,
     cpu_failed: bool = False,
+    seen: int | None = None,
+    confirm_zero: str | None = None,
 ) -> Response:
     if request.headers.get(FRAGMENT_HEADER):
         if view is None:
             view = _load_page_game(hub, public_id)
         context = board_context(
-            hub, view, visitor, error=error, last_cpu=last_cpu, cpu_failed=cpu_failed
-        )
+            hub, view, visitor, error=error, last_cpu=last_cpu, cpu_failed=cpu_failed,
+            seen=seen, confirm_zero=confirm_zero,
+        )  # fmt: skip
         return render(request, visitor, "board.html", status=status, **context)
-    if error is None:
-        return RedirectResponse(f"/g/{public_id}", status_code=303)
+    if error is None and confirm_zero is None:
+        where = f"?seen={seen}" if seen is not None else ""
+        return RedirectResponse(f"/g/{public_id}{where}", status_code=303)
     view = view or _load_page_game(hub, public_id)
-    context = board_context(hub, view, visitor, error=error, cpu_failed=cpu_failed)
+    context = board_context(
+        hub, view, visitor, error=error, cpu_failed=cpu_failed, confirm_zero=confirm_zero
+    )
     return render(request, visitor, "game.html", status=status, handover=[], **context)
 
 
@@ -406,8 +466,13 @@ def act(
     visitor: Who,
     action: Annotated[str, Form(max_length=60)],
     version: Annotated[int, Form(ge=0)],
+    confirm_zero: Annotated[str, Form(max_length=1)] = "",
 ) -> Response:
-    """A seat's action from a form (the visitor's seat cookie is the token)."""
+    """A seat's action from a form (the visitor's seat cookie is the token).
+
+    A score that would put 0 in a box is not applied at once: the board asks first, as the
+    terminal app does, and its "Yes" button sends the action again with `confirm_zero=1`.
+    """
     try:
         view = _load_page_game(hub, public_id)
     except UnknownGameError:
@@ -415,11 +480,29 @@ def act(
     mine = _my_seats(hub, view, visitor)
     token = mine.get(view.state.current_seat) if not view.is_over else None
     token = token or next(iter(mine.values()), None)
+    if confirm_zero != "1" and token is not None and _scores_zero(view, action, version):
+        return _after_post(request, hub, visitor, public_id, view, confirm_zero=action.strip())
     try:
         after = hub.act(view.game_id, token, action, version)
     except FivediceError as problem:
         return _refused(request, hub, visitor, public_id, problem)
-    return _after_post(request, hub, visitor, public_id, after)
+    return _after_post(request, hub, visitor, public_id, after, seen=version)
+
+
+def _scores_zero(view: GameView, action: str, version: int) -> bool:
+    """Whether `action` is a legal score of 0 in the game as shown (`version`)."""
+    if view.is_over or view.version != version:
+        return False  # the service refuses it with the reason
+    try:
+        parsed = parse_action(action)
+    except FivediceError:
+        return False
+    if not isinstance(parsed, Score):
+        return False
+    return any(
+        p.category is parsed.category and p.column == parsed.column and p.points == 0
+        for p in view.state.placements()
+    )
 
 
 def _refused(
@@ -502,6 +585,19 @@ def join(
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     remember_seats(hub, visitor, view.game_id, [seat])
     return RedirectResponse(f"/g/{public_id}", status_code=303)
+
+
+@router.get("/g/{public_id}/abandon", response_class=HTMLResponse)
+def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Asks before abandoning: which game it is (date, rules, players), and yes or no."""
+    try:
+        _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    game = next((g for g in _unfinished(hub, visitor) if g["pid"] == public_id), None)
+    if game is None:  # not this visitor's, or not unfinished
+        return RedirectResponse("/resume", status_code=303)
+    return render(request, visitor, "abandon.html", game=game)
 
 
 @router.post("/g/{public_id}/abandon")
@@ -681,9 +777,12 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
     if visitor.session is None:
         return []
     found: list[dict[str, Any]] = []
+    summaries = None
     for game_id in hub.browser_seats.games(visitor.session, IN_PROGRESS):
         if limit is not None and len(found) >= limit:
             break
+        if summaries is None:  # when (and under which rules) each game started
+            summaries = {g.game_id: g for g in hub.service.list_games(IN_PROGRESS)}
         try:
             view = hub.load(game_id)
         except FivediceError:
@@ -692,9 +791,12 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
         if view.status != IN_PROGRESS:
             continue
         state = view.state
+        summary = summaries.get(game_id)
         found.append(
             {
                 "pid": public_id,
+                "started": f"{summary.started:%Y-%m-%d %H:%M}" if summary else "",
+                "rules": preset_name(state.rules),
                 "players": [seat.name for seat in state.seats],
                 "totals": list(state.match_totals),
                 "game_number": state.game_number,

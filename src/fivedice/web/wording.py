@@ -109,6 +109,32 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "die_unrolled": _("Die {position}: not rolled yet"),
         "dice": _("Dice"),
         "score_for": _("Score {box} for {points} points"),
+        "score_for_column": _(
+            "Score {box} in column {column} (×{multiplier}) for {points} points, worth {worth}"
+        ),
+        "column_short": _("Column {number} ×{multiplier}"),
+        "preview": _("preview"),
+        "unavailable": _("not available with these dice"),
+        "open_box": _("open"),
+        "confirm_zero": _("Score 0 in {box}? The box is then used up."),
+        "zero_yes": _("Yes, score 0"),
+        "zero_no": _("No, choose again"),
+        "last_moves": _("Last moves"),
+        "hint_legend": _(
+            "Each number is the expected points to come, this move included;"
+            " a red number is what an option loses against the best."
+        ),
+        "only_solo": _(
+            "Only solo games count here: one player alone, no CPU and no friends,"
+            " and not practice games."
+        ),
+        "started_on": _("started {date}"),
+        "rules_named": _("rules: {rules}"),
+        "abandon_game": _("Abandon this game?"),
+        "abandon_note": _("It will no longer be offered for resuming."),
+        "abandon_yes": _("Yes, abandon it"),
+        "abandon_no": _("No, keep it"),
+        "start_game": _("Start the game"),
         "box_value": _("{box}: {points}"),
         "box_unavailable": _("{box}: not available with these dice"),
         "box_open": _("{box}: open"),

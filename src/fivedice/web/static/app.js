@@ -34,6 +34,20 @@
       b.prepend(line);
     }
     line.textContent = text || b.dataset.stuck || "";
+    say(line.textContent);
+    line.scrollIntoView({ block: "nearest" });
+  }
+
+  // The live region (game.html's #announce) reads out what the server put in the board's
+  // data-announce: every move since the board shown before, a refusal, whose turn it is.
+  function say(text) {
+    const announce = document.getElementById("announce");
+    if (announce && text) announce.textContent = text;
+  }
+
+  function enabled(id) {
+    const element = document.getElementById(id);
+    return element && !element.disabled ? element : null;
   }
 
   function swap(html) {
@@ -48,15 +62,29 @@
       notice(said ? said.textContent : "");
       return false;
     }
+    const inBoard = !document.activeElement || document.activeElement === document.body ||
+      old.contains(document.activeElement);
+    const turnCameBack = old.dataset.state !== "act" && fresh.dataset.state === "act";
     old.replaceWith(fresh);
-    const announce = document.getElementById("announce");
-    if (announce) announce.textContent = fresh.dataset.announce || "";
-    const again = focused && document.getElementById(focused);
-    if (again && !again.disabled) again.focus();
-    else if (focused && fresh.contains(document.activeElement) === false) {
-      const roll = document.getElementById("roll");
-      if (roll && !roll.disabled) roll.focus();
+    say(fresh.dataset.announce || "");
+    const error = document.getElementById("error");
+    const zero = enabled("zero-yes");
+    const same = focused && enabled(focused);
+    if (turnCameBack) {
+      // The turn came back (say after a CPU's turn played over the stream): the dice come
+      // into view, a phone user included, and the Roll button takes the focus.
+      const dice = document.getElementById("dice");
+      if (dice) dice.scrollIntoView({ block: "nearest" });
     }
+    if (zero) zero.focus();
+    else if (same && !turnCameBack) same.focus();
+    else if (inBoard) {
+      // After scoring the button pressed is gone: Roll if it is this visitor's turn, else
+      // the heading that says whose turn it is (the dice are right below it).
+      const next = enabled("roll") || document.getElementById("turn-h");
+      if (next) next.focus();
+    }
+    if (error) error.scrollIntoView({ block: "center" });
     return true;
   }
 
@@ -84,7 +112,10 @@
   }
 
   // A newer version was saved: show the board as the server renders it for this visitor.
-  function refresh() { send(window.location.pathname, { method: "GET" }, true); }
+  // `seen`: the moves since the version shown are announced.
+  function refresh() {
+    send(window.location.pathname + "?seen=" + version(), { method: "GET" }, true);
+  }
 
   function stop() { if (source) { source.close(); source = null; } }
 
