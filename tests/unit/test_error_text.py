@@ -97,10 +97,29 @@ def test_malformed_actions_and_rule_sets_translated(rolled):
     assert error_text(error, dutch).startswith("geen vak heet 'nothing'; de vakken zijn ones,")
     with pytest.raises(FivediceError) as caught:
         find_preset("classic").rules.with_settings({"rolls_per_turn": "0"})
-    assert str(caught.value) == "rolls_per_turn must be from 1 to 100, not 0"
-    assert error_text(caught.value, german) == (
-        "rolls_per_turn muss zwischen 1 und 100 liegen, nicht 0"
-    )
+    # The option is named as players see it, in their language; never by its key.
+    assert str(caught.value) == "Rolls per turn must be from 1 to 100, not 0"
+    assert error_text(caught.value, german) == "Würfe pro Zug muss zwischen 1 und 100 liegen, nicht 0"
+    assert error_text(caught.value, dutch) == "Worpen per beurt moet van 1 tot 100 zijn, niet 0"
+    with pytest.raises(FivediceError) as caught:
+        find_preset("classic").rules.with_settings({"joker": "maybe"})
+    assert "joker" not in error_text(caught.value, dutch).split("'")[0].lower()
+    assert error_text(caught.value, dutch).startswith("Joker ")
+
+
+def test_what_the_store_could_not_do_is_translated():
+    from fivedice.store.database import Store
+    from fivedice.store.errors import StoreUnavailableError
+
+    store = Store.__new__(Store)
+    store.description = "games.sqlite3"
+    german = load_translations("de").gettext
+    with pytest.raises(StoreUnavailableError) as caught:
+        with store._errors(N_("save the action")):
+            raise __import__("sqlalchemy").exc.OperationalError("x", {}, Exception("disk full"))
+    assert str(caught.value).startswith("could not save the action (games.sqlite3): disk full")
+    text = error_text(caught.value, german)
+    assert "save the action" not in text and "Zug" in text, text
 
 
 def test_a_bad_translation_falls_back_to_english():

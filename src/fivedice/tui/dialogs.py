@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Static
 from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.text import (
     box_name,
     describe_rules,
@@ -140,7 +140,13 @@ def rules_screen(state: GameState) -> TextScreen:
         _("First player: {mode}.").format(mode=first_player_name(state.settings.first_player))
     )
     if state.settings.match_length > 1:
-        lines.append(_("A match of {count} games.").format(count=state.settings.match_length))
+        lines.append(
+            ngettext(
+                "A match of {count} game.",
+                "A match of {count} games.",
+                state.settings.match_length,
+            ).format(count=state.settings.match_length)
+        )
     return TextScreen(title, lines)
 
 
