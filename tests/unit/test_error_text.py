@@ -99,12 +99,17 @@ def test_malformed_actions_and_rule_sets_translated(rolled):
         find_preset("classic").rules.with_settings({"rolls_per_turn": "0"})
     # The option is named as players see it, in their language; never by its key.
     assert str(caught.value) == "Rolls per turn must be from 1 to 100, not 0"
-    assert error_text(caught.value, german) == "Würfe pro Zug muss zwischen 1 und 100 liegen, nicht 0"
+    assert (
+        error_text(caught.value, german) == "Würfe pro Zug muss zwischen 1 und 100 liegen, nicht 0"
+    )
     assert error_text(caught.value, dutch) == "Worpen per beurt moet van 1 tot 100 zijn, niet 0"
     with pytest.raises(FivediceError) as caught:
-        find_preset("classic").rules.with_settings({"joker": "maybe"})
-    assert "joker" not in error_text(caught.value, dutch).split("'")[0].lower()
-    assert error_text(caught.value, dutch).startswith("Joker ")
+        find_preset("classic").rules.with_settings({"upper-first": "maybe"})
+    assert str(caught.value) == "Upper boxes first must be on or off, not 'maybe'"
+    assert (
+        error_text(caught.value, dutch)
+        == "Eerst het bovenste deel moet on of off zijn, niet 'maybe'"
+    )
 
 
 def test_what_the_store_could_not_do_is_translated():

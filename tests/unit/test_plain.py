@@ -238,7 +238,7 @@ def test_the_roll_off_for_the_first_player_is_told(tmp_path):
     state = GameService.open(f"sqlite:///{tmp_path / 'plain.sqlite3'}").load(1).state
     assert state.opening_rolls  # the seats rolled for it
     assert "Who starts: everyone rolls one die, highest starts." in out
-    for number, rolls in enumerate(state.opening_rolls):
+    for rolls in state.opening_rolls:
         said = "; ".join(
             f"{name} rolls {dice[0]}"
             for name, dice in zip(("Ann", "Bob"), rolls, strict=True)

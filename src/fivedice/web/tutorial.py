@@ -22,7 +22,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.text import box_name, error_text
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
-from fivedice.web.pages import Hub, Visitor, Who, render
+from fivedice.web.pages import Hub, Visitor, Who, preset_choices, render
 from fivedice.web.wording import Plural, gettext_for, in_language, ngettext_for
 
 router = APIRouter(include_in_schema=False)
@@ -148,7 +148,7 @@ def tutorial_page(request: Request, hub: Hub, visitor: Who, preset: str = "class
         tt=t,
         lessons=lessons,
         done_text=t["done_count"].format(done=done, count=len(LESSONS)),
-        presets=[p.name for p in PRESETS],
+        presets=preset_choices(visitor.language),
         preset=chosen,
         error=error,
     )
