@@ -20,6 +20,7 @@ from fivedice.text import (
     box_name,
     describe_rules,
     first_player_name,
+    preset_title,
     ranking_lines,
     total_label,
     upper_bonus_label,
@@ -133,7 +134,7 @@ def rules_screen(state: GameState) -> TextScreen:
     """The rules in force, generated from the rule set of the game."""
     rules = state.rules
     name = preset_name(rules)
-    title = _("Rules: {name}").format(name=name or _("custom"))
+    title = _("Rules: {name}").format(name=preset_title(name) if name else _("custom"))
     lines = [f"• {line}" for line in describe_rules(rules)]
     lines.append("")
     lines.append(
