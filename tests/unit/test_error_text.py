@@ -113,15 +113,16 @@ def test_malformed_actions_and_rule_sets_translated(rolled):
 
 
 def test_what_the_store_could_not_do_is_translated():
+    from sqlalchemy.exc import OperationalError
+
     from fivedice.store.database import Store
     from fivedice.store.errors import StoreUnavailableError
 
     store = Store.__new__(Store)
     store.description = "games.sqlite3"
     german = load_translations("de").gettext
-    with pytest.raises(StoreUnavailableError) as caught:
-        with store._errors(N_("save the action")):
-            raise __import__("sqlalchemy").exc.OperationalError("x", {}, Exception("disk full"))
+    with pytest.raises(StoreUnavailableError) as caught, store._errors(N_("save the action")):
+        raise OperationalError("x", {}, Exception("disk full"))
     assert str(caught.value).startswith("could not save the action (games.sqlite3): disk full")
     text = error_text(caught.value, german)
     assert "save the action" not in text and "Zug" in text, text
