@@ -310,8 +310,8 @@ def last_cpu_move(hub: GameHub, view: GameView, language: str) -> str | None:
     Replays the saved log (a few hundred actions at most); a log that cannot be read gives
     None: the page still shows the game, just without this sentence.
     """
-    if view.version == 0:
-        return None
+    if view.version == 0 or not any(seat.is_cpu for seat in view.state.seats):
+        return None  # (no CPU: no need to read the log)
     try:
         record = hub.service.record(view.game_id)
         steps = list(itertools.islice(reversed(list(record.states())), 2))
