@@ -10,27 +10,13 @@ from collections.abc import Callable
 
 from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
 from fivedice.core.card import Column, Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES, UPPER, Category
-from fivedice.core.errors import N_, Phrase
+from fivedice.core.categories import BOX_NAMES, CATEGORIES, UPPER, Category
+from fivedice.core.errors import Phrase, Phrases
 from fivedice.core.game import FirstPlayer, GameState
 from fivedice.core.rules import BonusCondition, Joker, OfAKindScoring, RuleSet, Straights
 from fivedice.i18n import _, ngettext
 
-_BOX_NAMES: dict[Category, str] = {
-    Category.ONES: N_("Ones"),
-    Category.TWOS: N_("Twos"),
-    Category.THREES: N_("Threes"),
-    Category.FOURS: N_("Fours"),
-    Category.FIVES: N_("Fives"),
-    Category.SIXES: N_("Sixes"),
-    Category.THREE_OF_A_KIND: N_("Three of a kind"),
-    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
-    Category.FULL_HOUSE: N_("Full house"),
-    Category.SMALL_STRAIGHT: N_("Small straight"),
-    Category.LARGE_STRAIGHT: N_("Large straight"),
-    Category.YAHTZEE: N_("Yahtzee"),
-    Category.CHANCE: N_("Chance"),
-}
+_BOX_NAMES = BOX_NAMES
 
 
 def box_name(category: Category) -> str:
@@ -512,6 +498,8 @@ def _translated_param(value: object, gettext: Callable[[str], str] | None) -> ob
         return error_text(value, gettext)
     if isinstance(value, Phrase):
         return (gettext or _)(str(value))
+    if isinstance(value, Phrases):
+        return ", ".join((gettext or _)(phrase) for phrase in value)
     return value
 
 

@@ -30,6 +30,17 @@ class Phrase(str):
     __slots__ = ()
 
 
+class Phrases(tuple[str, ...]):
+    """A list of `Phrase`s as one parameter ("Ones, Chance"): each is translated, then they
+    are joined with commas."""
+
+    def __str__(self) -> str:
+        return ", ".join(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 class FivediceError(ValueError):
     """Base class of every error fivedice raises for bad input.
 
