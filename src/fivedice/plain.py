@@ -101,7 +101,9 @@ def build_settings(
         mode = FirstPlayer(first.strip().lower().replace("-", "_"))
     except ValueError:
         modes = ", ".join(m.value for m in FirstPlayer)
-        raise SettingsError(f"first player mode must be one of {modes}, not {first!r}") from None
+        raise SettingsError(
+            N_("first player mode must be one of {modes}, not {first!r}"), modes=modes, first=first
+        ) from None
     seats = [Seat(name) for name in players]
     if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
         seats = [Seat(_("Player"))]

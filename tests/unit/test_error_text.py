@@ -157,3 +157,22 @@ def test_plain_mode_in_english_unchanged(monkeypatch):
     out = play_plain()
     assert "Not allowed: roll before you hold dice: the turn starts with a roll" in out
     assert "Not allowed: there are dice 1 to 5; there is no die 9" in out
+
+
+def test_command_line_values_are_refused_in_the_players_language():
+    from fivedice.core.rules import RuleSet
+    from fivedice.plain import build_settings
+    from fivedice.strategy.levels import parse_level
+
+    dutch = load_translations("nl").gettext
+    with pytest.raises(FivediceError) as caught:
+        parse_level("god")
+    assert str(caught.value) == "a CPU level is one of beginner, casual, strong, expert, not 'god'"
+    assert error_text(caught.value, load_translations("de").gettext) == (
+        "eine CPU-Stufe ist eine von beginner, casual, strong, expert, nicht 'god'"
+    )
+    with pytest.raises(FivediceError) as caught:
+        build_settings(RuleSet(), ["Ann"], [], "loudest", 1)
+    assert error_text(caught.value, dutch).startswith(
+        "de manier om de eerste speler te kiezen is een van first_seat,"
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import PROFILES, Level, level_values
@@ -153,9 +153,13 @@ def simulate(
     """
     level = Level.parse(level)
     if not 1 <= games <= MAX_GAMES:
-        raise FivediceError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+        raise FivediceError(
+            N_("the number of games must be from 1 to {most:,}, not {games}"),
+            most=MAX_GAMES,
+            games=games,
+        )
     if seed < 0:
-        raise FivediceError(f"the seed must not be negative, not {seed}")
+        raise FivediceError(N_("the seed must not be negative, not {seed}"), seed=seed)
     profile = PROFILES[level]
     if values is None:
         values = (
