@@ -82,14 +82,18 @@ def rules(
 ) -> None:
     """The active rules in words, generated from the rule set."""
     from fivedice.core.rules import PRESETS, preset_name
-    from fivedice.text import describe_rules
+    from fivedice.text import describe_rules, preset_title
 
     ruleset = load_rules(rules_name, settings)
     if as_json:
         typer.echo(json.dumps(ruleset.settings()))
         return
     name = preset_name(ruleset)
-    title = name if name else _("{preset} with changes").format(preset=rules_name)
+    title = (
+        f"{preset_title(name)} ({name})"
+        if name
+        else _("{preset} with changes").format(preset=rules_name)
+    )
     typer.echo(_("Rules: {name}").format(name=title))
     for line in describe_rules(ruleset):
         typer.echo(f"- {line}")

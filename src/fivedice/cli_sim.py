@@ -13,7 +13,7 @@ import typer
 
 from fivedice.cli_common import check_seed, fail, fail_with, parse_rules
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.strategy.levels import LEVELS, parse_level
 
 if TYPE_CHECKING:
@@ -171,9 +171,11 @@ def _print_result(result: SimulationResult, rules_name: str) -> None:
     summary = result.summary()
     percentiles = result.percentiles
     typer.echo(
-        _("{level} on {rules}: {games:,} games, seed {seed}").format(
-            level=result.level.value, rules=rules_name, games=result.games, seed=result.seed
-        )
+        ngettext(
+            "{level} on {rules}: {games:,} game, seed {seed}",
+            "{level} on {rules}: {games:,} games, seed {seed}",
+            result.games,
+        ).format(level=result.level.value, rules=rules_name, games=result.games, seed=result.seed)
     )
     typer.echo(
         "  "
@@ -222,7 +224,11 @@ def _plot(results: list[SimulationResult], rules_name: str, path: Path) -> None:
         )
     axes.set_xlabel(_("final score"))
     axes.set_ylabel(_("share of games per point"))
-    axes.set_title(_("{rules}: {games:,} games").format(rules=rules_name, games=results[0].games))
+    axes.set_title(
+        ngettext("{rules}: {games:,} game", "{rules}: {games:,} games", results[0].games).format(
+            rules=rules_name, games=results[0].games
+        )
+    )
     axes.legend()
     figure.tight_layout()
     try:

@@ -19,7 +19,7 @@ import typer
 from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail, fail_with
 from fivedice.core.errors import FivediceError
 from fivedice.core.names import visible_text as shown
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from fivedice.service import GameService
@@ -179,7 +179,13 @@ def replay(
     for line in state_lines(last):
         typer.echo(line)
     typer.echo("")
-    typer.echo(_("The record is valid: {count} actions.").format(count=record.version))
+    typer.echo(
+        ngettext(
+            "The record is valid: {count} action.",
+            "The record is valid: {count} actions.",
+            record.version,
+        ).format(count=record.version)
+    )
 
 
 def abandon(

@@ -26,7 +26,7 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.service import (
     CpuFactory,
     GameService,
@@ -39,16 +39,33 @@ from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.text import (
     box_name,
     choice_text,
+    cpu_name,
     describe_rules,
     error_text,
     find_box,
+    match_progress_lines,
     move_sentence,
+    opening_lines,
     state_lines,
     turn_lines,
 )
 
 MAX_LINE = 1000
 """The longest input line read as a command (longer ones are refused, and skipped)."""
+
+MAX_COMMAND = 100
+"""The longest command (the longest box name in any language is far shorter). A longer line
+is refused without being repeated: a screen reader would read all of it back."""
+
+
+def too_long_text(count: int) -> str:
+    """Why a line was refused for its length (it is never echoed back)."""
+    return ngettext(
+        "That line is too long (over {count} character).",
+        "That line is too long (over {count} characters).",
+        count,
+    ).format(count=count)
+
 
 HINT_OPTIONS = 5
 """How many of the coach's options `hint` shows."""
@@ -84,7 +101,9 @@ def build_settings(
         mode = FirstPlayer(first.strip().lower().replace("-", "_"))
     except ValueError:
         modes = ", ".join(m.value for m in FirstPlayer)
-        raise SettingsError(f"first player mode must be one of {modes}, not {first!r}") from None
+        raise SettingsError(
+            N_("first player mode must be one of {modes}, not {first!r}"), modes=modes, first=first
+        ) from None
     seats = [Seat(name) for name in players]
     if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
         seats = [Seat(_("Player"))]
@@ -92,7 +111,7 @@ def build_settings(
 
     for index, level in enumerate(cpus, start=1):
         parsed = parse_level(level)
-        seats.append(Seat(f"CPU {index} ({parsed})", cpu_level=parsed))
+        seats.append(Seat(cpu_name(index, parsed), cpu_level=parsed))
     return GameSettings(tuple(seats), rules, mode, games)
 
 
@@ -302,13 +321,17 @@ class PlainSession:
                     return False
                 continue
             self.say(move_sentence(name, action, before, self.view.state))
+            self.say(*match_progress_lines(before, self.view.state))
             self.show_card = True
         return True
 
     def handle(self, line: str) -> Outcome:
         """Does what one input line asks; a refused line leaves the game as it was."""
         if line is LineReader.TOO_LONG:
-            self.say(_("That line is too long (over {count} characters).").format(count=MAX_LINE))
+            self.say(too_long_text(MAX_LINE))
+            return Outcome.REFUSED
+        if len(line.strip()) > MAX_COMMAND:
+            self.say(too_long_text(MAX_COMMAND))
             return Outcome.REFUSED
         text = clean_line(line)
         if text is None:
@@ -388,6 +411,7 @@ class PlainSession:
         after = self.view.state
         if isinstance(action, Score):
             self.say(move_sentence(None, action, before, after))
+            self.say(*match_progress_lines(before, after))
         self.show_card = seat_before != (after.game_number, after.current_seat)
         return Outcome.ACTION
 
@@ -504,9 +528,11 @@ def run_plain(
     )
     if resume or resume_game is not None:
         say(
-            _("Resuming game {id} after {count} actions.").format(
-                id=view.game_id, count=view.version
-            )
+            ngettext(
+                "Resuming game {id} after {count} action.",
+                "Resuming game {id} after {count} actions.",
+                view.version,
+            ).format(id=view.game_id, count=view.version)
         )
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
@@ -515,4 +541,6 @@ def run_plain(
             notation=_(NOTATION_HELP)
         )
     )
+    if view.version == 0:  # a game not yet begun: say how its first player was chosen
+        say(*opening_lines(view.state))
     return PlainSession(service, view, reader, stdout).run()

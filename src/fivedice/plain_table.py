@@ -17,7 +17,7 @@ from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.service import GameService, GameView, UndoRefusedError
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.text import (
@@ -181,7 +181,13 @@ def run_table_plain(
     )
     game_id = view.game_id
     if resume or resume_game is not None:
-        say(_("Resuming game {id} after {count} actions.").format(id=game_id, count=view.version))
+        say(
+            ngettext(
+                "Resuming game {id} after {count} action.",
+                "Resuming game {id} after {count} actions.",
+                view.version,
+            ).format(id=game_id, count=view.version)
+        )
     else:
         say(
             _("Game {id} at the table: roll your own dice, the app keeps the card.").format(

@@ -13,8 +13,16 @@ from typing import TextIO
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _
-from fivedice.plain import MAX_LINE, QUIT_WORDS, LineReader, clean_line, parse_command
+from fivedice.i18n import _, ngettext
+from fivedice.plain import (
+    MAX_COMMAND,
+    MAX_LINE,
+    QUIT_WORDS,
+    LineReader,
+    clean_line,
+    parse_command,
+    too_long_text,
+)
 from fivedice.service import GameService
 from fivedice.store import StoreError
 from fivedice.store.tutorial_progress import LessonProgress
@@ -41,7 +49,11 @@ def progress_lines(progress: dict[str, LessonProgress]) -> list[str]:
         mark = {"done": "✓", "skipped": "–"}.get(state, " ")
         lines.append(f"{mark} {number}. {_(lesson.title)} ({state_label(state)})")
     done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
-    lines.append(_("{done} of {count} lessons done.").format(done=done, count=len(LESSONS)))
+    lines.append(
+        ngettext(
+            "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
+        ).format(done=done, count=len(LESSONS))
+    )
     return lines
 
 
@@ -86,8 +98,8 @@ class PlainTutorial:
         self.stdout.write(prompt)
         self.stdout.flush()
         line = self.reader.read()
-        if line is LineReader.TOO_LONG:
-            self.say(_("That line is too long (over {count} characters).").format(count=MAX_LINE))
+        if line is LineReader.TOO_LONG or (line is not None and len(line.strip()) > MAX_COMMAND):
+            self.say(too_long_text(MAX_LINE if line is LineReader.TOO_LONG else MAX_COMMAND))
             return ""
         if line is None:
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.text import box_name
 
 if TYPE_CHECKING:
@@ -82,7 +82,9 @@ def when_words(decision: Decision, match: bool) -> str:
     if decision.rolls_left == 1:
         rolls = _("1 roll left")
     else:
-        rolls = _("{count} rolls left").format(count=decision.rolls_left)
+        rolls = ngettext("{count} roll left", "{count} rolls left", decision.rolls_left).format(
+            count=decision.rolls_left
+        )
     turn = _("turn {turn}").format(turn=decision.turn)
     if match:
         turn = _("game {game}, turn {turn}").format(game=decision.game, turn=decision.turn)

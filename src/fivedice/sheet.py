@@ -22,7 +22,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import OfAKindScoring, RuleSet, Straights, preset_name
 from fivedice.i18n import _
-from fivedice.text import box_name, describe_rules, preset_description
+from fivedice.text import box_name, describe_rules, preset_description, preset_title
 
 MAX_NAME_LENGTH = 40
 MAX_SHEET_COLUMNS = 60  # ten pages of six columns
@@ -442,7 +442,7 @@ def build_sheet(
         rules_title = _("Rules: house rules")
     else:
         rules_title = _("Rules: {name} ({description})").format(
-            name=name, description=preset_description(name)
+            name=preset_title(name), description=preset_description(name)
         )
     return Sheet(
         title=_("Score sheet"),

@@ -10,27 +10,13 @@ from collections.abc import Callable
 
 from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
 from fivedice.core.card import Column, Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES, UPPER, Category
-from fivedice.core.errors import N_
+from fivedice.core.categories import BOX_NAMES, CATEGORIES, UPPER, Category
+from fivedice.core.errors import Phrase, Phrases
 from fivedice.core.game import FirstPlayer, GameState
 from fivedice.core.rules import BonusCondition, Joker, OfAKindScoring, RuleSet, Straights
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 
-_BOX_NAMES: dict[Category, str] = {
-    Category.ONES: N_("Ones"),
-    Category.TWOS: N_("Twos"),
-    Category.THREES: N_("Threes"),
-    Category.FOURS: N_("Fours"),
-    Category.FIVES: N_("Fives"),
-    Category.SIXES: N_("Sixes"),
-    Category.THREE_OF_A_KIND: N_("Three of a kind"),
-    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
-    Category.FULL_HOUSE: N_("Full house"),
-    Category.SMALL_STRAIGHT: N_("Small straight"),
-    Category.LARGE_STRAIGHT: N_("Large straight"),
-    Category.YAHTZEE: N_("Yahtzee"),
-    Category.CHANCE: N_("Chance"),
-}
+_BOX_NAMES = BOX_NAMES
 
 
 def box_name(category: Category) -> str:
@@ -76,6 +62,43 @@ def total_label() -> str:
     return _("Total")
 
 
+def preset_title(name: str) -> str:
+    """A rule preset's name as players see it, in the current language (the key, e.g.
+    `classic`, stays what `--rules` and the API take)."""
+    titles = {
+        "classic": _("Classic"),
+        "free-choice": _("Free choice"),
+        "simple": _("Simple"),
+        "classic-five": _("Classic Five"),
+        "triple": _("Triple Yahtzee"),
+    }
+    return titles.get(name, name)
+
+
+def player_name(number: int) -> str:
+    """The name of a person's seat nobody named: "Player 2"."""
+    return _("Player {number}").format(number=number)
+
+
+def cpu_name(number: int, level: str | None = None) -> str:
+    """The name of a CPU seat nobody named: "CPU 2", or "CPU 2 (casual)" with its level."""
+    if level is None:
+        return _("CPU {number}").format(number=number)
+    return _("CPU {number} ({level})").format(number=number, level=level_name(level))
+
+
+def level_name(level: str) -> str:
+    """A CPU level's name in the current language."""
+    names = {
+        "beginner": _("beginner"),
+        "casual": _("casual"),
+        "strong": _("strong"),
+        "expert": _("expert"),
+        "master": _("master"),
+    }
+    return names.get(str(level), str(level))
+
+
 def preset_description(name: str) -> str:
     """What a rule preset is, in a few words, in the current language."""
     descriptions = {
@@ -91,16 +114,20 @@ def preset_description(name: str) -> str:
 def describe_rules(rules: RuleSet) -> list[str]:
     """The active rules as sentences, generated from the rule set's values."""
     lines = [
-        _("Five dice, up to {rolls} rolls a turn; hold any dice between rolls.").format(
-            rolls=rules.rolls_per_turn
-        ),
+        ngettext(
+            "Five dice, up to {rolls} roll a turn; hold any dice between rolls.",
+            "Five dice, up to {rolls} rolls a turn; hold any dice between rolls.",
+            rules.rolls_per_turn,
+        ).format(rolls=rules.rolls_per_turn),
         _("Upper boxes score the sum of the dice showing their face."),
     ]
     if rules.upper_bonus:
         lines.append(
-            _("Upper bonus: {value} points when the upper boxes total {threshold} or more.").format(
-                value=rules.upper_bonus_value, threshold=rules.upper_bonus_threshold
-            )
+            ngettext(
+                "Upper bonus: {value} point when the upper boxes total {threshold} or more.",
+                "Upper bonus: {value} points when the upper boxes total {threshold} or more.",
+                rules.upper_bonus_value,
+            ).format(value=rules.upper_bonus_value, threshold=rules.upper_bonus_threshold)
         )
     else:
         lines.append(_("No upper bonus."))
@@ -153,8 +180,10 @@ def describe_rules(rules: RuleSet) -> list[str]:
     if rules.columns > 1:
         multipliers = ", ".join(f"×{m}" for m in rules.column_multipliers)
         lines.append(
-            _(
-                "{count} columns, filled in any order, one box a turn; they count {multipliers}."
+            ngettext(
+                "{count} column, filled in any order, one box a turn; it counts {multipliers}.",
+                "{count} columns, filled in any order, one box a turn; they count {multipliers}.",
+                rules.columns,
             ).format(count=rules.columns, multipliers=multipliers)
         )
     return lines
@@ -257,6 +286,8 @@ def state_lines(state: GameState) -> list[str]:
         for seat, card in enumerate(state.cards):
             lines.append(f"== {state.seats[seat].name} ==")
             lines.extend(card_lines(rules, card, {}))
+        if state.settings.match_length > 1:
+            lines.append(_("Match totals:"))
         lines.extend(ranking_lines(state))
         return lines
     seat = state.current_seat
@@ -272,6 +303,53 @@ def state_lines(state: GameState) -> list[str]:
             lines.extend(card_lines(rules, card, previews))
     lines.extend(turn_lines(state))
     return lines
+
+
+def opening_lines(state: GameState) -> list[str]:
+    """How the first player of the current game was chosen, for those who cannot see it:
+    each round of the roll-off (who rolled what; a tie rolls again) and who starts. Empty
+    when nobody rolled for it (one seat, or the first seat starts)."""
+    if not state.opening_rolls:
+        return []
+    lines = [_("Who starts: {mode}.").format(mode=first_player_name(state.settings.first_player))]
+    for number, rolls in enumerate(state.opening_rolls):
+        said = []
+        for seat, dice in enumerate(rolls):
+            if dice is None:
+                continue
+            shown = dice_values(dice)
+            if len(dice) > 1:
+                shown = _("{dice} (sum {total})").format(dice=shown, total=sum(dice))
+            said.append(_("{name} rolls {dice}").format(name=state.seats[seat].name, dice=shown))
+        if number:
+            lines.append(_("A tie: they roll again."))
+        lines.append("; ".join(said) + ".")
+    lines.append(_("{name} starts.").format(name=state.seats[state.starting_seat].name))
+    return lines
+
+
+def game_result_line(number: int, count: int, names: list[str], totals: tuple[int, ...]) -> str:
+    """One finished game of a match: "Game 1 of 3 is over: Ann 231, CPU 2 198."."""
+    scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True))
+    return _("Game {number} of {count} is over: {scores}.").format(
+        number=number, count=count, scores=scores
+    )
+
+
+def match_progress_lines(before: GameState, after: GameState) -> list[str]:
+    """What a move that ended a game of a match changed: that game's result, then how the
+    next game's first player was chosen. Empty for any other move."""
+    count = after.settings.match_length
+    if count <= 1:
+        return []
+    names = [seat.name for seat in after.seats]
+    if after.game_number > before.game_number and after.finished_games:
+        finished = after.finished_games[-1]
+        result = game_result_line(before.game_number, count, names, finished.totals)
+        return [result, *opening_lines(after)]
+    if after.is_match_over and not before.is_match_over:
+        return [game_result_line(after.game_number, count, names, after.totals)]
+    return []
 
 
 def placement_notes(placement: Placement) -> list[str]:
@@ -407,15 +485,23 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
     translated = (gettext or _)(template)
     if not params:
         return translated
-    # An error inside an error (what is damaged in a game, ...) is translated as well.
-    params = {
-        key: error_text(value, gettext) if isinstance(value, BaseException) else value
-        for key, value in params.items()
-    }
+    # An error inside an error (what is damaged in a game, ...) is translated as well, and so
+    # is a parameter that is a message itself (what the store could not do, an option's name).
+    params = {key: _translated_param(value, gettext) for key, value in params.items()}
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):
         return str(error)
+
+
+def _translated_param(value: object, gettext: Callable[[str], str] | None) -> object:
+    if isinstance(value, BaseException):
+        return error_text(value, gettext)
+    if isinstance(value, Phrase):
+        return (gettext or _)(str(value))
+    if isinstance(value, Phrases):
+        return ", ".join((gettext or _)(phrase) for phrase in value)
+    return value
 
 
 def dice_values(dice: tuple[int, ...]) -> str:
@@ -423,29 +509,76 @@ def dice_values(dice: tuple[int, ...]) -> str:
     return " ".join(map(str, dice))
 
 
+def placement_words(
+    points: int,
+    category: Category,
+    column: int | None = None,
+    upper_bonus: int = 0,
+    yahtzee_bonus: int = 0,
+) -> str:
+    """Points in a box: "25 in Full house", plus the column (0-based; None: a one-column
+    card) and every bonus earned ("+100 extra-Yahtzee bonus")."""
+    text = _("{points} in {box}").format(points=points, box=box_name(category))
+    if column is not None:
+        text += " " + _("(column {column})").format(column=column + 1)
+    if upper_bonus:
+        text += ", " + _("+{points} upper bonus").format(points=upper_bonus)
+    if yahtzee_bonus:
+        text += ", " + _("+{points} extra-Yahtzee bonus").format(points=yahtzee_bonus)
+    return text
+
+
 def placement_text(placement: Placement, rules: RuleSet) -> str:
     """Where the dice went and what it earned: "25 in Full house", plus the column when the
     card has several, plus every bonus it earned ("+100 extra-Yahtzee bonus")."""
-    text = _("{points} in {box}").format(
-        points=placement.box_points, box=box_name(placement.category)
+    return placement_words(
+        placement.box_points,
+        placement.category,
+        placement.column if rules.columns > 1 else None,
+        placement.upper_bonus,
+        placement.yahtzee_bonus,
     )
-    if rules.columns > 1:
-        text += " " + _("(column {column})").format(column=placement.column + 1)
-    if placement.upper_bonus:
-        text += ", " + _("+{points} upper bonus").format(points=placement.upper_bonus)
-    if placement.yahtzee_bonus:
-        text += ", " + _("+{points} extra-Yahtzee bonus").format(points=placement.yahtzee_bonus)
-    return text
+
+
+def roll_sentence(actor: str | None, dice: tuple[int, ...]) -> str:
+    """A roll with its dice: "CPU 2 rolls 3 3 5 6 6" (`actor` None: "You roll ...")."""
+    if actor is None:
+        return _("You roll {dice}").format(dice=dice_values(dice))
+    return _("{name} rolls {dice}").format(name=actor, dice=dice_values(dice))
+
+
+def score_sentence(actor: str | None, placement: str) -> str:
+    """A score with its points, `placement` from `placement_words`: "CPU 2 scores 25 in Full
+    house" (`actor` None: "You score ...")."""
+    if actor is None:
+        return _("You score {placement}").format(placement=placement)
+    return _("{name} scores {placement}").format(name=actor, placement=placement)
+
+
+def hold_sentence(
+    actor: str, positions: tuple[int, ...], dice: tuple[int, ...], *, hold: bool = True
+) -> str:
+    """Dice held or released by position, with their faces: "Ann holds dice 1 2 (6 6)"."""
+    if hold:
+        message = ngettext(
+            "{name} holds die {positions} ({dice})",
+            "{name} holds dice {positions} ({dice})",
+            len(positions),
+        )
+    else:
+        message = ngettext(
+            "{name} releases die {positions} ({dice})",
+            "{name} releases dice {positions} ({dice})",
+            len(positions),
+        )
+    return message.format(name=actor, positions=dice_values(positions), dice=dice_values(dice))
 
 
 def move_sentence(actor: str | None, action: Action, before: GameState, after: GameState) -> str:
     """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
     3 3", "You score 25 in Full house" (`actor` None: the player reading it)."""
     if isinstance(action, Roll):
-        dice = dice_values(after.turn.dice or ())
-        if actor is None:
-            return _("You roll {dice}").format(dice=dice)
-        return _("{name} rolls {dice}").format(name=actor, dice=dice)
+        return roll_sentence(actor, after.turn.dice or ())
     if isinstance(action, Hold):
         turn = after.turn
         held = dice_values(tuple(d for d, h in zip(turn.dice or (), turn.held, strict=False) if h))
@@ -480,10 +613,7 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
     )
     if placement is None:  # not from `before` (cannot happen for an applied action)
         return str(action)
-    where = placement_text(placement, before.rules)
-    if actor is None:
-        return _("You score {placement}").format(placement=where)
-    return _("{name} scores {placement}").format(name=actor, placement=where)
+    return score_sentence(actor, placement_text(placement, before.rules))
 
 
 def keep_text(keep: tuple[int, ...]) -> str:

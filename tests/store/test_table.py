@@ -111,12 +111,12 @@ def test_impossible_entries_are_refused_and_change_nothing(db_url):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Not allowed: no roll scores 30 in full_house now; it can score 0, 25" in out
+    assert "Not allowed: no roll scores 30 in Full house now; it can score 0, 25" in out
     assert "Not allowed: at the table you roll your own dice" in out
     assert "Not allowed: a roll has 5 dice; '1 2 3 4' has 4" in out
     assert "Not allowed: a die shows 1 to 6, not 7" in out
     assert "Not allowed: enter the dice first" in out
-    assert "Not allowed: the chance box is already filled (with 22)" not in out  # Bob's turn
+    assert "Not allowed: the Chance box is already filled (with 22)" not in out  # Bob's turn
     assert "Not allowed: no box is called 'house'" in out
     service = GameService(Store(db_url))
     view = service.load(1)

@@ -97,7 +97,7 @@ def test_full_game_against_a_cpu_through_the_keys() -> None:
         # The rules screen pauses the CPU: nothing moves while it is open.
         await pilot.press("u")
         assert isinstance(app.screen, TextScreen)
-        assert "Rules: classic" in screen_text(app)
+        assert "Rules: Classic" in screen_text(app)
         before = app.service.state
         assert app.service.is_cpu_turn
         await pilot.pause(0.6)

@@ -351,7 +351,7 @@ def test_the_coach_verdict_follows_the_move_it_judges() -> None:
         assert kinds[score + 1] == ("coach", None)  # before the CPU's first move
         assert kinds[score + 2] == ("roll", "Bot")
         shown = " ".join(log_lines(app))  # (long lines wrap in the log)
-        assert shown.index("Ann: ") < shown.index("Coach:") < shown.index("Bot: roll")
+        assert shown.index("Ann scores ") < shown.index("Coach:") < shown.index("Bot rolls ")
 
     run(app, script)
 
@@ -364,11 +364,11 @@ def test_holds_are_logged_by_position_with_their_faces() -> None:
         dice = app.service.state.dice
         assert dice is not None
         assert log_lines(app)[-2:] == [
-            f"Ann: hold die 1 ({dice[0]})",
-            f"Ann: hold die 2 ({dice[1]})",
+            f"Ann holds die 1 ({dice[0]})",
+            f"Ann holds die 2 ({dice[1]})",
         ]
         await pilot.press("1")
-        assert log_lines(app)[-1] == f"Ann: release die 1 ({dice[0]})"
+        assert log_lines(app)[-1] == f"Ann releases die 1 ({dice[0]})"
 
     run(app, script)
 
@@ -379,12 +379,12 @@ def test_switching_language_rewrites_the_whole_log() -> None:
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("r", "3")
         english = log_lines(app)
-        assert english[0].startswith("Ann: roll") and "hold die 3" in english[1]
+        assert english[0].startswith("Ann rolls ") and "holds die 3" in english[1]
         await pilot.press("l")  # Nederlands
         dutch = log_lines(app)
         assert len(dutch) == len(english)
         assert not any("roll" in line or "hold" in line for line in dutch), dutch
-        assert "dobbelsteen 3" in dutch[1]
+        assert "houdt steen 3 vast" in dutch[1]
 
     run(app, script)
 
@@ -401,7 +401,7 @@ def test_a_score_with_the_upper_bonus_says_so() -> None:
     state = apply(state, "roll", dice)
     after = apply(state, "score fours", dice)
     text = entry_text(action_entry(state, "score fours", after))
-    assert text == "Ann: 16 in Fours (upper bonus +35)"  # the card shows 16 in Fours
+    assert text == "Ann scores 16 in Fours, +35 upper bonus"  # the card shows 16 in Fours
     assert after.cards[0].columns[0].score(Category.FOURS) == 16
 
 
@@ -604,8 +604,8 @@ def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
         assert app.service.state.turn.held[1]
         await pilot.press("z")
         assert app.service.state == rolled  # the hold is taken back
-        assert "took back “hold die 2" in log_lines(app)[-1]
-        assert "Ann: hold die 2" in log_lines(app)[-2]  # the log keeps what happened
+        assert "Ann took back: Ann holds die 2" in log_lines(app)[-1]
+        assert "Ann holds die 2" in log_lines(app)[-2]  # the log keeps what happened
         await pilot.press("enter")  # score the best box ...
         if isinstance(app.screen, ConfirmScreen):
             await pilot.press("y")

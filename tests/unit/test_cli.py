@@ -69,7 +69,7 @@ def test_score_with_set_options():
         (["score", "--dice", "33355", "--card", "{bad"], "not valid JSON"),
         (["score", "--dice", "33355", "--card", '{"threes": 10}'], "cannot hold"),
         (["score", "--dice", "33355", "--rules", "nope"], "no rule preset"),
-        (["score", "--dice", "33355", "--set", "joker=maybe"], "joker must be"),
+        (["score", "--dice", "33355", "--set", "joker=maybe"], "Joker must be"),
         (["score", "--dice", "33355", "--card", "[1]"], "JSON object"),
     ],
 )

@@ -70,11 +70,12 @@ def test_illegal_hold_in_each_language(rolled, language, expected):
 def test_filled_box_and_rolls_left_in_dutch_and_german(rolled):
     filled = apply(apply(rolled, "score full_house"), "roll", ScriptedDice([3, 3, 3, 5, 5]))
     error = refusal(filled, "score full_house")
-    assert str(error) == "the full_house box is already filled (with 25)"
+    # The box is named as on the player's card, never by its key.
+    assert str(error) == "the Full house box is already filled (with 25)"
     set_language("nl")
-    assert error_text(error) == "het vak full_house is al ingevuld (met 25)"
+    assert error_text(error) == "het vak Full House is al ingevuld (met 25)"
     set_language("de")
-    assert error_text(error) == "das Feld full_house ist schon ausgefüllt (mit 25)"
+    assert error_text(error) == "das Feld Full House ist schon ausgefüllt (mit 25)"
 
     spent = apply(apply(rolled, "roll", ScriptedDice([1] * 5)), "roll", ScriptedDice([2] * 5))
     error = refusal(spent, "roll")
@@ -97,10 +98,35 @@ def test_malformed_actions_and_rule_sets_translated(rolled):
     assert error_text(error, dutch).startswith("geen vak heet 'nothing'; de vakken zijn ones,")
     with pytest.raises(FivediceError) as caught:
         find_preset("classic").rules.with_settings({"rolls_per_turn": "0"})
-    assert str(caught.value) == "rolls_per_turn must be from 1 to 100, not 0"
-    assert error_text(caught.value, german) == (
-        "rolls_per_turn muss zwischen 1 und 100 liegen, nicht 0"
+    # The option is named as players see it, in their language; never by its key.
+    assert str(caught.value) == "Rolls per turn must be from 1 to 100, not 0"
+    assert (
+        error_text(caught.value, german) == "Würfe pro Zug muss zwischen 1 und 100 liegen, nicht 0"
     )
+    assert error_text(caught.value, dutch) == "Worpen per beurt moet van 1 tot 100 zijn, niet 0"
+    with pytest.raises(FivediceError) as caught:
+        find_preset("classic").rules.with_settings({"upper-first": "maybe"})
+    assert str(caught.value) == "Upper boxes first must be on or off, not 'maybe'"
+    assert (
+        error_text(caught.value, dutch)
+        == "Eerst het bovenste deel moet on of off zijn, niet 'maybe'"
+    )
+
+
+def test_what_the_store_could_not_do_is_translated():
+    from sqlalchemy.exc import OperationalError
+
+    from fivedice.store.database import Store
+    from fivedice.store.errors import StoreUnavailableError
+
+    store = Store.__new__(Store)
+    store.description = "games.sqlite3"
+    german = load_translations("de").gettext
+    with pytest.raises(StoreUnavailableError) as caught, store._errors(N_("save the action")):
+        raise OperationalError("x", {}, Exception("disk full"))
+    assert str(caught.value).startswith("could not save the action (games.sqlite3): disk full")
+    text = error_text(caught.value, german)
+    assert "save the action" not in text and "Zug" in text, text
 
 
 def test_a_bad_translation_falls_back_to_english():
@@ -131,3 +157,22 @@ def test_plain_mode_in_english_unchanged(monkeypatch):
     out = play_plain()
     assert "Not allowed: roll before you hold dice: the turn starts with a roll" in out
     assert "Not allowed: there are dice 1 to 5; there is no die 9" in out
+
+
+def test_command_line_values_are_refused_in_the_players_language():
+    from fivedice.core.rules import RuleSet
+    from fivedice.plain import build_settings
+    from fivedice.strategy.levels import parse_level
+
+    dutch = load_translations("nl").gettext
+    with pytest.raises(FivediceError) as caught:
+        parse_level("god")
+    assert str(caught.value) == "a CPU level is one of beginner, casual, strong, expert, not 'god'"
+    assert error_text(caught.value, load_translations("de").gettext) == (
+        "eine CPU-Stufe ist eine von beginner, casual, strong, expert, nicht 'god'"
+    )
+    with pytest.raises(FivediceError) as caught:
+        build_settings(RuleSet(), ["Ann"], [], "loudest", 1)
+    assert error_text(caught.value, dutch).startswith(
+        "de manier om de eerste speler te kiezen is een van first_seat,"
+    )

@@ -14,13 +14,23 @@ SOURCE = Path(fivedice.__file__).parent
 PLACEHOLDER = re.compile(r"\{[a-z_]*(?:![rsa])?\}")
 
 
+def _extracted() -> list[str | tuple[str, ...]]:
+    return [
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(SOURCE), keywords={"_": None, "N_": None, "ngettext": (1, 2)}
+        )
+    ]
+
+
 def source_messages() -> set[str]:
-    found = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        str(SOURCE), keywords={"_": None, "N_": None, "ngettext": (1, 2)}
-    ):
-        found.update(message if isinstance(message, tuple) else (message,))
-    return found
+    """The messages without plural forms."""
+    return {message for message in _extracted() if isinstance(message, str)}
+
+
+def source_plurals() -> set[tuple[str, ...]]:
+    """The messages with plural forms, as (singular, plural)."""
+    return {tuple(message) for message in _extracted() if not isinstance(message, str)}
 
 
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
@@ -36,6 +46,43 @@ def test_catalog_covers_every_message(language):
         assert set(PLACEHOLDER.findall(message)) == set(PLACEHOLDER.findall(translated[message])), (
             message
         )
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_catalog_translates_every_plural_form(language):
+    """A message shown with a count has every plural form of the language, each with the
+    message's placeholders (one form may leave out the count, e.g. "one roll")."""
+    with catalog_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language)
+    plurals = {m.id: m for m in catalog if isinstance(m.id, tuple) and not m.fuzzy}
+    wanted = source_plurals()
+    assert len(wanted) >= 15
+    missing = sorted(ids for ids in wanted if ids[:2] not in plurals)
+    assert not missing, f"{language} lacks plural entries for {missing}"
+    for ids in wanted:
+        forms = plurals[ids[:2]].string
+        assert isinstance(forms, tuple) and len(forms) == catalog.num_plurals, ids
+        assert all(forms), f"{language} leaves a plural form of {ids[0]!r} empty"
+        expected = set(PLACEHOLDER.findall(ids[1]))
+        for form in forms:
+            assert set(PLACEHOLDER.findall(form)) == expected, (ids, form)
+
+
+def test_counts_choose_the_plural_form():
+    from fivedice.core.rules import RuleSet
+    from fivedice.text import describe_rules
+
+    try:
+        assert describe_rules(RuleSet(rolls_per_turn=1))[0].startswith("Five dice, up to 1 roll a")
+        assert describe_rules(RuleSet())[0].startswith("Five dice, up to 3 rolls a turn")
+        set_language("nl")
+        assert " 1 worp per beurt" in describe_rules(RuleSet(rolls_per_turn=1))[0]
+        assert " 3 worpen per beurt" in describe_rules(RuleSet())[0]
+        set_language("de")
+        assert " 1 Wurf pro Zug" in describe_rules(RuleSet(rolls_per_turn=1))[0]
+        assert " 3 Würfe pro Zug" in describe_rules(RuleSet())[0]
+    finally:
+        set_language("en")
 
 
 def test_box_names_as_players_know_them():

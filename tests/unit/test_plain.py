@@ -210,3 +210,99 @@ def test_non_ascii_digits_are_refused_by_every_parser():
     ]:
         with pytest.raises(FivediceError):
             parse(text)
+
+
+# Issue 13, item 6: the plain mode reads well for a screen reader ---------------------------
+
+
+def run_match(text: str, tmp_path, *, first: str = "first_seat", games: int = 1, cpus=()) -> str:
+    out = io.StringIO()
+    code = run_plain(
+        RuleSet(),
+        ["Ann", "Bob"] if not cpus else ["Ann"],
+        list(cpus),
+        seed=11,
+        first=first,
+        games=games,
+        stdin=Stdin(text),
+        stdout=out,
+        db=f"sqlite:///{tmp_path / 'plain.sqlite3'}",
+        cpu_factory=sixes_factory,
+    )
+    assert code == 0
+    return out.getvalue()
+
+
+def test_the_roll_off_for_the_first_player_is_told(tmp_path):
+    out = run_match("", tmp_path, first="highest_die")
+    state = GameService.open(f"sqlite:///{tmp_path / 'plain.sqlite3'}").load(1).state
+    assert state.opening_rolls  # the seats rolled for it
+    assert "Who starts: everyone rolls one die, highest starts." in out
+    for rolls in state.opening_rolls:
+        said = "; ".join(
+            f"{name} rolls {dice[0]}"
+            for name, dice in zip(("Ann", "Bob"), rolls, strict=True)
+            if dice is not None
+        )
+        assert said + "." in out
+    assert ("A tie: they roll again." in out) == (len(state.opening_rolls) > 1)
+    starter = ("Ann", "Bob")[state.starting_seat]
+    assert f"{starter} starts." in out
+    # Five dice: each roll with its sum.
+    (tmp_path / "sum").mkdir()
+    out = run_match("", tmp_path / "sum", first="highest_sum")
+    assert "(sum " in out and "starts." in out
+
+
+def test_nobody_rolls_when_the_first_seat_starts(tmp_path):
+    out = run_match("", tmp_path)
+    assert "Who starts" not in out and "starts." not in out
+
+
+def test_each_game_of_a_match_is_announced_and_the_totals_are_labelled(tmp_path):
+    from fivedice.core.categories import CATEGORIES
+
+    turn = "".join(f"r\ns {category.key}\ny\n" for category in CATEGORIES)
+    out = run_match(turn * 2, tmp_path, games=2, cpus=["casual"])
+    state = GameService.open(f"sqlite:///{tmp_path / 'plain.sqlite3'}").load(1).state
+    assert state.is_match_over
+    first, second = state.finished_games[0].totals, state.totals
+    assert f"Game 1 of 2 is over: Ann {first[0]}, CPU 1 (casual) {first[1]}." in out
+    assert f"Game 2 of 2 is over: Ann {second[0]}, CPU 1 (casual) {second[1]}." in out
+    assert out.index("Game 1 of 2 is over") < out.index("Game 2 of 2 is over")
+    totals = out[out.index("Match totals:") :]
+    for seat, name in enumerate(("Ann", "CPU 1 (casual)")):
+        assert f"{state.ranks[seat]}. {name}: {first[seat] + second[seat]}" in totals
+
+
+def test_a_byte_order_mark_is_stripped(tmp_path):
+    stream = io.TextIOWrapper(io.BytesIO("\ufeffroll\n".encode()), encoding="utf-8")
+    out = io.StringIO()
+    run_plain(
+        RuleSet(),
+        ["Ann"],
+        [],
+        seed=3,
+        first="first_seat",
+        games=1,
+        stdin=stream,
+        stdout=out,
+        db=f"sqlite:///{tmp_path / 'plain.sqlite3'}",
+    )
+    assert "roll 1 of 3" in out.getvalue()  # the roll was taken
+    assert "characters no command uses" not in out.getvalue()
+    assert saved_log(tmp_path) == ["roll"]
+
+
+def test_a_huge_line_is_never_echoed_back(tmp_path):
+    lines = [
+        "hold " + "a" * 900,  # under the reader's limit, far over any command
+        "score " + "b" * 900,
+        "c" * 50_000,  # over the reader's limit
+        "roll",
+    ]
+    out = play("\n".join(lines) + "\n", tmp_path)
+    for letter in "abc":
+        assert letter * 120 not in out
+    assert out.count("That line is too long") == 3
+    assert saved_log(tmp_path) == ["roll"]  # and the game went on

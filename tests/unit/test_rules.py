@@ -117,7 +117,7 @@ def test_columns_alone_gives_multiplier_one():
         ("joker", "sometimes", "forced, free_choice, none"),
         ("straights", "long", "runs, fixed"),
         ("upper_bonus", "maybe", "on or off"),
-        ("columns", "0", "columns must be"),
+        ("columns", "0", "Columns must be"),
         ("column_multipliers", "1,0", "multiplier"),
         ("colour", "red", "unknown rule option"),
     ],

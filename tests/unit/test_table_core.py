@@ -99,7 +99,7 @@ def test_no_cpu_seats_at_the_table():
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ("score full_house 30", "no roll scores 30 in full_house now; it can score 0, 25"),
+        ("score full_house 30", "no roll scores 30 in Full house now; it can score 0, 25"),
         ("score fours 21", "it can score 0, 4, 8, 12, 16, 20"),
         ("score chance 4", "it can score 5-30"),
         ("score large_straight 30", "it can score 0, 40"),

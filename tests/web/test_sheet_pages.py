@@ -61,7 +61,7 @@ def test_the_pdf_download(client):
         ({"columns": "many"}, "a whole number from 1 to 60"),
         ({"columns": "61"}, "1 to 60 columns, not 61"),
         ({"preset": "nope"}, "no rule preset is called"),
-        ({"opt_joker": "maybe"}, "joker must be one of"),
+        ({"opt_joker": "maybe"}, "Joker must be one of"),
         ({"players": "A,B,C", "columns": "2"}, "3 players need at least 3 columns"),
     ],
 )

@@ -12,11 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from fivedice.core.categories import CATEGORIES, UPPER, Category, upper_box
+from fivedice.core.categories import BOX_NAMES, CATEGORIES, UPPER, Category, box_phrase, upper_box
 from fivedice.core.dice import ALL_ROLLS, Roll, check_roll
-from fivedice.core.errors import N_, CardError, IllegalActionError
+from fivedice.core.errors import N_, CardError, IllegalActionError, Phrase, Phrases
 from fivedice.core.rules import BonusCondition, Joker, RuleSet
 from fivedice.core.scoring import box_score, is_five_of_a_kind, possible_scores
+
+_JOKER_WORDS = {
+    Joker.FORCED: N_("forced"),
+    Joker.FREE_CHOICE: N_("free choice"),
+    Joker.NONE: N_("none"),
+}
+"""The joker rules as the new-game form names them, for error messages."""
 
 UPPER_PAR_PER_FACE = 3  # "par": three of each face, which totals exactly 63
 
@@ -236,7 +243,7 @@ class Column:
             raise IllegalActionError(
                 N_("no roll scores {points} in {box} now; it can score {possible}"),
                 points=points,
-                box=category.key,
+                box=box_phrase(category),
                 possible=score_ranges(possible),
             )
         without_bonus = [placement for placement in matches if not placement.yahtzee_bonus]
@@ -262,20 +269,20 @@ class Column:
         if self.is_filled(category):
             return IllegalActionError(
                 N_("the {box} box is already filled (with {score})"),
-                box=category.key,
+                box=box_phrase(category),
                 score=self.score(category),
             )
         if category not in self.allowed_boxes(rules):
             return IllegalActionError(
                 N_("{box} is a lower box: fill every upper box first (upper-first rule)"),
-                box=category.key,
+                box=box_phrase(category),
             )
         return IllegalActionError(
             N_("the joker rule ({joker}) does not allow {box} for {dice}; allowed: {allowed}"),
-            joker=rules.joker.value,
-            box=category.key,
+            joker=Phrase(_JOKER_WORDS[rules.joker]),
+            box=box_phrase(category),
             dice="".join(map(str, roll)),
-            allowed=", ".join(c.key for c, _ in self.legal_boxes(rules, roll)),
+            allowed=Phrases(BOX_NAMES[c] for c, _ in self.legal_boxes(rules, roll)),
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from fivedice.core.errors import N_, CardError
+from fivedice.core.errors import N_, CardError, Phrase
 
 
 class Category(Enum):
@@ -63,6 +63,30 @@ CATEGORIES: tuple[Category, ...] = tuple(Category)
 UPPER: tuple[Category, ...] = CATEGORIES[:6]
 LOWER: tuple[Category, ...] = CATEGORIES[6:]
 CATEGORY_INDEX: dict[Category, int] = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+BOX_NAMES: dict[Category, str] = {
+    Category.ONES: N_("Ones"),
+    Category.TWOS: N_("Twos"),
+    Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"),
+    Category.FIVES: N_("Fives"),
+    Category.SIXES: N_("Sixes"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Category.FULL_HOUSE: N_("Full house"),
+    Category.SMALL_STRAIGHT: N_("Small straight"),
+    Category.LARGE_STRAIGHT: N_("Large straight"),
+    Category.YAHTZEE: N_("Yahtzee"),
+    Category.CHANCE: N_("Chance"),
+}
+"""Each box's English name as on the card (`fivedice.text.box_name` translates it)."""
+
+
+def box_phrase(category: Category) -> Phrase:
+    """The box's name for an error message, translated with it ("the Full house box is
+    already filled"), never its key."""
+    return Phrase(BOX_NAMES[category])
 
 
 def upper_box(face: int) -> Category:

@@ -19,6 +19,28 @@ def N_(message: str) -> str:
     return message
 
 
+class Phrase(str):
+    """A parameter of an error message that is itself a message, translated with it.
+
+    The store says what it "could not {doing}" and a rule option error names the option
+    ("Rolls per turn"): those words are English text here, and `fivedice.text.error_text`
+    translates a `Phrase` parameter before filling the template with it.
+    """
+
+    __slots__ = ()
+
+
+class Phrases(tuple[str, ...]):
+    """A list of `Phrase`s as one parameter ("Ones, Chance"): each is translated, then they
+    are joined with commas."""
+
+    def __str__(self) -> str:
+        return ", ".join(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 class FivediceError(ValueError):
     """Base class of every error fivedice raises for bad input.
 

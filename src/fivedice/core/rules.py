@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from fivedice.core.errors import N_, RuleSetError
+from fivedice.core.errors import N_, Phrase, RuleSetError
 
 MAX_UPPER_TOTAL = 105  # five sixes + five fives + ... + five ones
 MAX_FIXED_SCORE = 10_000
@@ -109,7 +109,7 @@ class RuleSet:
                 count = _parse_int(key, raw)
                 if not 1 <= count <= MAX_COLUMNS:
                     raise RuleSetError(
-                        N_("columns must be from 1 to {most}, not {count}"),
+                        N_("Columns must be from 1 to {most}, not {count}"),
                         most=MAX_COLUMNS,
                         count=count,
                     )
@@ -153,6 +153,36 @@ class RuleSet:
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
 SETTING_NAMES: tuple[str, ...] = (*OPTION_NAMES[:-1], "columns", "column_multipliers")
 
+OPTION_LABELS: dict[str, str] = {
+    "rolls_per_turn": N_("Rolls per turn"),
+    "upper_bonus": N_("Upper bonus"),
+    "upper_bonus_threshold": N_("Upper bonus threshold"),
+    "upper_bonus_value": N_("Upper bonus points"),
+    "full_house": N_("Full house points"),
+    "small_straight": N_("Small straight points"),
+    "large_straight": N_("Large straight points"),
+    "yahtzee": N_("Yahtzee points"),
+    "of_a_kind_scores": N_("Three/four of a kind score"),
+    "five_of_a_kind_is_full_house": N_("Five of a kind is a full house"),
+    "straights": N_("Straights"),
+    "yahtzee_bonus": N_("Extra-Yahtzee bonus"),
+    "yahtzee_bonus_value": N_("Extra-Yahtzee bonus points"),
+    "yahtzee_bonus_condition": N_("Extra-Yahtzee bonus needs"),
+    "joker": N_("Joker"),
+    "upper_first": N_("Upper boxes first"),
+    "columns": N_("Columns"),
+    "column_multipliers": N_("Column multipliers"),
+}
+"""Each option's name as players see it (the web form's labels): errors name an option so,
+translated, never by its key."""
+
+
+def _option(name: str) -> str:
+    """The option's name for an error message (a `Phrase`, so it is translated with it)."""
+    label = OPTION_LABELS.get(name)
+    return Phrase(label) if label is not None else name
+
+
 _ENUMS: dict[str, type[Enum]] = {
     "of_a_kind_scores": OfAKindScoring,
     "straights": Straights,
@@ -167,29 +197,29 @@ def _check_field(name: str, value: object) -> None:
         if not isinstance(value, _ENUMS[name]):
             raise RuleSetError(
                 N_("{name} must be a {kind}, not {value!r}"),
-                name=name,
+                name=_option(name),
                 kind=_ENUMS[name].__name__,
                 value=value,
             )
     elif name in _BOOLS:
         if not isinstance(value, bool):
             raise RuleSetError(
-                N_("{name} must be on or off, not {value!r}"), name=name, value=value
+                N_("{name} must be on or off, not {value!r}"), name=_option(name), value=value
             )
     elif name == "column_multipliers":
         if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_COLUMNS:
             raise RuleSetError(
-                N_("column_multipliers must list 1 to {most} integers"), most=MAX_COLUMNS
+                N_("Column multipliers must list 1 to {most} integers"), most=MAX_COLUMNS
             )
         for m in value:
             if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 100:
                 raise RuleSetError(
-                    N_("a column multiplier is an integer 1-100, not {value!r}"), value=m
+                    N_("A column multiplier is an integer 1-100, not {value!r}"), value=m
                 )
     else:
         if isinstance(value, bool) or not isinstance(value, int):
             raise RuleSetError(
-                N_("{name} must be an integer, not {value!r}"), name=name, value=value
+                N_("{name} must be an integer, not {value!r}"), name=_option(name), value=value
             )
         low, high = {
             "rolls_per_turn": (1, MAX_ROLLS),
@@ -204,7 +234,7 @@ def _check_field(name: str, value: object) -> None:
                 if name == "upper_bonus_threshold"
                 else N_("{name} must be from {low} to {high}, not {value}")
             )
-            raise RuleSetError(template, name=name, low=low, high=high, value=value)
+            raise RuleSetError(template, name=_option(name), low=low, high=high, value=value)
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -213,14 +243,16 @@ _FALSE = {"off", "false", "no", "0"}
 
 def _parse_int(name: str, raw: object) -> int:
     if isinstance(raw, bool):
-        raise RuleSetError(N_("{name} must be an integer, not {value!r}"), name=name, value=raw)
+        raise RuleSetError(
+            N_("{name} must be an integer, not {value!r}"), name=_option(name), value=raw
+        )
     if isinstance(raw, int):
         return raw
     try:
         return int(str(raw).strip())
     except ValueError:
         raise RuleSetError(
-            N_("{name} must be an integer, not {value!r}"), name=name, value=raw
+            N_("{name} must be an integer, not {value!r}"), name=_option(name), value=raw
         ) from None
 
 
@@ -237,7 +269,7 @@ def parse_option(name: str, raw: object) -> Any:
             allowed = ", ".join(e.value for e in enum)
             raise RuleSetError(
                 N_("{name} must be one of {allowed}, not {value!r}"),
-                name=name,
+                name=_option(name),
                 allowed=allowed,
                 value=raw,
             ) from None
@@ -249,7 +281,9 @@ def parse_option(name: str, raw: object) -> Any:
             return True
         if text in _FALSE:
             return False
-        raise RuleSetError(N_("{name} must be on or off, not {value!r}"), name=name, value=raw)
+        raise RuleSetError(
+            N_("{name} must be on or off, not {value!r}"), name=_option(name), value=raw
+        )
     if name == "column_multipliers":
         items = raw if isinstance(raw, list | tuple) else str(raw).replace(" ", "").split(",")
         return tuple(_parse_int(name, item) for item in items)

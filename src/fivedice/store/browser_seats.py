@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import select
 
+from fivedice.core.errors import N_
 from fivedice.store import schema
 from fivedice.store.database import Store, _now
 
@@ -39,7 +40,7 @@ class BrowserSeats:
         if not wanted:
             return
         table = schema.web_seats
-        with self.store._errors("remember the seats"), self.store.engine.begin() as connection:
+        with self.store._errors(N_("remember the seats")), self.store.engine.begin() as connection:
             held = {
                 (int(row.game_id), int(row.seat))
                 for row in connection.execute(
@@ -67,14 +68,14 @@ class BrowserSeats:
         wanted = sorted(set(seats))
         if not wanted:
             return
-        with self.store._errors("remember the seats"), self.store.engine.begin() as connection:
+        with self.store._errors(N_("remember the seats")), self.store.engine.begin() as connection:
             for game, seat in wanted:
                 _hold(connection, key, game, seat)
 
     def seats_in(self, session: str, game_id: int) -> list[int]:
         """The seats of one game a session holds."""
         table = schema.web_seats
-        with self.store._errors("read the seats"), self.store._reader.begin() as connection:
+        with self.store._errors(N_("read the seats")), self.store._reader.begin() as connection:
             rows = connection.execute(
                 select(table.c.seat)
                 .where(table.c.session_key == session_key(session), table.c.game_id == game_id)
@@ -94,5 +95,5 @@ class BrowserSeats:
         )
         if status is not None:
             query = query.where(games.c.status == status)
-        with self.store._errors("read the seats"), self.store._reader.begin() as connection:
+        with self.store._errors(N_("read the seats")), self.store._reader.begin() as connection:
             return [int(row.game_id) for row in connection.execute(query)]

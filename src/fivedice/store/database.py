@@ -44,7 +44,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import URL, make_url
 
 from fivedice.core.categories import CATEGORIES, Category
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.errors import N_, FivediceError, Phrase
 from fivedice.core.game import GameSettings, GameState, rank
 from fivedice.core.names import visible_text
 from fivedice.store import schema
@@ -276,7 +276,7 @@ class Store:
                 raise self._damaged(reason) from None
             raise StoreUnavailableError(
                 N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
-                doing=doing,
+                doing=Phrase(doing),
                 database=self.description,
                 reason=reason,
             ) from None
@@ -289,7 +289,7 @@ class Store:
                     "could not {doing} ({database}): another change got there first"
                     " ({reason}); nothing was changed, try again"
                 ),
-                doing=doing,
+                doing=Phrase(doing),
                 database=self.description,
                 reason=reason,
             ) from None
@@ -299,7 +299,7 @@ class Store:
         except exc.SQLAlchemyError as error:
             raise StoreError(
                 N_("could not {doing} ({database}): {reason}"),
-                doing=doing,
+                doing=Phrase(doing),
                 database=self.description,
                 reason=str(error),
             ) from None
@@ -310,7 +310,7 @@ class Store:
                 raise self._damaged(visible_text(str(error))) from None
             raise StoreError(
                 N_("could not {doing} ({database}): {reason}"),
-                doing=doing,
+                doing=Phrase(doing),
                 database=self.description,
                 reason=str(error),
             ) from None
@@ -351,7 +351,7 @@ class Store:
         script = ScriptDirectory.from_config(config)
         known = {revision.revision for revision in script.walk_revisions()}
         heads = set(script.get_heads())
-        with self._errors("open the database"), self.engine.begin() as connection:
+        with self._errors(N_("open the database")), self.engine.begin() as connection:
             if connection.dialect.name == "postgresql":
                 # Two processes starting at once on a new server database: one migrates,
                 # the other waits and then finds the schema current. (SQLite: BEGIN IMMEDIATE.)
@@ -395,7 +395,7 @@ class Store:
         """The migration revision(s) the database is at."""
         from alembic.runtime.migration import MigrationContext
 
-        with self._errors("read the database"), self._reader.connect() as connection:
+        with self._errors(N_("read the database")), self._reader.connect() as connection:
             return tuple(MigrationContext.configure(connection).get_current_heads())
 
     # -- games ----------------------------------------------------------------------------
@@ -412,7 +412,7 @@ class Store:
         """Saves a new game and returns its (empty) record; human seats get profiles."""
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
-        with self._errors("save the new game", writing=True), self.engine.begin() as connection:
+        with self._errors(N_("save the new game"), writing=True), self.engine.begin() as connection:
             game_id = connection.execute(
                 insert(schema.games)
                 .values(
@@ -464,7 +464,7 @@ class Store:
             GameNotFoundError: no such game.
             GameDamagedError: its rows cannot be what fivedice wrote (nothing is written).
         """
-        with self._errors("read the game"), self._reader.begin() as connection:
+        with self._errors(N_("read the game")), self._reader.begin() as connection:
             game = connection.execute(
                 select(*self._columns(schema.games)).where(schema.games.c.id == game_id)
             ).one_or_none()
@@ -503,7 +503,7 @@ class Store:
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
         games = schema.games
-        with self._errors("save the action", writing=True):
+        with self._errors(N_("save the action"), writing=True):
             try:
                 with self.engine.begin() as connection:
                     changed = connection.execute(
@@ -577,7 +577,7 @@ class Store:
             GameNotFoundError, GameClosedError.
         """
         games = schema.games
-        with self._errors("abandon the game", writing=True), self.engine.begin() as connection:
+        with self._errors(N_("abandon the game"), writing=True), self.engine.begin() as connection:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
@@ -602,7 +602,7 @@ class Store:
         """
         sessions = schema.game_sessions
         now = _now()
-        with self._errors("save the session"), self.engine.begin() as connection:
+        with self._errors(N_("save the session")), self.engine.begin() as connection:
             exists = connection.execute(
                 select(schema.games.c.id).where(schema.games.c.id == game_id)
             ).scalar_one_or_none()
@@ -623,7 +623,7 @@ class Store:
     def load_session(self, game_id: int) -> str | None:
         """The session JSON text saved with a game, or None when there is none."""
         sessions = schema.game_sessions
-        with self._errors("read the session"), self._reader.begin() as connection:
+        with self._errors(N_("read the session")), self._reader.begin() as connection:
             found = connection.execute(
                 select(sessions.c.session_json).where(sessions.c.game_id == game_id)
             ).scalar_one_or_none()
@@ -642,7 +642,7 @@ class Store:
             query = query.where(games.c.kind == kind)
         if limit is not None:
             query = query.limit(limit)
-        with self._errors("list the games"), self._reader.begin() as connection:
+        with self._errors(N_("list the games")), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             seat_rows: dict[int, list[Any]] = {}
             logged: dict[int, int] = {}
@@ -685,12 +685,12 @@ class Store:
         )
         if profile is not None:
             query = query.where(profiles.c.name_key == _name_key(profile))
-        with self._errors("read the statistics"), self._reader.begin() as connection:
+        with self._errors(N_("read the statistics")), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
 
     def profile_names(self) -> list[str]:
-        with self._errors("read the profiles"), self._reader.begin() as connection:
+        with self._errors(N_("read the profiles")), self._reader.begin() as connection:
             return [
                 str(name)
                 for name in connection.execute(

@@ -78,7 +78,7 @@ class Rooms:
         for _attempt in range(8):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with self.store._errors("create the room"), self.store.engine.begin() as db:
+                with self.store._errors(N_("create the room")), self.store.engine.begin() as db:
                     room_id = db.execute(
                         schema.rooms.insert().values(
                             code=code,
@@ -143,7 +143,7 @@ class Rooms:
         )
 
     def by_id(self, room_id: int) -> Room:
-        with self.store._errors("read the room"), self.store._reader.begin() as db:
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
             room = self._read(db, schema.rooms.c.id == room_id)
         if room is None:
             raise RoomError(N_("there is no such room"))
@@ -151,7 +151,7 @@ class Rooms:
 
     def by_code(self, code: str) -> Room:
         """Raises: RoomError: no room has this code."""
-        with self.store._errors("read the room"), self.store._reader.begin() as db:
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
             room = self._read(db, schema.rooms.c.code == normalize_code(code))
         if room is None:
             raise RoomError(N_("no game has the code {code!r}"), code=code)
@@ -159,13 +159,13 @@ class Rooms:
 
     def of_game(self, game_id: int) -> Room | None:
         """The room a game was started from, if any."""
-        with self.store._errors("read the room"), self.store._reader.begin() as db:
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
             return self._read(db, schema.rooms.c.game_id == game_id)
 
     def claims(self, room_id: int) -> list[tuple[int, str]]:
         """(seat, session key) of every browser that joined a seat."""
         table = schema.room_claims
-        with self.store._errors("read the room"), self.store._reader.begin() as db:
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
             rows = db.execute(
                 select(table.c.seat, table.c.session_key).where(table.c.room_id == room_id)
             )
@@ -178,7 +178,7 @@ class Rooms:
         Raises:
             RoomError: no free seat (code), or not a friend's seat.
         """
-        with self.store._errors("join the room"), self.store.engine.begin() as db:
+        with self.store._errors(N_("join the room")), self.store.engine.begin() as db:
             room = self._read(db, schema.rooms.c.id == room_id)
             if room is None:
                 raise RoomError(N_("there is no such room"))
@@ -245,7 +245,7 @@ class Rooms:
         became CPUs (unjoined friends), with their level. Refused if the room changed since
         `version` (someone joined meanwhile) or started already.
         """
-        with self.store._errors("start the game"), self.store.engine.begin() as db:
+        with self.store._errors(N_("start the game")), self.store.engine.begin() as db:
             done = db.execute(
                 update(schema.rooms)
                 .where(
@@ -281,7 +281,7 @@ class Rooms:
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
         """A game's human seat is played by a CPU from now on (its player left)."""
-        with self.store._errors("hand the seat to a CPU"), self.store.engine.begin() as db:
+        with self.store._errors(N_("hand the seat to a CPU")), self.store.engine.begin() as db:
             db.execute(
                 update(schema.game_seats)
                 .where(schema.game_seats.c.game_id == game_id, schema.game_seats.c.seat == seat)

@@ -34,7 +34,7 @@ import numpy as np
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 
@@ -74,7 +74,9 @@ class Level(StrEnum):
             return cls(text.strip().lower())
         except ValueError:
             names = ", ".join(level.value for level in cls)
-            raise FivediceError(f"a CPU level is one of {names}, not {text!r}") from None
+            raise FivediceError(
+                N_("a CPU level is one of {names}, not {text!r}"), names=names, text=text
+            ) from None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 
 LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert", "master")
 
@@ -15,5 +15,7 @@ def parse_level(text: str) -> str:
     """
     level = text.strip().lower()
     if level not in LEVELS:
-        raise FivediceError(f"a CPU level is one of {', '.join(LEVELS)}, not {text!r}")
+        raise FivediceError(
+            N_("a CPU level is one of {names}, not {text!r}"), names=", ".join(LEVELS), text=text
+        )
     return level

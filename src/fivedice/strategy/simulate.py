@@ -153,9 +153,13 @@ def simulate(
     """
     level = Level.parse(level)
     if not 1 <= games <= MAX_GAMES:
-        raise FivediceError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+        raise FivediceError(
+            N_("the number of games must be from 1 to {most:,}, not {games}"),
+            most=MAX_GAMES,
+            games=games,
+        )
     if seed < 0:
-        raise FivediceError(f"the seed must not be negative, not {seed}")
+        raise FivediceError(N_("the seed must not be negative, not {seed}"), seed=seed)
     profile = PROFILES[level]
     if values is None:
         values = (

@@ -15,11 +15,12 @@ from textual.widgets import Button, Footer, Static
 from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.text import (
     box_name,
     describe_rules,
     first_player_name,
+    preset_title,
     ranking_lines,
     total_label,
     upper_bonus_label,
@@ -133,14 +134,20 @@ def rules_screen(state: GameState) -> TextScreen:
     """The rules in force, generated from the rule set of the game."""
     rules = state.rules
     name = preset_name(rules)
-    title = _("Rules: {name}").format(name=name or _("custom"))
+    title = _("Rules: {name}").format(name=preset_title(name) if name else _("custom"))
     lines = [f"• {line}" for line in describe_rules(rules)]
     lines.append("")
     lines.append(
         _("First player: {mode}.").format(mode=first_player_name(state.settings.first_player))
     )
     if state.settings.match_length > 1:
-        lines.append(_("A match of {count} games.").format(count=state.settings.match_length))
+        lines.append(
+            ngettext(
+                "A match of {count} game.",
+                "A match of {count} games.",
+                state.settings.match_length,
+            ).format(count=state.settings.match_length)
+        )
     return TextScreen(title, lines)
 
 

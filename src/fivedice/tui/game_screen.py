@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Footer, RichLog, Static
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
-from fivedice.i18n import LANGUAGES, _, current_language, set_language
+from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, error_text
 from fivedice.tui.chances_bar import ChancesBar
@@ -279,9 +279,11 @@ class GameScreen(Screen[None]):
             _("round {turn}/{turns}").format(
                 turn=state.turn_number, turns=13 * state.rules.columns
             ),
-            _("{left} of {rolls} rolls left").format(
-                left=state.rolls_left, rolls=state.rules.rolls_per_turn
-            ),
+            ngettext(
+                "{left} of {rolls} roll left",
+                "{left} of {rolls} rolls left",
+                state.rules.rolls_per_turn,
+            ).format(left=state.rolls_left, rolls=state.rules.rolls_per_turn),
         ]
         if state.settings.match_length > 1:
             parts.insert(
@@ -400,9 +402,15 @@ class GameScreen(Screen[None]):
                 if placement.joker:
                     notes.append(_("joker"))
                 if self._human_turn(state):
-                    text = _("{box}: {points} points. Enter scores it.")
+                    text = ngettext(
+                        "{box}: {points} point. Enter scores it.",
+                        "{box}: {points} points. Enter scores it.",
+                        placement.points,
+                    )
                 else:
-                    text = _("{box}: {points} points.")
+                    text = ngettext(
+                        "{box}: {points} point.", "{box}: {points} points.", placement.points
+                    )
                 text = text.format(box=name, points=placement.points)
                 if notes:
                     text += " (" + ", ".join(notes) + ")"

@@ -14,7 +14,7 @@ from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.i18n import _
-from fivedice.text import box_name, dice_text
+from fivedice.text import hold_sentence, placement_words, roll_sentence, score_sentence
 from fivedice.tui.wording import choice_text
 
 Entry = dict[str, Any]
@@ -89,10 +89,6 @@ def correction_entry(name: str, undone: Entry | None) -> Entry:
     return {"kind": "undo", "name": name, "undone": undone}
 
 
-def _numbers(values: Any) -> str:
-    return " ".join(str(int(v)) for v in values)
-
-
 def entry_text(entry: Entry) -> str | None:
     """The entry in the current language; None when it cannot be read."""
     try:
@@ -103,42 +99,27 @@ def entry_text(entry: Entry) -> str | None:
 
 def _entry_text(entry: Entry) -> str | None:
     kind = entry["kind"]
+    # Moves are worded as every front end words them (`fivedice.text`): "CPU 2 rolls 3 3 5 6 6",
+    # "CPU 2 scores 25 in Full house".
     if kind == "roll":
-        dice = tuple(int(d) for d in entry["dice"])
-        held = tuple(bool(h) for h in entry.get("held", ()))
-        return _("{name}: roll {dice}").format(
-            name=entry["name"], dice=dice_text(dice, held or (False,) * len(dice))
-        )
+        return roll_sentence(str(entry["name"]), tuple(int(d) for d in entry["dice"]))
     if kind in ("hold", "release"):
-        positions = entry["positions"]
-        if kind == "hold":
-            message = (
-                _("{name}: hold die {positions} ({dice})")
-                if len(positions) == 1
-                else _("{name}: hold dice {positions} ({dice})")
-            )
-        else:
-            message = (
-                _("{name}: release die {positions} ({dice})")
-                if len(positions) == 1
-                else _("{name}: release dice {positions} ({dice})")
-            )
-        return message.format(
-            name=entry["name"], positions=_numbers(positions), dice=_numbers(entry["dice"])
+        return hold_sentence(
+            str(entry["name"]),
+            tuple(int(p) for p in entry["positions"]),
+            tuple(int(d) for d in entry["dice"]),
+            hold=kind == "hold",
         )
     if kind == "score":
-        box = box_name(Category.parse(entry["box"]))
-        if entry.get("column") is not None:
-            box += f" ({int(entry['column'])})"
-        text = _("{name}: {points} in {box}").format(
-            name=entry["name"], points=int(entry["points"]), box=box
+        column = entry.get("column")
+        where = placement_words(
+            int(entry["points"]),
+            Category.parse(entry["box"]),
+            None if column is None else int(column) - 1,
+            int(entry.get("upper_bonus") or 0),
+            int(entry.get("yahtzee_bonus") or 0),
         )
-        notes = []
-        if entry.get("upper_bonus"):
-            notes.append(_("upper bonus +{points}").format(points=int(entry["upper_bonus"])))
-        if entry.get("yahtzee_bonus"):
-            notes.append(_("Yahtzee bonus +{points}").format(points=int(entry["yahtzee_bonus"])))
-        return text + (" (" + ", ".join(notes) + ")" if notes else "")
+        return score_sentence(str(entry["name"]), where)
     if kind == "game":
         return _("Game {number} of {count} begins.").format(
             number=int(entry["number"]), count=int(entry["count"])
@@ -162,8 +143,7 @@ def _entry_text(entry: Entry) -> str | None:
         action = entry_text(undone) if isinstance(undone, dict) else None
         if action is None:
             return _("{name}: took back the last action (undo)").format(name=name)
-        action = action.removeprefix(f"{name}: ")
-        return _("{name}: took back “{action}” (undo)").format(name=name, action=action)
+        return _("{name} took back: {action} (undo)").format(name=name, action=action)
     return None
 
 

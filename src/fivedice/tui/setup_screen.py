@@ -26,7 +26,7 @@ from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.strategy.levels import LEVELS
-from fivedice.text import error_text, first_player_name, preset_description
+from fivedice.text import cpu_name, error_text, first_player_name, preset_description, preset_title
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.records_screen import open_records
 from fivedice.tui.session import abandon_game, practice_default, unfinished_games
@@ -54,7 +54,7 @@ class SetupForm:
     @classmethod
     def default(cls) -> SetupForm:
         """You and one casual CPU, classic rules."""
-        return cls(seats=[(_("You"), HUMAN), ("CPU", "casual")])
+        return cls(seats=[(_("You"), HUMAN), (_("CPU"), "casual")])
 
     @classmethod
     def from_settings(cls, settings: GameSettings) -> SetupForm:
@@ -176,7 +176,10 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Preset"), classes="field")
                 yield Select(
-                    [(f"{p.name}: {preset_description(p.name)}", p.name) for p in PRESETS],
+                    [
+                        (f"{preset_title(p.name)}: {preset_description(p.name)}", p.name)
+                        for p in PRESETS
+                    ],
                     value=form.preset,
                     allow_blank=False,
                     id="preset",
@@ -290,9 +293,9 @@ class SetupScreen(Screen[None]):
             self.form = self.read_form()
             taken = {name.casefold() for name, _kind in self.form.seats}
             number = len(self.form.seats) + 1
-            while f"cpu {number}" in taken:
+            while cpu_name(number).casefold() in taken:
                 number += 1
-            self.form.seats.append((f"CPU {number}", "casual"))
+            self.form.seats.append((cpu_name(number), "casual"))
             await self.recompose()
             self.query_one(f"#name-{len(self.form.seats) - 1}").focus()
         elif button == "remove-seat" and len(self.form.seats) > 1:

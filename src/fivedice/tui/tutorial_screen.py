@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.plain_tutorial import lesson_state, state_label
 from fivedice.text import box_name, card_lines, error_text
 from fivedice.tui.session import open_service
@@ -113,7 +113,9 @@ class TutorialScreen(Screen[None]):
         box.mount_all(rows)
         done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
         self.query_one("#lessons-done", Static).update(
-            _("{done} of {count} lessons done.").format(done=done, count=len(LESSONS))
+            ngettext(
+                "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
+            ).format(done=done, count=len(LESSONS))
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

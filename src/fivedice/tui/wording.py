@@ -14,6 +14,7 @@ from textual.dom import DOMNode
 from fivedice.core.categories import Category
 from fivedice.i18n import _
 from fivedice.text import box_name
+from fivedice.text import level_name as level_name
 
 
 def binding_texts() -> dict[str, str]:
@@ -83,18 +84,6 @@ def short_sum_labels() -> tuple[str, str, str, str, str]:
     """Upper total, upper bonus, Yahtzee bonus, total and grand total in at most 10 cells."""
     labels = (_("Upper sum"), _("Bonus"), _("Yahtzee +"), _("Total"), _("Grand tot."))
     return tuple(label if len(label) <= 10 else label[:9] + "…" for label in labels)  # type: ignore[return-value]
-
-
-def level_name(level: str) -> str:
-    """A CPU level's name in the current language."""
-    names = {
-        "beginner": _("beginner"),
-        "casual": _("casual"),
-        "strong": _("strong"),
-        "expert": _("expert"),
-        "master": _("master"),
-    }
-    return names.get(level, level)
 
 
 def option_label(name: str) -> str:

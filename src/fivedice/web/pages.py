@@ -12,6 +12,7 @@ moved. Every form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post wit
 from __future__ import annotations
 
 import contextlib
+import itertools
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -33,11 +34,21 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
-from fivedice.store import FINISHED, IN_PROGRESS
+from fivedice.store import FINISHED, IN_PROGRESS, StoreError
 from fivedice.store.browser_seats import session_key
+from fivedice.store.records import UNDO
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
-from fivedice.text import box_name, describe_rules, error_text, first_player_name
+from fivedice.text import (
+    box_name,
+    cpu_name,
+    describe_rules,
+    error_text,
+    first_player_name,
+    move_sentence,
+    player_name,
+    preset_title,
+)
 from fivedice.web.guard import csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
@@ -282,6 +293,8 @@ def board_context(
         )
     standings = sorted(data["players"], key=lambda p: (p["rank"], p["seat"]))
     mover_name = state.seats[mover].name if mover is not None else ""
+    if last_cpu is None:
+        last_cpu = last_cpu_move(hub, view, visitor.language)
     moves = []
     if seen is not None:
         moves = in_language(
@@ -369,6 +382,38 @@ def _cell_label(t: dict[str, str], box: str, cell: dict[str, Any], several: bool
         multiplier=cell["multiplier"],
         worth=cell["worth"],
     )
+
+
+def last_cpu_move(hub: GameHub, view: GameView, language: str) -> str | None:
+    """The game's last move if a CPU made it, in words as every front end says it ("CPU 2
+    rolls 3 3 5 6 6", "CPU 2 scores 25 in Full house"); None for any other last action.
+
+    Replays the saved log (a few hundred actions at most); a log that cannot be read gives
+    None: the page still shows the game, just without this sentence.
+    """
+    if view.version == 0 or not any(seat.is_cpu for seat in view.state.seats):
+        return None  # (no CPU: no need to read the log)
+    try:
+        record = hub.service.record(view.game_id)
+        steps = list(itertools.islice(reversed(list(record.states())), 2))
+    except (FivediceError, StoreError):
+        return None
+    if len(steps) < 2:
+        return None
+    (entry, after), (_previous, before) = steps
+    if entry is None or entry.action == UNDO or not before.seats[entry.seat].is_cpu:
+        return None
+    try:
+        action = parse_action(entry.action)
+    except FivediceError:
+        return None
+    name = before.seats[entry.seat].name
+    return in_language(language, move_sentence, name, action, before, after)
+
+
+def preset_choices(language: str) -> list[tuple[str, str]]:
+    """Each rule preset as (key, the name players see in `language`): forms send the key."""
+    return in_language(language, lambda: [(p.name, preset_title(p.name)) for p in PRESETS])
 
 
 def _load_page_game(hub: GameHub, public_id: str) -> GameView:
@@ -663,7 +708,7 @@ def _new_game_context(visitor: Visitor) -> dict[str, Any]:
             kind, choices = "number", []
         options.append({"name": name, "kind": kind, "choices": choices})
     return {
-        "presets": [(p.name, p.description) for p in PRESETS],
+        "presets": preset_choices(visitor.language),
         "levels": LEVELS,
         "first_players": [
             (mode.value, in_language(visitor.language, first_player_name, mode))
@@ -706,12 +751,13 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             kind = "local" if any(s.kind == "me" for s in room_seats) else "me"
         values["seats"][index] = {"name": name, "kind": kind, "level": level}
         if kind in ("me", "friend", "local"):
-            default = f"Player {index + 1}"
+            default = in_language(visitor.language, player_name, index + 1)
             players.append(PlayerSpec(name or default))
             room_seats.append(RoomSeatSpec(kind, name or default))
         elif kind == "cpu":
-            players.append(PlayerSpec(name or f"CPU {index + 1}", level))
-            room_seats.append(RoomSeatSpec(kind, name or f"CPU {index + 1}", level))
+            default = in_language(visitor.language, cpu_name, index + 1)
+            players.append(PlayerSpec(name or default, level))
+            room_seats.append(RoomSeatSpec(kind, name or default, level))
     settings = {name: field(f"opt_{name}") for name in OPTION_NAMES if field(f"opt_{name}") != ""}
     values.update(
         preset=field("preset") or "classic",
@@ -863,7 +909,8 @@ def _rules_page(
         lines=lines,
         preset=preset,
         pid=public_id,
-        presets=[(p.name, p.description) for p in PRESETS],
+        presets=preset_choices(visitor.language),
+        preset_label=in_language(visitor.language, preset_title, preset) if preset else "",
     )
 
 
@@ -888,7 +935,7 @@ def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
 def high_scores_page(request: Request, hub: Hub, visitor: Who) -> Response:
     """The ten best solo games per rule preset."""
     lists = {
-        preset: [entry.to_json() for entry in entries]
+        in_language(visitor.language, preset_title, preset): [entry.to_json() for entry in entries]
         for preset, entries in hub.service.high_scores().items()
     }
     return render(request, visitor, "highscores.html", lists=lists)

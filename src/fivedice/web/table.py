@@ -21,7 +21,7 @@ from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer
-from fivedice.core.rules import PRESETS, find_ruleset
+from fivedice.core.rules import find_ruleset
 from fivedice.plain_table import build_table_settings
 from fivedice.service import GameView
 from fivedice.text import option_text, placement_notes
@@ -34,6 +34,7 @@ from fivedice.web.pages import (
     _my_seats,
     _not_found,
     _said,
+    preset_choices,
     remember_seats,
     render,
 )
@@ -94,7 +95,7 @@ def _form_context(visitor: Visitor, values: dict[str, Any] | None = None) -> dic
     return {
         "tt": table_texts(gettext_for(visitor.language)),
         "form": values or {"names": [""] * TABLE_SEATS, "preset": "classic", "first": ""},
-        "presets": [p.name for p in PRESETS],
+        "presets": preset_choices(visitor.language),
         "first_modes": _first_players(visitor),
         "seat_count": TABLE_SEATS,
     }

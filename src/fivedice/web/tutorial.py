@@ -22,8 +22,8 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.text import box_name, error_text
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
-from fivedice.web.pages import Hub, Visitor, Who, render
-from fivedice.web.wording import gettext_for, in_language
+from fivedice.web.pages import Hub, Visitor, Who, preset_choices, render
+from fivedice.web.wording import Plural, gettext_for, in_language, ngettext_for
 
 router = APIRouter(include_in_schema=False)
 MAX_RUNS = 2000
@@ -32,6 +32,7 @@ MAX_RUNS = 2000
 
 def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
     """The words of the tutorial pages, translated by `_`."""
+    ngettext = ngettext_for(_)
     return {
         "learn": _("Learn by playing"),
         "learn_intro": _(
@@ -46,7 +47,12 @@ def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
         "lessons": _("All lessons"),
         "next_lesson": _("Next lesson"),
         "lesson_done": _("Lesson done!"),
-        "done_count": _("{done} of {count} lessons done."),
+        "done_count": Plural(
+            lambda n: ngettext(
+                "{done} of {count} lesson done.", "{done} of {count} lessons done.", n
+            ),
+            "count",
+        ),
         "state_done": _("done"),
         "state_skipped": _("skipped"),
         "state_new": _("not done yet"),
@@ -142,7 +148,7 @@ def tutorial_page(request: Request, hub: Hub, visitor: Who, preset: str = "class
         tt=t,
         lessons=lessons,
         done_text=t["done_count"].format(done=done, count=len(LESSONS)),
-        presets=[p.name for p in PRESETS],
+        presets=preset_choices(visitor.language),
         preset=chosen,
         error=error,
     )

@@ -8,6 +8,7 @@ uses the process-wide language, so `in_language` switches it under a lock for on
 
 from __future__ import annotations
 
+import gettext as gettext_module
 import threading
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -36,6 +37,36 @@ def gettext_for(language: str) -> Callable[[str], str]:
     return load_translations(language if language in LANGUAGES else "en").gettext
 
 
+def ngettext_for(gettext: Callable[[str], str]) -> Callable[[str, str, int], str]:
+    """The plural-form translation that goes with `gettext` (a catalog's bound `gettext`);
+    for any other function, English's rule (one: singular) applied to its translations."""
+    owner = getattr(gettext, "__self__", None)
+    if isinstance(owner, gettext_module.NullTranslations):
+        return owner.ngettext
+    return lambda singular, plural, count: gettext(singular if count == 1 else plural)
+
+
+class Plural(str):
+    """A message with plural forms, used like the other texts: `.format(**values)` picks the
+    form for the number under `key` ("Score Ones for 1 point", "... for 3 points"), so
+    templates need not know that the message has several forms. As a plain string it is the
+    form for 2."""
+
+    def __new__(cls, forms: Callable[[int], str], key: str) -> Plural:
+        text = super().__new__(cls, forms(2))
+        text.forms = forms
+        text.key = key
+        return text
+
+    forms: Callable[[int], str]
+    key: str
+
+    def format(self, *args: object, **values: object) -> str:
+        count = values.get(self.key)
+        number = count if isinstance(count, int) else 2
+        return self.forms(number).format(*args, **values)
+
+
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
     """The switcher's cookie if set, else the best of Accept-Language, else English."""
     if cookie in LANGUAGES:
@@ -57,6 +88,7 @@ def pick_language(cookie: str | None, accept_language: str | None) -> str:
 
 def texts(_: Callable[[str], str]) -> dict[str, str]:
     """Every message of the web pages, translated by `_`."""
+    ngettext = ngettext_for(_)
     return {
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
         "new_game": _("New game"),
@@ -108,7 +140,12 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "die_held": _("Die {position}: {value}, held"),
         "die_unrolled": _("Die {position}: not rolled yet"),
         "dice": _("Dice"),
-        "score_for": _("Score {box} for {points} points"),
+        "score_for": Plural(
+            lambda n: ngettext(
+                "Score {box} for {points} point", "Score {box} for {points} points", n
+            ),
+            "points",
+        ),
         "score_for_column": _(
             "Score {box} in column {column} (×{multiplier}) for {points} points, worth {worth}"
         ),
