@@ -167,9 +167,12 @@ def test_command_line_values_are_refused_in_the_players_language():
     dutch = load_translations("nl").gettext
     with pytest.raises(FivediceError) as caught:
         parse_level("god")
-    assert str(caught.value) == "a CPU level is one of beginner, casual, strong, expert, not 'god'"
+    from fivedice.strategy.levels import LEVELS
+
+    levels = ", ".join(LEVELS)
+    assert str(caught.value) == f"a CPU level is one of {levels}, not 'god'"
     assert error_text(caught.value, load_translations("de").gettext) == (
-        "eine CPU-Stufe ist eine von beginner, casual, strong, expert, nicht 'god'"
+        f"eine CPU-Stufe ist eine von {levels}, nicht 'god'"
     )
     with pytest.raises(FivediceError) as caught:
         build_settings(RuleSet(), ["Ann"], [], "loudest", 1)
