@@ -14,6 +14,7 @@ from fivedice.cli_common import (
     JsonOption,
     RulesOption,
     SetOption,
+    fail,
     fail_with,
     load_rules,
     parse_column,
@@ -116,7 +117,18 @@ def play(
     ] = None,
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for reproducible dice.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed for reproducible dice (makes it a practice game)."),
+    ] = None,
+    client_seeds: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--client-seed",
+            help="Your own seed, mixed into the dice so that nobody can choose them"
+            " (repeatable: one per human seat, in order).",
+        ),
+    ] = None,
     first: Annotated[
         str, typer.Option("--first", help="First player: first_seat, highest_die, highest_sum.")
     ] = "first_seat",
@@ -138,6 +150,8 @@ def play(
     fill in the new-game screen.
     """
     ruleset = load_rules(rules_name, settings)
+    if client_seeds and not plain:
+        fail(_("--client-seed works with --plain for now"))
     if not plain:
         from fivedice.plain import build_settings
         from fivedice.tui import run_app
@@ -171,6 +185,7 @@ def play(
             resume=resume,
             resume_game=game,
             practice=practice,
+            client_seeds=client_seeds or [],
         )
     except FivediceError as error:
         fail_with(error)
@@ -197,6 +212,7 @@ for _module in (
     "fivedice.cli_web",
     "fivedice.cli_sheet",
     "fivedice.cli_review",
+    "fivedice.cli_verify",
 ):
     _register_optional(_module)
 

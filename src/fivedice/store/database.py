@@ -40,6 +40,7 @@ from sqlalchemy.engine import make_url
 
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import N_
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
 from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, rank
 from fivedice.store import schema
 from fivedice.store.errors import (
@@ -104,6 +105,9 @@ class GameSummary:
     actions: int
     totals: tuple[int, ...]
     practice: bool
+    dice_commitment: str | None = None
+    server_seed: str | None = None
+    """Hex, only once the game is over (the store never lists it for a game in progress)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -115,6 +119,8 @@ class GameSummary:
             "actions": self.actions,
             "totals": list(self.totals),
             "practice": self.practice,
+            "dice_commitment": self.dice_commitment,
+            "server_seed": self.server_seed,
         }
 
 
@@ -378,8 +384,13 @@ class Store:
         practice: bool = False,
         opening_dice: Sequence[int] = (),
         totals: Sequence[int] = (),
+        dice_seeds: DiceSeeds | None = None,
     ) -> GameRecord:
-        """Saves a new game and returns its (empty) record; human seats get profiles."""
+        """Saves a new game and returns its (empty) record; human seats get profiles.
+
+        With `dice_seeds` the game rolls by the verifiable scheme (`fivedice.core.fairdice`);
+        without, by the legacy one from `seed`.
+        """
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
         with self._errors("save the new game"), self.engine.begin() as connection:
@@ -399,6 +410,7 @@ class Store:
                     opening_dice=dice_text(tuple(opening_dice)),
                     version=0,
                     totals_json=json.dumps(list(totals) or [0] * len(settings.seats)),
+                    **_dice_columns(dice_seeds),
                 )
                 .returning(schema.games.c.id)
             ).scalar_one()
@@ -422,6 +434,7 @@ class Store:
             started=now,
             status=IN_PROGRESS,
             totals=tuple(totals) or None,
+            **_dice_fields(dice_seeds),
         )
 
     def load_game(self, game_id: int) -> GameRecord:
@@ -471,6 +484,7 @@ class Store:
             started=_aware(game.created_at),
             status=str(game.status),
             totals=tuple(json.loads(game.totals_json)),
+            **_stored_dice_fields(game),
         )
 
     def append_action(
@@ -611,6 +625,8 @@ class Store:
                 actions=int(row.version),
                 totals=tuple(json.loads(row.totals_json)),
                 practice=bool(row.practice),
+                dice_commitment=row.dice_commitment,
+                server_seed=row.server_seed if row.status != IN_PROGRESS else None,
             )
             for row in rows
         ]
@@ -664,6 +680,42 @@ class Store:
                     select(schema.profiles.c.name).order_by(func.lower(schema.profiles.c.name))
                 ).scalars()
             ]
+
+
+def _dice_columns(seeds: DiceSeeds | None) -> dict[str, Any]:
+    """The `games` columns of a new game's dice seeds (none: the legacy scheme)."""
+    if seeds is None:
+        return {"dice_scheme": LEGACY_SCHEME}
+    return {
+        "dice_scheme": SCHEME,
+        "server_seed": seeds.server_seed_hex,
+        "dice_commitment": seeds.commitment,
+        "client_seeds_json": json.dumps(list(seeds.client_seeds)),
+    }
+
+
+def _dice_fields(seeds: DiceSeeds | None) -> dict[str, Any]:
+    """The `GameRecord` fields of a game's dice seeds."""
+    if seeds is None:
+        return {}
+    return {
+        "dice_scheme": SCHEME,
+        "dice_commitment": seeds.commitment,
+        "client_seeds": seeds.client_seeds,
+        "server_seed": seeds.server_seed,
+    }
+
+
+def _stored_dice_fields(game: Any) -> dict[str, Any]:
+    """The `GameRecord` fields of a `games` row's dice columns."""
+    if game.dice_scheme == LEGACY_SCHEME or game.server_seed is None:
+        return {}
+    return {
+        "dice_scheme": str(game.dice_scheme),
+        "dice_commitment": game.dice_commitment,
+        "client_seeds": tuple(json.loads(game.client_seeds_json or "[]")),
+        "server_seed": bytes.fromhex(game.server_seed),
+    }
 
 
 def _name_key(name: str) -> str:
