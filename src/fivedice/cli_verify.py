@@ -48,9 +48,9 @@ def verify(
         else:
             typer.echo(
                 _(
-                    "Verified from the game's seed: all rolls ({count} in all). Its dice were known in"
-                    " advance (a practice game, or one saved before verifiable dice): there is"
-                    " no commitment to check."
+                    "Verified from the game's seed: all rolls ({count} in all). Its dice were"
+                    " known in advance (a practice game, or one saved before verifiable dice):"
+                    " there is no commitment to check."
                 ).format(count=verification.rolls)
             )
         return

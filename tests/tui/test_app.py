@@ -217,10 +217,11 @@ def test_die_faces() -> None:
 # Statistics, high scores, abandoning, the language key, keyboard focus, the mouse ------------
 
 
-def finish_game(settings: GameSettings, seed: int, *, rounds: int | None = None) -> int:
+def finish_game(settings: GameSettings, seed: int | None, *, rounds: int | None = None) -> int:
     """Plays a game through the service (best box after one roll); returns its id.
 
-    With `rounds`, stops after that many human turns and leaves the game unfinished.
+    With `rounds`, stops after that many human turns and leaves the game unfinished. A game
+    with a seed is a practice game: pass None for one that counts in the statistics.
     """
     service = session.open_service()
     view = service.create_game(settings, seed=seed)
@@ -260,9 +261,9 @@ def test_statistics_and_high_scores_on_an_empty_database() -> None:
 
 def test_statistics_and_high_scores_show_finished_games() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
-    for seed in (1, 2):
-        finish_game(solo, seed)
-    finish_game(SETTINGS, 3)  # against a CPU: counts in the statistics, not in the high scores
+    for _ in (1, 2):
+        finish_game(solo, None)
+    finish_game(SETTINGS, None)  # against a CPU: counts in the statistics, not in the high scores
     service = session.open_service()
     stats = {(s.profile, s.rules): s for s in service.stats()}
     ann = stats[("Ann", "classic")]
@@ -288,7 +289,8 @@ def test_statistics_and_high_scores_show_finished_games() -> None:
 
 
 def test_end_screen_opens_statistics_and_high_scores() -> None:
-    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=5, start_now=True)
+    # No seed: a seeded game is practice, kept out of the statistics and high scores.
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=None, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
         screen = app.screen
@@ -517,9 +519,9 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
 
 def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
-    for seed in (1, 2, 3):
-        finish_game(solo, seed)
-    finish_game(GameSettings(seats=(Seat("Bea"),)), 4)
+    for _ in (1, 2, 3):
+        finish_game(solo, None)
+    finish_game(GameSettings(seats=(Seat("Bea"),)), None)
     service = session.open_service()
     stats = {s.profile: s for s in service.stats()}
     ann, bea = stats["Ann"], stats["Bea"]
