@@ -300,3 +300,26 @@ def test_games_saved_before_verifiable_dice_replay_and_roll_as_before(tmp_path):
     after = service.apply_action(1, "roll", 1)
     assert after.state.dice == dice_for(77, 2).roll(5)
     assert "dice_scheme" not in service.export(1)  # old records read as before
+
+
+def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
+    """The README's few lines of standard-library Python recompute every roll of a record."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Fair dice", 1)[1]
+    recipe = section.split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "check.py"
+    script.write_text(recipe)
+    record = tmp_path / "game.txt"
+    record_text = finished_record(sqlite_service)
+    record.write_text(record_text)
+    good = subprocess.run([sys.executable, str(script), str(record)], capture_output=True, text=True)
+    rolled = verify_text(record_text).rolls  # the roll-off (it has one) and every roll
+    assert good.returncode == 0 and good.stdout.strip() == f"{rolled} rolls verified"
+    changed, seq = tamper_die(record_text)
+    record.write_text(changed)
+    bad = subprocess.run([sys.executable, str(script), str(record)], capture_output=True, text=True)
+    assert bad.returncode != 0 and f"action {seq} does not match" in bad.stderr
