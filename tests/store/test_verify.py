@@ -70,7 +70,8 @@ def test_true_records_of_every_preset_verify(sqlite_service, rules):
     assert seed is not None and hashlib.sha256(seed).hexdigest() == record.dice_commitment
     for entry in record.actions:
         if entry.dice:
-            assert HmacDice(seed, record.client_seeds, entry.seq).roll(len(entry.dice)) == entry.dice
+            recomputed = HmacDice(seed, record.client_seeds, entry.seq).roll(len(entry.dice))
+            assert recomputed == entry.dice
 
 
 def test_fivedice_verify_accepts_a_true_record_and_names_the_first_bad_action(
@@ -158,10 +159,13 @@ def test_a_removed_action_is_named(sqlite_service):
     assert "missing" in str(result.problems[0].error)
 
     # Removed and the later actions renumbered: the first roll of a turn, followed by a hold.
-    for position, (index, match) in enumerate(actions[:-1]):
-        following = actions[position + 1][1]
-        if match["action"] == "roll" and following["action"].startswith("hold"):
-            break
+    index, match = next(
+        actions[position]
+        for position in range(1, len(actions) - 1)
+        if actions[position][1]["action"] == "roll"
+        and actions[position - 1][1]["action"].startswith("score")
+        and actions[position + 1][1]["action"].startswith("hold")
+    )
     seq = int(match["seq"])
     kept = lines[:index]
     for line in lines[index + 1 :]:
@@ -316,10 +320,11 @@ def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
     record = tmp_path / "game.txt"
     record_text = finished_record(sqlite_service)
     record.write_text(record_text)
-    good = subprocess.run([sys.executable, str(script), str(record)], capture_output=True, text=True)
+    command = [sys.executable, str(script), str(record)]
+    good = subprocess.run(command, capture_output=True, text=True)
     rolled = verify_text(record_text).rolls  # the roll-off (it has one) and every roll
     assert good.returncode == 0 and good.stdout.strip() == f"{rolled} rolls verified"
     changed, seq = tamper_die(record_text)
     record.write_text(changed)
-    bad = subprocess.run([sys.executable, str(script), str(record)], capture_output=True, text=True)
+    bad = subprocess.run(command, capture_output=True, text=True)
     assert bad.returncode != 0 and f"action {seq} does not match" in bad.stderr
