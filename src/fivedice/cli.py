@@ -49,7 +49,7 @@ def score(
 ) -> None:
     """Every box the dice may go in now, and the points each placement earns."""
     from fivedice.core.dice import parse_dice
-    from fivedice.text import box_name
+    from fivedice.text import box_name, placement_notes
 
     rules = load_rules(rules_name, settings)
     try:
@@ -68,13 +68,7 @@ def score(
     if not placements:
         typer.echo(_("Every box is filled."))
     for p in placements:
-        notes = []
-        if p.upper_bonus:
-            notes.append(_("upper bonus +{points}").format(points=p.upper_bonus))
-        if p.yahtzee_bonus:
-            notes.append(_("Yahtzee bonus +{points}").format(points=p.yahtzee_bonus))
-        if p.joker:
-            notes.append(_("joker"))
+        notes = placement_notes(p)
         suffix = f"  ({', '.join(notes)})" if notes else ""
         typer.echo(f"{box_name(p.category):<18} {p.points:>4}{suffix}")
 
@@ -209,6 +203,7 @@ for _module in (
     "fivedice.cli_strategy",
     "fivedice.cli_sim",
     "fivedice.cli_store",
+    "fivedice.cli_table",
     "fivedice.cli_web",
     "fivedice.cli_sheet",
     "fivedice.cli_review",

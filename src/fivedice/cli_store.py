@@ -30,7 +30,7 @@ def _service(db: str | None) -> GameService:
 
 
 def games(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Saved games, newest first: id, start, players, rules, status, actions, totals."""
+    """Saved games, newest first: id, start, players, rules, status, actions, totals, kind."""
     service = _service(db)
     try:
         found = service.list_games()
@@ -44,6 +44,8 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
         return
     for game in found:
         practice = " " + _("(practice)") if game.practice else ""
+        if game.kind == "table":
+            practice += " " + _("(at the table)")
         totals = " ".join(map(str, game.totals))
         typer.echo(
             f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {game.status:<11} "

@@ -35,16 +35,30 @@ def serve(
     forwarded_allow_ips: Annotated[
         str, typer.Option(help="Proxies whose X-Forwarded-* headers are trusted.")
     ] = "127.0.0.1",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The site's address as players see it (https://dice.example.org): invite "
+            "links use it, and forms posted from it are accepted; default "
+            "$FIVEDICE_PUBLIC_URL, else relative invite links.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
     from fivedice.service import GameService
     from fivedice.store import DATABASE_URL_ENV
+    from fivedice.web.guard import PUBLIC_URL_ENV, parse_public_url
     from fivedice.web.security import SecretError, load_secret
     from fivedice.web.server import run_server
 
     if db:
         os.environ[DATABASE_URL_ENV] = db  # the workers' factory reads it
+    if public_url:
+        os.environ[PUBLIC_URL_ENV] = public_url
     try:
+        if os.environ.get(PUBLIC_URL_ENV):
+            parse_public_url(os.environ[PUBLIC_URL_ENV])  # refused here, not in every worker
         # Open once here: migrations run before any worker starts, and errors are clean.
         GameService.open(db).store.close()
         load_secret()  # create the shared secret file before the workers race for it

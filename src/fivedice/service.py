@@ -32,13 +32,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
+from fivedice.core.actions import (
+    Action,
+    EnterDice,
+    Hold,
+    Release,
+    Roll,
+    Score,
+    parse_action,
+)
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import DiceSource, RandomDice
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, DiceSeeds, HmacDice
-from fivedice.core.game import GameSettings, GameState, apply, new_game
+from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
     FINISHED,
@@ -80,6 +88,7 @@ __all__ = [
     "hold_positions",
     "make_cpu_player",
     "multi_column_hint",
+    "table_coach_state",
     "undo_refusal",
 ]
 
@@ -118,7 +127,7 @@ class UndoRefusedError(FivediceError):
     """An undo that `undo_refusal` does not allow here; nothing was changed."""
 
 
-TABLE_KIND = "table"
+TABLE_KIND = GameKind.TABLE.value
 """The `kind` of a table (score-keeper) game: there any action in effect may be taken back."""
 
 
@@ -173,8 +182,8 @@ def undo_refusal(
 
 
 def _is_table_game(record: GameRecord) -> bool:
-    # Table games are marked by a `kind` on the record (added with the table mode).
-    return getattr(record, "kind", None) == TABLE_KIND
+    # The kind is part of the game's settings (`games.kind` in the store).
+    return record.settings.kind.value == TABLE_KIND
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -309,7 +318,8 @@ class GameService:
         Args:
             settings: the seats, rules, first-player mode and match length.
             seed: dice from this seed, for a repeatable game. Whoever chose it knows the dice
-                in advance, so the game is a practice game whatever `practice` says.
+                in advance, so the game is a practice game whatever `practice` says (not so
+                at the table, where the players roll real dice and no seed chooses them).
             practice: keep the game out of statistics and high scores.
             client_seeds: each seat's own seed, in seat order (None or "" for none; missing
                 seats have none), mixed into the verifiable dice of a game without `seed`.
@@ -318,7 +328,12 @@ class GameService:
             DiceSeedError: a client seed cannot be used, or client seeds with a `seed`.
         """
         seeds: DiceSeeds | None = None
-        if seed is not None:
+        if settings.is_table:
+            # Real dice, typed in: nothing of the app's to verify, and a seed chooses no dice.
+            if any(client_seeds):
+                raise DiceSeedError(N_("a game at the table takes no client seeds: you roll"))
+            seed = random.SystemRandom().getrandbits(62) if seed is None else seed
+        elif seed is not None:
             if any(client_seeds):
                 raise DiceSeedError(
                     N_("a game with a chosen seed takes no client seeds: its dice are known")
@@ -534,17 +549,34 @@ class GameService:
         action = self.cpu_action(view)
         return action, self.apply_action(game_id, action, version)
 
-    def hint(self, game_id: int) -> list[Any]:
+    def hint(
+        self,
+        game_id: int,
+        dice: Sequence[int] | None = None,
+        rolls_left: int | None = None,
+    ) -> list[Any]:
         """The options for the seat to move, best first (needs the strategy layer).
 
         One column: the advisor's exact `Option`s. Several columns: `ColumnOption`s valued
         as the expert CPU values them (see `multi_column_hint`): estimates, not exact values.
+
+        Args:
+            game_id: the game.
+            dice: at the table, the dice typed for the coach (default: the dice entered).
+            rolls_left: at the table, the rolls the player still has (default 0: choose a
+                box); with rolls left the keeps are ranked too.
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
         """
         view = self.view(game_id)
         state = view.state
+        if state.settings.is_table and not view.is_over:
+            state = table_coach_state(state, dice, rolls_left)
+        elif dice is not None or rolls_left is not None:
+            raise HintsUnavailableError(
+                N_("typed dice are for games at the table; here the coach uses the dice rolled")
+            )
         if view.is_over or state.dice is None:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
@@ -597,9 +629,9 @@ class GameService:
         """Saved games, newest first (optionally only those with `status`)."""
         return self.store.list_games(status)
 
-    def latest_unfinished(self) -> GameSummary | None:
-        """The newest game still in progress, if any."""
-        games = self.store.list_games(IN_PROGRESS, limit=1)
+    def latest_unfinished(self, kind: str = GameKind.PLAY.value) -> GameSummary | None:
+        """The newest game still in progress of a kind (default: rolled by the app), if any."""
+        games = self.store.list_games(IN_PROGRESS, limit=1, kind=kind)
         return games[0] if games else None
 
     def export(self, game_id: int) -> str:
@@ -695,6 +727,37 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     raw.sort(key=lambda item: (-round(item[0], 9), item[1]))
     best = raw[0][0]
     return [option._replace(loss=max(best - value, 0.0)) for value, _, option in raw]
+
+
+def table_coach_state(
+    state: GameState, dice: Sequence[int] | None, rolls_left: int | None
+) -> GameState:
+    """The decision the coach ranks at the table: typed (or entered) dice, rolls left.
+
+    Nothing is applied: the state only carries the dice and rolls to the advisor.
+
+    Raises:
+        HintsUnavailableError: no dice, or more rolls left than a turn has after its first.
+    """
+    most = state.rules.rolls_per_turn - 1
+    left = 0 if rolls_left is None else rolls_left
+    if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left <= most:
+        raise HintsUnavailableError(
+            N_("rolls left is a number from 0 to {most}, not {value!r}"), most=most, value=left
+        )
+    if dice is None:
+        if state.dice is None:
+            raise HintsUnavailableError(
+                N_("type the dice for the coach, or enter them first (e.g. 'dice 3 3 3 5 5')")
+            )
+        roll = state.dice
+    else:
+        try:
+            roll = EnterDice(tuple(sorted(dice))).dice
+        except FivediceError as error:
+            raise HintsUnavailableError(error.template, **error.params) from None
+    turn = replace(state.turn, dice=roll, rolls_used=state.rules.rolls_per_turn - left)
+    return replace(state, turn=turn)
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

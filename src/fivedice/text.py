@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fivedice.core.actions import Action, Hold, Release, Roll
+from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
 from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES, UPPER, Category
 from fivedice.core.errors import N_
@@ -263,8 +263,47 @@ def state_lines(state: GameState) -> list[str]:
     return lines
 
 
+def placement_notes(placement: Placement) -> list[str]:
+    """What a placement earns besides the box, in words: bonuses, and whether it is a joker."""
+    notes = []
+    if placement.upper_bonus:
+        notes.append(_("upper bonus +{points}").format(points=placement.upper_bonus))
+    if placement.yahtzee_bonus:
+        notes.append(_("Yahtzee bonus +{points}").format(points=placement.yahtzee_bonus))
+    if placement.joker:
+        notes.append(_("joker"))
+    return notes
+
+
+def table_turn_lines(state: GameState) -> list[str]:
+    """A turn at the table: whose turn, the dice entered, and every box they may go in."""
+    rules = state.rules
+    seat = state.current_seat
+    lines = [
+        _("{name}'s turn {turn} of {turns}.").format(
+            name=state.seats[seat].name, turn=state.turn_number, turns=13 * rules.columns
+        )
+    ]
+    if state.dice is None:
+        lines.append(
+            _("Enter the dice rolled (e.g. dice 3 3 3 5 5), or the points (score chance 22).")
+        )
+        return lines
+    lines.append(_("Dice: {dice}").format(dice=dice_text(state.dice)))
+    multi = rules.columns > 1
+    options = []
+    for p in state.placements():
+        notes = placement_notes(p)
+        suffix = f" ({', '.join(notes)})" if notes else ""
+        options.append(f"{p.column + 1}:" * multi + f"{p.category.key} {p.points}{suffix}")
+    lines.append(_("Boxes: {options}").format(options=", ".join(options)))
+    return lines
+
+
 def turn_lines(state: GameState) -> list[str]:
     """The turn in two or three lines: whose turn, the dice, and what each open box would earn."""
+    if state.settings.is_table:
+        return table_turn_lines(state)
     rules = state.rules
     seat = state.current_seat
     lines = [
@@ -284,6 +323,50 @@ def turn_lines(state: GameState) -> list[str]:
             f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}" for p in placements
         )
         lines.append(_("Boxes: {options}").format(options=options))
+    return lines
+
+
+def option_text(
+    keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
+) -> str:
+    """A coach option in words: "keep 6 6 6", "score Sixes", "score Sixes in column 2"."""
+    if category is not None and column is not None:
+        return _("score {box} in column {column}").format(box=box_name(category), column=column + 1)
+    if category is not None:
+        return _("score {box}").format(box=box_name(category))
+    if not keep:
+        return _("roll all five again")
+    return _("keep {dice}").format(dice=" ".join(map(str, keep)))
+
+
+def coach_lines(options: list[object], limit: int = 8, compact: bool = False) -> list[str]:
+    """The coach's best options, one a line, with the expected points to come and the loss.
+
+    `options` are the service's hint options (advisor `Option`s or `ColumnOption`s);
+    several-column values are estimates, marked ≈. `compact`: the numbers without words.
+    """
+    lines = []
+    for number, option in enumerate(options[:limit], start=1):
+        keep = getattr(option, "keep", None)
+        category = getattr(option, "category", None)
+        column = getattr(option, "column", None)
+        mark = "≈" if getattr(option, "estimate", False) else ""
+        value = float(getattr(option, "value", 0.0))
+        loss = float(getattr(option, "loss", 0.0))
+        template = (
+            "{number}. {option}: {mark}{value:.1f} (−{loss:.1f})"
+            if compact
+            else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
+        )
+        lines.append(
+            template.format(
+                number=number,
+                option=option_text(keep, category, column),
+                mark=mark,
+                value=value,
+                loss=loss,
+            )
+        )
     return lines
 
 
@@ -359,6 +442,18 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
         if actor is None:
             return _("You release {dice}").format(dice=released)
         return _("{name} releases {dice}").format(name=actor, dice=released)
+    if isinstance(action, EnterDice):  # at the table: the dice rolled with real dice
+        dice = dice_values(action.dice)
+        if actor is None:
+            return _("You enter {dice}").format(dice=dice)
+        return _("{name} enters {dice}").format(name=actor, dice=dice)
+    if isinstance(action, ScorePoints):  # at the table: points without dice
+        where = _("{points} in {box}").format(points=action.points, box=box_name(action.category))
+        if before.rules.columns > 1:
+            where += " " + _("(column {column})").format(column=action.column + 1)
+        if actor is None:
+            return _("You score {placement}").format(placement=where)
+        return _("{name} scores {placement}").format(name=actor, placement=where)
     placement = next(
         (
             p

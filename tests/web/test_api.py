@@ -274,5 +274,9 @@ def test_a_whole_solo_game_ends_finished(client):
             state = act(client, state, seats[0], f"score {best['box']}").json()
     assert state["status"] == "finished" and state["legal_actions"] == []
     assert state["players"][0]["rank"] == 1
+    # A finished game is a closed game: 409, as the README says (it was 403).
     response = act(client, state, seats[0], "roll")
-    assert response.status_code == 403 and "finished" in response.json()["detail"]
+    assert response.status_code == 409 and "finished" in response.json()["detail"]
+    hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
+    assert hint.status_code == 409 and "finished" in hint.json()["detail"]
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == state["version"]

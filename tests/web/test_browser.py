@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
 from tests.web.conftest import SECRET
 
@@ -46,8 +47,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """uvicorn in this process, on a free loopback port, with a private database."""
+def server(served):
+    """The base URL of the server."""
+    return served[0]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """uvicorn in this process, on a free loopback port, with a private database:
+    (base URL, the app)."""
     from fivedice.web import create_app
 
     path = tmp_path_factory.mktemp("browser") / "web.sqlite3"
@@ -63,7 +71,7 @@ def server(tmp_path_factory):
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}", app
     instance.should_exit = True
     thread.join(timeout=10)
     service.store.close()
@@ -211,3 +219,28 @@ def test_phone_layout(browser, server):
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
     shot(page, "09-game-phone")
     context.close()
+
+
+def test_a_cpu_that_cannot_move_is_not_asked_again_and_again(browser, served, monkeypatch):
+    base, app = served
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    steps = []
+    page.on(
+        "request", lambda request: steps.append(request) if request.url.endswith("/cpu") else None
+    )
+    start_game(page, base, seed="8")
+    press(page, "r")
+    buttons = page.locator("td.legal button")
+
+    def broken(game_id, version):
+        raise FivediceError("the CPU cannot move")
+
+    monkeypatch.setattr(app.state.hub.service, "cpu_step", broken)
+    buttons.nth(0).click()
+    page.wait_for_selector("#board .error")
+    assert "the CPU cannot move" in page.locator("#board .error").inner_text()
+    assert page.locator("#board").get_attribute("data-cpu") == "0"
+    # Nothing more is scheduled: the board waits for a person (the button still works).
+    page.wait_for_timeout(1000)  # forty CPU delays of this server
+    assert len(steps) == 1
+    page.close()

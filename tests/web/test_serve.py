@@ -26,6 +26,13 @@ def test_serve_refuses_a_bad_database_cleanly():
     assert result.exit_code == 2 and "fivedice:" in result.output
 
 
+def test_serve_refuses_a_bad_public_url(monkeypatch):
+    monkeypatch.delenv("FIVEDICE_PUBLIC_URL", raising=False)
+    result = CliRunner().invoke(app, ["serve", "--public-url", "https://dice.example.org/x"])
+    assert result.exit_code == 2 and "public URL" in result.output
+    assert "--public-url" in CliRunner().invoke(app, ["serve", "--help"]).output
+
+
 def test_serve_answers_on_loopback(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -34,6 +41,7 @@ def test_serve_answers_on_loopback(tmp_path):
     command = [
         sys.executable, "-m", "fivedice.cli", "serve", "--port", str(port),
         "--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+        "--public-url", "https://dice.example.org",
     ]  # fmt: skip
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -47,6 +55,15 @@ def test_serve_answers_on_loopback(tmp_path):
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.2)
         assert page.status_code == 200 and "fivedice" in page.text
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert page.headers["x-frame-options"] == "DENY"
+        # The public URL reached the worker: a post from it passes the origin check (and then
+        # fails on the missing token), one from elsewhere does not.
+        for origin, reason in (("https://dice.example.org", "expired"), ("http://x", "another")):
+            refused = httpx.post(
+                f"http://127.0.0.1:{port}/games", headers={"Origin": origin}, timeout=10
+            )
+            assert refused.status_code == 403 and reason in refused.text
         created = httpx.post(
             f"http://127.0.0.1:{port}/api/games", json={"players": [{"name": "Ann"}]}, timeout=10
         )

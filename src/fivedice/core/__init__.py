@@ -3,7 +3,16 @@
 Standard library only; no I/O. Everything here is immutable.
 """
 
-from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
+from fivedice.core.actions import (
+    Action,
+    EnterDice,
+    Hold,
+    Release,
+    Roll,
+    Score,
+    ScorePoints,
+    parse_action,
+)
 from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES, LOWER, UPPER, Category
 from fivedice.core.dice import (
@@ -27,6 +36,7 @@ from fivedice.core.errors import (
 )
 from fivedice.core.game import (
     FirstPlayer,
+    GameKind,
     GameSettings,
     GameState,
     Seat,
@@ -64,8 +74,10 @@ __all__ = [
     "Column",
     "DiceError",
     "DiceSource",
+    "EnterDice",
     "FirstPlayer",
     "FivediceError",
+    "GameKind",
     "GameSettings",
     "GameState",
     "Hold",
@@ -81,6 +93,7 @@ __all__ = [
     "RuleSetError",
     "Score",
     "ScoreCard",
+    "ScorePoints",
     "ScriptedDice",
     "Seat",
     "Straights",

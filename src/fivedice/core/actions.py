@@ -10,12 +10,23 @@ Notation (positions count the dice from the left, 1 to 5; columns from 1):
 ``score 2:chance``     fill a box of column 2 (several-column rule sets)
 =====================  ====================================================
 
+Games at the table (real dice, the app keeps the card) have two more:
+
+=======================  ==================================================
+``dice 3 3 3 5 5``       the dice rolled at the table (also ``dice 33355``)
+``score full_house 25``  points for a box, entered without dice
+=======================  ==================================================
+
 >>> parse_action("hold 1 3 5")
 Hold(positions=(1, 3, 5))
 >>> str(parse_action("score 2:chance"))
 'score 2:chance'
 >>> str(parse_action("SCORE Full-House"))
 'score full_house'
+>>> str(parse_action("dice 53335"))
+'dice 3 3 3 5 5'
+>>> parse_action("score 2:chance 17")
+ScorePoints(category=<Category.CHANCE: 'chance'>, points=17, column=1)
 """
 
 from __future__ import annotations
@@ -23,8 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fivedice.core.categories import Category
-from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import N_, CardError, MalformedActionError
+from fivedice.core.dice import DICE_COUNT, parse_dice
+from fivedice.core.errors import N_, CardError, DiceError, MalformedActionError
 
 
 def _check_positions(positions: tuple[int, ...]) -> None:
@@ -47,6 +58,13 @@ def _check_positions(positions: tuple[int, ...]) -> None:
         )
     if list(positions) != sorted(positions):
         raise MalformedActionError(N_("die positions are listed in increasing order"))
+
+
+def _check_column(column: object) -> None:
+    if isinstance(column, bool) or not isinstance(column, int) or column < 0:
+        raise MalformedActionError(
+            N_("a column number counts from 1, not {column!r}"), column=column
+        )
 
 
 @dataclass(frozen=True)
@@ -91,10 +109,7 @@ class Score:
     column: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.column, bool) or not isinstance(self.column, int) or self.column < 0:
-            raise MalformedActionError(
-                N_("a column number counts from 1, not {column!r}"), column=self.column
-            )
+        _check_column(self.column)
 
     def __str__(self) -> str:
         if self.column:
@@ -102,7 +117,52 @@ class Score:
         return f"score {self.category.key}"
 
 
-Action = Roll | Hold | Release | Score
+@dataclass(frozen=True)
+class EnterDice:
+    """The dice rolled at the table, entered by hand (games at the table only).
+
+    The values are kept sorted: real dice have no positions. Entering dice again before
+    scoring replaces them (a typo fixed).
+    """
+
+    dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        try:
+            roll = parse_dice("".join(str(value) for value in self.dice))
+        except DiceError as error:
+            raise MalformedActionError(error.template, **error.params) from None
+        if roll != self.dice:
+            raise MalformedActionError(N_("dice are listed in increasing order"))
+
+    def __str__(self) -> str:
+        return "dice " + " ".join(map(str, self.dice))
+
+
+@dataclass(frozen=True)
+class ScorePoints:
+    """Points for a box entered without dice (games at the table only); `column` from 0.
+
+    The core checks them: only points some roll could give that box now are accepted.
+    """
+
+    category: Category
+    points: int
+    column: int = 0
+
+    def __post_init__(self) -> None:
+        _check_column(self.column)
+        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 0:
+            raise MalformedActionError(
+                N_("points are a whole number, 0 or more, not {points!r}"), points=self.points
+            )
+
+    def __str__(self) -> str:
+        box = f"{self.column + 1}:{self.category.key}" if self.column else self.category.key
+        return f"score {box} {self.points}"
+
+
+Action = Roll | Hold | Release | Score | EnterDice | ScorePoints
 
 
 def _is_number(text: str) -> bool:
@@ -120,6 +180,23 @@ def _parse_positions(words: list[str]) -> tuple[int, ...]:
                 )
             digits.extend(part)  # "hold 135" is read as "hold 1 3 5"
     return tuple(sorted(int(d) for d in digits))
+
+
+def _parse_box(text: str) -> tuple[Category, int]:
+    """A box as ``full_house`` or ``2:full_house``: the category and the column (from 0)."""
+    column_text, sep, box = text.rpartition(":")
+    column = 0
+    if sep:
+        if not _is_number(column_text) or int(column_text) < 1:
+            raise MalformedActionError(
+                N_("a column number counts from 1, not {column!r}"), column=column_text
+            )
+        column = int(column_text) - 1
+    try:
+        category = Category.parse(box)
+    except CardError as error:
+        raise MalformedActionError(error.template, **error.params) from None
+    return category, column
 
 
 def parse_action(text: str) -> Action:
@@ -146,23 +223,27 @@ def parse_action(text: str) -> Action:
     if verb in ("hold", "release"):
         positions = _parse_positions(args)
         return Hold(positions) if verb == "hold" else Release(positions)
+    if verb == "dice":
+        try:
+            return EnterDice(parse_dice(" ".join(args)))
+        except DiceError as error:
+            raise MalformedActionError(error.template, **error.params) from None
     if verb == "score":
+        if len(args) == 2:
+            if not _is_number(args[1]) or len(args[1]) > 9:
+                raise MalformedActionError(
+                    N_("points are a whole number, 0 or more, not {points!r}"), points=args[1]
+                )
+            category, column = _parse_box(args[0])
+            return ScorePoints(category, int(args[1]), column)
         if len(args) != 1:
             raise MalformedActionError(
-                N_("'score' takes one box, e.g. 'score chance' or 'score 2:chance'")
-            )
-        column_text, sep, box = args[0].rpartition(":")
-        column = 0
-        if sep:
-            if not _is_number(column_text) or int(column_text) < 1:
-                raise MalformedActionError(
-                    N_("a column number counts from 1, not {column!r}"), column=column_text
+                N_(
+                    "'score' takes one box, e.g. 'score chance' or 'score 2:chance',"
+                    " and at the table optionally the points: 'score full_house 25'"
                 )
-            column = int(column_text) - 1
-        try:
-            category = Category.parse(box)
-        except CardError as error:
-            raise MalformedActionError(error.template, **error.params) from None
+            )
+        category, column = _parse_box(args[0])
         return Score(category, column)
     raise MalformedActionError(
         N_(
@@ -174,3 +255,7 @@ def parse_action(text: str) -> Action:
 
 
 NOTATION_HELP = N_("actions are: roll | hold 1 3 5 | release 2 | score full_house | score 2:chance")
+
+TABLE_NOTATION_HELP = N_(
+    "at the table: dice 3 3 3 5 5 (or dice 33355) | score full_house | score full_house 25 | undo"
+)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from fivedice.core.categories import CATEGORIES, UPPER, Category, upper_box
-from fivedice.core.dice import Roll, check_roll
+from fivedice.core.dice import ALL_ROLLS, Roll, check_roll
 from fivedice.core.errors import N_, CardError, IllegalActionError
 from fivedice.core.rules import BonusCondition, Joker, RuleSet
 from fivedice.core.scoring import box_score, is_five_of_a_kind, possible_scores
@@ -210,13 +211,47 @@ class Column:
         roll: Roll = check_roll(dice)
         for placement in self.placements(rules, roll):
             if placement.category is category:
-                scores = list(self.scores)
-                scores[category.index] = placement.box_points
-                extra = 1 if placement.yahtzee_bonus else 0
-                return replace(
-                    self, scores=tuple(scores), extra_yahtzees=self.extra_yahtzees + extra
-                )
+                return self._filled(placement)
         raise self.refusal(rules, category, roll)
+
+    def points_placement(self, rules: RuleSet, category: Category, points: int) -> Placement:
+        """The placement that `points` entered for `category` without dice stands for.
+
+        Points are accepted when some roll could be placed in the box now with exactly that
+        box score (upper-first, the joker and the filled boxes all judged as for dice). The
+        extra-Yahtzee bonus is counted only when every such roll earns it (e.g. fours 20 in
+        classic with 50 in the Yahtzee box: only 4-4-4-4-4 scores that, and it earns the
+        bonus); when the points could also come from an ordinary roll no bonus is counted:
+        enter the dice to have it counted. The upper bonus follows from the upper total.
+
+        Raises:
+            IllegalActionError: the box is filled or closed, or no roll gives those points.
+        """
+        by_points = _placements_by_points(self, rules).get(category, {})
+        possible = set(by_points)
+        matches = by_points.get(points, [])
+        if not matches:
+            if not possible:
+                raise self.refusal(rules, category, ALL_ROLLS[0])
+            raise IllegalActionError(
+                N_("no roll scores {points} in {box} now; it can score {possible}"),
+                points=points,
+                box=category.key,
+                possible=score_ranges(possible),
+            )
+        without_bonus = [placement for placement in matches if not placement.yahtzee_bonus]
+        return without_bonus[0] if without_bonus else matches[0]
+
+    def fill_points(self, rules: RuleSet, category: Category, points: int) -> Column:
+        """This column with `points` entered in `category` (see `points_placement`)."""
+        placement = self.points_placement(rules, category, points)
+        return self._filled(placement)
+
+    def _filled(self, placement: Placement) -> Column:
+        scores = list(self.scores)
+        scores[placement.category.index] = placement.box_points
+        extra = 1 if placement.yahtzee_bonus else 0
+        return replace(self, scores=tuple(scores), extra_yahtzees=self.extra_yahtzees + extra)
 
     def why_not(self, rules: RuleSet, category: Category, roll: Roll) -> str:
         """Explains (in English) why the dice may not go in `category`."""
@@ -242,6 +277,40 @@ class Column:
             dice="".join(map(str, roll)),
             allowed=", ".join(c.key for c, _ in self.legal_boxes(rules, roll)),
         )
+
+
+@lru_cache(maxsize=64)
+def _placements_by_points(
+    column: Column, rules: RuleSet
+) -> dict[Category, dict[int, list[Placement]]]:
+    """Every placement some roll could make in the column now, by box and box score."""
+    found: dict[Category, dict[int, list[Placement]]] = {}
+    for roll in ALL_ROLLS:
+        for placement in column.placements(rules, roll):
+            by_points = found.setdefault(placement.category, {})
+            by_points.setdefault(placement.box_points, []).append(placement)
+    return found
+
+
+def score_ranges(scores: set[int] | frozenset[int]) -> str:
+    """Scores as short ranges: ``0, 5-30`` (runs of whole numbers joined by a dash).
+
+    >>> score_ranges({0, 25})
+    '0, 25'
+    >>> score_ranges({0, 5, 6, 7, 8, 30})
+    '0, 5-8, 30'
+    """
+    parts: list[str] = []
+    ordered = sorted(scores)
+    start = previous = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and value == previous + 1:
+            previous = value
+            continue
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+        if value is not None:
+            start = previous = value
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -291,15 +360,32 @@ class ScoreCard:
     ) -> ScoreCard:
         """The card with the dice placed in one box of one column (0-based)."""
         self._check(rules)
+        self._check_column(column)
+        columns = list(self.columns)
+        columns[column] = columns[column].fill(rules, category, dice)
+        return ScoreCard(tuple(columns))
+
+    def fill_points(
+        self, rules: RuleSet, column: int, category: Category, points: int
+    ) -> ScoreCard:
+        """The card with points entered without dice in one box of one column (0-based).
+
+        Raises:
+            IllegalActionError: see `Column.points_placement`.
+        """
+        self._check(rules)
+        self._check_column(column)
+        columns = list(self.columns)
+        columns[column] = columns[column].fill_points(rules, category, points)
+        return ScoreCard(tuple(columns))
+
+    def _check_column(self, column: int) -> None:
         if not 0 <= column < len(self.columns):
             raise IllegalActionError(
                 N_("there is no column {column}; this card has {count}"),
                 column=column + 1,
                 count=len(self.columns),
             )
-        columns = list(self.columns)
-        columns[column] = columns[column].fill(rules, category, dice)
-        return ScoreCard(tuple(columns))
 
     def _check(self, rules: RuleSet) -> None:
         if len(self.columns) != rules.columns:

@@ -18,7 +18,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from fivedice.core.actions import Action, Hold, Release, Roll, Score, parse_action
+from fivedice.core.actions import (
+    Action,
+    EnterDice,
+    Hold,
+    Release,
+    Roll,
+    Score,
+    ScorePoints,
+    parse_action,
+)
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
 from fivedice.core.errors import N_, ActionError, FivediceError, IllegalActionError
@@ -34,6 +43,17 @@ class FirstPlayer(Enum):
     FIRST_SEAT = "first_seat"  # the first seat (in a match: rotates by game)
     HIGHEST_DIE = "highest_die"  # everyone rolls one die; highest starts, ties roll again
     HIGHEST_SUM = "highest_sum"  # everyone rolls five dice; highest sum starts, ties roll again
+
+
+class GameKind(Enum):
+    """Who rolls: the app (`play`), or the players with real dice at a table (`table`).
+
+    At the table the app only keeps the score: players enter the dice they rolled
+    (`dice 3 3 3 5 5`) or the points of a box (`score full_house 25`); there is no roll or hold.
+    """
+
+    PLAY = "play"
+    TABLE = "table"
 
 
 class SettingsError(FivediceError):
@@ -68,6 +88,12 @@ class GameSettings:
     rules: RuleSet = field(default_factory=RuleSet)
     first_player: FirstPlayer = FirstPlayer.FIRST_SEAT
     match_length: int = 1
+    kind: GameKind = GameKind.PLAY
+
+    @property
+    def is_table(self) -> bool:
+        """A game at the table: real dice, the app keeps the card."""
+        return self.kind is GameKind.TABLE
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.seats) <= MAX_SEATS:
@@ -79,6 +105,8 @@ class GameSettings:
         names = [seat.name.strip().casefold() for seat in self.seats]
         if len(set(names)) != len(names):
             raise SettingsError(N_("two seats have the same name; give each player their own"))
+        if self.kind is GameKind.TABLE and any(seat.is_cpu for seat in self.seats):
+            raise SettingsError(N_("at the table every seat is a person with real dice"))
         if not 1 <= self.match_length <= MAX_MATCH_LENGTH:
             raise SettingsError(
                 N_("a match has 1 to {most} games, not {count}"),
@@ -317,9 +345,34 @@ def _apply_hold(state: GameState, positions: tuple[int, ...], hold: bool) -> Gam
 
 
 def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> GameState:
+    if state.settings.is_table and state.turn.dice is None:
+        raise IllegalActionError(
+            N_(
+                "enter the dice first (e.g. 'dice 3 3 3 5 5'), or the points"
+                " (e.g. 'score full_house 25')"
+            )
+        )
     values = _require_turn_started(state, "score")
     seat = state.turn.seat
     card = state.cards[seat].fill(state.rules, action.column, action.category, values)
+    return _next_turn(state, card, dice)
+
+
+def _apply_points(state: GameState, action: ScorePoints, dice: DiceSource | None) -> GameState:
+    seat = state.turn.seat
+    card = state.cards[seat].fill_points(state.rules, action.column, action.category, action.points)
+    return _next_turn(state, card, dice)
+
+
+def _apply_dice(state: GameState, action: EnterDice) -> GameState:
+    # The dice are final as far as the app knows: no rolls are left to take here.
+    turn = replace(state.turn, dice=action.dice, rolls_used=state.rules.rolls_per_turn)
+    return replace(state, turn=turn)
+
+
+def _next_turn(state: GameState, card: ScoreCard, dice: DiceSource | None) -> GameState:
+    """The state after the seat to move filled a box: the next seat's turn, or next game."""
+    seat = state.turn.seat
     cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
     after = replace(state, cards=cards, turn=Turn(seat=(seat + 1) % len(state.seats)))
     if after.is_game_over and after.game_number < state.settings.match_length:
@@ -347,6 +400,25 @@ def apply(state: GameState, action: Action | str, dice: DiceSource | None = None
         action = parse_action(action)
     if state.is_match_over:
         raise IllegalActionError(N_("the game is over"))
+    at_table = state.settings.is_table
+    if at_table and isinstance(action, Roll | Hold | Release):
+        raise IllegalActionError(
+            N_(
+                "at the table you roll your own dice: enter what you rolled"
+                " (e.g. 'dice 3 3 3 5 5') or the points (e.g. 'score full_house 25')"
+            )
+        )
+    if not at_table and isinstance(action, EnterDice | ScorePoints):
+        raise IllegalActionError(
+            N_(
+                "dice and points are entered only in games at the table;"
+                " here the app rolls the dice"
+            )
+        )
+    if isinstance(action, EnterDice):
+        return _apply_dice(state, action)
+    if isinstance(action, ScorePoints):
+        return _apply_points(state, action, dice)
     if isinstance(action, Roll):
         return _apply_roll(state, dice)
     if isinstance(action, Hold):
@@ -359,10 +431,17 @@ def apply(state: GameState, action: Action | str, dice: DiceSource | None = None
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every action the seat to move may take now (holds and releases one die each)."""
+    """Every action the seat to move may take now (holds and releases one die each).
+
+    At the table: the boxes the entered dice may go in (entering dice or points is always
+    possible and not listed).
+    """
     if state.is_match_over:
         return []
     turn = state.turn
+    if state.settings.is_table:
+        # Dice entries (any of the 252 rolls) and point entries are not listed.
+        return [Score(p.category, p.column) for p in state.placements()]
     if turn.dice is None:
         return [Roll()]
     actions: list[Action] = []

@@ -41,7 +41,7 @@ from sqlalchemy.engine import make_url
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import N_
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
-from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, rank
+from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, rank
 from fivedice.store import schema
 from fivedice.store.errors import (
     DatabaseDamagedError,
@@ -105,6 +105,7 @@ class GameSummary:
     actions: int
     totals: tuple[int, ...]
     practice: bool
+    kind: str = GameKind.PLAY.value  # 'play' or 'table' (real dice, the app keeps the card)
     dice_commitment: str | None = None
     server_seed: str | None = None
     """Hex, only once the game is over (the store never lists it for a game in progress)."""
@@ -119,6 +120,7 @@ class GameSummary:
             "actions": self.actions,
             "totals": list(self.totals),
             "practice": self.practice,
+            "kind": self.kind,
             "dice_commitment": self.dice_commitment,
             "server_seed": self.server_seed,
         }
@@ -410,6 +412,7 @@ class Store:
                     opening_dice=dice_text(tuple(opening_dice)),
                     version=0,
                     totals_json=json.dumps(list(totals) or [0] * len(settings.seats)),
+                    kind=settings.kind.value,
                     **_dice_columns(dice_seeds),
                 )
                 .returning(schema.games.c.id)
@@ -464,6 +467,7 @@ class Store:
             rules_from_json(game.rules_json),
             FirstPlayer(game.first_player),
             int(game.match_length),
+            GameKind(game.kind),
         )
         entries = tuple(
             ActionEntry(
@@ -597,12 +601,16 @@ class Store:
                     N_("game {game_id} is already {status}"), game_id=game_id, status=status
                 )
 
-    def list_games(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
-        """Saved games, newest first."""
+    def list_games(
+        self, status: str | None = None, limit: int | None = None, kind: str | None = None
+    ) -> list[GameSummary]:
+        """Saved games, newest first (optionally only those of a status, or of a kind)."""
         games, seats = schema.games, schema.game_seats
         query = select(games).order_by(games.c.id.desc())
         if status is not None:
             query = query.where(games.c.status == status)
+        if kind is not None:
+            query = query.where(games.c.kind == kind)
         if limit is not None:
             query = query.limit(limit)
         with self._errors("list the games"), self._reader.begin() as connection:
@@ -625,6 +633,7 @@ class Store:
                 actions=int(row.version),
                 totals=tuple(json.loads(row.totals_json)),
                 practice=bool(row.practice),
+                kind=str(row.kind),
                 dice_commitment=row.dice_commitment,
                 server_seed=row.server_seed if row.status != IN_PROGRESS else None,
             )

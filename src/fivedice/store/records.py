@@ -41,7 +41,15 @@ from fivedice.core.actions import parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
-from fivedice.core.game import FirstPlayer, GameSettings, GameState, Seat, apply, new_game
+from fivedice.core.game import (
+    FirstPlayer,
+    GameKind,
+    GameSettings,
+    GameState,
+    Seat,
+    apply,
+    new_game,
+)
 from fivedice.core.rules import RuleSet, preset_name
 from fivedice.store.errors import RecordError
 
@@ -313,6 +321,8 @@ def settings_lines(settings: GameSettings) -> list[str]:
         f"first_player: {settings.first_player.value}",
         f"match_length: {settings.match_length}",
     ]
+    if settings.is_table:
+        lines.append(f"kind: {settings.kind.value}")
     for seat in settings.seats:
         cpu = f" cpu={seat.cpu_level}" if seat.cpu_level else ""
         lines.append(f"seat: {json.dumps(seat.name, ensure_ascii=False)}{cpu}")
@@ -372,7 +382,7 @@ def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
 
 
 _ACTION_LINE = re.compile(
-    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score|undo)\b[^>]*?)"
+    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score|dice|undo)\b[^>]*?)"
     r"(?:\s->\s(?P<dice>[1-6 ]+))?\s*$",
     re.IGNORECASE,
 )
@@ -432,6 +442,7 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
             rules_from_json(headers["rules_settings"]),
             FirstPlayer(headers.get("first_player", "first_seat")),
             int(headers.get("match_length", "1")),
+            GameKind(headers.get("kind", "play")),
         )
         seed = int(headers["seed"])
         game_id = int(headers["game"]) if "game" in headers else None

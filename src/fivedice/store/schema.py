@@ -48,6 +48,8 @@ games = Table(
     # Number of actions in the log; every write checks and bumps it (optimistic locking).
     Column("version", Integer, nullable=False),
     Column("totals_json", Text, nullable=False),  # match totals per seat, for listings
+    # Who rolls: 'play' (the app) or 'table' (real dice; the app keeps the card).
+    Column("kind", String(8), nullable=False, server_default="play"),
     # Verifiable dice (migration 0002_dicecommit; see fivedice.core.fairdice). Games saved
     # before, and games with a seed the client chose, have the legacy scheme and no seeds.
     Column("dice_scheme", String(20), nullable=False, server_default="python-random-v0"),
@@ -94,5 +96,17 @@ results = Table(
     Column("finished_at", DateTime(timezone=True), nullable=False),
 )
 Index("ix_results_profile", results.c.profile_id)
+
+# Seats a web browser holds (migration 0002_websessions): the browser keeps one random session
+# cookie; this table, keyed by the cookie's SHA-256, says which game seats it may act for.
+web_seats = Table(
+    "web_seats",
+    metadata,
+    Column("session_key", String(64), primary_key=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_web_seats_game", web_seats.c.game_id)
 
 TABLE_NAMES = frozenset(metadata.tables)

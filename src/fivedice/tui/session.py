@@ -130,7 +130,7 @@ def unfinished_games() -> list[tuple[str, int]]:
             int(g.game_id),
         )
         for g in games[:5]
-        if not g.practice
+        if not g.practice and g.kind == "play"  # games at the table: `fivedice table`
     ]
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.strategy.levels import LEVELS
-from fivedice.web.hub import GameHub, PlayerSpec
+from fivedice.web.hub import MAX_SEED, GameHub, PlayerSpec
 
 router = APIRouter(prefix="/api", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when the game was made")
@@ -95,7 +95,7 @@ class NewGameIn(BaseModel):
     set_: RuleOptionsIn = Field(
         default_factory=RuleOptionsIn, alias="set", description="rule options overriding the preset"
     )
-    seed: Annotated[int, Ge(0), Le(2**53 - 1), BeforeValidator(_json_integer)] | None = Field(
+    seed: Annotated[int, Ge(0), Le(MAX_SEED), BeforeValidator(_json_integer)] | None = Field(
         default=None, description="for a repeatable game"
     )
     first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"

@@ -1,49 +1,41 @@
 """The FastAPI application: the JSON API (`/api`, OpenAPI at `/docs`), pages and static files.
 
 `create_app(service)` wires a `GameService`; `app_from_environment()` is the factory uvicorn
-workers call (`fivedice serve` passes the database URL in `$FIVEDICE_DATABASE_URL`).
+workers call (`fivedice serve` passes the database URL in `$FIVEDICE_DATABASE_URL` and the
+public URL in `$FIVEDICE_PUBLIC_URL`). `PageGuard` (guard.py) wraps everything: sessions,
+CSRF checks and security headers.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fivedice.core.errors import FivediceError, MalformedActionError, RuleSetError
-from fivedice.core.game import SettingsError
+from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
-from fivedice.store import DatabaseDamagedError, StoreUnavailableError
 from fivedice.text import error_text
-from fivedice.web import api, pages, review, sheet
-from fivedice.web.hub import GameHub, SeatError, UnknownGameError
+from fivedice.web import api, pages, review, sheet, table
+from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
+from fivedice.web.hub import GameHub, error_status
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
-
-
-def error_status(error: FivediceError) -> int:
-    """The HTTP status of a refused request."""
-    if isinstance(error, UnknownGameError):
-        return 404
-    if isinstance(error, SeatError):
-        return error.status
-    if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
-        return 422
-    if isinstance(error, StoreUnavailableError):
-        return 503
-    if isinstance(error, DatabaseDamagedError):
-        return 500
-    return 409  # illegal action, stale version, closed game, no hint possible
+RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
 
 
 def create_app(
-    service: GameService, secret: bytes | None = None, *, cpu_delay_ms: int = 700
+    service: GameService,
+    secret: bytes | None = None,
+    *,
+    cpu_delay_ms: int = 700,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -51,32 +43,50 @@ def create_app(
         service: the game service (its store decides SQLite or PostgreSQL).
         secret: the key of public ids and seat tokens (default: `load_secret()`).
         cpu_delay_ms: how long the page shows each CPU step before asking for the next.
+        public_url: the site's address as its visitors see it (``https://dice.example.org``):
+            invite links are built from it (without it they are relative; never from the
+            request's Host header), and forms posted from it pass the origin check.
+
+    Raises:
+        PublicUrlError: `public_url` is not a site's address.
     """
+    public_origin = parse_public_url(public_url) if public_url else None
+    signer = Signer(secret or load_secret())
     app = FastAPI(
         title="fivedice",
         summary="Five dice, every house rule, and a coach that knows the best move.",
         version="1",
     )
-    app.state.hub = GameHub(service, Signer(secret or load_secret()))
+    app.state.hub = GameHub(service, signer)
     app.state.cpu_delay_ms = cpu_delay_ms
+    app.state.public_url = public_origin
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
     app.include_router(review.router)
+    app.include_router(table.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
         status = error_status(error)
+        headers = {}
+        if status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        if status == 503:
+            headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         if request.url.path.startswith("/api/"):
-            headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)
         # Pages speak the visitor's language; the JSON API's `detail` stays English.
         language = pick_language(
             request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
         )
         message = error_text(error, gettext_for(language))
-        return HTMLResponse(f"<p>{status}: {_escape(message)}</p>", status_code=status)
+        visitor = pages.Visitor(language, session_of(request.scope), coach=False)
+        page = pages.render(request, visitor, "message.html", status=status, message=message)
+        page.headers.update(headers)
+        return page
 
     @app.exception_handler(RequestValidationError)
     def _malformed(request: Request, error: RequestValidationError) -> Response:
@@ -102,10 +112,6 @@ def create_app(
     return app
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def _plain(errors: object) -> object:
     """Validation errors with only JSON-friendly values (pydantic may include exceptions)."""
     import json
@@ -115,4 +121,4 @@ def _plain(errors: object) -> object:
 
 def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory)."""
-    return create_app(GameService.open())
+    return create_app(GameService.open(), public_url=os.environ.get(PUBLIC_URL_ENV) or None)

@@ -15,13 +15,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from fivedice.core.actions import Score
-from fivedice.core.errors import N_, FivediceError
-from fivedice.core.game import FirstPlayer, GameSettings, Seat
+from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
+from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
-from fivedice.store import GameNotFoundError
+from fivedice.store import (
+    DatabaseDamagedError,
+    GameClosedError,
+    GameNotFoundError,
+    StoreUnavailableError,
+)
+from fivedice.store.browser_seats import BrowserSeats
+from fivedice.strategy.levels import LEVELS
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
+
+MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
 
 class UnknownGameError(FivediceError):
@@ -34,6 +43,21 @@ class SeatError(FivediceError):
     def __init__(self, template: str, status: int, /, **params: Any) -> None:
         super().__init__(template, **params)
         self.status = status
+
+
+def error_status(error: FivediceError) -> int:
+    """The HTTP status of a refused request (API and pages alike)."""
+    if isinstance(error, UnknownGameError):
+        return 404
+    if isinstance(error, SeatError):
+        return error.status
+    if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
+        return 422
+    if isinstance(error, StoreUnavailableError):
+        return 503
+    if isinstance(error, DatabaseDamagedError):
+        return 500
+    return 409  # illegal action, stale version, closed game, no hint possible
 
 
 @dataclass(frozen=True)
@@ -50,6 +74,7 @@ class GameHub:
     def __init__(self, service: GameService, signer: Signer) -> None:
         self.service = service
         self.signer = signer
+        self.browser_seats = BrowserSeats(service.store)
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
 
@@ -109,8 +134,8 @@ class GameHub:
         if seat is None:
             raise SeatError(N_("this token is not a seat token of this game"), 401)
         state = view.state
-        if view.is_over:
-            raise SeatError(N_("the game is {status}; nobody is to move"), 403, status=view.status)
+        if view.is_over:  # 409 like every closed game (README): the request was fine
+            raise GameClosedError(N_("the game is {status}; nobody is to move"), status=view.status)
         if seat != state.current_seat:
             mover = state.seats[state.current_seat]
             who = f"{mover.name} (CPU)" if mover.is_cpu else mover.name
@@ -156,6 +181,13 @@ class GameHub:
         Raises:
             FivediceError (RuleSetError, SettingsError, ...): the settings cannot be played.
         """
+        for player in players:
+            if player.level is not None and player.level not in LEVELS:
+                raise SettingsError(
+                    N_("there is no CPU level {level!r}; the levels are {levels}"),
+                    level=player.level,
+                    levels=", ".join(LEVELS),
+                )
         ruleset = find_ruleset(rules, settings or None)
         try:
             mode = FirstPlayer(first_player)

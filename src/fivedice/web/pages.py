@@ -1,14 +1,16 @@
 """The browser pages: new game, the game, rules, statistics, high scores, resume.
 
 Pages are rendered on the server from the same data as the API. A visitor acts only in
-games whose seat token they hold in the `fd_seats` cookie (set when they start a game or
-open an invite link). Forms work without JavaScript (post, then redirect); `app.js` sends
-the same forms with `fetch` and swaps in the re-rendered board, which is how CPU turns are
-shown one step at a time.
+games whose seats their browser session holds (kept on the server under the `fd_session`
+cookie, see guard.py; a seat is added when they start a game or open an invite link). Forms
+work without JavaScript (post, then redirect); `app.js` sends the same forms with `fetch` and
+swaps in the re-rendered board, which is how CPU turns are shown one step at a time. Every
+form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,29 +19,57 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.categories import CATEGORIES, UPPER
-from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
-from fivedice.store import FINISHED, IN_PROGRESS
+from fivedice.store import FINISHED, IN_PROGRESS, StaleVersionError
 from fivedice.strategy.levels import LEVELS
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
-from fivedice.web.hub import GameHub, PlayerSpec, SeatError, UnknownGameError
+from fivedice.web.guard import csrf_field_html, session_of
+from fivedice.web.hub import (
+    MAX_SEED,
+    GameHub,
+    PlayerSpec,
+    SeatError,
+    UnknownGameError,
+    error_status,
+)
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
-SEATS_COOKIE = "fd_seats"
+LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
 LANG_COOKIE = "fd_lang"
 COACH_COOKIE = "fd_coach"
-MAX_REMEMBERED_SEATS = 30  # keeps the cookie well under 4 kB
+MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
 FORM_SEATS = 4
 FRAGMENT_HEADER = "x-fivedice-fragment"
 YEAR = 365 * 24 * 3600
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 router = APIRouter(include_in_schema=False)
+
+
+@pass_context
+def csrf_field(context: Context) -> Markup:
+    """``{{ csrf_field() }}``: the hidden CSRF field every form that posts must carry."""
+    return csrf_field_html(context["request"].scope)
+
+
+@pass_context
+def csrf_token(context: Context) -> str:
+    """``{{ csrf_token() }}``: the token itself (base.html gives it to app.js in a meta tag)."""
+    return str((context["request"].scope.get("state") or {}).get("csrf", ""))
+
+
+templates.env.globals["csrf_field"] = csrf_field
+templates.env.globals["csrf_token"] = csrf_token
 
 
 def hub_of(request: Request) -> GameHub:
@@ -52,44 +82,46 @@ Hub = Annotated[GameHub, Depends(hub_of)]
 
 @dataclass(frozen=True)
 class Visitor:
-    """Who is asking: their language and the seats they hold (public id, token)."""
+    """Who is asking: their language, coach preference and browser session (or None)."""
 
     language: str
-    seats: tuple[tuple[str, str], ...]
+    session: str | None
     coach: bool
 
-    def tokens_for(self, public_id: str) -> list[str]:
-        return [token for pid, token in self.seats if pid == public_id]
 
-
-def visitor_of(request: Request) -> Visitor:
+def visitor_of(request: Request, hub: Hub) -> Visitor:
     language = pick_language(
         request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
     )
-    seats = []
-    for entry in request.cookies.get(SEATS_COOKIE, "").split("|"):
-        pid, sep, token = entry.partition(":")
-        if sep and pid and token:
-            seats.append((pid, token))
-    return Visitor(language, tuple(seats), request.cookies.get(COACH_COOKIE) == "1")
+    visitor = Visitor(language, session_of(request.scope), request.cookies.get(COACH_COOKIE) == "1")
+    legacy = request.cookies.get(LEGACY_SEATS_COOKIE)
+    if legacy and visitor.session and request.method in ("GET", "HEAD"):
+        _import_legacy_seats(hub, visitor.session, legacy)
+        request.state.drop_legacy_seats = True  # PageGuard deletes the old cookie
+    return visitor
+
+
+def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> None:
+    """Moves the seats of an old `fd_seats` cookie (public id:token|...) into the session."""
+    found = []
+    for entry in cookie.split("|")[:200]:
+        public_id, _sep, token = entry.partition(":")
+        game_id = hub.signer.game_id(public_id)
+        seat = None if game_id is None else hub.signer.seat_of(game_id, token, MAX_LEGACY_SEATS)
+        if game_id is not None and seat is not None:
+            found.append((game_id, seat))
+    with contextlib.suppress(FivediceError):  # database busy: the page still shows
+        hub.browser_seats.add(session, found)
 
 
 Who = Annotated[Visitor, Depends(visitor_of)]
 
 
-def remember_seats(
-    request: Request, response: Response, visitor: Visitor, new: list[tuple[str, str]]
-) -> None:
-    """Adds seat tokens to the visitor's cookie (newest first, oldest dropped)."""
-    kept = [*new, *(s for s in visitor.seats if s not in new)][:MAX_REMEMBERED_SEATS]
-    response.set_cookie(
-        SEATS_COOKIE,
-        "|".join(f"{pid}:{token}" for pid, token in kept),
-        max_age=YEAR,
-        httponly=True,
-        samesite="lax",  # a form on another site cannot act with these seats
-        secure=request.url.scheme == "https",  # behind an HTTPS proxy: never sent in clear
-    )
+def remember_seats(hub: GameHub, visitor: Visitor, game_id: int, seats: list[int]) -> None:
+    """Adds seats to the visitor's session; the seats it held already stay."""
+    if visitor.session is None:  # PageGuard makes a session before any form is shown
+        raise SeatError(N_("your browser has no session here; reload the page"), 403)
+    hub.browser_seats.add(visitor.session, [(game_id, seat) for seat in seats])
 
 
 def render(
@@ -116,13 +148,13 @@ def _box_names(language: str) -> dict[str, str]:
 
 def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
     """Seat -> token, for the seats of this game the visitor holds."""
-    public_id = hub.public_id(view.game_id)
-    held: dict[int, str] = {}
-    for token in visitor.tokens_for(public_id):
-        seat = hub.seat_of(view, token)
-        if seat is not None:
-            held[seat] = token
-    return held
+    if visitor.session is None:
+        return {}
+    return {
+        seat: hub.signer.seat_token(view.game_id, seat)
+        for seat in hub.browser_seats.seats_in(visitor.session, view.game_id)
+        if seat < len(view.state.seats)
+    }
 
 
 def board_context(
@@ -133,8 +165,13 @@ def board_context(
     show_hint: bool = False,
     error: str | None = None,
     last_cpu: str | None = None,
+    cpu_failed: bool = False,
 ) -> dict[str, Any]:
-    """Everything game.html and board.html need, computed on the server."""
+    """Everything game.html and board.html need, computed on the server.
+
+    `cpu_failed`: the last CPU step was refused for a reason other than a stale version;
+    the page then stops stepping the CPU by itself (a button still offers a retry).
+    """
     gettext = gettext_for(visitor.language)
     t = texts(gettext)
     data = hub.data(view)
@@ -229,6 +266,7 @@ def board_context(
         "can_act": can_act,
         "can_roll": can_act and "roll" in data["legal_actions"],
         "can_step_cpu": can_step_cpu,
+        "auto_cpu": can_step_cpu and not cpu_failed,
         "mover": mover,
         "mover_name": mover_name,
         "mine": sorted(mine),
@@ -262,6 +300,8 @@ def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: in
         view = _load_page_game(hub, public_id)
     except UnknownGameError:
         return _not_found(request, visitor)
+    if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
+        return RedirectResponse(f"/t/{public_id}", status_code=303)
     context = board_context(hub, view, visitor, show_hint=bool(hint))
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
@@ -269,7 +309,9 @@ def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: in
     invites = []
     humans = [seat for seat, player in enumerate(view.state.seats) if not player.is_cpu]
     if context["mine"] and len(humans) > 1 and not view.is_over:
-        base = str(request.base_url).rstrip("/")
+        # Never from the Host header (anyone can send `Host: evil.example`): the configured
+        # public URL, else a relative link (app.js shows it whole, from the page's address).
+        base = request.app.state.public_url or ""
         for seat in humans:
             if seat in context["mine"]:
                 token = context["tokens"][seat]
@@ -292,16 +334,19 @@ def _after_post(
     error: str | None = None,
     status: int = 200,
     last_cpu: str | None = None,
+    cpu_failed: bool = False,
 ) -> Response:
     if request.headers.get(FRAGMENT_HEADER):
         if view is None:
             view = _load_page_game(hub, public_id)
-        context = board_context(hub, view, visitor, error=error, last_cpu=last_cpu)
+        context = board_context(
+            hub, view, visitor, error=error, last_cpu=last_cpu, cpu_failed=cpu_failed
+        )
         return render(request, visitor, "board.html", status=status, **context)
     if error is None:
         return RedirectResponse(f"/g/{public_id}", status_code=303)
     view = view or _load_page_game(hub, public_id)
-    context = board_context(hub, view, visitor, error=error)
+    context = board_context(hub, view, visitor, error=error, cpu_failed=cpu_failed)
     return render(request, visitor, "game.html", status=status, invites=[], **context)
 
 
@@ -335,20 +380,31 @@ def act(
 
 
 def _refused(
-    request: Request, hub: GameHub, visitor: Visitor, public_id: str, problem: FivediceError
+    request: Request,
+    hub: GameHub,
+    visitor: Visitor,
+    public_id: str,
+    problem: FivediceError,
+    *,
+    cpu_failed: bool = False,
 ) -> Response:
     """The board again with the reason a form's action was refused (nothing changed).
 
     Most often a 409 means a second window acted first (a stale version).
     """
-    if isinstance(problem, SeatError):
-        status = 403
-    elif isinstance(problem, MalformedActionError):
-        status = 422
-    else:
-        status = 409
+    # A page has no bearer token to ask for: holding no seat is 403, not 401.
+    status = 403 if isinstance(problem, SeatError) else error_status(problem)
     error = _said(problem, visitor)
-    return _after_post(request, hub, visitor, public_id, None, error=error, status=status)
+    headers = {"Retry-After": "5"} if status == 503 else {}
+    try:
+        response = _after_post(
+            request, hub, visitor, public_id, None, error=error, status=status,
+            cpu_failed=cpu_failed,
+        )  # fmt: skip
+    except FivediceError:  # the game cannot even be read now (database down): say why
+        response = render(request, visitor, "message.html", status=status, message=error)
+    response.headers.update(headers)
+    return response
 
 
 @router.post("/g/{public_id}/cpu")
@@ -367,8 +423,10 @@ def cpu_step(
     token = next(iter(_my_seats(hub, view, visitor).values()), None)
     try:
         action, after = hub.cpu_step(view.game_id, token, version)
-    except FivediceError as problem:
+    except StaleVersionError as problem:  # another window stepped first: carry on
         return _refused(request, hub, visitor, public_id, problem)
+    except FivediceError as problem:  # it would fail again: stop stepping by itself
+        return _refused(request, hub, visitor, public_id, problem, cpu_failed=True)
     name = view.state.seats[view.state.current_seat].name
     t = texts(gettext_for(visitor.language))
     return _after_post(
@@ -380,7 +438,7 @@ def cpu_step(
 def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Coach mode on or off (a preference of this browser): shows the best options each time."""
     coach = not visitor.coach
-    changed = Visitor(visitor.language, visitor.seats, coach)
+    changed = Visitor(visitor.language, visitor.session, coach)
     if request.headers.get(FRAGMENT_HEADER):
         try:
             view = _load_page_game(hub, public_id)
@@ -406,9 +464,8 @@ def join(
         return _not_found(request, visitor)
     if hub.seat_of(view, token) != seat:
         return render(request, visitor, "message.html", status=403, message_key="not_found")
-    response = RedirectResponse(f"/g/{public_id}", status_code=303)
-    remember_seats(request, response, visitor, [(public_id, token)])
-    return response
+    remember_seats(hub, visitor, view.game_id, [seat])
+    return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 
 @router.post("/g/{public_id}/abandon")
@@ -492,7 +549,7 @@ def index(request: Request, hub: Hub, visitor: Who) -> Response:
         visitor,
         "index.html",
         form=_form_defaults(),
-        unfinished=_unfinished(hub, visitor)[:5],
+        unfinished=_unfinished(hub, visitor, 5),
         **_new_game_context(visitor),
     )
 
@@ -530,10 +587,12 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
         if not players:
             raise FivediceError(N_("choose at least one player"))
         seed_text = values["seed"]
-        if seed_text and not (seed_text.isdigit() and int(seed_text) < 2**62):
+        if seed_text and not (
+            seed_text.isascii() and seed_text.isdigit() and int(seed_text) <= MAX_SEED
+        ):
             raise FivediceError(N_("a seed is a whole number from 0, not {seed!r}"), seed=seed_text)
         match_text = str(values["match_length"])
-        if not match_text.isdigit():
+        if not (match_text.isascii() and match_text.isdigit()):
             raise FivediceError(
                 N_("the match length is a whole number, not {length!r}"), length=match_text
             )
@@ -555,37 +614,34 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             status=422,
             form=values,
             error=_said(problem, visitor),
-            unfinished=_unfinished(hub, visitor)[:5],
+            unfinished=_unfinished(hub, visitor, 5),
             **_new_game_context(visitor),
         )
     public_id = hub.public_id(view.game_id)
-    response = RedirectResponse(f"/g/{public_id}", status_code=303)
-    remember_seats(
-        request, response, visitor, [(public_id, s["token"]) for s in hub.seat_tokens(view)]
-    )
-    return response
+    seats = [seat["seat"] for seat in hub.seat_tokens(view)]
+    await run_in_threadpool(remember_seats, hub, visitor, view.game_id, seats)
+    return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 
 async def _in_thread(function: Any, *args: Any, **kwargs: Any) -> GameView:
-    from starlette.concurrency import run_in_threadpool
-
     view: GameView = await run_in_threadpool(function, *args, **kwargs)
     return view
 
 
-def _unfinished(hub: GameHub, visitor: Visitor) -> list[dict[str, Any]]:
+def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> list[dict[str, Any]]:
     """The visitor's games still in progress (those whose seats they hold), newest first."""
-    found = []
-    seen = set()
-    for public_id, _token in visitor.seats:
-        if public_id in seen:
-            continue
-        seen.add(public_id)
+    if visitor.session is None:
+        return []
+    found: list[dict[str, Any]] = []
+    for game_id in hub.browser_seats.games(visitor.session, IN_PROGRESS):
+        if limit is not None and len(found) >= limit:
+            break
         try:
-            view = _load_page_game(hub, public_id)
-        except (UnknownGameError, FivediceError):
+            view = hub.load(game_id)
+        except FivediceError:
             continue
-        if view.status != IN_PROGRESS or not _my_seats(hub, view, visitor):
+        public_id = hub.public_id(game_id)
+        if view.status != IN_PROGRESS:
             continue
         state = view.state
         found.append(
@@ -597,6 +653,7 @@ def _unfinished(hub: GameHub, visitor: Visitor) -> list[dict[str, Any]]:
                 "match_length": state.settings.match_length,
                 "turn": state.turn_number,
                 "turns": 13 * state.rules.columns,
+                "table": state.settings.is_table,
             }
         )
     return found
@@ -618,21 +675,21 @@ def finished_games(hub: GameHub, visitor: Visitor, limit: int = 20) -> list[dict
     """The visitor's finished games (those whose seats they hold), newest first: each links to
     its review (web/review.py). Abandoned games are left out (they are not offered here at
     all); their reviews are still at their address and in `fivedice review`."""
+    if visitor.session is None:
+        return []
     found: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for public_id, _token in visitor.seats:
-        if public_id in seen or len(found) >= limit:
-            continue
-        seen.add(public_id)
+    for game_id in hub.browser_seats.games(visitor.session, FINISHED):
+        if len(found) >= limit:
+            break
         try:
-            view = hub.load(hub.game_id(public_id))
+            view = hub.load(game_id)
         except FivediceError:
             continue
         if view.status != FINISHED:
             continue
         found.append(
             {
-                "pid": public_id,
+                "pid": hub.public_id(game_id),
                 "players": [seat.name for seat in view.state.seats],
                 "totals": list(view.state.match_totals),
                 "status": view.status,

@@ -85,12 +85,13 @@ class Signer:
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
 
-    def _mac(self, message: str) -> str:
+    def mac(self, message: str) -> str:
+        """HMAC-SHA256 of a message under the server secret, in hex."""
         return hmac.new(self._secret, message.encode(), hashlib.sha256).hexdigest()
 
     def public_id(self, game_id: int) -> str:
         """The id a game is known by outside the server."""
-        return f"{game_id}-{self._mac(f'game:{game_id}')[:PUBLIC_ID_DIGITS]}"
+        return f"{game_id}-{self.mac(f'game:{game_id}')[:PUBLIC_ID_DIGITS]}"
 
     def game_id(self, public_id: str) -> int | None:
         """The store id behind a public id, or None if it is not one this server made."""
@@ -98,12 +99,12 @@ class Signer:
         if not sep or not number.isdigit() or len(number) > 18 or number.startswith("0"):
             return None
         game_id = int(number)
-        expected = self._mac(f"game:{game_id}")[:PUBLIC_ID_DIGITS]
+        expected = self.mac(f"game:{game_id}")[:PUBLIC_ID_DIGITS]
         return game_id if hmac.compare_digest(mac.encode(), expected.encode()) else None
 
     def seat_token(self, game_id: int, seat: int) -> str:
         """The secret that lets its holder act for one seat of one game."""
-        return self._mac(f"{game_id}:{seat}")
+        return self.mac(f"{game_id}:{seat}")
 
     def seat_of(self, game_id: int, token: str, seat_count: int) -> int | None:
         """The seat a token belongs to, or None (every seat is compared, in constant time)."""

@@ -60,6 +60,8 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
     return {
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
         "new_game": _("New game"),
+        "at_table": _("At the table"),
+        "at_table_link": _("Playing with real dice? Let this phone keep the score."),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),
@@ -145,6 +147,9 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "date": _("Date"),
         "no_high_scores": _("No high scores yet."),
         "not_found": _("That game does not exist."),
+        "page_stuck": _(
+            "The page could not reach the server or the move was refused; reload to try again."
+        ),
         "back_home": _("Back to the start"),
         "error": _("That did not work: {message}"),
         "rules_of": _("The rules of this game"),

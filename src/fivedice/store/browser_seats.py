@@ -1,0 +1,87 @@
+"""Seats held by web browsers (table `web_seats`, migration 0002_websessions).
+
+A browser keeps one random session cookie; the rows here, keyed by the SHA-256 of that
+cookie, say which seats of which games it may act for. Kept on the server so a browser can
+hold any number of seats (a cookie holds about 30), and so a request that did not carry the
+cookie can never replace them: it simply has no session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from sqlalchemy import select
+
+from fivedice.store import schema
+from fivedice.store.database import Store, _now
+
+
+def session_key(session: str) -> str:
+    """What the database keeps of a session cookie: its SHA-256, never the cookie itself."""
+    return hashlib.sha256(session.encode()).hexdigest()
+
+
+class BrowserSeats:
+    """Reads and adds the seats of browser sessions in one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(self, session: str, seats: Iterable[tuple[int, int]]) -> None:
+        """Lets a session hold these (game id, seat) pairs; pairs it holds already are kept.
+
+        Raises:
+            StoreUnavailableError: the database could not be written; nothing was added.
+        """
+        key = session_key(session)
+        wanted = sorted(set(seats))
+        if not wanted:
+            return
+        table = schema.web_seats
+        with self.store._errors("remember the seats"), self.store.engine.begin() as connection:
+            held = {
+                (int(row.game_id), int(row.seat))
+                for row in connection.execute(
+                    select(table.c.game_id, table.c.seat).where(
+                        table.c.session_key == key,
+                        table.c.game_id.in_({game for game, _seat in wanted}),
+                    )
+                )
+            }
+            fresh = [pair for pair in wanted if pair not in held]
+            if fresh:
+                now = _now()
+                connection.execute(
+                    table.insert(),
+                    [
+                        {"session_key": key, "game_id": game, "seat": seat, "created_at": now}
+                        for game, seat in fresh
+                    ],
+                )
+
+    def seats_in(self, session: str, game_id: int) -> list[int]:
+        """The seats of one game a session holds."""
+        table = schema.web_seats
+        with self.store._errors("read the seats"), self.store._reader.begin() as connection:
+            rows = connection.execute(
+                select(table.c.seat)
+                .where(table.c.session_key == session_key(session), table.c.game_id == game_id)
+                .order_by(table.c.seat)
+            )
+            return [int(row.seat) for row in rows]
+
+    def games(self, session: str, status: str | None = None) -> list[int]:
+        """The games a session holds a seat in (of one status, if given), newest first."""
+        table, games = schema.web_seats, schema.games
+        query = (
+            select(table.c.game_id)
+            .join(games, games.c.id == table.c.game_id)
+            .where(table.c.session_key == session_key(session))
+            .group_by(table.c.game_id)
+            .order_by(table.c.game_id.desc())
+        )
+        if status is not None:
+            query = query.where(games.c.status == status)
+        with self.store._errors("read the seats"), self.store._reader.begin() as connection:
+            return [int(row.game_id) for row in connection.execute(query)]

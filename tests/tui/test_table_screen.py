@@ -1,0 +1,122 @@
+"""The score keeper's terminal screen, driven headless through its keys (Pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from fivedice.core.categories import Category
+from fivedice.core.rules import CLASSIC
+from fivedice.plain_table import build_table_settings
+from fivedice.service import GameService
+from fivedice.store import Store
+from fivedice.tui.table_app import TableApp
+from fivedice.tui.table_screen import PointsScreen, TableScreen
+
+SIZE = (80, 24)
+
+
+def screen_text(app: TableApp) -> str:
+    svg = app.export_screenshot()
+    parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    return html.unescape("".join(parts)).replace("\xa0", " ")
+
+
+def make_app(tmp_path: Path) -> tuple[TableApp, GameService]:
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob"]))
+    return TableApp(service, view), service
+
+
+def run(app: TableApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
+    app, service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("3", "3", "3", "5")
+        await pilot.pause()
+        assert app.view.version == 0  # four dice: nothing sent yet
+        assert "3 3 3 5 _" in screen_text(app)
+        await pilot.press("backspace", "5", "5")
+        await pilot.pause()
+        assert app.view.state.dice == (3, 3, 3, 5, 5)
+        boxes = app.screen.query_one("#boxes", OptionList)
+        ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
+        assert len(ids) == 13 and "full_house" in ids
+        assert "Full house         25" in screen_text(app)
+        for _ in range(ids.index("full_house")):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        state = app.view.state
+        assert state.cards[0].columns[0].score(Category.FULL_HOUSE) == 25
+        assert state.current_seat == 1 and "Bob's turn 1 of 13" in screen_text(app)
+        # Points without dice: an impossible entry is refused and changes nothing.
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PointsScreen)
+        await pilot.press(*"full_house 30", "enter")
+        await pilot.pause()
+        assert app.view.version == 2
+        assert "no roll scores 30 in full_house" in app.screen.message
+        assert "no roll scores 30 in" in screen_text(app)
+        before = app.view.state
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"chance 22", "enter")
+        await pilot.pause()
+        assert app.view.state.totals == (25, 22)
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.view.state == before
+        assert "The last entry is taken back" in app.screen.message
+        assert "The last entry is taken" in screen_text(app)
+
+    run(app, script)
+    assert [e.action for e in service.record(app.view.game_id).actions] == [
+        "dice 3 3 3 5 5",
+        "score full_house",
+        "score chance 22",
+        "undo",
+    ]
+
+
+def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
+    seen = []
+
+    def advise(table, column, dice, rolls_left):
+        from fivedice.strategy.advisor import Option
+
+        seen.append((tuple(dice), rolls_left))
+        return [Option((6, 6, 6), None, 240.0), Option((1, 1, 6, 6, 6), None, 232.5, 7.5)]
+
+    monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
+    monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("1", "1", "6", "6", "6", "r", "r", "h")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if seen and "keep 6 6 6" in screen_text(app):
+                break
+        assert seen == [((1, 1, 6, 6, 6), 2)]
+        assert "Rolls left for the coach: 2" in screen_text(app)
+        assert "keep 1 1 6 6 6: 232.5 (−7.5)" in screen_text(app)
+
+    run(app, script)
