@@ -123,7 +123,8 @@ def test_full_game_against_a_cpu_through_the_keys() -> None:
 
 
 def test_quit_and_resume_keeps_the_game() -> None:
-    app = FivediceApp(SETTINGS, seed=3, pace=0.05, start_now=True)
+    # No seed: a seeded game is practice, and the app offers no practice game for resuming.
+    app = FivediceApp(SETTINGS, seed=None, pace=0.05, start_now=True)
     saved: dict[str, object] = {}
 
     async def first(pilot: Pilot[None]) -> None:
@@ -343,8 +344,8 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
 
 
 def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
-    older = finish_game(SETTINGS, 4, rounds=1)
-    newer = finish_game(GameSettings(seats=(Seat("Cas"),)), 5, rounds=2)
+    older = finish_game(SETTINGS, None, rounds=1)  # seeded games are practice: not offered
+    newer = finish_game(GameSettings(seats=(Seat("Cas"),)), None, rounds=2)
     service = session.open_service()
     app = FivediceApp()
 
