@@ -14,6 +14,8 @@ from fivedice.cli_common import (
     JsonOption,
     RulesOption,
     SetOption,
+    check_game_id,
+    check_seed,
     fail,
     fail_with,
     load_rules,
@@ -113,7 +115,9 @@ def play(
     settings: SetOption = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed for reproducible dice (makes it a practice game)."),
+        typer.Option(
+            "--seed", help="Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."
+        ),
     ] = None,
     client_seeds: Annotated[
         list[str] | None,
@@ -143,6 +147,8 @@ def play(
     The plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`
     fill in the new-game screen.
     """
+    check_seed(seed)
+    check_game_id(game)
     ruleset = load_rules(rules_name, settings)
     if client_seeds and not plain:
         fail(_("--client-seed works with --plain for now"))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.i18n import _
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
@@ -38,6 +39,14 @@ DbOption = Annotated[
 ]
 
 
+MAX_SEED = 2**63 - 1
+"""Seeds run from 0 to 2^63 - 1: a saved game keeps its seed in a 64-bit signed column."""
+MAX_GAME_ID = 2**63 - 1
+"""Game ids are 64-bit signed integers in the database: a larger one names no game."""
+MAX_CARD_JSON = 10_000
+"""A card's JSON is at most a few hundred characters; longer text is refused unread."""
+
+
 def fail(message: str) -> NoReturn:
     """Prints one line to stderr and exits with status 2 (bad input), never a traceback."""
     typer.echo(f"fivedice: {message}", err=True)
@@ -49,6 +58,18 @@ def fail_with(error: BaseException) -> NoReturn:
     from fivedice.text import error_text
 
     fail(error_text(error))
+
+
+def check_seed(seed: int | None) -> None:
+    """Fails cleanly unless the seed fits the database (0 to `MAX_SEED`)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        fail(_("--seed must be from 0 to {most}, not {seed}").format(most=MAX_SEED, seed=seed))
+
+
+def check_game_id(game: int | None) -> None:
+    """Fails cleanly for an id no saved game can have (the database would overflow)."""
+    if game is not None and not 1 <= game <= MAX_GAME_ID:
+        fail(_("there is no saved game {game_id}").format(game_id=game))
 
 
 def parse_rules(preset: str, settings: list[str] | None) -> RuleSet:
@@ -72,6 +93,11 @@ def parse_column(rules: RuleSet, card_json: str | None) -> Column:
 
     if not card_json:
         return Column.empty()
+    if len(card_json) > MAX_CARD_JSON:
+        raise FivediceError(
+            N_("--card is too long: {length:,} characters (a card needs a few hundred)"),
+            length=len(card_json),
+        )
     try:
         data = json.loads(card_json)
     except json.JSONDecodeError as error:
@@ -80,6 +106,10 @@ def parse_column(rules: RuleSet, card_json: str | None) -> Column:
             reason=error.msg,
             position=error.pos,
         ) from None
+    except RecursionError:
+        raise FivediceError(N_("--card is nested too deeply to be a card")) from None
+    except ValueError:  # an integer with more digits than Python converts
+        raise FivediceError(N_("--card holds a number too long to be a score")) from None
     if not isinstance(data, dict):
         raise FivediceError(
             N_("--card is a JSON object of boxes and scores, e.g. {example}"),

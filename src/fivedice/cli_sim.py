@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import fail, fail_with, parse_rules
+from fivedice.cli_common import check_seed, fail, fail_with, parse_rules
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.strategy.levels import LEVELS, parse_level
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 MAX_GAMES = 100_000_000
+PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
+"""Image types `--plot` writes, chosen by the file name's extension."""
 
 
 def register(app: typer.Typer) -> None:
@@ -51,7 +53,9 @@ def simulate_command(
         list[str] | None,
         typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Dice seed: same seed, same games.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Dice seed (0 to 2^63 - 1): same seed, same games.")
+    ] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the score histogram to this image file.")
@@ -70,10 +74,9 @@ def simulate_command(
                 limit=MAX_GAMES, games=games
             )
         )
-    if seed < 0:
-        fail(_("--seed must not be negative, not {seed}").format(seed=seed))
-    if plot is not None and not plot.parent.is_dir():
-        fail(_("cannot write the plot: no directory {path}").format(path=plot.parent))
+    check_seed(seed)
+    if plot is not None:
+        _check_plot_path(plot)
 
     try:
         results, match = _run(rules, levels, games, seed, show_progress=not as_json)
@@ -88,6 +91,8 @@ def simulate_command(
 
     if as_json:
         payload = match.summary() if match is not None else results[0].summary()
+        if plot is not None:
+            payload["plot"] = str(plot)  # the file written, exactly
         typer.echo(json.dumps(payload, indent=2))
         return
     for result in results:
@@ -98,6 +103,27 @@ def simulate_command(
             typer.echo(f"  {level.value:<9} {rate:7.2%}")
     if plot is not None:
         typer.echo(_("Histogram written to {path}").format(path=plot))
+
+
+def _check_plot_path(path: Path) -> None:
+    """Fails before any work unless `path` names a file of a type we write, in a directory.
+
+    The image goes to exactly this path: nothing is appended, so the extension must say the type.
+    """
+    if path.is_dir():
+        fail(
+            _("--plot needs a file name, and {path} is a directory (e.g. {example})").format(
+                path=path, example=path / "scores.png"
+            )
+        )
+    if path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        fail(
+            _("--plot needs a file name ending in {formats}, not {path}").format(
+                formats=", ".join(f".{name}" for name in PLOT_FORMATS), path=path
+            )
+        )
+    if not path.parent.is_dir():
+        fail(_("cannot write the plot: no directory {path}").format(path=path.parent))
 
 
 def _run(
@@ -200,6 +226,6 @@ def _plot(results: list[SimulationResult], rules_name: str, path: Path) -> None:
     axes.legend()
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        figure.savefig(path, format=path.suffix.lower().lstrip("."))
     finally:
         plt.close(figure)

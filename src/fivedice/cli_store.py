@@ -2,6 +2,10 @@
 
 Registered on the main app by `fivedice.cli` (`register(app)`). Every command takes
 `--db URL` (default: `$FIVEDICE_DATABASE_URL`, else a SQLite file in the user data directory).
+
+Text read from the database (names, rule keys) may have been edited by hand: it is printed
+through `visible_text` (`shown`), so it can never print as several lines or send a terminal
+escape. JSON output is escaped by `json.dumps`.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, fail, fail_with
+from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail, fail_with
 from fivedice.core.errors import FivediceError
+from fivedice.core.names import visible_text as shown
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
@@ -42,16 +47,21 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not found:
         typer.echo(_("No saved games."))
         return
+    from fivedice.text import error_text
+
     for game in found:
         practice = " " + _("(practice)") if game.practice else ""
         if game.kind == "table":
             practice += " " + _("(at the table)")
-        totals = " ".join(map(str, game.totals))
+        totals = " ".join(map(str, game.totals)) if game.damage is None else "?"
+        players = ", ".join(shown(name) for name in game.players)
         typer.echo(
-            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {game.status:<11} "
-            f"{game.rules:<12} {game.actions:>4} {_('actions')}  "
-            f"{', '.join(game.players)}: {totals}{practice}"
+            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {shown(game.status):<11} "
+            f"{shown(game.rules):<12} {game.actions:>4} {_('actions')}  "
+            f"{players}: {totals}{practice}"
         )
+        if game.damage is not None:
+            typer.echo(f"       ! {shown(error_text(game.damage))}")
 
 
 def stats(
@@ -72,7 +82,7 @@ def stats(
         typer.echo(_("No finished games yet."))
         return
     for entry in found:
-        typer.echo(f"== {entry.profile} · {entry.rules} ==")
+        typer.echo(f"== {shown(entry.profile)} · {shown(entry.rules)} ==")
         typer.echo(
             _(
                 "games {games}, wins {wins} of {multi} against others, average {average:.1f}, "
@@ -119,10 +129,10 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
         typer.echo(_("No finished solo games yet."))
         return
     for rules, entries in lists.items():
-        typer.echo(f"== {rules} ==")
+        typer.echo(f"== {shown(rules)} ==")
         for entry in entries:
             typer.echo(
-                f"{entry.place:>2}. {entry.total:>5}  {entry.profile}  "
+                f"{entry.place:>2}. {entry.total:>5}  {shown(entry.profile)}  "
                 f"({_('game')} {entry.game_id}, {entry.date})"
             )
 
@@ -132,6 +142,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """The game record as text: settings, seed, and every action with the dice it rolled."""
+    check_game_id(game)
     service = _service(db)
     try:
         text = service.export(game)
@@ -176,6 +187,7 @@ def abandon(
     db: DbOption = None,
 ) -> None:
     """Marks an unfinished game abandoned (it stays listed but is no longer resumed)."""
+    check_game_id(game)
     service = _service(db)
     try:
         service.abandon(game)

@@ -102,7 +102,11 @@ def solve_command(
 def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11666.")],
     rolls_left: Annotated[
-        int, typer.Option("--rolls-left", help="Rolls still allowed this turn (0: must score).")
+        int,
+        typer.Option(
+            "--rolls-left",
+            help="Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1.",
+        ),
     ],
     rules: RulesOption = "classic",
     settings: SetOption = None,
@@ -117,9 +121,16 @@ def advise_command(
         roll = parse_dice(dice)
         column = parse_column(ruleset, card)
         if column.is_complete:
-            raise FivediceError("the card is complete: there is nothing to decide")
-        if rolls_left < 0:
-            raise FivediceError(f"--rolls-left cannot be negative, not {rolls_left}")
+            raise FivediceError(N_("the card is complete: there is nothing to decide"))
+        most = ruleset.rolls_per_turn - 1
+        if not 0 <= rolls_left <= most:
+            # Checked before the solver sees it: a huge count would loop for ever or overflow.
+            raise FivediceError(
+                N_("--rolls-left must be from 0 to {most} with {rolls} rolls a turn, not {value}"),
+                most=most,
+                rolls=ruleset.rolls_per_turn,
+                value=rolls_left,
+            )
         from fivedice.strategy.advisor import advise
 
         table = _load(ruleset, use_cache=True, show_progress=not as_json and sys.stderr.isatty())
@@ -134,7 +145,7 @@ def advise_command(
                 if option.keep is not None
                 else {"score": option.category.key if option.category else None}
             )
-            item["value"] = round(option.value, 4)
+            item["value"] = option.value  # full float64 precision; the text rounds
             items.append(item)
         typer.echo(json.dumps({"options": items}))
         return

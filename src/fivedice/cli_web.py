@@ -44,10 +44,20 @@ def serve(
             "$FIVEDICE_PUBLIC_URL, else relative invite links.",
         ),
     ] = None,
+    solve_only: Annotated[
+        str | None,
+        typer.Option(
+            "--solve-only",
+            help="Solve only these rule presets, e.g. classic,free-choice (for public servers; "
+            "default $FIVEDICE_SOLVE_RULES, else every rule set).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
     from fivedice.service import GameService
     from fivedice.store import DATABASE_URL_ENV
+    from fivedice.strategy.cache import cache_limit_bytes
+    from fivedice.strategy.limits import SOLVE_RULES_ENV, allowed_rules
     from fivedice.web.guard import PUBLIC_URL_ENV, parse_public_url
     from fivedice.web.security import SecretError, load_secret
     from fivedice.web.server import run_server
@@ -56,9 +66,13 @@ def serve(
         os.environ[DATABASE_URL_ENV] = db  # the workers' factory reads it
     if public_url:
         os.environ[PUBLIC_URL_ENV] = public_url
+    if solve_only is not None:
+        os.environ[SOLVE_RULES_ENV] = solve_only  # read by every worker's solver
     try:
         if os.environ.get(PUBLIC_URL_ENV):
             parse_public_url(os.environ[PUBLIC_URL_ENV])  # refused here, not in every worker
+        allowed_rules()  # a bad list or cache limit fails here, not at the first hint
+        cache_limit_bytes()
         # Open once here: migrations run before any worker starts, and errors are clean.
         GameService.open(db).store.close()
         load_secret()  # create the shared secret file before the workers race for it

@@ -25,6 +25,7 @@ a practice game (kept out of statistics and high scores).
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections import Counter, OrderedDict
@@ -44,25 +45,30 @@ from fivedice.core.actions import (
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import DiceSource, RandomDice
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, DiceSeeds, HmacDice
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
+    DAMAGED,
     FINISHED,
     IN_PROGRESS,
     ActionEntry,
     GameClosedError,
+    GameDamagedError,
     GameRecord,
     GameSummary,
+    RecordError,
     StaleVersionError,
     Store,
     StoreUnavailableError,
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import UNDO, RecordingDice, UndoTarget
+from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.strategy.review import CurvePoint as CurvePoint
@@ -74,6 +80,7 @@ __all__ = [
     "TABLE_KIND",
     "ColumnOption",
     "CpuFactory",
+    "CpuLevelError",
     "CpuPlayer",
     "GameService",
     "GameView",
@@ -109,6 +116,22 @@ class CpuPlayer(Protocol):
 
 CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
 """Makes the CPU player of a seat: (level, seed, rules) -> player."""
+
+
+class CpuLevelError(SettingsError):
+    """A CPU seat of a level that does not exist (the levels: `fivedice.strategy.levels`)."""
+
+
+def _unknown_level(level: str | None, number: int) -> CpuLevelError | None:
+    """The error for seat `number` (from 1) with CPU `level`, if that level does not exist."""
+    if level is None or level in LEVELS:
+        return None
+    return CpuLevelError(
+        N_("seat {seat}: a CPU level is one of {levels}, not {level!r}"),
+        seat=number,
+        levels=", ".join(LEVELS),
+        level=level,
+    )
 
 
 class NotCpuTurnError(FivediceError):
@@ -184,6 +207,13 @@ def undo_refusal(
 def _is_table_game(record: GameRecord) -> bool:
     # The kind is part of the game's settings (`games.kind` in the store).
     return record.settings.kind.value == TABLE_KIND
+
+
+def _check_solvable(settings: GameSettings) -> None:
+    try:
+        check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
+    except SolveNotAllowedError as error:
+        raise SettingsError(error.template, **error.params) from None
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -285,14 +315,22 @@ class GameService:
         store: the database.
         cpu_factory: makes CPU players (default: the strategy layer's bots); tests inject
             simple ones.
+        solve_wait: how long a hint or CPU move waits for another thread's table solve before
+            `SolverBusyError` (None: as long as it takes; the web app sets a few seconds).
     """
 
     CACHED_VIEWS = 10_000
     """How many games' latest views a service keeps (least recently used are dropped)."""
 
-    def __init__(self, store: Store, cpu_factory: CpuFactory = make_cpu_player) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cpu_factory: CpuFactory = make_cpu_player,
+        solve_wait: float | None = None,
+    ) -> None:
         self.store = store
         self.cpu_factory = cpu_factory
+        self.solve_wait = solve_wait
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
         self._cpus: dict[tuple[int, int], CpuPlayer] = {}
@@ -326,7 +364,15 @@ class GameService:
 
         Raises:
             DiceSeedError: a client seed cannot be used, or client seeds with a `seed`.
+            CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
+            SettingsError: a strong or expert CPU seat on rules this process may not solve
+                (`$FIVEDICE_SOLVE_RULES`): it could never move.
         """
+        for number, seat in enumerate(settings.seats, start=1):
+            unknown = _unknown_level(seat.cpu_level, number)
+            if unknown is not None:
+                raise unknown
+        _check_solvable(settings)
         seeds: DiceSeeds | None = None
         if settings.is_table:
             # Real dice, typed in: nothing of the app's to verify, and a seed chooses no dice.
@@ -364,23 +410,13 @@ class GameService:
         """The game as saved now, rebuilt by replaying its log.
 
         Raises:
-            GameNotFoundError; RecordError when the log does not replay.
+            GameNotFoundError; GameDamagedError when its rows cannot be read, a CPU seat has
+            an unknown level, or the log does not replay to its totals and status.
         """
         record = self.store.load_game(game_id)
-        view = self._view_of(record)
-        self._remember(view)
-        return view
-
-    def record(self, game_id: int) -> GameRecord:
-        """The saved record of a game (settings, seed, the action log with its dice)."""
-        return self.store.load_game(game_id)
-
-    @staticmethod
-    def _view_of(record: GameRecord) -> GameView:
-        assert record.game_id is not None
-        return GameView(
-            record.game_id,
-            record.rebuild(),
+        view = GameView(
+            game_id,
+            self._checked_state(game_id, record),
             record.version,
             record.status or IN_PROGRESS,
             record.seed,
@@ -390,6 +426,29 @@ class GameService:
             record.client_seeds,
             record.server_seed,
         )
+        self._remember(view)
+        return view
+
+    def record(self, game_id: int) -> GameRecord:
+        """The saved record of a game (settings, seed, the action log with its dice)."""
+        return self.store.load_game(game_id)
+
+    @staticmethod
+    def _checked_state(game_id: int, record: GameRecord) -> GameState:
+        """The state the record replays to, after checking everything a front end relies on.
+
+        Raises:
+            GameDamagedError: an unknown CPU level, or the log does not replay to the totals
+                and status stored with it (nothing is written).
+        """
+        for number, seat in enumerate(record.settings.seats, start=1):
+            unknown = _unknown_level(seat.cpu_level, number)
+            if unknown is not None:
+                raise GameDamagedError(game_id, unknown)
+        try:
+            return verify_record(record)
+        except RecordError as error:
+            raise GameDamagedError(game_id, error) from None
 
     def view(self, game_id: int) -> GameView:
         """The latest view of the game this service knows: cached, or loaded when not.
@@ -528,12 +587,16 @@ class GameService:
         seat = view.state.current_seat
         level = view.state.seats[seat].cpu_level
         assert level is not None  # is_cpu_turn checked it
+        unknown = _unknown_level(level, seat + 1)
+        if unknown is not None:  # (`load` refuses such a game; a view may be built elsewhere)
+            raise GameDamagedError(view.game_id, unknown)
         key = (view.game_id, seat)
-        if key not in self._cpus:
-            self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
-        player = self._cpus[key]
-        _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
-        return cpu_next_action(view.state, player)
+        with waiting_at_most(self.solve_wait):  # a strong or expert CPU may need a solve
+            if key not in self._cpus:
+                self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
+            player = self._cpus[key]
+            _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
+            return cpu_next_action(view.state, player)
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -568,6 +631,8 @@ class GameService:
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
+            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`.
+            SolverBusyError: another table is being solved (longer than `solve_wait`).
         """
         view = self.view(game_id)
         state = view.state
@@ -580,7 +645,8 @@ class GameService:
         if view.is_over or state.dice is None:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         if state.rules.columns != 1:
-            return multi_column_hint(state)
+            with waiting_at_most(self.solve_wait):
+                return multi_column_hint(state)
         try:
             from fivedice.strategy.advisor import advise
             from fivedice.strategy.cache import load_or_solve
@@ -588,7 +654,8 @@ class GameService:
             raise HintsUnavailableError(
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
-        table = load_or_solve(state.rules)
+        with waiting_at_most(self.solve_wait):
+            table = load_or_solve(state.rules)
         column = state.cards[state.current_seat].columns[0]
         return list(advise(table, column, state.dice, state.rolls_left))
 
@@ -625,18 +692,50 @@ class GameService:
         self.store.abandon_game(game_id)
         self._forget(game_id)
 
+    def save_session(self, game_id: int, session: dict[str, Any]) -> None:
+        """Saves a front end's session of a game (settings such as pace and language, and
+        its move log) as JSON, so a resume can restore it. The game itself never needs it.
+
+        Raises:
+            GameNotFoundError; StoreUnavailableError (nothing changed, try again).
+        """
+        self.store.save_session(game_id, json.dumps(session, ensure_ascii=False))
+
+    def load_session(self, game_id: int) -> dict[str, Any] | None:
+        """The session saved with a game, or None (none saved, or not a JSON object)."""
+        text = self.store.load_session(game_id)
+        if text is None:
+            return None
+        try:
+            session = json.loads(text)
+        except ValueError:  # a damaged session is dropped: the game itself is intact
+            return None
+        return session if isinstance(session, dict) else None
+
     def list_games(self, status: str | None = None) -> list[GameSummary]:
-        """Saved games, newest first (optionally only those with `status`)."""
-        return self.store.list_games(status)
+        """Saved games, newest first (optionally only those with `status`).
+
+        A damaged game is listed with its `damage` (and status ``damaged``); so is a game with
+        a CPU seat of an unknown level. Its log is not replayed here (`load` does that).
+        """
+        return [_with_level_check(game) for game in self.store.list_games(status)]
 
     def latest_unfinished(self, kind: str = GameKind.PLAY.value) -> GameSummary | None:
-        """The newest game still in progress of a kind (default: rolled by the app), if any."""
+        """The newest game still in progress of a kind (default: rolled by the app), if any
+        (perhaps damaged: `load` says how)."""
         games = self.store.list_games(IN_PROGRESS, limit=1, kind=kind)
-        return games[0] if games else None
+        return _with_level_check(games[0]) if games else None
 
     def export(self, game_id: int) -> str:
-        """The game record as text (settings, seed, and every action with its dice)."""
-        return record_to_text(self.store.load_game(game_id))
+        """The game record as text (settings, seed, and every action with its dice).
+
+        Raises:
+            GameNotFoundError; GameDamagedError as `load` (a damaged game is not exported,
+            so every exported record replays).
+        """
+        record = self.store.load_game(game_id)
+        self._checked_state(game_id, record)
+        return record_to_text(record)
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
         """Statistics per profile and rule preset (practice games excluded)."""
@@ -758,6 +857,18 @@ def table_coach_state(
             raise HintsUnavailableError(error.template, **error.params) from None
     turn = replace(state.turn, dice=roll, rolls_used=state.rules.rolls_per_turn - left)
     return replace(state, turn=turn)
+
+
+def _with_level_check(game: GameSummary) -> GameSummary:
+    """The listing line, marked damaged when a CPU seat has an unknown level."""
+    if game.damage is not None:
+        return game
+    for number, level in enumerate(game.cpu_levels, start=1):
+        unknown = _unknown_level(level, number)
+        if unknown is not None:
+            damage = GameDamagedError(game.game_id, unknown)
+            return replace(game, status=DAMAGED, totals=(), damage=damage)
+    return game
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

@@ -132,18 +132,7 @@ def describe_rules(rules: RuleSet) -> list[str]:
             points=rules.yahtzee
         )
     )
-    if rules.yahtzee_bonus:
-        if rules.yahtzee_bonus_condition is BonusCondition.BOX_SCORED:
-            condition = _("when the Yahtzee box holds {points}").format(points=rules.yahtzee)
-        else:
-            condition = _("when the Yahtzee box is filled, even with 0")
-        lines.append(
-            _("Each further Yahtzee earns a bonus of {value} {condition}.").format(
-                value=rules.yahtzee_bonus_value, condition=condition
-            )
-        )
-    else:
-        lines.append(_("No bonus for further Yahtzees."))
+    lines.append(_yahtzee_bonus_sentence(rules))
     joker = {
         Joker.FORCED: _(
             "Joker (forced): a further Yahtzee must go in its upper box if open; otherwise in "
@@ -169,6 +158,28 @@ def describe_rules(rules: RuleSet) -> list[str]:
             ).format(count=rules.columns, multipliers=multipliers)
         )
     return lines
+
+
+def _yahtzee_bonus_sentence(rules: RuleSet) -> str:
+    """What a further Yahtzee earns, as play pays it (`Column.pays_yahtzee_bonus`).
+
+    Under `box_scored` the bonus needs a Yahtzee box holding more than 0, which a Yahtzee
+    worth 0 points never gives: such rules pay no bonus, and say so.
+    """
+    if not rules.yahtzee_bonus or rules.yahtzee_bonus_value == 0:
+        return _("No bonus for further Yahtzees.")
+    if rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED:
+        condition = _("when the Yahtzee box is filled, even with 0")
+    elif rules.yahtzee == 0:
+        return _(
+            "No bonus for further Yahtzees: the bonus needs a Yahtzee box holding more than 0, "
+            "and a Yahtzee scores 0 here."
+        )
+    else:
+        condition = _("when the Yahtzee box holds {points}").format(points=rules.yahtzee)
+    return _("Each further Yahtzee earns a bonus of {value} {condition}.").format(
+        value=rules.yahtzee_bonus_value, condition=condition
+    )
 
 
 def first_player_name(mode: FirstPlayer) -> str:
@@ -396,6 +407,11 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
     translated = (gettext or _)(template)
     if not params:
         return translated
+    # An error inside an error (what is damaged in a game, ...) is translated as well.
+    params = {
+        key: error_text(value, gettext) if isinstance(value, BaseException) else value
+        for key, value in params.items()
+    }
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):

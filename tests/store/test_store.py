@@ -18,8 +18,8 @@ from fivedice.store import (
     IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
+    GameDamagedError,
     GameNotFoundError,
-    RecordError,
     SchemaTooNewError,
     StaleVersionError,
     Store,
@@ -123,6 +123,7 @@ def test_full_game_round_trip_with_cpu(service, db_url):
         "kind": "play",
         "dice_commitment": None,
         "server_seed": None,
+        "damage": None,
     }
     with pytest.raises(GameClosedError):
         fresh.apply_action(view.game_id, "roll", final.version)
@@ -299,5 +300,5 @@ def test_a_log_that_does_not_replay_is_reported(service, store):
     view = service.apply_action(view.game_id, "roll", 0)
     with store.engine.begin() as connection:
         connection.execute(text("UPDATE actions SET dice = '66'"))  # two dice for a 5-dice roll
-    with pytest.raises(RecordError, match="too few dice"):
+    with pytest.raises(GameDamagedError, match=f"game {view.game_id} is damaged: .*too few dice"):
         GameService(store).load(view.game_id)

@@ -328,3 +328,21 @@ def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
     record.write_text(changed)
     bad = subprocess.run(command, capture_output=True, text=True)
     assert bad.returncode != 0 and f"action {seq} does not match" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "statement, what",
+    [
+        ("UPDATE games SET server_seed = 'xyz'", "games.server_seed"),
+        ("UPDATE games SET dice_scheme = 'dice-by-hand'", "games.dice_scheme"),
+        ("UPDATE games SET client_seeds_json = '[1]'", "games.client_seeds_json"),
+    ],
+)
+def test_damaged_dice_columns_are_named(sqlite_service, statement, what):
+    from fivedice.store import GameDamagedError
+
+    view = sqlite_service.create_game(duel("simple"))
+    with sqlite_service.store.engine.begin() as connection:
+        connection.execute(text(statement))
+    with pytest.raises(GameDamagedError, match=what):
+        sqlite_service.store.load_game(view.game_id)

@@ -89,7 +89,8 @@ def test_bad_decisions_are_refused(classic_table: StrategyTable) -> None:
         advise(classic_table, Column.empty(), (1, 2, 3, 4), 1)
     with pytest.raises(DiceError):
         advise(classic_table, Column.empty(), (1, 2, 3, 4, 7), 1)
-    with pytest.raises(ValueError, match="negative"):
-        advise(classic_table, Column.empty(), (1, 2, 3, 4, 5), -1)
+    for rolls_left in (-1, 3, 10**6, 2**63 - 1, 10**20):
+        with pytest.raises(ValueError, match="from 0 to 2"):
+            advise(classic_table, Column.empty(), (1, 2, 3, 4, 5), rolls_left)
     with pytest.raises(ValueError, match="complete"):
         advise(classic_table, Column(tuple([0] * 13)), (1, 2, 3, 4, 5), 0)

@@ -10,7 +10,9 @@ import typer
 from typer.testing import CliRunner
 
 from fivedice.cli_strategy import register
+from fivedice.core.card import Column
 from fivedice.strategy import cache
+from fivedice.strategy.advisor import advise
 from fivedice.strategy.solver import StrategyTable
 
 pytestmark = pytest.mark.slow
@@ -60,9 +62,32 @@ def test_advise_json(app: typer.Typer) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     options = json.loads(result.stdout)["options"]
-    assert options[0] == {"keep": [6, 6, 6], "value": 265.1155}
+    assert options[0]["keep"] == [6, 6, 6]
+    assert options[0]["value"] == pytest.approx(265.1155, abs=5e-5)
     assert sum("keep" in o for o in options) == 12  # 3 × 4 distinct keeps of 1-1-6-6-6
     assert any(o.get("score") == "sixes" for o in options)
+
+
+def test_advise_json_is_exact(app: typer.Typer, classic_table: StrategyTable) -> None:
+    # The example: float32 tables printed 218.2245 (rounded to 4 places).
+    card = '{"large_straight": 0}'
+    args = ["advise", "--dice", "55666", "--rolls-left", "1", "--card", card, "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    sixes = next(o["value"] for o in options if o.get("score") == "sixes")
+    assert sixes == pytest.approx(218.2244492, abs=5e-8)  # the exact value, to 7 places
+    # Full precision: the points now plus the table's future, to rounding.
+    after = Column.from_scores(classic_table.rules, {"large_straight": 0, "sixes": 18})
+    assert sixes == pytest.approx(18 + classic_table.column_value(after), abs=1e-12)
+    # Every value is the advisor's float, not a rounded copy.
+    exact = advise(
+        classic_table,
+        Column.from_scores(classic_table.rules, {"large_straight": 0}),
+        (5, 5, 6, 6, 6),
+        1,
+    )
+    assert [o["value"] for o in options] == [o.value for o in exact]
 
 
 def test_advise_with_card(app: typer.Typer) -> None:
@@ -89,6 +114,10 @@ def test_advise_with_card(app: typer.Typer) -> None:
         ["--dice", "1166", "--rolls-left", "2"],
         ["--dice", "11667", "--rolls-left", "2"],
         ["--dice", "11666", "--rolls-left", "-1"],
+        ["--dice", "11666", "--rolls-left", "3"],
+        ["--dice", "11666", "--rolls-left", "9223372036854775807"],
+        ["--dice", "11666", "--rolls-left", "99999999999999999999"],
+        ["--dice", "11666", "--rolls-left", "3", "--set", "rolls_per_turn=3"],
         ["--dice", "11666", "--rolls-left", "2", "--card", "{oops"],
         ["--dice", "11666", "--rolls-left", "2", "--card", "[1, 2]"],
         ["--dice", "11666", "--rolls-left", "2", "--card", '{"yahtzee": 7}'],

@@ -165,6 +165,8 @@ def test_cli_text_and_plot(cli: Callable[..., object], tmp_path: Path) -> None:
         ("--set", "joker=sometimes"),
         ("--set", "no-equals-sign"),
         ("--games", "5", "--plot", "/no/such/dir/x.png"),
+        ("--games", "5", "--seed", "18446744073709551616"),
+        ("--games", "5", "--seed", "9223372036854775808"),
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(
@@ -175,3 +177,39 @@ def test_cli_bad_input_exits_2_with_one_line(
     assert "Traceback" not in result.output  # type: ignore[attr-defined]
     lines = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
     assert len(lines) == 1 and lines[0].startswith("fivedice: ")
+
+
+@pytest.mark.parametrize("name", ["scores.svg", "scores.PDF", "scores.png"])
+def test_cli_plot_writes_exactly_the_path_given(
+    cli: Callable[..., object], tmp_path: Path, name: str
+) -> None:
+    image = tmp_path / "plots" / name
+    image.parent.mkdir()
+    result = cli("--bot", "casual", "--games", "50", "--plot", str(image))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert [p.name for p in image.parent.iterdir()] == [name]  # no suffix appended
+    assert f"Histogram written to {image}" in result.stdout  # type: ignore[attr-defined]
+    as_json = cli("--bot", "casual", "--games", "20", "--plot", str(image), "--json")
+    assert json.loads(as_json.stdout)["plot"] == str(image)  # type: ignore[attr-defined]
+    assert [p.name for p in image.parent.iterdir()] == [name]
+    head = image.read_bytes()[:8]
+    assert head.startswith({"svg": b"<?xml", "pdf": b"%PDF", "png": b"\x89PNG"}[name[-3:].lower()])
+
+
+@pytest.mark.parametrize("target", ["directory", "no-extension", "unknown-extension"])
+def test_cli_plot_refuses_a_path_it_would_not_write_exactly(
+    cli: Callable[..., object], tmp_path: Path, target: str
+) -> None:
+    folder = tmp_path / "plots"
+    folder.mkdir()
+    path = {
+        "directory": folder,
+        "no-extension": folder / "scores",
+        "unknown-extension": folder / "scores.txt",
+    }[target]
+    result = cli("--bot", "casual", "--games", "50", "--plot", str(path))
+    assert result.exit_code == 2  # type: ignore[attr-defined]
+    assert "--plot needs a file name" in result.stderr  # type: ignore[attr-defined]
+    assert "Traceback" not in result.output  # type: ignore[attr-defined]
+    assert not any(folder.iterdir())  # nothing written, beside it or inside
+    assert not any(p.name.startswith("plots") and p != folder for p in tmp_path.iterdir())

@@ -20,6 +20,7 @@ from fivedice.core.rules import (
     find_ruleset,
 )
 from fivedice.core.scoring import possible_scores
+from fivedice.strategy.advisor import advise
 from fivedice.strategy.solver import (
     ROLL_INDEX,
     StrategyTable,
@@ -32,6 +33,8 @@ from fivedice.strategy.solver import (
 from tests.strategy.brute import BruteForce
 
 Solved = Callable[[RuleSet], StrategyTable]
+EXACT = 1e-9
+"""Float64 tables: the solver and advisor agree with the brute force to rounding (~1e-12)."""
 
 
 # --- Published optima ---------------------------------------------------------------------
@@ -49,7 +52,8 @@ Solved = Callable[[RuleSet], StrategyTable]
 def test_published_optimum(solved_table: Solved, preset: str, published: float) -> None:
     table = solved_table(find_ruleset(preset))
     assert table.expected_score == pytest.approx(published, abs=1e-6)
-    assert table.value(0, 0, False) == pytest.approx(published, abs=1e-4)  # float32 storage
+    assert table.values.dtype == np.float64
+    assert table.value(0, 0, False) == pytest.approx(published, abs=1e-6)
 
 
 def test_multi_column_rules_are_refused() -> None:
@@ -148,26 +152,36 @@ def test_state_values_match_brute_force(
     table = solved_table(rules)
     column = _card(rules, open_boxes, **scores)
     brute = BruteForce(rules)
-    assert table.column_value(column) == pytest.approx(brute.future(column), abs=2e-4)
+    assert table.column_value(column) == pytest.approx(brute.future(column), abs=EXACT)
     # Turn values and advisor engine at a few decision points of that turn.
     rng = random.Random(len(open_boxes) * 100 + len(scores))
     turn = turn_values(table, column)
     levels = brute.roll_values(column)
-    assert turn.start_value == pytest.approx(brute.future(column), abs=2e-4)
+    assert turn.start_value == pytest.approx(brute.future(column), abs=EXACT)
     for roll in [*rng.sample(ALL_ROLLS, 12), (6, 6, 6, 6, 6), (4, 4, 4, 4, 4)]:
         for rolls_left in range(rules.rolls_per_turn):
             index = ROLL_INDEX[roll]
             assert turn.roll_values[rolls_left, index] == pytest.approx(
-                levels[rolls_left][roll], abs=2e-4
+                levels[rolls_left][roll], abs=EXACT
             )
         keeps, boxes = decision_values(table, column, roll, rules.rolls_per_turn - 1)
         expected = brute.box_values(column, roll)
-        assert {c.key: v for c, v in boxes} == pytest.approx(expected, abs=2e-4)
+        assert {c.key: v for c, v in boxes} == pytest.approx(expected, abs=EXACT)
         if rules.rolls_per_turn > 1:
             keep = rng.choice(sub_multisets(roll))
             assert keeps[ALL_KEEPS.index(keep)] == pytest.approx(
-                brute.keep_value(column, keep, rules.rolls_per_turn - 1), abs=2e-4
+                brute.keep_value(column, keep, rules.rolls_per_turn - 1), abs=EXACT
             )
+        # The advisor (what `advise --json` prints) is exact too, for every option.
+        for rolls_left in range(rules.rolls_per_turn):
+            for option in advise(table, column, roll, rolls_left):
+                if option.category is not None:
+                    assert option.value == pytest.approx(expected[option.category.key], abs=EXACT)
+                else:
+                    assert option.keep is not None
+                    assert option.value == pytest.approx(
+                        brute.keep_value(column, option.keep, rolls_left), abs=EXACT
+                    )
 
 
 # --- Legality and scoring against Column.placements ----------------------------------------
@@ -191,7 +205,7 @@ def _random_column(rules: RuleSet, rng: random.Random) -> Column:
 def _random_table(rules: RuleSet, seed: int) -> StrategyTable:
     """A table of random values: enough to check which boxes are legal and what they score."""
     cap = rules.upper_bonus_threshold if rules.upper_bonus else 0
-    values = np.random.default_rng(seed).uniform(0, 300, (8192, cap + 1, 2)).astype(np.float32)
+    values = np.random.default_rng(seed).uniform(0, 300, (8192, cap + 1, 2))
     values[8191] = 0.0
     return StrategyTable(rules, values, float(values[0, 0, 0]), 0)
 

@@ -337,6 +337,8 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
         assert app.service.state is state  # switching language is not a game action
         await pilot.press("l", "l")  # en, then nl again
         await pilot.press("n")
+        assert isinstance(app.screen, ConfirmScreen)  # leaving a game asks first
+        await pilot.press("y")
         assert isinstance(app.screen, SetupScreen)
         assert "Nieuw spel" in screen_text(app)
 

@@ -158,3 +158,117 @@ def test_importing_the_core_loads_no_third_party_package():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- input at the edges: refused with one line, never a traceback, nothing changed ---------
+
+HUGE_ID = "99999999999999999999999"
+
+
+def _refused_cleanly(result, message):
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", [["export"], ["abandon"], ["play", "--plain", "--resume"]])
+def test_a_game_id_beyond_the_database_integers_is_no_game(command):
+    _refused_cleanly(run(*command, HUGE_ID), f"there is no saved game {HUGE_ID}")
+    # The largest id the database holds is looked up like any other.
+    result = run(*command, str(2**63 - 1), input="")
+    assert result.exit_code == 2 and "there is no saved game" in result.stderr
+
+
+@pytest.mark.parametrize("seed", ["9223372036854775808", "-1", "18446744073709551616"])
+def test_play_seed_outside_the_stored_range_is_refused(seed):
+    _refused_cleanly(run("play", "--plain", "--seed", seed, input="roll\n"), "--seed must be")
+    assert "No saved games" in run("games").stdout  # nothing was created
+
+
+def test_play_seed_at_the_top_of_the_range_is_played_and_saved():
+    top = 2**63 - 1
+    result = run("play", "--plain", "--seed", str(top), input="roll\n")
+    assert result.exit_code == 0, result.output
+    games = json.loads(run("games", "--json").stdout)
+    assert len(games) == 1
+    assert f"seed: {top}" in run("export", str(games[0]["id"])).stdout
+
+
+@pytest.mark.parametrize("seed", ["18446744073709551616", "9223372036854775808", "-3"])
+def test_simulate_seed_outside_the_range_is_refused(seed):
+    _refused_cleanly(run("simulate", "--games", "1", "--seed", seed), "--seed must be")
+
+
+@pytest.mark.parametrize(
+    "card, message",
+    [
+        ("[" * 20_000, "too long"),
+        ("[" * 5_000, "nested too deeply"),
+        ('{"ones": ' + "1" * 5_000 + "}", "number too long"),
+        ('{"ones": ' + "1" * 4_000 + "}", "cannot hold"),
+        ('{"chance": 1e999}', "--card"),
+        ('{"ones": NaN}', "--card"),
+    ],
+)
+def test_card_json_at_the_edges_is_refused(card, message):
+    for command in (
+        ["score", "--dice", "11111"],
+        ["advise", "--dice", "11111", "--rolls-left", "0"],
+    ):
+        result = run(*command, "--card", card)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        if message != "--card":
+            assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    "rules, rolls_left",
+    [
+        ([], "3"),
+        ([], "-1"),
+        ([], "1000000"),
+        ([], "9223372036854775807"),
+        ([], "99999999999999999999"),
+        (["--set", "rolls_per_turn=1"], "1"),
+        (["--set", "rolls_per_turn=5"], "5"),
+    ],
+)
+def test_advise_rolls_left_beyond_the_rules_is_refused(rules, rolls_left):
+    result = run("advise", "--dice", "55666", "--rolls-left", rolls_left, *rules)
+    _refused_cleanly(result, "--rolls-left must be from 0 to")
+    assert f"not {rolls_left}" in result.stderr
+
+
+@pytest.mark.parametrize("bonus", ["on", "off"])
+@pytest.mark.parametrize("condition", ["box_scored", "box_filled"])
+@pytest.mark.parametrize("yahtzee", ["0", "50"])
+@pytest.mark.parametrize("value", ["0", "100"])
+def test_the_rules_say_a_yahtzee_bonus_exactly_when_play_pays_one(bonus, condition, yahtzee, value):
+    from fivedice.core.card import Column
+    from fivedice.core.categories import Category
+    from fivedice.core.rules import find_ruleset, parse_settings
+
+    settings = [
+        f"yahtzee_bonus={bonus}",
+        f"yahtzee_bonus_condition={condition}",
+        f"yahtzee={yahtzee}",
+        f"yahtzee_bonus_value={value}",
+    ]
+    rules = find_ruleset("classic", parse_settings(settings))
+    # Play: the Yahtzee box filled by a five of a kind, then a further five of a kind.
+    column = Column.empty().fill(rules, Category.YAHTZEE, (6, 6, 6, 6, 6))
+    paid = max(p.yahtzee_bonus for p in column.placements(rules, (6, 6, 6, 6, 6)))
+    result = run("rules", *(arg for s in settings for arg in ("--set", s)))
+    assert result.exit_code == 0
+    sentence = next(
+        line
+        for line in result.stdout.splitlines()
+        if "further Yahtzees" in line or "Each further Yahtzee" in line
+    )
+    if paid:
+        assert f"earns a bonus of {paid}" in sentence
+    else:
+        assert sentence.startswith("- No bonus for further Yahtzees")

@@ -18,6 +18,7 @@ from fivedice.core.game import (
     rank,
     replay,
 )
+from fivedice.core.names import PlayerNameError, visible_text
 from fivedice.core.rules import RuleSet, find_ruleset
 
 ANN_BOB = (Seat("Ann"), Seat("Bob"))
@@ -213,3 +214,81 @@ def test_hold_keeps_values_through_rolls():
     assert state.turn.kept_values == (2, 4)
     state = apply(state, "roll", ScriptedDice([6, 6, 6]))
     assert state.dice == (6, 2, 6, 4, 6)
+
+
+# -- player names: the one rule (issue 10, item 6) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a\x00b",  # NUL
+        "a\x1b[31mc",  # ESC: a terminal escape
+        "a\x7fb",  # DEL
+        "a\x9bb",  # C1 (CSI)
+        'a\nseed: 99\nseat: "Evil" cpu=expert',  # forged record/listing lines
+        "a\rb",
+        "a\tb",
+        "a\x0bb\x0cc",
+        "a\x85b",  # NEL
+        "a\u2028b",  # line separator
+        "a\u2029b",  # paragraph separator
+        "\u202eevil",  # right-to-left override
+        "a\u2066b",
+        "\ud800",  # a lone surrogate: no encoding can write it
+    ],
+)
+def test_names_with_control_characters_or_line_breaks_are_refused(name):
+    with pytest.raises(PlayerNameError, match="control characters, line breaks") as caught:
+        Seat(name)
+    assert isinstance(caught.value, SettingsError) and isinstance(caught.value, ValueError)
+    # The message shows the name escaped: it is one line, without the character itself.
+    message = str(caught.value)
+    assert message.isprintable() and caught.value.params["code"].startswith("U+")
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u00a0\u3000", "\u200b", "\u200d\u0301"])
+def test_names_with_nothing_visible_are_refused(name):
+    with pytest.raises(PlayerNameError, match="every seat needs a name"):
+        Seat(name)
+
+
+def test_names_are_trimmed_and_at_most_40_characters_after_trimming():
+    assert Seat("  Ann  ").name == "Ann"
+    assert Seat(" " * 10 + "x" * 40 + " " * 10).name == "x" * 40
+    with pytest.raises(PlayerNameError, match="at most 40 characters"):
+        Seat("x" * 41)
+    # Names are matched ignoring case; the case-folded key must fit the 40 as well.
+    assert Seat("ß" * 20).name == "ß" * 20
+    with pytest.raises(PlayerNameError, match="when compared ignoring case"):
+        Seat("ß" * 21)
+    with pytest.raises(PlayerNameError):
+        Seat(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name", ["Ann", "Jörg Müller", "李小龙", "👨‍👩‍👧 family", "O'Brien: 2nd", 'Ann "A"']
+)
+def test_ordinary_names_are_kept_as_they_are(name):
+    assert Seat(name).name == name
+
+
+def test_two_seats_whose_names_differ_only_in_outer_spaces_are_the_same_player():
+    with pytest.raises(SettingsError, match="same name"):
+        GameSettings((Seat("Ann"), Seat(" ann ")))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a\nseed: 99", "a\\nseed: 99"),
+        ("a\x00b\x1b[31mc", "a\\x00b\\x1b[31mc"),
+        ("x\u2028y\u202e", "x\\u2028y\\u202e"),
+        ("back\\slash", "back\\\\slash"),
+        ("Jörg  Müller", "Jörg  Müller"),
+    ],
+)
+def test_visible_text_shows_stored_text_on_one_line_without_escapes(text, expected):
+    assert visible_text(text) == expected
+    assert visible_text(text, quote=True) == f'"{expected}"'
+    assert visible_text(text).isprintable()

@@ -8,9 +8,10 @@ from fivedice.core.actions import Hold, Release, Roll, Score
 from fivedice.core.card import ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import ScriptedDice
-from fivedice.core.game import GameSettings, Seat, apply, new_game
+from fivedice.core.game import GameSettings, Seat, SettingsError, apply, new_game
 from fivedice.core.rules import RuleSet, find_ruleset
 from fivedice.service import (
+    CpuLevelError,
     GameService,
     HintsUnavailableError,
     LocalGame,
@@ -19,6 +20,7 @@ from fivedice.service import (
     make_cpu_player,
 )
 from fivedice.store import GameNotFoundError, StaleVersionError, Store
+from fivedice.strategy.levels import LEVELS
 
 
 class KeepSixes:
@@ -159,3 +161,19 @@ def test_view_cache_keeps_the_most_recently_used_games(tmp_path, monkeypatch):
     assert service.view(third.game_id) is third and service.view(second.game_id) is second
     again = service.view(first.game_id)  # dropped from the cache: loaded again
     assert again == first and again is not first
+
+
+@pytest.mark.parametrize("level", ["god", "Casual", "", " expert"])
+def test_a_game_with_an_unknown_cpu_level_is_never_created(tmp_path, level):
+    # Issue 10, item 5: the levels are the one list of the strategy layer; nothing is saved.
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
+    settings = GameSettings((Seat("Ann"), Seat("CPU", level)))
+    with pytest.raises(CpuLevelError, match="a CPU level is one of") as caught:
+        service.create_game(settings, seed=1)
+    assert isinstance(caught.value, SettingsError)  # so front ends answer it as bad input
+    assert caught.value.params["seat"] == 2
+    assert ", ".join(LEVELS) in str(caught.value)
+    assert service.list_games() == []
+    for known in LEVELS:
+        created = service.create_game(GameSettings((Seat("Ann"), Seat("CPU", known))), seed=1)
+        assert created.state.seats[1].cpu_level == known

@@ -33,6 +33,7 @@ from fivedice.core.errors import (
     IllegalActionError,
     MalformedActionError,
     RuleSetError,
+    SettingsError,
 )
 from fivedice.core.game import (
     FirstPlayer,
@@ -47,6 +48,7 @@ from fivedice.core.game import (
     rank,
     replay,
 )
+from fivedice.core.names import PlayerNameError, check_name, visible_text
 from fivedice.core.rules import (
     PRESETS,
     BonusCondition,
@@ -86,6 +88,7 @@ __all__ = [
     "MalformedActionError",
     "OfAKindScoring",
     "Placement",
+    "PlayerNameError",
     "RandomDice",
     "Release",
     "Roll",
@@ -96,11 +99,13 @@ __all__ = [
     "ScorePoints",
     "ScriptedDice",
     "Seat",
+    "SettingsError",
     "Straights",
     "Turn",
     "apply",
     "box_score",
     "box_scores",
+    "check_name",
     "find_preset",
     "find_ruleset",
     "keep_outcomes",
@@ -111,4 +116,5 @@ __all__ = [
     "rank",
     "replay",
     "roll_probability",
+    "visible_text",
 ]

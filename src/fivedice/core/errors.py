@@ -71,3 +71,7 @@ class MalformedActionError(ActionError):
 
 class IllegalActionError(ActionError):
     """A well-formed action that the rules do not allow in this state."""
+
+
+class SettingsError(FivediceError):
+    """Game settings that cannot be played (no seats, a bad name, a bad match length, ...)."""

@@ -30,7 +30,9 @@ from fivedice.core.actions import (
 )
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
-from fivedice.core.errors import N_, ActionError, FivediceError, IllegalActionError
+from fivedice.core.errors import N_, ActionError, IllegalActionError
+from fivedice.core.errors import SettingsError as SettingsError  # (its old home: re-exported)
+from fivedice.core.names import check_name
 from fivedice.core.rules import RuleSet
 
 MAX_SEATS = 100
@@ -56,24 +58,22 @@ class GameKind(Enum):
     TABLE = "table"
 
 
-class SettingsError(FivediceError):
-    """Game settings that cannot be played (no seats, a bad match length, ...)."""
-
-
 @dataclass(frozen=True)
 class Seat:
-    """A place at the table: a human, or a CPU player of a named level."""
+    """A place at the table: a human, or a CPU player of a named level.
+
+    The name is checked and trimmed by `check_name` (the one rule for names); the CPU level
+    is checked where the levels are known (the service), not here.
+
+    Raises:
+        PlayerNameError: the name cannot be used.
+    """
 
     name: str
     cpu_level: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise SettingsError(N_("every seat needs a name"))
-        if len(self.name) > 40:
-            raise SettingsError(
-                N_("a name has at most 40 characters: {name!r}…"), name=self.name[:40]
-            )
+        object.__setattr__(self, "name", check_name(self.name))
 
     @property
     def is_cpu(self) -> bool:

@@ -5,19 +5,11 @@ SQLAlchemy 2 with Alembic migrations (shipped in `fivedice.store.migrations`, ru
 through psycopg 3) via `--db URL` or `$FIVEDICE_DATABASE_URL`.
 """
 
-from fivedice.store.database import (
-    ABANDONED,
-    DATABASE_URL_ENV,
-    FINISHED,
-    IN_PROGRESS,
-    GameSummary,
-    ResultRow,
-    Store,
-    default_database_url,
-)
+from fivedice.store.database import DATABASE_URL_ENV, Store, default_database_url
 from fivedice.store.errors import (
     DatabaseDamagedError,
     GameClosedError,
+    GameDamagedError,
     GameNotFoundError,
     RecordError,
     SchemaTooNewError,
@@ -34,15 +26,27 @@ from fivedice.store.records import (
     record_to_text,
     rules_key,
 )
+from fivedice.store.rows import (
+    ABANDONED,
+    DAMAGED,
+    FINISHED,
+    IN_PROGRESS,
+    STATUSES,
+    GameSummary,
+    ResultRow,
+)
 
 __all__ = [
     "ABANDONED",
+    "DAMAGED",
     "DATABASE_URL_ENV",
     "FINISHED",
     "IN_PROGRESS",
+    "STATUSES",
     "ActionEntry",
     "DatabaseDamagedError",
     "GameClosedError",
+    "GameDamagedError",
     "GameNotFoundError",
     "GameRecord",
     "GameSummary",

@@ -15,16 +15,20 @@ import os
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import platformdirs
 from sqlalchemy import (
+    ColumnElement,
     Connection,
+    DateTime,
     Engine,
+    Table,
+    Text,
     create_engine,
     event,
     exc,
@@ -32,20 +36,23 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    type_coerce,
     update,
 )
 from sqlalchemy.dialects import postgresql as postgresql_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from fivedice.core.categories import CATEGORIES, Category
-from fivedice.core.errors import N_
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
-from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, rank
+from fivedice.core.game import GameSettings, GameState, rank
+from fivedice.core.names import visible_text
 from fivedice.store import schema
 from fivedice.store.errors import (
     DatabaseDamagedError,
     GameClosedError,
+    GameDamagedError,
     GameNotFoundError,
     SchemaTooNewError,
     StaleVersionError,
@@ -57,19 +64,25 @@ from fivedice.store.records import (
     ActionEntry,
     GameRecord,
     dice_text,
-    parse_dice_text,
-    rules_from_json,
     rules_key,
     rules_to_json,
 )
+from fivedice.store.rows import (
+    ABANDONED,
+    FINISHED,
+    IN_PROGRESS,
+    STATUSES,
+    Damage,
+    GameSummary,
+    ResultRow,
+    record_from_rows,
+    result_from_row,
+    summary_from_rows,
+)
+from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
 
 DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
-
-IN_PROGRESS = "in_progress"
-FINISHED = "finished"
-ABANDONED = "abandoned"
-STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
 
 # Execution option of the connections of read-only transactions (`Store._reader`).
 _READ_ONLY = "fivedice_read_only"
@@ -86,62 +99,6 @@ def default_database_url() -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(value: datetime) -> datetime:
-    # SQLite hands back naive datetimes; everything is stored in UTC.
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One line of `fivedice games`."""
-
-    game_id: int
-    started: datetime
-    players: tuple[str, ...]
-    rules: str
-    status: str
-    actions: int
-    totals: tuple[int, ...]
-    practice: bool
-    kind: str = GameKind.PLAY.value  # 'play' or 'table' (real dice, the app keeps the card)
-    dice_commitment: str | None = None
-    server_seed: str | None = None
-    """Hex, only once the game is over (the store never lists it for a game in progress)."""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.game_id,
-            "started": self.started.isoformat(),
-            "players": list(self.players),
-            "rules": self.rules,
-            "status": self.status,
-            "actions": self.actions,
-            "totals": list(self.totals),
-            "practice": self.practice,
-            "kind": self.kind,
-            "dice_commitment": self.dice_commitment,
-            "server_seed": self.server_seed,
-        }
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    """One seat's result in one finished game (of a match), as statistics read it."""
-
-    game_id: int
-    game_number: int
-    profile: str
-    rules: str
-    total: int
-    rank: int
-    seat_count: int
-    upper_bonuses: int
-    columns: int
-    yahtzees: int
-    boxes: dict[str, list[int]]
-    finished_at: datetime
 
 
 def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[str, Any]]:
@@ -203,12 +160,14 @@ class Store:
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.description = self._describe()
-        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+        path = _sqlite_path(parsed) if self.is_sqlite else None
+        if path is not None:
+            self._check_file(path)
             try:
-                Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StoreUnavailableError(
-                    N_("cannot create {path}: {reason}"), path=parsed.database, reason=str(error)
+                    N_("cannot create {path}: {reason}"), path=str(path), reason=str(error)
                 ) from None
         try:
             if self.is_sqlite:
@@ -224,10 +183,45 @@ class Store:
                 database=self.description,
                 reason=str(error),
             ) from None
-        # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN).
-        self._reader = self.engine.execution_options(**{_READ_ONLY: True})
+        # The same engine and pool; its transactions only read (SQLite: a deferred BEGIN,
+        # which reads one WAL snapshot). On a server, REPEATABLE READ: the several queries of
+        # one read (a game row, its seats, its actions) see one snapshot too, so an action
+        # saved in between can never make a game look damaged (its version and log disagree).
+        isolation = {} if self.is_sqlite else {"isolation_level": "REPEATABLE READ"}
+        self._reader = self.engine.execution_options(**{_READ_ONLY: True}, **isolation)
         if migrate:
-            self.migrate()
+            try:
+                self.migrate()
+            except BaseException:
+                # Close at once: a SQLite connection left open keeps its -wal and -shm files.
+                self.engine.dispose()
+                raise
+
+    def _check_file(self, path: Path) -> None:
+        """Refuses a file that is not ours before anything (even a pragma) can change it."""
+        try:
+            check_sqlite_file(path, schema.TABLE_NAMES)
+        except NotOurFile as reason:
+            raise self._damaged(reason) from None
+        except OSError as error:
+            raise StoreUnavailableError(
+                N_("cannot read {path}: {reason}"), path=str(path), reason=str(error)
+            ) from None
+
+    def _columns(self, table: Table) -> list[ColumnElement[Any]]:
+        """The columns to select from `table`; on SQLite, dates as the stored text.
+
+        SQLite keeps any text in a date column, and SQLAlchemy would fail on the whole query
+        when one cannot be parsed; `fivedice.store.rows` parses them per row instead.
+        """
+        if not self.is_sqlite:
+            return list(table.c)
+        return [
+            type_coerce(column, Text).label(column.name)
+            if isinstance(column.type, DateTime)
+            else column
+            for column in table.c
+        ]
 
     def _describe(self) -> str:
         if self.is_sqlite:
@@ -269,8 +263,12 @@ class Store:
     # -- errors ---------------------------------------------------------------------------
 
     @contextmanager
-    def _errors(self, doing: str) -> Iterator[None]:
-        """Turns database errors into typed, worded errors."""
+    def _errors(self, doing: str, *, writing: bool = False) -> Iterator[None]:
+        """Turns database errors into typed, worded errors.
+
+        A value the driver cannot convert is damage when reading (e.g. a date edited by hand),
+        and a refused write (e.g. a number too large for SQLite) when `writing`.
+        """
         try:
             yield
         except exc.OperationalError as error:
@@ -306,8 +304,20 @@ class Store:
                 database=self.description,
                 reason=str(error),
             ) from None
+        except FivediceError:
+            raise
+        except (ValueError, TypeError, OverflowError) as error:
+            if not writing:
+                raise self._damaged(visible_text(str(error))) from None
+            raise StoreError(
+                N_("could not {doing} ({database}): {reason}"),
+                doing=doing,
+                database=self.description,
+                reason=str(error),
+            ) from None
 
-    def _damaged(self, reason: str) -> DatabaseDamagedError:
+    def _damaged(self, reason: object) -> DatabaseDamagedError:
+        # `reason`: a FivediceError (translated with the message), or the driver's words.
         return DatabaseDamagedError(
             N_(
                 "{database} is damaged or is not a fivedice database ({reason})."
@@ -348,6 +358,15 @@ class Store:
                 # the other waits and then finds the schema current. (SQLite: BEGIN IMMEDIATE.)
                 connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1460076601)")
             current = set(MigrationContext.configure(connection).get_current_heads())
+            tables = set(inspect(connection).get_table_names())
+            if current and MARKER_TABLE not in tables:
+                # Another program that also uses Alembic: its revisions are not ours.
+                raise self._damaged(
+                    NotOurFile(
+                        N_("its alembic_version table belongs to another program ({revisions})"),
+                        revisions=visible_text(", ".join(sorted(current))),
+                    )
+                )
             newer = current - known
             if newer:
                 raise SchemaTooNewError(
@@ -357,14 +376,18 @@ class Store:
                         " open it"
                     ),
                     database=self.description,
-                    schema=", ".join(sorted(newer)),
+                    schema=visible_text(", ".join(sorted(newer))),
                     known=", ".join(sorted(heads)),
                 )
             if not current:
-                tables = set(inspect(connection).get_table_names())
                 foreign = tables - schema.TABLE_NAMES - {"alembic_version"}
                 if foreign:
-                    raise self._damaged("it holds other tables: " + ", ".join(sorted(foreign)[:5]))
+                    raise self._damaged(
+                        NotOurFile(
+                            N_("it holds other tables: {names}"),
+                            names=visible_text(", ".join(sorted(foreign)[:5])),
+                        )
+                    )
             if current != heads:
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
@@ -395,7 +418,7 @@ class Store:
         """
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
-        with self._errors("save the new game"), self.engine.begin() as connection:
+        with self._errors("save the new game", writing=True), self.engine.begin() as connection:
             game_id = connection.execute(
                 insert(schema.games)
                 .values(
@@ -443,12 +466,15 @@ class Store:
     def load_game(self, game_id: int) -> GameRecord:
         """The saved record of a game (settings, seed and the whole action log).
 
+        Every value is checked (`fivedice.store.rows`); the log is not replayed here.
+
         Raises:
             GameNotFoundError: no such game.
+            GameDamagedError: its rows cannot be what fivedice wrote (nothing is written).
         """
         with self._errors("read the game"), self._reader.begin() as connection:
             game = connection.execute(
-                select(schema.games).where(schema.games.c.id == game_id)
+                select(*self._columns(schema.games)).where(schema.games.c.id == game_id)
             ).one_or_none()
             if game is None:
                 raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
@@ -462,34 +488,7 @@ class Store:
                 .where(schema.actions.c.game_id == game_id)
                 .order_by(schema.actions.c.seq)
             ).all()
-        settings = GameSettings(
-            tuple(Seat(row.name, row.cpu_level) for row in seats),
-            rules_from_json(game.rules_json),
-            FirstPlayer(game.first_player),
-            int(game.match_length),
-            GameKind(game.kind),
-        )
-        entries = tuple(
-            ActionEntry(
-                int(row.seq),
-                int(row.seat),
-                str(row.action),
-                parse_dice_text(row.dice, f"action {row.seq}"),
-            )
-            for row in logged
-        )
-        return GameRecord(
-            settings=settings,
-            seed=int(game.seed),
-            actions=entries,
-            opening_dice=parse_dice_text(game.opening_dice, "the opening roll-off"),
-            practice=bool(game.practice),
-            game_id=int(game.id),
-            started=_aware(game.created_at),
-            status=str(game.status),
-            totals=tuple(json.loads(game.totals_json)),
-            **_stored_dice_fields(game),
-        )
+        return record_from_rows(game, seats, logged)
 
     def append_action(
         self,
@@ -512,7 +511,7 @@ class Store:
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
         games = schema.games
-        with self._errors("save the action"):
+        with self._errors("save the action", writing=True):
             try:
                 with self.engine.begin() as connection:
                     changed = connection.execute(
@@ -570,6 +569,7 @@ class Store:
         ).one_or_none()
         if row is None:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+        _check_status(game_id, row.status)
         if row.status != IN_PROGRESS:
             raise GameClosedError(
                 N_("game {game_id} is {status}; it takes no more actions"),
@@ -585,7 +585,7 @@ class Store:
             GameNotFoundError, GameClosedError.
         """
         games = schema.games
-        with self._errors("abandon the game"), self.engine.begin() as connection:
+        with self._errors("abandon the game", writing=True), self.engine.begin() as connection:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
@@ -597,16 +597,53 @@ class Store:
                 ).scalar_one_or_none()
                 if status is None:
                     raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+                _check_status(game_id, status)
                 raise GameClosedError(
                     N_("game {game_id} is already {status}"), game_id=game_id, status=status
                 )
 
+    def save_session(self, game_id: int, session_json: str) -> None:
+        """Keeps a front end's session of a game (JSON text), replacing the one saved before.
+
+        Raises:
+            GameNotFoundError; StoreUnavailableError (nothing changed, try again).
+        """
+        sessions = schema.game_sessions
+        now = _now()
+        with self._errors("save the session"), self.engine.begin() as connection:
+            exists = connection.execute(
+                select(schema.games.c.id).where(schema.games.c.id == game_id)
+            ).scalar_one_or_none()
+            if exists is None:
+                raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+            changed = connection.execute(
+                update(sessions)
+                .where(sessions.c.game_id == game_id)
+                .values(session_json=session_json, updated_at=now)
+            ).rowcount
+            if changed != 1:
+                connection.execute(
+                    insert(sessions).values(
+                        game_id=game_id, session_json=session_json, updated_at=now
+                    )
+                )
+
+    def load_session(self, game_id: int) -> str | None:
+        """The session JSON text saved with a game, or None when there is none."""
+        sessions = schema.game_sessions
+        with self._errors("read the session"), self._reader.begin() as connection:
+            found = connection.execute(
+                select(sessions.c.session_json).where(sessions.c.game_id == game_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def list_games(
         self, status: str | None = None, limit: int | None = None, kind: str | None = None
     ) -> list[GameSummary]:
-        """Saved games, newest first (optionally only those of a status, or of a kind)."""
-        games, seats = schema.games, schema.game_seats
-        query = select(games).order_by(games.c.id.desc())
+        """Saved games, newest first (optionally only those of a status, or of a kind); a
+        damaged game is listed with its `damage` set."""
+        games, seats, actions = schema.games, schema.game_seats, schema.actions
+        query = select(*self._columns(games)).order_by(games.c.id.desc())
         if status is not None:
             query = query.where(games.c.status == status)
         if kind is not None:
@@ -615,37 +652,35 @@ class Store:
             query = query.limit(limit)
         with self._errors("list the games"), self._reader.begin() as connection:
             rows = connection.execute(query).all()
-            names: dict[int, list[str]] = {}
+            seat_rows: dict[int, list[Any]] = {}
+            logged: dict[int, int] = {}
             if rows:
+                ids = [row.id for row in rows]
                 for seat in connection.execute(
-                    select(seats.c.game_id, seats.c.name)
-                    .where(seats.c.game_id.in_([row.id for row in rows]))
-                    .order_by(seats.c.game_id, seats.c.seat)
+                    select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.seat)
                 ):
-                    names.setdefault(int(seat.game_id), []).append(str(seat.name))
-        return [
-            GameSummary(
-                game_id=int(row.id),
-                started=_aware(row.created_at),
-                players=tuple(names.get(int(row.id), [])),
-                rules=str(row.rules_key),
-                status=str(row.status),
-                actions=int(row.version),
-                totals=tuple(json.loads(row.totals_json)),
-                practice=bool(row.practice),
-                kind=str(row.kind),
-                dice_commitment=row.dice_commitment,
-                server_seed=row.server_seed if row.status != IN_PROGRESS else None,
-            )
-            for row in rows
-        ]
+                    seat_rows.setdefault(int(seat.game_id), []).append(seat)
+                for game_id, count in connection.execute(
+                    select(actions.c.game_id, func.count())
+                    .where(actions.c.game_id.in_(ids))
+                    .group_by(actions.c.game_id)
+                ):
+                    logged[int(game_id)] = int(count)
+            return [
+                summary_from_rows(row, seat_rows.get(int(row.id), []), logged.get(int(row.id), 0))
+                for row in rows
+            ]
 
     def results(self, profile: str | None = None) -> list[ResultRow]:
-        """Every result of a human profile in a finished, non-practice game."""
+        """Every result of a human profile in a finished, non-practice game.
+
+        Raises:
+            GameDamagedError: a result row cannot be read (the message names its game).
+        """
         games, results, profiles = schema.games, schema.results, schema.profiles
         query = (
             select(
-                results,
+                *self._columns(results),
                 profiles.c.name.label("profile"),
                 games.c.rules_key,
                 games.c.rules_json,
@@ -660,26 +695,7 @@ class Store:
             query = query.where(profiles.c.name_key == _name_key(profile))
         with self._errors("read the statistics"), self._reader.begin() as connection:
             rows = connection.execute(query).all()
-        out = []
-        for row in rows:
-            boxes: dict[str, list[int]] = json.loads(row.boxes_json)
-            out.append(
-                ResultRow(
-                    game_id=int(row.game_id),
-                    game_number=int(row.game_number),
-                    profile=str(row.profile),
-                    rules=str(row.rules_key),
-                    total=int(row.total),
-                    rank=int(row.rank),
-                    seat_count=int(row.seat_count),
-                    upper_bonuses=int(row.upper_bonuses),
-                    columns=len(next(iter(boxes.values()), [0])),
-                    yahtzees=int(row.yahtzees),
-                    boxes=boxes,
-                    finished_at=_aware(row.finished_at),
-                )
-            )
-        return out
+            return [result_from_row(row) for row in rows]
 
     def profile_names(self) -> list[str]:
         with self._errors("read the profiles"), self._reader.begin() as connection:
@@ -715,16 +731,29 @@ def _dice_fields(seeds: DiceSeeds | None) -> dict[str, Any]:
     }
 
 
-def _stored_dice_fields(game: Any) -> dict[str, Any]:
-    """The `GameRecord` fields of a `games` row's dice columns."""
-    if game.dice_scheme == LEGACY_SCHEME or game.server_seed is None:
-        return {}
-    return {
-        "dice_scheme": str(game.dice_scheme),
-        "dice_commitment": game.dice_commitment,
-        "client_seeds": tuple(json.loads(game.client_seeds_json or "[]")),
-        "server_seed": bytes.fromhex(game.server_seed),
-    }
+def _sqlite_path(url: URL) -> Path | None:
+    """The file of a SQLite URL (None: in memory)."""
+    database = url.database or ""
+    if database.startswith("file:") and str(url.query.get("uri", "")).lower() in ("true", "1"):
+        parts = urlsplit(database)
+        if "mode=memory" in parts.query:
+            return None
+        database = unquote(parts.path)
+    if not database or database == ":memory:":
+        return None
+    return Path(database).expanduser()
+
+
+def _check_status(game_id: int, status: object) -> None:
+    if status not in STATUSES:
+        raise GameDamagedError(
+            game_id,
+            Damage(
+                N_("games.status {value!r} is not one of {statuses}"),
+                value=status,
+                statuses=", ".join(STATUSES),
+            ),
+        )
 
 
 def _name_key(name: str) -> str:

@@ -34,6 +34,25 @@ class DatabaseDamagedError(StoreError):
     """The database file is damaged or is not a fivedice database. The file is left alone."""
 
 
+class GameDamagedError(DatabaseDamagedError):
+    """A saved game's rows cannot be read, or do not replay to the game they describe (edited
+    by hand, or written by a faulty program). Nothing was written: the rows are left as they
+    are, and the other games can still be used.
+
+    Attributes:
+        game_id: the damaged game.
+    """
+
+    def __init__(self, game_id: int, damage: object) -> None:
+        # `damage` is a FivediceError (translated with this message) or an English phrase.
+        super().__init__(
+            N_("game {game_id} is damaged: {damage}. It was left as it is"),
+            game_id=game_id,
+            damage=damage,
+        )
+        self.game_id = game_id
+
+
 class SchemaTooNewError(StoreError):
     """The database was written by a newer fivedice; this version refuses to touch it."""
 

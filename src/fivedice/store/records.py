@@ -50,6 +50,7 @@ from fivedice.core.game import (
     apply,
     new_game,
 )
+from fivedice.core.names import visible_text
 from fivedice.core.rules import RuleSet, preset_name
 from fivedice.store.errors import RecordError
 
@@ -325,8 +326,36 @@ def settings_lines(settings: GameSettings) -> list[str]:
         lines.append(f"kind: {settings.kind.value}")
     for seat in settings.seats:
         cpu = f" cpu={seat.cpu_level}" if seat.cpu_level else ""
-        lines.append(f"seat: {json.dumps(seat.name, ensure_ascii=False)}{cpu}")
+        lines.append(f"seat: {quote_name(seat.name)}{cpu}")
     return lines
+
+
+def quote_name(name: str) -> str:
+    r"""The name as a JSON string on one line: every character that is not printable (a
+    line separator, a control or format character) escaped, so no name can break a line.
+
+    >>> print(quote_name('Ann "the Roller"'))
+    "Ann \"the Roller\""
+    >>> print(quote_name("x\u2028y"))
+    "x\u2028y"
+    """
+    return "".join(
+        char if char.isprintable() or char == " " else json.dumps(char)[1:-1]
+        for char in json.dumps(name, ensure_ascii=False)
+    )
+
+
+def _action_name(name: str) -> str:
+    """The seat's name as it starts an action line: bare when it reads back unchanged, else
+    quoted (a colon, a quote, a backslash, a '#', outer spaces or an unprintable character
+    in it)."""
+    bare = (
+        name == name.strip()
+        and name.isprintable()
+        and not any(char in name for char in ':"\\#')
+        and not name[:1].isdigit()
+    )
+    return name if bare else quote_name(name)
 
 
 def record_to_text(record: GameRecord) -> str:
@@ -358,7 +387,7 @@ def record_to_text(record: GameRecord) -> str:
     seats = record.settings.seats
     for entry in record.actions:
         dice = f" -> {' '.join(map(str, entry.dice))}" if entry.dice else ""
-        lines.append(f"{entry.seq}. {seats[entry.seat].name}: {entry.action}{dice}")
+        lines.append(f"{entry.seq}. {_action_name(seats[entry.seat].name)}: {entry.action}{dice}")
     return "\n".join(lines) + "\n"
 
 
@@ -382,7 +411,8 @@ def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
 
 
 _ACTION_LINE = re.compile(
-    r"^(?P<seq>\d+)\.\s(?P<name>.*?):\s(?P<action>(?:roll|hold|release|score|dice|undo)\b[^>]*?)"
+    r'^(?P<seq>\d+)\.\s(?P<name>"(?:[^"\\]|\\.)*"|[^"].*?):\s'
+    r"(?P<action>(?:roll|hold|release|score|dice|undo)\b[^>]*?)"
     r"(?:\s->\s(?P<dice>[1-6 ]+))?\s*$",
     re.IGNORECASE,
 )
@@ -400,7 +430,9 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
     Raises:
         RecordError: the text is not a record, or it does not replay (the message says where).
     """
-    lines = text.splitlines()
+    # Lines end at "\n" only: the other characters `str.splitlines` splits at (U+2028, ...)
+    # are never written in a record, and must not make one line read as two.
+    lines = text.replace("\r\n", "\n").split("\n")
     if not lines or lines[0].strip() != RECORD_HEADER:
         raise RecordError(
             N_("not a fivedice game record (the first line must be {header!r})"),
@@ -465,9 +497,19 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
             raise RecordError(
                 N_("line {number}: not an action line: {line!r}"), number=number, line=line
             )
-        if match["name"] not in names:
+        name = match["name"]
+        if name.startswith('"'):
+            try:
+                name = json.loads(name)
+            except json.JSONDecodeError:
+                raise RecordError(
+                    N_("line {number}: the name {name} is not a quoted name"),
+                    number=number,
+                    name=visible_text(name),
+                ) from None
+        if name not in names:
             raise RecordError(
-                N_("line {number}: no seat is called {name!r}"), number=number, name=match["name"]
+                N_("line {number}: no seat is called {name!r}"), number=number, name=name
             )
         notation = match["action"].strip()
         if notation.lower() == UNDO:
@@ -480,7 +522,7 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
                     N_("line {number}: {reason}"), number=number, reason=str(error)
                 ) from None
         dice = parse_dice_text(match["dice"] or "", f"line {number}")
-        entries.append(ActionEntry(int(match["seq"]), names[match["name"]], notation, dice))
+        entries.append(ActionEntry(int(match["seq"]), names[name], notation, dice))
     record = GameRecord(
         settings=settings,
         seed=seed,
@@ -495,7 +537,21 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
     )
     if not check:
         return record
+    verify_record(record)
+    return record
+
+
+def verify_record(record: GameRecord) -> GameState:
+    """Replays the record and checks that its totals and status agree with its actions.
+
+    Returns:
+        The state after the last action.
+
+    Raises:
+        RecordError: an action does not replay, or the totals or the status disagree.
+    """
     state = record.rebuild()
+    totals = record.totals
     if totals is not None and totals != state.match_totals:
         raise RecordError(
             N_("the record says the totals are {totals}, but its actions give {actual}"),
@@ -507,4 +563,4 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
         raise RecordError(N_("the record says the game is finished, but its actions do not end it"))
     if status == "in_progress" and state.is_match_over:
         raise RecordError(N_("the record says the game is in progress, but its actions end it"))
-    return record
+    return state

@@ -109,4 +109,15 @@ web_seats = Table(
 )
 Index("ix_web_seats_game", web_seats.c.game_id)
 
+# What a front end keeps of a game besides the game itself (the terminal app: CPU pace, coach
+# mode, language and the move log), so that a resumed game looks as it was left. One row per
+# game, replaced on every save; the game never depends on it.
+game_sessions = Table(
+    "game_sessions",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("session_json", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 TABLE_NAMES = frozenset(metadata.tables)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from fivedice.core.categories import CATEGORIES
-from fivedice.store.database import ResultRow
+from fivedice.store.rows import ResultRow
 
 BUCKET = 50  # width of a score-distribution bucket
 HIGH_SCORES = 10

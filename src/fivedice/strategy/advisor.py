@@ -93,7 +93,7 @@ def advise(
 
     Raises:
         DiceError: not five dice 1-6.
-        ValueError: negative rolls left or a complete card.
+        ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
     """
     # This runs once per coach hint and per bot decision: kept lean on purpose.
     try:
@@ -103,8 +103,10 @@ def advise(
     if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
         # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
         roll = ROLL_INDEX[check_roll(dice)]
-    if rolls_left < 0:
-        raise ValueError(f"rolls left cannot be negative, not {rolls_left}")
+    if not 0 <= rolls_left < table.rules.rolls_per_turn:
+        raise ValueError(
+            f"rolls left must be from 0 to {table.rules.rolls_per_turn - 1}, not {rolls_left}"
+        )
     mask, upper_total, armed = column_state(table.rules, column)
     if mask == FULL_MASK:
         raise ValueError("the card is complete: there is nothing to decide")

@@ -1,8 +1,10 @@
 """Solved strategy tables on disk, in the user cache directory.
 
 A file is a fixed magic line, a JSON header (rules, solver version, shape, payload size and
-SHA-256) and the raw float32 values. Files are written atomically (temp file + `os.replace`);
+SHA-256) and the raw float64 values. Files are written atomically (temp file + `os.replace`);
 a file that fails any check on load is solved again and rewritten rather than trusted.
+The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 200) by deleting the least
+recently used tables after each new one, and solving is bounded by `fivedice.strategy.limits`.
 """
 
 from __future__ import annotations
@@ -12,29 +14,45 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import platformdirs
 
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
+from fivedice.strategy.limits import check_allowed, solving_slot
 from fivedice.strategy.solver import StrategyTable, solve
 
 __all__ = [
     "CACHE_ENV",
+    "CACHE_MAX_ENV",
+    "DEFAULT_CACHE_MAX_MB",
     "SOLVER_VERSION",
+    "CacheSettingError",
     "cache_key",
+    "cache_limit_bytes",
     "cache_path",
     "load_or_solve",
+    "prune_cache",
     "resolve_cache_dir",
 ]
 
-SOLVER_VERSION = "1"
-"""Bump whenever the solver or the file layout changes what a table holds."""
+SOLVER_VERSION = "2"
+"""Bump whenever the solver or the file layout changes what a table holds (2: float64 values;
+the version is part of the file name and the header, so version-1 float32 files are never read,
+and the size limit prunes them as the least recently used)."""
 
 CACHE_ENV = "FIVEDICE_CACHE_DIR"
+CACHE_MAX_ENV = "FIVEDICE_CACHE_MAX_MB"
+DEFAULT_CACHE_MAX_MB = 200
+"""About 23 classic-sized tables (8.4 MB each)."""
 _MAGIC = b"FIVEDICE-STRATEGY\n"
+_DTYPE = "<f8"  # little-endian float64
 
 
 def resolve_cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -60,12 +78,12 @@ def cache_path(rules: RuleSet, directory: str | os.PathLike[str] | None = None) 
 
 def save_table(table: StrategyTable, path: Path) -> None:
     """Writes a table atomically: readers see the old file or the complete new one."""
-    payload = np.ascontiguousarray(table.values, dtype=np.float32).tobytes()
+    payload = np.ascontiguousarray(table.values, dtype=_DTYPE).tobytes()
     header = {
         "solver": SOLVER_VERSION,
         "rules": table.rules.settings(),
         "shape": list(table.values.shape),
-        "dtype": "<f4",
+        "dtype": _DTYPE,
         "expected_score": table.expected_score,
         "states": table.states,
         "size": len(payload),
@@ -97,12 +115,12 @@ def load_table(rules: RuleSet, path: Path) -> StrategyTable | None:
         if (
             header["solver"] != SOLVER_VERSION
             or header["rules"] != rules.settings()
-            or header["dtype"] != "<f4"
+            or header["dtype"] != _DTYPE
             or hashlib.sha256(payload).hexdigest() != header["sha256"]
         ):
             return None
         shape = tuple(int(n) for n in header["shape"])
-        values = np.frombuffer(payload, dtype="<f4").reshape(shape)
+        values = np.frombuffer(payload, dtype=_DTYPE).reshape(shape)
         return StrategyTable(rules, values, float(header["expected_score"]), int(header["states"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -117,6 +135,9 @@ def load_or_solve(
 ) -> StrategyTable:
     """The solved table of these rules, from the cache when a valid copy is there.
 
+    A solve holds the process's one solving slot (`limits.solving_slot`); after writing a new
+    table the cache is pruned to its size limit (`prune_cache`).
+
     Args:
         rules: single-column rules.
         use_cache: False to solve without reading or writing the cache.
@@ -125,13 +146,143 @@ def load_or_solve(
 
     Raises:
         UnsupportedRulesError: the rules have more than one column.
+        SolveNotAllowedError: `$FIVEDICE_SOLVE_RULES` does not list these rules.
+        SolverBusyError: another table is being solved, longer than the caller may wait.
+        CacheSettingError: `$FIVEDICE_CACHE_MAX_MB` is not a size.
     """
+    check_allowed(rules)
     if not use_cache:
-        return solve(rules, progress)
+        with solving_slot():
+            return solve(rules, progress)
+    limit = cache_limit_bytes()
     path = cache_path(rules, cache_dir)
+    table = _recent_table(rules, path)
+    if table is not None:
+        return table
     table = load_table(rules, path)
     if table is None:
-        table = solve(rules, progress)
-        with contextlib.suppress(OSError):  # an unwritable cache only costs a solve next time
-            save_table(table, path)
+        with solving_slot():
+            table = load_table(rules, path)  # solved meanwhile by the thread we waited for?
+            if table is None:
+                table = solve(rules, progress)
+                with contextlib.suppress(OSError):  # unwritable: only costs a solve next time
+                    save_table(table, path)
+                    prune_cache(path.parent, limit, keep=path)
+    _remember(path, table)
     return table
+
+
+# -- size limit ---------------------------------------------------------------------------
+
+
+class CacheSettingError(FivediceError):
+    """`$FIVEDICE_CACHE_MAX_MB` is not a positive number of megabytes."""
+
+
+def cache_limit_bytes() -> int:
+    """The cache's size limit: `$FIVEDICE_CACHE_MAX_MB` megabytes (default 200).
+
+    Raises:
+        CacheSettingError: the variable is not a positive number.
+    """
+    text = os.environ.get(CACHE_MAX_ENV, "").strip()
+    if not text:
+        return DEFAULT_CACHE_MAX_MB * 1_000_000
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = float("nan")
+    if not 0 < megabytes < 1e12:  # also refuses nan and inf
+        raise CacheSettingError(
+            N_("{variable} must be a positive number of megabytes, not {value!r}"),
+            variable=CACHE_MAX_ENV,
+            value=text[:40],
+        )
+    return int(megabytes * 1_000_000)
+
+
+def prune_cache(directory: Path, limit: int, *, keep: Path | None = None) -> list[Path]:
+    """Deletes the least recently used tables until the directory's tables fit in `limit` bytes.
+
+    Use is the file's modification time: written when solved, refreshed when loaded. `keep`
+    (the table just written) is never deleted, even alone over the limit: deleting it would
+    only mean solving it again at the next request. Leftover temporary files older than an
+    hour (a crash while writing) go first. Files that vanish meanwhile (another process
+    pruning too) are skipped.
+
+    Returns:
+        The files deleted.
+    """
+    deleted: list[Path] = []
+    now = time.time()
+    tables: list[tuple[float, int, Path]] = []
+    for candidate in directory.glob("strategy-*"):
+        try:
+            info = candidate.stat()
+        except OSError:
+            continue
+        if candidate.suffix == ".tmp":
+            if now - info.st_mtime > 3600:
+                with contextlib.suppress(OSError):
+                    candidate.unlink()
+                    deleted.append(candidate)
+            continue
+        if candidate.suffix == ".bin":
+            tables.append((info.st_mtime, info.st_size, candidate))
+    total = sum(size for _, size, _ in tables)
+    for _, size, candidate in sorted(tables, key=lambda item: item[0]):
+        if total <= limit:
+            break
+        if keep is not None and candidate == keep:
+            continue
+        with contextlib.suppress(OSError):
+            candidate.unlink()
+            deleted.append(candidate)
+        total -= size
+    return deleted
+
+
+# -- tables in memory -----------------------------------------------------------------------
+# A hint reads its table once per request; keeping the last few in memory spares the 8 MB read
+# and checksum. An entry is used only while the file is the one it was read from (same
+# inode, size and modification time), so a rewritten or damaged file is read again.
+
+_RECENT_TABLES = 2
+_TOUCH_EVERY_SECONDS = 60.0
+_recent: OrderedDict[Path, tuple[tuple[int, int, int], StrategyTable]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _recent_table(rules: RuleSet, path: Path) -> StrategyTable | None:
+    signature = _signature(path)
+    with _recent_lock:
+        entry = _recent.get(path)
+    if signature is None or entry is None or entry[0] != signature or entry[1].rules != rules:
+        return None
+    if time.time() - signature[2] / 1e9 > _TOUCH_EVERY_SECONDS:
+        _remember(path, entry[1])  # refreshes the use time the size limit goes by
+    else:
+        with _recent_lock:
+            _recent.move_to_end(path)
+    return entry[1]
+
+
+def _remember(path: Path, table: StrategyTable) -> None:
+    """Marks the file used now (for the size limit) and keeps its table in memory."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    signature = _signature(path)
+    with _recent_lock:
+        _recent.pop(path, None)
+        if signature is not None:
+            _recent[path] = (signature, table)
+        while len(_recent) > _RECENT_TABLES:
+            _recent.popitem(last=False)

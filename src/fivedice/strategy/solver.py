@@ -488,12 +488,13 @@ def _solve_batch(
 class StrategyTable:
     """Expected points to come under optimal play, for every reachable between-turn state.
 
-    `values[mask, upper, armed]` (float32) with `upper` the upper total capped at the bonus
-    threshold (0 when the upper bonus is off); unreachable entries are NaN.
+    `values[mask, upper, armed]` (float64, so advice is exact to about 1e-12, not float32's
+    1e-5) with `upper` the upper total capped at the bonus threshold (0 when the upper bonus
+    is off); unreachable entries are NaN.
     """
 
     rules: RuleSet
-    values: npt.NDArray[np.float32] = field(repr=False)
+    values: npt.NDArray[np.float64] = field(repr=False)
     expected_score: float
     states: int
 
@@ -653,7 +654,7 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
             plain = unarmed_only[(unarmed_only >> YAHTZEE_BIT) & 1 == 0]
             table[plain, :, 1] = table[plain, :, 0]
     expected = float(table[0, 0, 0])
-    return StrategyTable(rules, table.astype(np.float32), expected, total_states)
+    return StrategyTable(rules, table, expected, total_states)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -57,6 +57,52 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
+class StoreProblemScreen(Screen[str]):
+    """The saved games cannot be opened: says which database and why, and lets the player
+    try again, play without saving (knowing it), or quit. Dismisses with "retry",
+    "unsaved" or "quit"."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('retry')", "Try again"),
+        Binding("p", "choose('unsaved')", "Play unsaved"),
+        Binding("q,escape", "choose('quit')", "Quit"),
+    ]
+    AUTO_FOCUS = "#quit"
+
+    def __init__(self, database: str, reason: str) -> None:
+        super().__init__()
+        localize_bindings(self)
+        self.database = database
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="page"):
+            yield Static(
+                Text(_("Your saved games cannot be opened"), style="bold"), classes="title"
+            )
+            yield Static(_("Database: {path}").format(path=self.database), id="store-path")
+            yield Static(Text(self.reason, style="red"), id="store-reason")
+            yield Static(
+                _(
+                    "Nothing in it was changed. Quit and fix it (move the file away, or choose"
+                    " another database with --db), try again (once another program lets go of"
+                    " it), or play without saving: nothing of such a game is kept."
+                ),
+                id="store-choices",
+            )
+            with Horizontal(id="end-buttons"):
+                yield Button(_("Try again"), id="retry", compact=True)
+                yield Button(_("Play unsaved"), id="unsaved", compact=True, variant="warning")
+                yield Button(_("Quit"), id="quit", compact=True, variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "quit")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
 class TextScreen(Screen[None]):
     """A page of text (rules, help); any of Escape, q or the page's own key closes it.
 
@@ -106,6 +152,7 @@ def help_lines() -> list[str]:
         _("arrow keys    choose a box on your card; it shows what the dice earn there"),
         _("Enter         score the chosen box (a 0 asks for confirmation)"),
         _("h             the coach's ranking of your options"),
+        _("z             take back your last action (solo and practice games; not a roll)"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),
         _("+ and -       CPU players move faster or slower"),
@@ -156,7 +203,8 @@ class EndScreen(Screen[str]):
         Binding("s", "records('stats')", "Statistics"),
         Binding("t", "records('top')", "High scores"),
         Binding("w", "review", "Review"),
-        Binding("q,escape", "choose('quit')", "Quit"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "ask_quit", "Quit?", show=False),
     ]
 
     def __init__(
@@ -222,6 +270,15 @@ class EndScreen(Screen[str]):
             self.notify(_("This game was not saved, so it cannot be reviewed."), severity="error")
             return
         self.app.push_screen(ReviewScreen(int(game_id)))
+
+    def action_ask_quit(self) -> None:
+        """Escape asks before it quits the app (q quits at once, as the footer says)."""
+
+        def answer(confirmed: bool | None) -> None:
+            if confirmed:
+                self.dismiss("quit")
+
+        self.app.push_screen(ConfirmScreen(_("Quit fivedice?")), answer)
 
     def action_records(self, page: str) -> None:
         """Opens the statistics or high-score page over the end screen (Back returns here)."""

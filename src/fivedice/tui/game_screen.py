@@ -2,10 +2,16 @@
 
 The screen renders `app.service.state` and sends every action to the service as notation
 text (`roll`, `hold 1 3`, `score 2:chance`); it never changes game state itself.
+
+A save that fails is a state of the screen, not a passing message: a banner says so until a
+save succeeds, `t` tries again, and CPU turns try again by themselves every few seconds.
+Below `MIN_SIZE` the screen says how large the window must be instead of drawing a broken
+table, and the CPU waits.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -17,13 +23,21 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
-from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
-from fivedice.text import box_name, dice_text, error_text
+from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
+from fivedice.text import box_name, error_text
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
+from fivedice.tui.move_log import (
+    Entry,
+    action_entry,
+    coach_entry,
+    correction_entry,
+    entry_text,
+    game_entry,
+)
 from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.wording import choice_text, localize_bindings
@@ -36,12 +50,30 @@ PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
 TICK = 0.05
 # Cells across the side panel (dice, buttons, log) takes: dice 7 wide inside, or 5 (narrow).
 WIDE_SIDE, NARROW_SIDE = 51, 36
+MIN_SIZE = (60, 20)
+"""The smallest window (columns, rows) the game screen is drawn in; below it, it says so."""
+UNDO = "undo"
+"""The notation of an undo (the service takes back the last action; see its policy)."""
+RETRY_SECONDS = 3.0
+"""How often a CPU turn tries again to save after a save failed."""
+Judgement = tuple[GameState, tuple[int, ...] | None, Category | None, int | None]
+"""A human decision for the coach: the state it was made in, the keep or the box (column)."""
+
+
+def is_save_failure(error: Exception) -> bool:
+    """Whether an error means the game could not be saved (and trying again may help), as
+    opposed to an action that is refused (stale, closed, illegal)."""
+    return isinstance(error, StoreError) and (
+        error.retryable or isinstance(error, DatabaseDamagedError | SchemaTooNewError)
+    )
 
 
 class GameScreen(Screen[None]):
     """Plays one game (or match) through the service until it is over."""
 
+    # Footer order is importance order: what is cut off in a narrow window matters least.
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t,f5", "retry", "Try again"),
         Binding("r,space", "roll", "Roll"),
         Binding("1", "hold_die(1)", "Hold", show=False),
         Binding("2", "hold_die(2)", "Hold", show=False),
@@ -49,16 +81,17 @@ class GameScreen(Screen[None]):
         Binding("4", "hold_die(4)", "Hold", show=False),
         Binding("5", "hold_die(5)", "Hold", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("z,ctrl+z", "undo", "Undo"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
         Binding("c", "coach", "Coach"),
         Binding("v", "view_card", "Cards", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
         Binding("p", "pause", "Pause", show=False),
         Binding("u,f2", "rules", "Rules"),
-        Binding("question_mark,f1", "help", "Help"),
         Binding("l", "language", "Language"),
         Binding("n", "new_game", "New game", show=False),
-        Binding("q", "quit_game", "Quit"),
         # The score table handles the arrows itself while it has the focus; from a button
         # (reached with Tab) they come here and bring the focus back to the table.
         Binding("up", "card_cursor('up')", show=False),
@@ -69,7 +102,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        localize_bindings(self)
+        self._localize_bindings()
         self.paused = False
         self._last_cpu_step = 0.0
         self._seen: tuple[int, int] | None = None  # (game number, seat) last shown
@@ -79,6 +112,23 @@ class GameScreen(Screen[None]):
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
         self._shown_for: tuple[int, int] | None = None  # (game, seat to move) it was picked at
         self._laid_out_for: Size | None = None  # the terminal size the table was fitted to
+        self._save_error: str | None = None  # why the last save failed (None: saved)
+        self._pending: tuple[str, Judgement | None] | None = None  # a human action to retry
+        self._session_dirty = False  # the session (pace, coach, log...) is not saved yet
+        self._too_small = False
+
+    def _localize_bindings(self) -> None:
+        """Translates the footer, which offers undo only where it may be allowed (solo and
+        practice games that are saved); `z` answers everywhere, saying why not."""
+        localize_bindings(self)
+        service = self.fiveapp.service
+        if service.saved and (service.practice or len(service.state.seats) == 1):
+            return
+        mapping = self._bindings.key_to_bindings
+        for key, bindings in mapping.items():
+            mapping[key] = [
+                dataclasses.replace(b, show=False) if b.action == "undo" else b for b in bindings
+            ]
 
     @property
     def fiveapp(self) -> FivediceApp:
@@ -90,6 +140,8 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
+        yield Static(id="banner")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             yield ScoreTable()
             with Vertical(id="side"):
@@ -102,11 +154,13 @@ class GameScreen(Screen[None]):
                 yield Static(id="preview")
                 yield Static(id="hint")
                 yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(ScoreTable).focus()
         self.set_interval(TICK, self._tick)
+        self._render_log()
+        self._seen = (self.state.game_number, self.state.current_seat)
         self.refresh_view()
         rules = self.state.rules
         # Load (or solve) the coach's table now, so the first hint does not keep anyone waiting.
@@ -118,6 +172,10 @@ class GameScreen(Screen[None]):
         """Renders the service's state: status, dice, cards, the box under the cursor."""
         state = self.state
         table = self.query_one(ScoreTable)
+        self._show_banner()
+        if self._check_size():
+            self.query_one("#status", Static).update(self._status_text(state))
+            return
         narrow = self._layout(state)
         self.query_one(DiceRow).show(state, 5 if narrow else 7)
         self._place_cursor(state)
@@ -136,15 +194,29 @@ class GameScreen(Screen[None]):
         seen = (state.game_number, state.current_seat)
         if seen != self._seen and not state.is_match_over:
             if self._seen is not None and seen[0] != self._seen[0]:
-                self.log_line(
-                    _("Game {number} of {count} begins.").format(
-                        number=state.game_number, count=state.settings.match_length
-                    )
-                )
+                self._add_log(game_entry(state.game_number, state.settings.match_length))
             self._seen = seen
         if state.is_match_over and not self._ended:
             self._ended = True
             self.set_timer(0.3, self._show_end)
+
+    def _check_size(self) -> bool:
+        """Shows "make the window larger" instead of the game when it does not fit; True then."""
+        width, height = self.app.size
+        too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        message = self.query_one("#too-small", Static)
+        if too_small:
+            message.update(
+                _(
+                    "Make the window at least {width}×{height} to play (it is {now} now)."
+                    " The game waits; q quits."
+                ).format(width=MIN_SIZE[0], height=MIN_SIZE[1], now=f"{width}×{height}")
+            )
+        message.display = too_small
+        self.query_one("#main").display = not too_small
+        self._too_small = too_small
+        self._laid_out_for = None if too_small else self._laid_out_for
+        return too_small
 
     def _layout(self, state: GameState) -> bool:
         """Fits the score table to the screen; True when the dice are drawn narrow for it.
@@ -190,6 +262,7 @@ class GameScreen(Screen[None]):
         self.notify(_("Card shown in full: {name}").format(name=state.seats[shown].name), timeout=2)
 
     def _status_text(self, state: GameState) -> Text:
+        service = self.fiveapp.service
         if state.is_match_over:
             return Text(_("The game is over."), style="bold")
         seat = state.seats[state.current_seat]
@@ -211,16 +284,50 @@ class GameScreen(Screen[None]):
             )
         text = Text(" · ".join(parts), style="bold")
         extras = []
+        if service.practice:
+            extras.append(_("practice"))
+        if not service.saved:
+            extras.append(_("not saved"))
         if any(s.is_cpu for s in state.seats):
             pace = PACES[self.fiveapp.pace_index]
             extras.append(_("CPU {seconds} s").format(seconds=f"{pace:g}"))
             if self.paused:
                 extras.append(_("paused"))
+            elif self._save_error is not None and service.is_cpu_turn:
+                extras.append(_("waiting for the save"))
         if self.fiveapp.coach_mode:
             extras.append(_("coach on"))
         if extras:
             text.append("  [" + ", ".join(extras) + "]", style="dim")
         return text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`t` (try again) is offered only while a save has failed."""
+        if action == "retry":
+            return self._save_error is not None
+        return True
+
+    def _show_banner(self) -> None:
+        """The save failure, in plain sight until a save succeeds."""
+        self.refresh_bindings()
+        banner = self.query_one("#banner", Static)
+        banner.display = self._save_error is not None
+        if self._save_error is None:
+            return
+        if self.fiveapp.service.is_cpu_turn:
+            advice = _("The CPU tries again by itself; t tries now.")
+        else:
+            advice = _("Press t to try again.")
+        banner.update(
+            Text(
+                _("Not saved: {reason}").format(reason=self._save_error)
+                + "\n"
+                + _("Nothing is lost: the game waits until saving works.")
+                + " "
+                + advice,
+                style="bold",
+            )
+        )
 
     def _place_cursor(self, state: GameState) -> None:
         """Keeps the cursor on an open box of the seat to move, the best one after a roll."""
@@ -258,8 +365,11 @@ class GameScreen(Screen[None]):
         coordinate = table.cursor_coordinate
         target = table.target_at(coordinate.row, coordinate.column)
         preview = self.query_one("#preview", Static)
-        if target is None or state.is_match_over:
+        if state.is_match_over:
             preview.update("")
+            return
+        if target is None:
+            preview.update(Text(_("Choose a box with the arrow keys."), style="dim"))
             return
         name = box_name(target.category)
         column = state.cards[target.seat].columns[target.column]
@@ -292,39 +402,36 @@ class GameScreen(Screen[None]):
                 return
         preview.update(Text(_("{box}: not allowed for these dice.").format(box=name), style="red"))
 
-    def log_line(self, text: str) -> None:
-        """Adds a line to the move log."""
-        self.query_one("#log", RichLog).write(text)
+    # The move log ---------------------------------------------------------------------------
 
-    def _describe(self, before: GameState, action: str, after: GameState) -> str:
-        name = before.seats[before.current_seat].name
-        parsed = parse_action(action)
-        if isinstance(parsed, Roll):
-            # The rolled dice are those of the seat's turn, before any next game started.
-            return _("{name}: roll {dice}").format(
-                name=name, dice=dice_text(after.dice, after.turn.held)
-            )
-        if isinstance(parsed, Hold | Release):
-            values = " ".join(str((before.dice or ())[p - 1]) for p in parsed.positions)
-            message = (
-                _("{name}: hold {dice}")
-                if isinstance(parsed, Hold)
-                else _("{name}: release {dice}")
-            )
-            return message.format(name=name, dice=values)
-        assert isinstance(parsed, Score)  # the four actions are exhaustive
-        points = next(
-            (
-                p.points
-                for p in before.placements()
-                if (p.column, p.category) == (parsed.column, parsed.category)
-            ),
-            0,
-        )
-        box = box_name(parsed.category)
-        if before.rules.columns > 1:
-            box += f" ({parsed.column + 1})"
-        return _("{name}: {points} in {box}").format(name=name, points=points, box=box)
+    def _add_log(self, entry: Entry) -> Entry:
+        """Adds an entry to the app's move log and shows it."""
+        self.fiveapp.move_log.append(entry)
+        text = entry_text(entry)
+        if text is not None:
+            self.query_one("#log", RichLog).write(text)
+        self._session_dirty = True
+        return entry
+
+    def _render_log(self) -> None:
+        """Shows the whole log again (in the current language, or with an entry inserted)."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in self.fiveapp.move_log.lines():
+            log.write(line)
+
+    def _save_session(self) -> None:
+        """Saves the session (pace, coach, language, log) with the game; a failure shows the
+        banner like any failed save."""
+        self._session_dirty = True
+        try:
+            self.fiveapp.service.save_session(self.fiveapp.session_data())
+        except StoreError as error:
+            self._save_error = error_text(error)
+            return
+        self._session_dirty = False
+        if self._pending is None:
+            self._save_error = None
 
     # Acting through the service -------------------------------------------------------------
 
@@ -334,44 +441,134 @@ class GameScreen(Screen[None]):
     def _human_can_roll(self, state: GameState) -> bool:
         return self._human_turn(state) and state.rolls_left > 0 and not all(state.turn.held)
 
-    def act(self, action: str) -> bool:
-        """Sends an action to the service and shows the outcome; False when refused."""
+    def act(self, action: str, judge: Judgement | None = None) -> bool:
+        """Sends an action to the service, saves the session, and only then shows the
+        outcome; False when refused or not saved (a failed save shows the banner and keeps
+        the action for `t`).
+
+        `judge` is the decision for the coach to value once the action is saved.
+        """
         before = self.state
         try:
             self.fiveapp.service.act(action)
         except FivediceError as error:
+            if is_save_failure(error):
+                self._pending = (action, judge)
+                self._save_error = error_text(error)
+                self.refresh_view()
+                return False
             self.notify(error_text(error), severity="warning", timeout=4)
             return False
-        self.log_line(self._describe(before, action, self.state))
+        self._pending = None
+        if action == UNDO:
+            entry = self._add_log(self._undo_entry(before))
+        else:
+            entry = self._add_log(action_entry(before, action, self.state))
+        if judge is not None:
+            self._coach_judge(*judge, entry)
+        self._save_session()
         self.refresh_view()
         return True
 
+    def _undo_entry(self, before: GameState) -> Entry:
+        """The log's correction: what was taken back (the log keeps what happened)."""
+        undone = next(
+            (
+                e
+                for e in reversed(self.fiveapp.move_log.entries)
+                if e.get("kind") in ("roll", "hold", "release", "score")
+            ),
+            None,
+        )
+        name = before.seats[before.current_seat].name
+        self._forget_verdict(undone)
+        return correction_entry(name, undone)
+
+    def _forget_verdict(self, undone: Entry | None) -> None:
+        """Takes a taken-back decision out of the coach's total (its verdict stays logged)."""
+        entries = self.fiveapp.move_log.entries
+        position = next((i for i, e in enumerate(entries) if e is undone), None)
+        if position is None or position + 1 >= len(entries):
+            return
+        verdict = entries[position + 1]
+        if verdict.get("kind") == "coach" and isinstance(verdict.get("loss"), int | float):
+            app = self.fiveapp
+            app.coach_loss = max(app.coach_loss - float(verdict["loss"]), 0.0)
+            app.coach_decisions = max(app.coach_decisions - 1, 0)
+
+    def action_undo(self) -> None:
+        """Takes back the last action, when the service allows it (otherwise says why)."""
+        if not self.fiveapp.service.saved:
+            self.notify(_("Undo needs a saved game."), severity="warning", timeout=4)
+            return
+        self.act(UNDO)
+
     def _tick(self) -> None:
-        """Lets a CPU seat take one action when the pace allows and nothing is open on top."""
+        """Lets a CPU seat take one action when the pace allows and nothing is open on top.
+
+        After a failed save it tries again every `RETRY_SECONDS`, so the game goes on by
+        itself once saving works again.
+        """
         service = self.fiveapp.service
-        if self.paused or self.app.screen is not self or not service.is_cpu_turn:
+        if self.paused or self.app.screen is not self or self._too_small:
+            return
+        if not service.is_cpu_turn:
             return
         now = time.monotonic()
-        if now - self._last_cpu_step < PACES[self.fiveapp.pace_index]:
+        pace = PACES[self.fiveapp.pace_index]
+        if self._save_error is not None:
+            pace = max(pace, RETRY_SECONDS)
+        if now - self._last_cpu_step < pace:
             return
         self._last_cpu_step = now
+        self._cpu_step()
+
+    def _cpu_step(self) -> None:
+        service = self.fiveapp.service
         before = service.state
         try:
             action = service.cpu_step()
-        except FivediceError as error:  # a CPU bug must not freeze the table
+        except FivediceError as error:
+            if is_save_failure(error):
+                self._save_error = error_text(error)
+                self.refresh_view()
+                return
+            # A CPU bug (or a game moved on elsewhere) must not freeze the table.
             self.paused = True
             self.notify(error_text(error), severity="error")
+            self.refresh_view()
             return
-        self.log_line(self._describe(before, str(action), service.state))
+        self._pending = None
+        self._add_log(action_entry(before, str(action), service.state))
+        self._save_session()
+        self.refresh_view()
+
+    def action_retry(self) -> None:
+        """Tries the failed save again: the human action, the CPU's step, or the session."""
+        if self._save_error is None:
+            self.notify(_("Everything is saved."), timeout=2)
+            return
+        if self._pending is not None:
+            action, judge = self._pending
+            if self.state is (judge[0] if judge else self.state):
+                self.act(action, judge)
+                return
+            self._pending = None
+        if self.fiveapp.service.is_cpu_turn:
+            self._last_cpu_step = time.monotonic()
+            self._cpu_step()
+            return
+        self._save_session()
         self.refresh_view()
 
     def action_roll(self) -> None:
         state = self.state
         if not self._human_turn(state):
             return
+        judge = None
         if state.dice is not None and state.rolls_left > 0:
-            self._coach_judge(state, state.turn.kept_values, None, None)
-        self.act("roll")
+            judge = (state, state.turn.kept_values, None, None)
+        self.act("roll", judge)
 
     def action_hold_die(self, position: int) -> None:
         state = self.state
@@ -425,8 +622,7 @@ class GameScreen(Screen[None]):
 
         def score(confirmed: bool | None) -> None:
             if confirmed and self.state is state:
-                self._coach_judge(state, None, target.category, target.column)
-                self.act(action)
+                self.act(action, (state, None, target.category, target.column))
 
         if placement.points == 0:
             question = _("Scratch {box}: score 0 there?").format(box=box_name(target.category))
@@ -445,14 +641,14 @@ class GameScreen(Screen[None]):
         codes = list(LANGUAGES)
         code = set_language(codes[(codes.index(current_language()) + 1) % len(codes)])
         self.retranslate()
+        self._save_session()
+        self.refresh_view()
         self.notify(LANGUAGES[code], timeout=2)
 
     def retranslate(self) -> None:
-        """Renders every text of the screen again in the current language.
-
-        The move log keeps its lines as written; the coach's ranking is dropped (ask again).
-        """
-        localize_bindings(self)
+        """Renders every text of the screen again in the current language, the move log
+        included; the coach's ranking is dropped (ask again)."""
+        self._localize_bindings()
         self.refresh_bindings()
         for button_id, label in (
             ("roll", _("Roll")),
@@ -464,11 +660,13 @@ class GameScreen(Screen[None]):
             button.label = label
             button.refresh(layout=True)  # a new label does not resize the button by itself
         self._hint_for = None
+        self._render_log()
         self.refresh_view()
 
     def action_pace(self, step: int) -> None:
         app = self.fiveapp
         app.pace_index = min(max(app.pace_index + step, 0), len(PACES) - 1)
+        self._save_session()
         self.refresh_view()
 
     def action_pause(self) -> None:
@@ -482,7 +680,22 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextScreen(_("Keys"), help_lines()))
 
     def action_new_game(self) -> None:
-        self.fiveapp.show_setup()
+        """Asks before leaving a game in progress for the new-game screen."""
+        if self.state.is_match_over:
+            self.fiveapp.show_setup()
+            return
+        if self.fiveapp.service.saved:
+            question = _(
+                "Leave this game for a new one? It stays saved: resume it from the new-game screen."
+            )
+        else:
+            question = _("Leave this game for a new one? It is not saved and will be lost.")
+
+        def leave(confirmed: bool | None) -> None:
+            if confirmed:
+                self.fiveapp.show_setup()
+
+        self.app.push_screen(ConfirmScreen(question), leave)
 
     def action_quit_game(self) -> None:
         self.app.exit()
@@ -493,6 +706,7 @@ class GameScreen(Screen[None]):
         app = self.fiveapp
         app.coach_mode = not app.coach_mode
         self.notify(_("Coach mode on.") if app.coach_mode else _("Coach mode off."), timeout=2)
+        self._save_session()
         self.refresh_view()
 
     def action_hint(self) -> None:
@@ -534,12 +748,14 @@ class GameScreen(Screen[None]):
             if estimate
             else _("Coach: expected points from here")
         )
-        text = Text(title + "\n", style="bold")
+        # One line per option, cut rather than wrapped: the value, what it costs against the
+        # best, then the choice, so no figure can be read as another option.
+        text = Text(title, style="bold")
         for index, option in enumerate(options[:4]):
-            loss = "" if index == 0 else f"  −{option.loss:.2f}"
+            loss = _("best") if index == 0 else f"−{option.loss:.2f}"
             value = f"≈{option.value:.0f}" if estimate else f"{option.value:6.1f}"
             choice = choice_text(option.keep, option.category, option.column)
-            text.append(f"{value}  {choice}{loss}\n", style="green" if index == 0 else "")
+            text.append(f"\n{value} {loss:>6}  {choice}", style="green" if index == 0 else "")
         hint.update(text)
 
     def _coach_judge(
@@ -548,8 +764,10 @@ class GameScreen(Screen[None]):
         keep: tuple[int, ...] | None,
         category: Category | None,
         column: int | None,
+        anchor: Entry,
     ) -> None:
-        """In coach mode, works out in the background what a human decision cost.
+        """In coach mode, works out in the background what a human decision cost; the verdict
+        goes right after `anchor`, the log entry of the decision, whatever came since.
 
         `column` (0-based) is the column of a scored box. With several columns the costs are
         the expert CPU's estimates, and the coach says so.
@@ -560,7 +778,9 @@ class GameScreen(Screen[None]):
         app.coach_decisions += 1
         if not state.rules.is_single_column:
             app.coach_estimated = True
-        self.run_worker(lambda: self._judge_worker(state, keep, category, column), thread=True)
+        self.run_worker(
+            lambda: self._judge_worker(state, keep, category, column, anchor), thread=True
+        )
 
     def _judge_worker(
         self,
@@ -568,6 +788,7 @@ class GameScreen(Screen[None]):
         keep: tuple[int, ...] | None,
         category: Category | None,
         column: int | None,
+        anchor: Entry,
     ) -> None:
         try:
             options = advise_state(state)
@@ -577,20 +798,21 @@ class GameScreen(Screen[None]):
             return
         loss = decision_loss(options, keep, category, column)
         if loss is not None:
-            self.app.call_from_thread(self._report_loss, loss, options[0])
+            self.app.call_from_thread(self._report_loss, loss, options[0], anchor)
 
-    def _report_loss(self, loss: float, best: Advice) -> None:
+    def _report_loss(self, loss: float, best: Advice, anchor: Entry) -> None:
         app = self.fiveapp
         app.coach_loss += loss
-        if loss < 0.005:
-            self.log_line(_("Coach: the best choice."))
-            return
-        choice = choice_text(best.keep, best.category, best.column)
-        if best.estimate:
-            message = _("Coach: that cost ≈{points} points (an estimate); best was {choice}.")
+        verdict = coach_entry(loss, best.keep, best.category, best.column, best.estimate)
+        log = app.move_log
+        if log.entries and log.entries[-1] is anchor:
+            self._add_log(verdict)
         else:
-            message = _("Coach: that cost {points} expected points; best was {choice}.")
-        self.log_line(message.format(points=f"{loss:.2f}", choice=choice))
+            log.insert_after(anchor, verdict)
+            self._render_log()
+        self._save_session()
+        if self._save_error is not None:
+            self.refresh_view()
 
     # The end -----------------------------------------------------------------------------
 

@@ -13,15 +13,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
+from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
+from fivedice.i18n import _
 
 if TYPE_CHECKING:
     from fivedice.store.stats import HighScore, ProfileStats
 
 
 class GameService(Protocol):
-    """What the app needs from a game: the state, actions, CPU steps."""
+    """What the app needs from a game: the state, actions, CPU steps, its saved session."""
 
     @property
     def state(self) -> GameState: ...
@@ -29,9 +31,19 @@ class GameService(Protocol):
     @property
     def is_cpu_turn(self) -> bool: ...
 
+    @property
+    def practice(self) -> bool: ...
+
+    @property
+    def saved(self) -> bool: ...
+
     def act(self, action: str) -> GameState: ...
 
     def cpu_step(self) -> Any: ...
+
+    def save_session(self, data: dict[str, Any]) -> None: ...
+
+    def load_session(self) -> dict[str, Any] | None: ...
 
 
 class SavedGame:
@@ -58,6 +70,23 @@ class SavedGame:
     def is_cpu_turn(self) -> bool:
         return bool(self.view.is_cpu_turn)
 
+    @property
+    def practice(self) -> bool:
+        return bool(self.view.practice)
+
+    @property
+    def saved(self) -> bool:
+        return True
+
+    def save_session(self, data: dict[str, Any]) -> None:
+        """Saves the app's session of this game (raises the service's errors)."""
+        self.service.save_session(self.view.game_id, data)
+
+    def load_session(self) -> dict[str, Any] | None:
+        """The session saved with this game, if any (raises the service's errors)."""
+        found: dict[str, Any] | None = self.service.load_session(self.view.game_id)
+        return found
+
     def act(self, action: str) -> GameState:
         """Applies an action through the service (raises its errors; nothing changes then)."""
         self.view = self.service.apply_action(self.view.game_id, action, self.view.version)
@@ -73,28 +102,108 @@ class SavedGame:
         return list(self.service.hint(self.view.game_id))
 
 
+class UnsavedGame:
+    """A game held in memory only, because the player chose to play without saving."""
+
+    def __init__(self, game: Any, practice: bool) -> None:
+        self.game = game
+        self.practice = practice
+        self.saved = False
+
+    @property
+    def state(self) -> GameState:
+        state: GameState = self.game.state
+        return state
+
+    @property
+    def is_cpu_turn(self) -> bool:
+        return bool(self.game.is_cpu_turn)
+
+    def act(self, action: str) -> GameState:
+        state: GameState = self.game.act(action)
+        return state
+
+    def cpu_step(self) -> Any:
+        return self.game.cpu_step()
+
+    def save_session(self, data: dict[str, Any]) -> None:
+        """Nothing to save to."""
+
+    def load_session(self) -> dict[str, Any] | None:
+        return None
+
+
 _service: Any = None
 _database_url: str | None = None
 _practice = False
+_unsaved = False
 
 
 def configure(url: str | None = None, practice: bool = False) -> None:
     """Chooses the database (None: the service's default) and whether games are practice."""
-    global _service, _database_url, _practice
-    _service, _database_url, _practice = None, url, practice
+    global _service, _database_url, _practice, _unsaved
+    _service, _database_url, _practice, _unsaved = None, url, practice, False
+
+
+def practice_default() -> bool:
+    """Whether new games are practice games unless the new-game screen says otherwise."""
+    return _practice
+
+
+def database_description() -> str:
+    """The database the app saves to, as the player can find it (a path, or a URL)."""
+    from fivedice.store import default_database_url
+
+    text = _database_url or default_database_url()
+    try:
+        from sqlalchemy.engine import make_url
+
+        url = make_url(text)
+    except Exception:  # not a URL at all: show it as it was given
+        return text
+    if url.get_backend_name() == "sqlite":
+        return str(url.database or ":memory:")
+    return url.render_as_string(hide_password=True)
 
 
 def open_service() -> Any:
-    """The application service on the chosen database, or None when it cannot be opened."""
-    global _service
-    if _service is None:
-        try:
-            from fivedice.service import GameService as Service
+    """The application service on the chosen database; None once the player chose to play
+    without saving (`play_unsaved`).
 
+    Raises:
+        StoreError: the database cannot be opened (damaged, foreign, locked, too new, a
+            server that does not answer); the app shows it and lets the player choose.
+    """
+    global _service
+    if _unsaved:
+        return None
+    if _service is None:
+        from fivedice.core.errors import N_
+        from fivedice.service import GameService as Service
+        from fivedice.store import StoreError
+
+        try:
             _service = Service.open(_database_url)
-        except Exception:  # no database: the app still plays, unsaved
-            return None
+        except StoreError:
+            raise
+        except Exception as error:  # e.g. a database driver that is not installed
+            raise StoreError(
+                N_("cannot use the database {database}: {reason}"),
+                database=database_description(),
+                reason=str(error) or type(error).__name__,
+            ) from error
     return _service
+
+
+def play_unsaved() -> None:
+    """From now on games are played in memory only (the player chose so, knowing why)."""
+    global _unsaved
+    _unsaved = True
+
+
+def is_unsaved() -> bool:
+    """Whether the player chose to play without saving."""
+    return _unsaved
 
 
 def latest_unfinished() -> int | None:
@@ -103,34 +212,43 @@ def latest_unfinished() -> int | None:
     return games[0][1] if games else None
 
 
-def start_game(settings: GameSettings, seed: int | None = None) -> GameService:
-    """Starts a game through the service: saved when the store opens, in memory otherwise."""
+def start_game(
+    settings: GameSettings, seed: int | None = None, practice: bool | None = None
+) -> GameService:
+    """Starts a game through the service: saved, or in memory once the player chose that.
+
+    Raises the service's errors (a store that cannot be written).
+    """
+    practice = _practice if practice is None else practice
     service = open_service()
     if service is not None:
-        return SavedGame(service, service.create_game(settings, seed=seed, practice=_practice))
+        return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
     from fivedice.service import LocalGame
 
-    return LocalGame.start(settings, seed=seed)
+    return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
 
 
 def unfinished_games() -> list[tuple[str, int]]:
-    """Saved games in progress, newest first, as (description, game id)."""
+    """Saved games in progress, newest first, as (description, game id); practice games
+    say so.
+
+    Raises the service's errors (a store that cannot be read), so the screen can say so.
+    """
     service = open_service()
     if service is None:
         return []
-    try:
-        from fivedice.store import IN_PROGRESS
+    from fivedice.store import IN_PROGRESS
 
-        games = service.list_games(IN_PROGRESS)
-    except Exception:  # a broken store must not stop a new game
-        return []
+    games = service.list_games(IN_PROGRESS)
+    practice = _("practice")
     return [
         (
-            f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}",
+            f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
+            + (f" · {practice}" if g.practice else ""),
             int(g.game_id),
         )
         for g in games[:5]
-        if not g.practice and g.kind == "play"  # games at the table: `fivedice table`
+        if g.kind == "play"  # games at the table resume with `fivedice table`
     ]
 
 
@@ -168,6 +286,10 @@ def high_score_lists() -> dict[str, list[HighScore]]:
 def resume_game(game_id: int) -> GameService:
     """Loads a saved game through the service (its own settings and dice)."""
     service = open_service()
+    if service is None:
+        from fivedice.core.errors import N_, FivediceError
+
+        raise FivediceError(N_("there is no database to resume a game from"))
     return SavedGame(service, service.load(game_id))
 
 
@@ -220,8 +342,11 @@ def warm_up(rules: RuleSet) -> None:
             from fivedice.strategy.bots import level_values
         except ImportError:
             return
-        with _table_lock:
-            level_values(rules, "expert")
+        try:
+            with _table_lock:
+                level_values(rules, "expert")
+        except FivediceError:  # not allowed here: the hint will say so
+            pass
         return
     try:
         from fivedice.core.card import Column
@@ -229,8 +354,11 @@ def warm_up(rules: RuleSet) -> None:
         from fivedice.strategy.cache import load_or_solve
     except ImportError:
         return
-    with _table_lock:
-        table = load_or_solve(rules)
+    try:
+        with _table_lock:
+            table = load_or_solve(rules)
+    except FivediceError:  # not allowed here ($FIVEDICE_SOLVE_RULES): the hint will say so
+        return
     advise(table, Column(), (1, 2, 3, 4, 4), 2)
 
 

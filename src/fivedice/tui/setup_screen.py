@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -28,7 +29,7 @@ from fivedice.strategy.levels import LEVELS
 from fivedice.text import error_text, first_player_name, preset_description
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.records_screen import open_records
-from fivedice.tui.session import abandon_game, unfinished_games
+from fivedice.tui.session import abandon_game, practice_default, unfinished_games
 from fivedice.tui.wording import choice_label, level_name, localize_bindings, option_label
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class SetupForm:
     options: dict[str, object] = field(default_factory=dict)
     first_player: str = FirstPlayer.FIRST_SEAT.value
     match_length: int = 1
+    practice: bool = field(default_factory=practice_default)
+    """A practice game: kept out of statistics and high scores."""
 
     @classmethod
     def default(cls) -> SetupForm:
@@ -81,6 +84,11 @@ class SetupForm:
             first_player=FirstPlayer(self.first_player),
             match_length=self.match_length,
         )
+
+
+def switch_state(on: bool) -> str:
+    """A switch's state in words."""
+    return _("on") if on else _("off")
 
 
 def _option_kind(name: str) -> type:
@@ -124,18 +132,33 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Statistics"), id="stats", compact=True)
                 yield Button(_("High scores"), id="top", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
-            self.saved = unfinished_games()
+            try:
+                self.saved = unfinished_games()
+            except FivediceError as error:  # shown, never silently an empty list
+                self.saved = []
+                yield Label(_("Unfinished games"), classes="section")
+                yield Static(
+                    Text(
+                        _("The saved games cannot be listed: {reason}").format(
+                            reason=error_text(error)
+                        ),
+                        style="red",
+                    ),
+                    id="saved-error",
+                )
             if self.saved:
                 yield Label(_("Unfinished games"), classes="section")
                 for index, (description, _handle) in enumerate(self.saved):
+                    # Abandon first: a long description must never push it out of sight.
                     with Horizontal(classes="row saved-game"):
+                        yield Button(
+                            _("Abandon"), id=f"abandon-{index}", compact=True, variant="error"
+                        )
                         yield Button(
                             _("Resume: {game}").format(game=description),
                             id=f"resume-{index}",
                             compact=True,
-                        )
-                        yield Button(
-                            _("Abandon"), id=f"abandon-{index}", compact=True, variant="error"
+                            classes="resume",
                         )
             yield Label(_("Players"), classes="section")
             for index, (name, kind) in enumerate(form.seats):
@@ -171,6 +194,16 @@ class SetupScreen(Screen[None]):
                     compact=True,
                 )
             with Horizontal(classes="row"):
+                yield Label(_("Practice game"), classes="field")
+                yield Switch(value=form.practice, id="practice")
+                yield Label(
+                    switch_state(form.practice), id="practice-state", classes="switch-state"
+                )
+                yield Static(
+                    Text(_("kept out of statistics and high scores"), style="dim"),
+                    classes="note",
+                )
+            with Horizontal(classes="row"):
                 yield Label(_("Games in the match"), classes="field")
                 yield Input(
                     value=str(form.match_length), type="integer", id="match-length", classes="num"
@@ -193,6 +226,9 @@ class SetupScreen(Screen[None]):
             yield Label(option_label(name), classes="field")
             if kind is bool:
                 yield Switch(value=bool(value), id=f"opt-{name}")
+                yield Label(
+                    switch_state(bool(value)), id=f"opt-{name}-state", classes="switch-state"
+                )
             elif issubclass(kind, Enum):
                 yield Select(
                     [(choice_label(str(member.value)), str(member.value)) for member in kind],
@@ -232,6 +268,7 @@ class SetupScreen(Screen[None]):
             options=options,
             first_player=str(self.query_one("#first-player", Select).value),
             match_length=min(max(match_length, 1), MAX_MATCH_LENGTH),
+            practice=self.query_one("#practice", Switch).value,
         )
 
     # Events --------------------------------------------------------------------------------
@@ -308,6 +345,14 @@ class SetupScreen(Screen[None]):
             self.form.preset = str(event.value)
             self.form.options = find_preset(self.form.preset).rules.settings()
             await self.recompose()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        """Says "on" or "off" in words next to a switch, not by its colour only."""
+        if event.switch.id:
+            label = self.query(f"#{event.switch.id}-state")
+            for widget in label:
+                if isinstance(widget, Label):
+                    widget.update(switch_state(event.value))
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
         self.action_start()

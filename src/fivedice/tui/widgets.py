@@ -15,9 +15,10 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
-from fivedice.core.card import Placement
+from fivedice.core.card import Column, Placement
 from fivedice.core.categories import CATEGORIES, UPPER, Category
 from fivedice.core.game import GameState
+from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 from fivedice.text import (
     box_name,
@@ -26,6 +27,7 @@ from fivedice.text import (
     upper_total_label,
     yahtzee_bonus_label,
 )
+from fivedice.tui.wording import short_box_name, short_sum_labels
 
 # Pips of each face on a 5×3 grid.
 _PIPS: dict[int, tuple[str, str, str]] = {
@@ -119,9 +121,18 @@ def _short(text: str, width: int) -> str:
     return _name(text, width)
 
 
-LEVELS = 3
+LEVELS = 4
 """How compact the score table can be: 0 every column in full; 1 the shown seat's columns in
-full, one column per other seat; 2 as 1, with short names and no cell padding."""
+full, one column per other seat; 2 as 1, with short names and no cell padding; 3 as 2, the
+shown seat's card only (one seat at a time)."""
+
+
+def _upper_reachable(column: Column, rules: RuleSet) -> bool:
+    """Whether the upper bonus can still be earned in a column: five of each open face."""
+    best = column.upper_total + sum(
+        5 * (category.face or 0) for category in UPPER if column.score(category) is None
+    )
+    return best >= rules.upper_bonus_threshold
 
 
 @dataclass(frozen=True)
@@ -169,18 +180,25 @@ class ScoreTable(DataTable[Text]):
     # Building ---------------------------------------------------------------------------
 
     @staticmethod
-    def _row_labels(state: GameState) -> list[tuple[str, Category | None]]:
+    def _row_labels(state: GameState, short: bool = False) -> list[tuple[str, Category | None]]:
+        """The row names, top to bottom, with the box of each (None for sums); `short`: in
+        at most 10 cells each."""
+        if short:
+            upper, bonus, extra, total, grand = short_sum_labels()
+        else:
+            upper, bonus, extra = upper_total_label(), upper_bonus_label(), yahtzee_bonus_label()
+            total, grand = total_label(), _("Grand total")
         rows: list[tuple[str, Category | None]] = []
         for category in CATEGORIES:
-            rows.append((box_name(category), category))
+            rows.append((short_box_name(category) if short else box_name(category), category))
             if category is UPPER[-1]:
-                rows.append((upper_total_label(), None))
-                rows.append((upper_bonus_label(), None))
+                rows.append((upper, None))
+                rows.append((bonus, None))
         if state.rules.yahtzee_bonus:
-            rows.append((yahtzee_bonus_label(), None))
-        rows.append((total_label(), None))
+            rows.append((extra, None))
+        rows.append((total, None))
         if state.rules.columns > 1:
-            rows.append((_("Grand total"), None))
+            rows.append((grand, None))
         return rows
 
     def _full_cells(self, state: GameState, seat: int, column: int, short: bool) -> list[Text]:
@@ -201,10 +219,13 @@ class ScoreTable(DataTable[Text]):
                 cells.append(Text(f"{c.upper_total}{par}", justify="right"))
                 if c.upper_bonus(rules):
                     cells.append(Text(str(c.upper_bonus(rules)), justify="right"))
-                else:
+                elif not rules.upper_bonus:
+                    cells.append(Text("-", style="dim", justify="right"))
+                elif _upper_reachable(c, rules):
                     missing = max(rules.upper_bonus_threshold - c.upper_total, 0)
-                    text = f"{missing}↑" if rules.upper_bonus else "-"
-                    cells.append(Text(text, style="dim", justify="right"))
+                    cells.append(Text(f"{missing}↑", style="dim", justify="right"))
+                else:  # out of reach: no points to chase any more
+                    cells.append(Text("0", style="dim", justify="right"))
         if rules.yahtzee_bonus:
             cells.append(Text(str(c.yahtzee_bonus_total(rules)), justify="right"))
         cells.append(Text(str(card.column_totals(rules)[column]), "bold", justify="right"))
@@ -247,15 +268,15 @@ class ScoreTable(DataTable[Text]):
             style = "bold reverse" if playing and seat == state.current_seat else "bold"
             return Text(text, style=style, justify="right" if short else None)
 
-        rows = self._row_labels(state)
-        if short:
-            rows = [(_name(label, 10), category) for label, category in rows]
+        rows = self._row_labels(state, short)
         columns: list[_TableColumn] = []
         corner = Text("")
         # The seat shown in full comes first, next to the box names it is read with.
         order = sorted(range(len(state.seats)), key=lambda i: level > 0 and i != shown)
         for seat_index in order:
             seat = state.seats[seat_index]
+            if level >= 3 and seat_index != shown:
+                continue  # one seat at a time: `v` shows the next
             if level == 0 or seat_index == shown:
                 for column in range(rules.columns):
                     if level == 0:
@@ -303,6 +324,30 @@ class ScoreTable(DataTable[Text]):
         """Rows of the table, the header included."""
         return len(self._row_labels(state)) + 1
 
+    # The cursor stays on boxes: sums and names cannot be scored, so the arrows pass them by.
+
+    def _step(self, rows: int, columns: int) -> None:
+        row, column = self.cursor_coordinate
+        while True:
+            row, column = row + rows, column + columns
+            if not (0 <= row < self.row_count and 0 <= column < len(self.columns)):
+                return  # no box further on: stay
+            if self.target_at(row, column) is not None:
+                self.move_cursor(row=row, column=column)
+                return
+
+    def action_cursor_up(self) -> None:
+        self._step(-1, 0)
+
+    def action_cursor_down(self) -> None:
+        self._step(1, 0)
+
+    def action_cursor_left(self) -> None:
+        self._step(0, -1)
+
+    def action_cursor_right(self) -> None:
+        self._step(0, 1)
+
     def best_level(self, state: GameState, shown: int, width: int) -> int:
         """The least compact level that fits `width` cells (the most compact if none does)."""
         for level in range(LEVELS):
@@ -341,6 +386,14 @@ class ScoreTable(DataTable[Text]):
         for row_index, name in enumerate(name_cells):
             self.add_row(name, *(column.cells[row_index] for column in columns))
         self.move_cursor(row=cursor.row, column=cursor.column, scroll=False)
+        self.call_after_refresh(self._forget_renders)
+
+    def _forget_renders(self) -> None:
+        # DataTable caches rendered cells without their width: cells drawn before the new
+        # columns were measured (the screen under a dialog is drawn, but measured later) would
+        # stay blank. Drop them once the table is laid out.
+        self._clear_caches()
+        self.refresh()
 
     @staticmethod
     def _box_cell(

@@ -42,6 +42,10 @@ def binding_texts() -> dict[str, str]:
         "Language": _("Language"),
         "Player": _("Player"),
         "Review": _("Review"),
+        "Try again": _("Try again"),
+        "Play unsaved": _("Play unsaved"),
+        "Undo": _("Undo"),
+        "Quit?": _("Quit?"),
     }
 
 
@@ -60,6 +64,24 @@ def localize_bindings(node: DOMNode) -> None:
             dataclasses.replace(b, description=texts.get(b.description, b.description))
             for b in bindings
         ]
+
+
+def short_box_name(category: Category) -> str:
+    """A box's name in at most 10 cells, for the compact score card of small windows."""
+    names = {
+        Category.THREE_OF_A_KIND: _("3 of kind"),
+        Category.FOUR_OF_A_KIND: _("4 of kind"),
+        Category.SMALL_STRAIGHT: _("Small str."),
+        Category.LARGE_STRAIGHT: _("Large str."),
+    }
+    name = names.get(category) or box_name(category)
+    return name if len(name) <= 10 else name[:9] + "…"
+
+
+def short_sum_labels() -> tuple[str, str, str, str, str]:
+    """Upper total, upper bonus, Yahtzee bonus, total and grand total in at most 10 cells."""
+    labels = (_("Upper sum"), _("Bonus"), _("Yahtzee +"), _("Total"), _("Grand tot."))
+    return tuple(label if len(label) <= 10 else label[:9] + "…" for label in labels)  # type: ignore[return-value]
 
 
 def level_name(level: str) -> str:

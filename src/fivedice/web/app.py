@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
+from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
 from fivedice.web import api, pages, review, sheet, table
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
@@ -28,6 +29,7 @@ from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
 RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
+SERVER_SOLVE_WAIT_SECONDS = 2.0
 
 
 def create_app(
@@ -57,6 +59,8 @@ def create_app(
         summary="Five dice, every house rule, and a coach that knows the best move.",
         version="1",
     )
+    if service.solve_wait is None:  # a request waits a little for another's solve, then 503
+        service.solve_wait = SERVER_SOLVE_WAIT_SECONDS
     app.state.hub = GameHub(service, signer)
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
@@ -74,7 +78,9 @@ def create_app(
         headers = {}
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
-        if status == 503:
+        if isinstance(error, SolverBusyError):
+            headers["Retry-After"] = str(error.retry_after)
+        elif status == 503:
             headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)

@@ -27,6 +27,7 @@ from fivedice.store import (
 )
 from fivedice.store.browser_seats import BrowserSeats
 from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
@@ -53,7 +54,7 @@ def error_status(error: FivediceError) -> int:
         return error.status
     if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
         return 422
-    if isinstance(error, StoreUnavailableError):
+    if isinstance(error, StoreUnavailableError | SolverBusyError):
         return 503
     if isinstance(error, DatabaseDamagedError):
         return 500

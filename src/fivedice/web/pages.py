@@ -32,6 +32,7 @@ from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
 from fivedice.store import FINISHED, IN_PROGRESS, StaleVersionError
 from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
 from fivedice.web.guard import csrf_field_html, session_of
 from fivedice.web.hub import (
@@ -228,7 +229,7 @@ def board_context(
                     option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
                 else:
                     option["text"] = t["reroll_all"]
-        except (HintsUnavailableError, SeatError) as problem:
+        except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
             hint_error = error_text(problem, gettext)
     dice = []
     for index in range(5):

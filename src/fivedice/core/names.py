@@ -1,0 +1,116 @@
+"""Player names: the one rule for what a name may hold, and how stored text is shown safely.
+
+A name is printed on terminals, in listings, in exported records and on web pages, and it is
+a profile key for statistics. So the rule (`check_name`, applied by every `Seat`) refuses
+what could forge output or hide what a name is:
+
+* control characters (C0 and C1, NUL, ESC, DEL), so no terminal escape, no NUL;
+* line and paragraph separators (``\\n``, ``\\r``, U+0085, U+2028, U+2029, ...), so a name
+  can never print as several lines;
+* the bidirectional controls (U+202A-U+202E, U+2066-U+2069, ...), which reorder what is shown
+  around them;
+* lone surrogates, which no output encoding can write;
+* names with nothing visible in them, and names longer than `MAX_NAME_LENGTH` once the outer
+  whitespace is trimmed (the name is stored trimmed).
+
+Text read back from a database may have been edited by hand and never checked:
+`visible_text` shows any text on one line with every such character written as an escape.
+
+>>> check_name("  Ann ")
+'Ann'
+>>> visible_text("a\\nseed: 99\\x1b[31m")
+'a\\\\nseed: 99\\\\x1b[31m'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from fivedice.core.errors import N_, SettingsError
+
+MAX_NAME_LENGTH = 40
+"""At most this many characters, counted after trimming (and for the case-folded profile
+key, which is what names are matched by)."""
+
+# Format characters that change the order in which the text around them is displayed.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Categories of characters that must never be in a name: control, surrogate, line separator,
+# paragraph separator.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+class PlayerNameError(SettingsError):
+    """A player name that cannot be used (empty, too long, or with a refused character)."""
+
+
+def _is_refused(char: str) -> bool:
+    return unicodedata.category(char) in _REFUSED_CATEGORIES or char in _BIDI_CONTROLS
+
+
+def _is_visible(char: str) -> bool:
+    # Letters, digits, punctuation and symbols; not spaces, marks or invisible formats.
+    return unicodedata.category(char)[0] in "LNPS"
+
+
+def check_name(name: object) -> str:
+    """The name, trimmed, if players may use it.
+
+    Raises:
+        PlayerNameError: not a string, nothing visible in it, longer than `MAX_NAME_LENGTH`
+            characters, or it holds a control character, a line or paragraph separator or a
+            bidirectional control (the message names the character by its code point).
+    """
+    if not isinstance(name, str):
+        raise PlayerNameError(N_("every seat needs a name"))
+    for char in name:
+        if _is_refused(char):
+            raise PlayerNameError(
+                N_(
+                    "a name cannot hold control characters, line breaks or direction marks"
+                    " ({code} in {name})"
+                ),
+                code=f"U+{ord(char):04X}",
+                name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
+            )
+    trimmed = name.strip()
+    if not any(_is_visible(char) for char in trimmed):
+        raise PlayerNameError(N_("every seat needs a name"))
+    if len(trimmed) > MAX_NAME_LENGTH:
+        raise PlayerNameError(
+            N_("a name has at most {most} characters: {name}…"),
+            most=MAX_NAME_LENGTH,
+            name=visible_text(trimmed[:MAX_NAME_LENGTH], quote=True),
+        )
+    if len(trimmed.casefold()) > MAX_NAME_LENGTH:
+        # Names are matched ignoring case ("ß" as "ss"): the key must fit as well.
+        raise PlayerNameError(
+            N_("a name has at most {most} characters when compared ignoring case: {name}"),
+            most=MAX_NAME_LENGTH,
+            name=visible_text(trimmed, quote=True),
+        )
+    return trimmed
+
+
+def visible_text(text: str, *, quote: bool = False) -> str:
+    """`text` on one line, safe for a terminal: refused and invisible characters escaped.
+
+    Control characters, separators, bidirectional controls and every other character that
+    `str.isprintable` calls unprintable (except the plain space) are written as ``\\n``,
+    ``\\x1b``, ``\\u2028``; a backslash as ``\\\\``, so what is shown is unambiguous.
+    With `quote`, the result is also put in double quotes (a quote inside written ``\\"``).
+    """
+    out = []
+    for char in text:
+        if char == "\\":
+            out.append("\\\\")
+        elif quote and char == '"':
+            out.append('\\"')
+        elif char == " " or char.isprintable():
+            out.append(char)
+        else:
+            escaped = repr(char)[1:-1]
+            out.append(escaped if escaped.startswith("\\") else f"\\u{ord(char):04x}")
+    shown = "".join(out)
+    return f'"{shown}"' if quote else shown

@@ -1,0 +1,157 @@
+"""Bounds on solver work, so that a server cannot be made to solve without end.
+
+Solving a rule set nobody solved before costs seconds of CPU and megabytes of cache; a public
+server would otherwise solve one for every unusual rule set anyone asks a hint for. So:
+
+* **One new table at a time per process.** `solving_slot()` is held while a table is solved;
+  a caller that would have to wait longer than its bound (`waiting_at_most`, a context
+  variable: the web service sets a short one, the terminal front ends none) gets
+  `SolverBusyError` (the web answers 503 with Retry-After).
+* **An optional allow-list** of rule presets whose tables may be used at all
+  (`$FIVEDICE_SOLVE_RULES`, e.g. ``classic,free-choice``; `fivedice serve --solve-only`
+  sets it). Other rules get `SolveNotAllowedError`: no hints, and no game with a CPU level
+  that plays from the table (`check_cpu_levels`, called when a game is created).
+
+Light on purpose (stdlib and the core only): the web layer imports the errors without numpy.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from fivedice.core.errors import N_, FivediceError
+from fivedice.core.rules import RuleSet
+
+__all__ = [
+    "OPTIMAL_LEVELS",
+    "RETRY_AFTER_SECONDS",
+    "SOLVE_RULES_ENV",
+    "SolveNotAllowedError",
+    "SolverBusyError",
+    "allowed_rules",
+    "check_allowed",
+    "check_cpu_levels",
+    "parse_allowed",
+    "solving_slot",
+    "waiting_at_most",
+]
+
+SOLVE_RULES_ENV = "FIVEDICE_SOLVE_RULES"
+RETRY_AFTER_SECONDS = 10
+"""What a busy answer suggests waiting: about one table solve on a small machine."""
+OPTIMAL_LEVELS = frozenset({"strong", "expert"})
+"""CPU levels that play from the solved table (`bots.PROFILES[...].optimal_values`)."""
+
+
+class SolverBusyError(FivediceError):
+    """Another table is being solved in this process, longer than the caller may wait.
+
+    Attributes:
+        retry_after: seconds after which asking again is likely to succeed.
+    """
+
+    def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        super().__init__(
+            N_("the solver is busy with other rules; try again in {seconds} seconds"),
+            seconds=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+class SolveNotAllowedError(FivediceError):
+    """These rules are not on the allow-list of rule sets this process may solve."""
+
+
+_SOLVE_LOCK = threading.RLock()
+_WAIT: ContextVar[float | None] = ContextVar("fivedice_solve_wait", default=None)
+
+
+@contextmanager
+def waiting_at_most(seconds: float | None) -> Iterator[None]:
+    """Within the block, `solving_slot` waits at most `seconds` (None: as long as needed)."""
+    token = _WAIT.set(seconds)
+    try:
+        yield
+    finally:
+        _WAIT.reset(token)
+
+
+@contextmanager
+def solving_slot() -> Iterator[None]:
+    """Holds the process's one slot for solving a table.
+
+    Raises:
+        SolverBusyError: the slot stayed taken longer than the current bound.
+    """
+    wait = _WAIT.get()
+    if not _SOLVE_LOCK.acquire(timeout=-1 if wait is None else max(0.0, wait)):
+        raise SolverBusyError()
+    try:
+        yield
+    finally:
+        _SOLVE_LOCK.release()
+
+
+def parse_allowed(text: str) -> frozenset[RuleSet]:
+    """The single-column rule sets of a comma-separated list of presets.
+
+    A several-column preset (`triple`) allows the one-column table its hints and CPU use.
+
+    Raises:
+        RuleSetError: an unknown preset.
+    """
+    from fivedice.core.rules import find_ruleset
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise SolveNotAllowedError(
+            N_("{variable} lists no rule preset (e.g. {example})"),
+            variable=SOLVE_RULES_ENV,
+            example="classic,free-choice",
+        )
+    return frozenset(_single(find_ruleset(name)) for name in names)
+
+
+def allowed_rules() -> frozenset[RuleSet] | None:
+    """The allow-list of `$FIVEDICE_SOLVE_RULES`, or None when every rule set may be solved.
+
+    Raises:
+        RuleSetError: the variable names an unknown preset.
+    """
+    text = os.environ.get(SOLVE_RULES_ENV, "")
+    return parse_allowed(text) if text.strip() else None
+
+
+def check_allowed(rules: RuleSet) -> None:
+    """Refuses rules whose table this process may not use.
+
+    Raises:
+        SolveNotAllowedError: an allow-list is set and these rules are not on it.
+    """
+    allowed = allowed_rules()
+    if allowed is not None and _single(rules) not in allowed:
+        raise SolveNotAllowedError(
+            N_(
+                "the coach and the strong and expert CPU players are not available for these "
+                "rules here (this server solves only {presets})"
+            ),
+            presets=os.environ.get(SOLVE_RULES_ENV, "").strip(),
+        )
+
+
+def check_cpu_levels(rules: RuleSet, levels: Iterable[str | None]) -> None:
+    """Refuses a new game whose CPU seats could never move under the allow-list.
+
+    Raises:
+        SolveNotAllowedError: a strong or expert CPU seat on rules that may not be solved.
+    """
+    if any(level in OPTIMAL_LEVELS for level in levels):
+        check_allowed(rules)
+
+
+def _single(rules: RuleSet) -> RuleSet:
+    return rules if rules.columns == 1 else rules.replace(column_multipliers=(1,))

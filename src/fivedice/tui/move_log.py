@@ -1,0 +1,205 @@
+"""The move log of the game screen, kept as data and worded only when shown.
+
+Each entry is a small JSON object (what happened, with its numbers), not a sentence: so the
+log is shown again in whatever language is chosen later, a coach's verdict can be put right
+after the move it judges, and the log is saved with the game's session and restored on
+resume. An entry that cannot be read (a damaged session) is skipped, never an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
+from fivedice.core.categories import Category
+from fivedice.core.game import GameState
+from fivedice.i18n import _
+from fivedice.text import box_name, dice_text
+from fivedice.tui.wording import choice_text
+
+Entry = dict[str, Any]
+MAX_ENTRIES = 500
+"""The log keeps its newest entries only (the oldest go first)."""
+
+
+def action_entry(before: GameState, action: str, after: GameState) -> Entry:
+    """The entry of one action of the seat to move in `before`, which led to `after`."""
+    name = before.seats[before.current_seat].name
+    parsed = parse_action(action)
+    if isinstance(parsed, Roll):
+        # The rolled dice are those of the seat's turn, before any next game started.
+        return {
+            "kind": "roll",
+            "name": name,
+            "dice": list(after.dice or ()),
+            "held": list(after.turn.held),
+        }
+    if isinstance(parsed, Hold | Release):
+        return {
+            "kind": "hold" if isinstance(parsed, Hold) else "release",
+            "name": name,
+            "positions": list(parsed.positions),
+            "dice": [(before.dice or ())[p - 1] for p in parsed.positions],
+        }
+    assert isinstance(parsed, Score)  # the four actions are exhaustive
+    placement = next(
+        (
+            p
+            for p in before.placements()
+            if (p.column, p.category) == (parsed.column, parsed.category)
+        ),
+        None,
+    )
+    return {
+        "kind": "score",
+        "name": name,
+        "box": parsed.category.key,
+        "column": parsed.column + 1 if before.rules.columns > 1 else None,
+        "points": placement.box_points if placement else 0,
+        "upper_bonus": placement.upper_bonus if placement else 0,
+        "yahtzee_bonus": placement.yahtzee_bonus if placement else 0,
+    }
+
+
+def game_entry(number: int, count: int) -> Entry:
+    """Game `number` of a match of `count` begins."""
+    return {"kind": "game", "number": number, "count": count}
+
+
+def coach_entry(
+    loss: float,
+    keep: tuple[int, ...] | None,
+    category: Category | None,
+    column: int | None,
+    estimate: bool,
+) -> Entry:
+    """The coach's verdict on a decision: what it cost, and the best choice."""
+    return {
+        "kind": "coach",
+        "loss": round(loss, 4),
+        "keep": None if keep is None else list(keep),
+        "box": None if category is None else category.key,
+        "column": column,
+        "estimate": estimate,
+    }
+
+
+def correction_entry(name: str, undone: Entry | None) -> Entry:
+    """An action taken back (undo): the log keeps what happened and says so."""
+    return {"kind": "undo", "name": name, "undone": undone}
+
+
+def _numbers(values: Any) -> str:
+    return " ".join(str(int(v)) for v in values)
+
+
+def entry_text(entry: Entry) -> str | None:
+    """The entry in the current language; None when it cannot be read."""
+    try:
+        return _entry_text(entry)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _entry_text(entry: Entry) -> str | None:
+    kind = entry["kind"]
+    if kind == "roll":
+        dice = tuple(int(d) for d in entry["dice"])
+        held = tuple(bool(h) for h in entry.get("held", ()))
+        return _("{name}: roll {dice}").format(
+            name=entry["name"], dice=dice_text(dice, held or (False,) * len(dice))
+        )
+    if kind in ("hold", "release"):
+        positions = entry["positions"]
+        if kind == "hold":
+            message = (
+                _("{name}: hold die {positions} ({dice})")
+                if len(positions) == 1
+                else _("{name}: hold dice {positions} ({dice})")
+            )
+        else:
+            message = (
+                _("{name}: release die {positions} ({dice})")
+                if len(positions) == 1
+                else _("{name}: release dice {positions} ({dice})")
+            )
+        return message.format(
+            name=entry["name"], positions=_numbers(positions), dice=_numbers(entry["dice"])
+        )
+    if kind == "score":
+        box = box_name(Category.parse(entry["box"]))
+        if entry.get("column") is not None:
+            box += f" ({int(entry['column'])})"
+        text = _("{name}: {points} in {box}").format(
+            name=entry["name"], points=int(entry["points"]), box=box
+        )
+        notes = []
+        if entry.get("upper_bonus"):
+            notes.append(_("upper bonus +{points}").format(points=int(entry["upper_bonus"])))
+        if entry.get("yahtzee_bonus"):
+            notes.append(_("Yahtzee bonus +{points}").format(points=int(entry["yahtzee_bonus"])))
+        return text + (" (" + ", ".join(notes) + ")" if notes else "")
+    if kind == "game":
+        return _("Game {number} of {count} begins.").format(
+            number=int(entry["number"]), count=int(entry["count"])
+        )
+    if kind == "coach":
+        loss = float(entry["loss"])
+        if loss < 0.005:
+            return _("Coach: the best choice.")
+        keep = None if entry.get("keep") is None else tuple(int(d) for d in entry["keep"])
+        category = None if entry.get("box") is None else Category.parse(entry["box"])
+        column = entry.get("column")
+        choice = choice_text(keep, category, None if column is None else int(column))
+        if entry.get("estimate"):
+            message = _("Coach: that cost ≈{points} points (an estimate); best was {choice}.")
+        else:
+            message = _("Coach: that cost {points} expected points; best was {choice}.")
+        return message.format(points=f"{loss:.2f}", choice=choice)
+    if kind == "undo":
+        name = str(entry["name"])
+        undone = entry.get("undone")
+        action = entry_text(undone) if isinstance(undone, dict) else None
+        if action is None:
+            return _("{name}: took back the last action (undo)").format(name=name)
+        action = action.removeprefix(f"{name}: ")
+        return _("{name}: took back “{action}” (undo)").format(name=name, action=action)
+    return None
+
+
+class MoveLog:
+    """The entries of the log, oldest first."""
+
+    def __init__(self, entries: list[Entry] | None = None) -> None:
+        self.entries: list[Entry] = list(entries or [])[-MAX_ENTRIES:]
+
+    def append(self, entry: Entry) -> None:
+        """Adds an entry at the end."""
+        self.entries.append(entry)
+        if len(self.entries) > MAX_ENTRIES:
+            del self.entries[0]
+
+    def insert_after(self, anchor: Entry, entry: Entry) -> None:
+        """Puts an entry right after `anchor` (and after verdicts already there); at the end
+        when the anchor is no longer in the log."""
+        position = next((i for i, e in enumerate(self.entries) if e is anchor), None)
+        if position is None:
+            self.append(entry)
+            return
+        position += 1
+        while position < len(self.entries) and self.entries[position].get("kind") == "coach":
+            position += 1
+        self.entries.insert(position, entry)
+        if len(self.entries) > MAX_ENTRIES:
+            del self.entries[0]
+
+    def lines(self) -> list[str]:
+        """Every readable entry in the current language."""
+        return [text for text in map(entry_text, self.entries) if text is not None]
+
+    @classmethod
+    def from_json(cls, data: object) -> MoveLog:
+        """A log from saved data; anything that is not a list of objects is dropped."""
+        if not isinstance(data, list):
+            return cls()
+        return cls([entry for entry in data if isinstance(entry, dict)])
