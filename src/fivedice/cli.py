@@ -213,6 +213,7 @@ for _module in (
     "fivedice.cli_web",
     "fivedice.cli_sheet",
     "fivedice.cli_review",
+    "fivedice.cli_tutorial",
     "fivedice.cli_verify",
 ):
     _register_optional(_module)

@@ -67,8 +67,11 @@ from fivedice.store import (
 )
 from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
+from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
+from fivedice.tutorial import engine as tutorial_engine
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.strategy.review import CurvePoint as CurvePoint
@@ -85,6 +88,7 @@ __all__ = [
     "GameService",
     "GameView",
     "HintsUnavailableError",
+    "LessonNotFoundError",
     "LocalGame",
     "NotCpuTurnError",
     "ReviewRefusedError",
@@ -144,6 +148,10 @@ class ReviewRefusedError(FivediceError):
 
 class HintsUnavailableError(FivediceError):
     """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
+
+
+class LessonNotFoundError(FivediceError):
+    """No tutorial lesson has the key asked for."""
 
 
 class UndoRefusedError(FivediceError):
@@ -289,6 +297,24 @@ class GameView:
     def is_over(self) -> bool:
         return self.status != IN_PROGRESS
 
+    @classmethod
+    def of_record(
+        cls, game_id: int, record: GameRecord, state: GameState, version: int, status: str
+    ) -> GameView:
+        """The view of a saved game at `version` (its dice seeds included)."""
+        return cls(
+            game_id,
+            state,
+            version,
+            status,
+            record.seed,
+            record.practice,
+            record.dice_scheme,
+            record.dice_commitment,
+            record.client_seeds,
+            record.server_seed,
+        )
+
     @property
     def server_seed(self) -> str | None:
         """The server seed (hex) once the game is over; None while it is played (or legacy)."""
@@ -334,6 +360,7 @@ class GameService:
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
         self._cpus: dict[tuple[int, int], CpuPlayer] = {}
+        self._coach_tables: dict[RuleSet, Any] = {}
 
     @classmethod
     def open(cls, url: str | None = None, **options: Any) -> GameService:
@@ -414,17 +441,12 @@ class GameService:
             an unknown level, or the log does not replay to its totals and status.
         """
         record = self.store.load_game(game_id)
-        view = GameView(
+        view = GameView.of_record(
             game_id,
+            record,
             self._checked_state(game_id, record),
             record.version,
             record.status or IN_PROGRESS,
-            record.seed,
-            record.practice,
-            record.dice_scheme,
-            record.dice_commitment,
-            record.client_seeds,
-            record.server_seed,
         )
         self._remember(view)
         return view
@@ -744,6 +766,114 @@ class GameService:
     def high_scores(self) -> dict[str, list[HighScore]]:
         """The top 10 solo results per rule preset (practice games excluded)."""
         return high_scores(self.store.results())
+
+    # -- the tutorial (fivedice.tutorial): nothing of it is saved as a game --------------------
+
+    def tutorial_progress(self) -> dict[str, LessonProgress]:
+        """Every lesson done or skipped, by key (its own table, apart from games and stats)."""
+        return TutorialStore(self.store).tutorial_progress()
+
+    def tutorial_start(
+        self,
+        lesson: str,
+        rules: RuleSet | None = None,
+        *,
+        seed: int | None = None,
+        player: str | None = None,
+    ) -> TutorialRun:
+        """A lesson at its first step (again, for a replay) under the rules in force.
+
+        Raises:
+            LessonNotFoundError: no lesson has that key.
+        """
+        found = find_lesson(lesson)
+        if found is None:
+            raise LessonNotFoundError(
+                N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
+                lesson=lesson,
+                lessons=", ".join(item.key for item in LESSONS),
+            )
+        seed = random.SystemRandom().getrandbits(62) if seed is None else seed
+        return tutorial_engine.start(found, rules or RuleSet(), seed=seed, player=player)
+
+    def tutorial_act(self, run: TutorialRun, action: Action | str) -> TutorialRun:
+        """The run after the player's action (see `fivedice.tutorial.attempt`); a lesson
+        finished by it is recorded as done.
+
+        Raises:
+            MalformedActionError: the text is not an action. StoreUnavailableError: the
+            action would finish the lesson but its progress could not be saved; the caller
+            keeps the run it had, so the same action can be tried again.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        cpu = None
+        if run.lesson.guided:
+            key = (-1, run.seed)
+            if key not in self._cpus:
+                level = tutorial_engine.GUIDED_CPU_LEVEL
+                self._cpus[key] = self.cpu_factory(level, run.seed + 1, run.rules)
+            player = self._cpus[key]
+
+            def cpu(state: GameState) -> Action:
+                return cpu_next_action(state, player)
+
+        after = tutorial_engine.attempt(run, action, coach=self.tutorial_coach, cpu=cpu)
+        if after.finished and not run.finished:
+            self.tutorial_mark_done(after.lesson.key)
+            self._cpus.pop((-1, run.seed), None)  # the guided game's CPU is done too
+        return after
+
+    def tutorial_mark_done(self, lesson: str) -> LessonProgress:
+        """Records a lesson as done."""
+        return TutorialStore(self.store).mark_lesson(lesson, DONE)
+
+    def tutorial_skip(self, lesson: str) -> LessonProgress:
+        """Records a lesson as skipped (a lesson done stays done).
+
+        Raises:
+            LessonNotFoundError: no lesson has that key.
+        """
+        if find_lesson(lesson) is None:
+            raise LessonNotFoundError(
+                N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
+                lesson=lesson,
+                lessons=", ".join(item.key for item in LESSONS),
+            )
+        return TutorialStore(self.store).mark_lesson(lesson.strip().casefold(), SKIPPED)
+
+    def tutorial_reset(self) -> None:
+        """Forgets the tutorial progress (games and statistics stay as they are)."""
+        TutorialStore(self.store).reset_tutorial()
+
+    def tutorial_coach(self, state: GameState) -> list[Advice]:
+        """The coach's options for the seat to move, best first (empty when it cannot say:
+        no dice yet, or no strategy layer)."""
+        if state.dice is None or state.is_match_over:
+            return []
+        try:
+            if state.rules.columns != 1:
+                return [
+                    Advice(o.keep, o.category, o.column, o.loss) for o in multi_column_hint(state)
+                ]
+            from fivedice.strategy.advisor import advise
+            from fivedice.strategy.cache import load_or_solve
+        except (ImportError, HintsUnavailableError):
+            return []
+        table = self._coach_tables.get(state.rules)
+        if table is None:
+            table = self._coach_tables[state.rules] = load_or_solve(state.rules)
+        column = state.cards[state.current_seat].columns[0]
+        return [
+            Advice(o.keep, o.category, None, o.loss)
+            for o in advise(table, column, state.dice, state.rolls_left)
+        ]
+
+    def tutorial_coach_line(self, run: TutorialRun) -> str:
+        """The coach's suggestion for the decision now in the guided game ("" otherwise)."""
+        if not run.lesson.guided:
+            return ""
+        return tutorial_engine.coach_line(run, self.tutorial_coach)
 
 
 class ColumnOption(NamedTuple):

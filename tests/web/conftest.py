@@ -32,7 +32,7 @@ def service(tmp_path):
 def app(service):
     from fivedice.web import create_app
 
-    return create_app(service, SECRET)
+    return create_app(service, SECRET, drive_cpus=False)  # tests step CPUs themselves
 
 
 ORIGIN = "http://testserver"

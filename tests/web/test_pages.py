@@ -98,17 +98,17 @@ def test_fragment_requests_return_the_board_only(client):
     assert stale.status_code == 409 and "version" in stale.text
 
 
-def test_cpu_turn_steps_one_action_at_a_time(client):
+def test_a_cpu_turn_is_watched_not_stepped_by_the_page(client):
+    # CPU seats are played by the server (tests/web/test_live.py); the page only listens.
     location = start(client)
     client.post(location + "/act", data={"action": "roll", "version": 0})
     client.post(location + "/act", data={"action": "score chance", "version": 1})
     page = client.get(location).text
-    assert 'id="cpu-step"' in page and 'data-cpu="1"' in page
-    response = client.post(
-        location + "/cpu", data={"version": 2}, headers={"X-Fivedice-Fragment": "1"}
-    )
-    assert response.status_code == 200 and "CPU 2: roll" in response.text
-    assert version_of(response.text) == 3
+    assert "CPU 2 is thinking" in page
+    assert 'id="cpu-step"' not in page and "data-cpu=" not in page and "data-poll" not in page
+    pid = location.rsplit("/", 1)[1]
+    assert f'data-events="/api/games/{pid}/events?after=2"' in page
+    assert client.post(location + "/cpu", data={"version": 2}).status_code in (404, 405)
 
 
 def test_hint_and_coach(client):
@@ -159,13 +159,17 @@ def test_bad_form_shows_the_reason(client):
     assert response.status_code == 422
 
 
-def test_resume_join_and_abandon(client):
-    location = start(client, kind1="human", name1="Bob")
+def test_resume_join_and_abandon(client, app):
+    # Pass-and-play: the creator's browser holds both seats; no invitation is shown.
+    location = start(client, kind1="local", name1="Bob")
     public_id = location.rsplit("/", 1)[1]
     assert public_id in client.get("/resume").text
     page = client.get(location).text
-    links = re.findall(r'value="(/g/[^"]+/join\?[^"]+)"', page)
-    assert len(links) == 2
+    assert "data-invite" not in page
+    # A seat token link (as API clients hand out) still gives a browser that seat.
+    hub = app.state.hub
+    token = hub.signer.seat_token(hub.game_id(public_id), 1)
+    links = [f"{location}/join?seat=0&token=x", f"{location}/join?seat=1&token={token}"]
     client.cookies.clear()
     assert public_id not in client.get("/resume").text
     bob = links[1].replace("&amp;", "&")

@@ -16,7 +16,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.web.guard import SESSION_COOKIE, parse_public_url
 from fivedice.web.hub import MAX_SEED
 from tests.web.conftest import ORIGIN, SECRET, PageClient, TestClient, new_game
-from tests.web.test_pages import FORM, start, version_of
+from tests.web.test_pages import FORM, start
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "fivedice" / "web" / "templates"
 EVIL = "http://evil.example"
@@ -108,7 +108,7 @@ def test_posts_from_elsewhere_are_refused_and_change_nothing(client, app, header
     client.headers.pop("Origin")
     for path, data in (
         ("/act", {"action": "roll", "version": "0"}),
-        ("/cpu", {"version": "0"}),
+        ("/handover", {"seat": "1"}),
         ("/coach", {}),
         ("/abandon", {}),
     ):
@@ -234,10 +234,11 @@ def _invites(page: str) -> list[str]:
 
 
 def test_invite_links_never_come_from_the_host_header(client):
-    location = start(client, kind1="human", name1="Bob")
+    location = start(client, kind1="friend", name1="Bob")
+    assert location.startswith("/r/")  # a room: it waits for Bob
     page = client.get(location, headers={"Host": "evil.example"}).text
     links = _invites(page)
-    assert len(links) == 2 and all(link.startswith("/g/") for link in links)
+    assert len(links) == 1 and all(link.startswith("/r/") for link in links)
     assert "evil.example" not in page
 
 
@@ -248,11 +249,11 @@ def test_invite_links_use_the_configured_public_url(service):
     with PageClient(
         app, base_url="https://dice.example.org", headers={"Origin": "https://dice.example.org"}
     ) as client:
-        location = start(client, kind1="human", name1="Bob")
+        location = start(client, kind1="friend", name1="Bob")
         page = client.get(location, headers={"Host": "evil.example"}).text
     links = _invites(page)
-    assert len(links) == 2
-    assert all(link.startswith("https://dice.example.org/g/") for link in links)
+    assert len(links) == 1
+    assert all(link.startswith("https://dice.example.org/r/") for link in links)
 
 
 @pytest.mark.parametrize(
@@ -275,27 +276,12 @@ def test_the_form_refuses_an_unknown_cpu_level(client, service):
     assert len(service.store.list_games()) == before
 
 
-def test_a_cpu_step_that_fails_stops_the_pages_own_stepping(client, app, monkeypatch):
-    location = start(client)
-    client.post(location + "/act", data={"action": "roll", "version": 0})
-    client.post(location + "/act", data={"action": "score chance", "version": 1})
-    fragment = {"X-Fivedice-Fragment": "1"}
-    assert 'data-cpu="1"' in client.get(location, headers=fragment).text
-
-    def broken(game_id, version):
-        raise FivediceError("the CPU cannot move")
-
-    monkeypatch.setattr(app.state.hub.service, "cpu_step", broken)
-    response = client.post(location + "/cpu", data={"version": 2}, headers=fragment)
-    assert response.status_code == 409 and "the CPU cannot move" in response.text
-    assert 'data-cpu="0"' in response.text  # app.js asks no more by itself
-    assert 'id="cpu-step"' in response.text  # a person may still try again
-    assert version_of(response.text) == 2
-
-
-def test_app_js_bounds_its_retries():
+def test_app_js_listens_and_never_polls():
+    # Moves are pushed (EventSource); no timer asks the server again and again.
     script = (TEMPLATES.parent / "static" / "app.js").read_text()
-    assert "MAX_FAILURES" in script and "location.reload" not in script
+    assert "EventSource" in script
+    assert "setTimeout" not in script and "setInterval" not in script
+    assert "location.reload" not in script
 
 
 # -- item 9: README and behaviour agree ----------------------------------------------------

@@ -60,6 +60,17 @@ class BrowserSeats:
                     ],
                 )
 
+    def add_by_key(self, key: str, seats: Iterable[tuple[int, int]]) -> None:
+        """As `add`, for a session known by its key (a room's host)."""
+        from fivedice.store.rooms import _hold
+
+        wanted = sorted(set(seats))
+        if not wanted:
+            return
+        with self.store._errors("remember the seats"), self.store.engine.begin() as connection:
+            for game, seat in wanted:
+                _hold(connection, key, game, seat)
+
     def seats_in(self, session: str, game_id: int) -> list[int]:
         """The seats of one game a session holds."""
         table = schema.web_seats

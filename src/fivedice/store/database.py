@@ -390,7 +390,7 @@ class Store:
                     )
             if current != heads:
                 config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                command.upgrade(config, "heads")
 
     def schema_version(self) -> tuple[str, ...]:
         """The migration revision(s) the database is at."""

@@ -120,4 +120,50 @@ game_sessions = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+# Tutorial progress (migration 0002_tutorial): one row per lesson done or skipped. Tutorial
+# games are never saved as games, so nothing of them reaches `games`, `results` or statistics.
+tutorial_progress = Table(
+    "tutorial_progress",
+    metadata,
+    Column("lesson", String(40), primary_key=True),
+    Column("status", String(12), nullable=False),  # done | skipped
+    Column("times_done", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# Rooms (migration 0002_rooms): the seats of a game before it starts, and who joined them.
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(6), nullable=False, unique=True),
+    Column("host_key", String(64), nullable=False),  # SHA-256 of the host's session, or ""
+    Column("status", String(8), nullable=False),  # waiting | started
+    Column("options_json", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_rooms_game", rooms.c.game_id)
+
+room_seats = Table(
+    "room_seats",
+    metadata,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # me | friend | local | cpu
+    Column("name", String(40), nullable=False),
+    Column("level", String(20), nullable=True),
+    Column("joined", Boolean, nullable=False),
+    Column("game_seat", Integer, nullable=True),
+)
+
+room_claims = Table(
+    "room_claims",
+    metadata,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("session_key", String(64), primary_key=True),
+)
+
 TABLE_NAMES = frozenset(metadata.tables)

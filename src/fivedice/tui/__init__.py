@@ -5,9 +5,14 @@ Start it with `fivedice play`, or `run_app()` from Python.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fivedice.core.game import GameSettings
 
-__all__ = ["run_app"]
+if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
+
+__all__ = ["run_app", "run_tutorial"]
 
 
 def run_app(
@@ -32,3 +37,14 @@ def run_app(
 
     configure(db, practice)
     FivediceApp(settings, seed, resume=resume).run()
+
+
+def run_tutorial(
+    rules: RuleSet, *, db: str | None = None, lesson: str | None = None, seed: int | None = None
+) -> None:
+    """Runs the tutorial ("Learn by playing") in the terminal app until the player leaves."""
+    from fivedice.tui.session import configure
+    from fivedice.tui.tutorial_screen import TutorialApp
+
+    configure(db)
+    TutorialApp(rules, lesson=lesson, seed=seed).run()

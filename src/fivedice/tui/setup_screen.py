@@ -132,6 +132,7 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Statistics"), id="stats", compact=True)
                 yield Button(_("High scores"), id="top", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
+            yield Button(_("Learn by playing"), id="learn", compact=True)
             try:
                 self.saved = unfinished_games()
             except FivediceError as error:  # shown, never silently an empty list
@@ -279,6 +280,10 @@ class SetupScreen(Screen[None]):
             self.action_start()
         elif button == "quit":
             self.app.exit()
+        elif button == "learn":
+            from fivedice.tui.tutorial_screen import open_tutorial_for
+
+            open_tutorial_for(self, self.read_form())
         elif button in ("stats", "top"):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:

@@ -8,16 +8,30 @@ nothing changed). A refused request never changes a game.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.concurrency import run_in_threadpool
 
+from fivedice.core.errors import N_
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
+from fivedice.store.rooms import Room
 from fivedice.strategy.levels import LEVELS
-from fivedice.web.hub import MAX_SEED, GameHub, PlayerSpec
+from fivedice.web.hub import (
+    MAX_SEED,
+    GameHub,
+    PlayerSpec,
+    RoomSeatSpec,
+    SeatError,
+    hmac_equal,
+)
+from fivedice.web.live import Live
 
 router = APIRouter(prefix="/api", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when the game was made")
@@ -312,3 +326,320 @@ def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]
     """The advisor's options for the seat to move, best first (that seat's token only)."""
     view, options = hub.hint(hub.game_id(game_id), _token(credentials))
     return {"version": view.version, "options": options}
+
+
+# -- the event stream ------------------------------------------------------------------------
+
+HEARTBEAT_SECONDS = 15  # a comment line this often keeps proxies from closing idle streams
+
+
+def _after(last_event_id: str | None, after: int | None) -> int | None:
+    """The version a client has seen: `Last-Event-ID` (a reconnect) or `?after=`."""
+    if last_event_id is not None:
+        text = last_event_id.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 10:
+            return int(text)
+        return 10**12  # not a version of this game: the stream starts with a "reset"
+    return after
+
+
+def _sse(batch: list[tuple[int, str, str]]) -> list[ServerSentEvent]:
+    # Each game version is a plain "message" event; a "reset" is named (see the README).
+    return [
+        ServerSentEvent(
+            data=text, id=str(version), event=None if name in ("game", "room") else name
+        )
+        for version, text, name in batch
+    ]
+
+
+async def _stream(
+    request: Request,
+    topic: tuple[str, int],
+    fetch: Any,
+    after: int | None,
+) -> EventSourceResponse:
+    live: Live = request.app.state.live
+    sub = live.subscribe(topic)
+    try:
+        first = await run_in_threadpool(fetch, topic[1], after, None)
+    except BaseException:
+        live.unsubscribe(sub)
+        raise
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        last = after
+        batch = first
+        try:
+            while True:
+                for event in _sse(batch):
+                    yield event
+                if batch:
+                    last = batch[-1][0]
+                known = await sub.wait()
+                if known == -1:
+                    batch = []
+                    continue
+                batch = await run_in_threadpool(fetch, topic[1], last, known)
+        finally:
+            live.unsubscribe(sub)
+
+    return EventSourceResponse(
+        events(),
+        ping=HEARTBEAT_SECONDS,
+        headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"},
+    )
+
+
+_STREAM_DOC: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": "Server-Sent Events: `id:` the version, `data:` the game as "
+        "`GET /api/games/{id}` returns it; comment lines every 15 s as heartbeats",
+    },
+    404: {"model": ErrorOut, "description": "No such game (or room)"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
+}
+
+
+@router.get("/games/{game_id}/events", response_class=EventSourceResponse, responses=_STREAM_DOC)
+async def game_events(
+    request: Request,
+    game_id: str,
+    hub: Hub,
+    after: Annotated[int | None, Query(ge=0, le=10**9, description="the version seen")] = None,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+) -> EventSourceResponse:
+    """Every new version of the game, as it is saved (anyone who knows its id may watch).
+
+    Without `Last-Event-ID` or `after`, the stream starts with the game now. With them it
+    starts with every version after that one, in order, each once.
+    """
+    gid = hub.game_id(game_id)
+
+    def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
+        return hub.events_since(ident, seen, known)
+
+    return await _stream(request, ("g", gid), fetch, _after(last_event_id, after))
+
+
+# -- rooms -----------------------------------------------------------------------------------
+
+SeatKind = Literal["me", "friend", "local", "cpu"]
+
+
+class RoomPlayerIn(BaseModel):
+    """A seat of a room: the host (`me`), a remote friend, someone at the host's device
+    (`local`), or a CPU of a level."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=40, examples=["Bob"])
+    kind: SeatKind = "friend"
+    level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
+
+
+class NewRoomIn(BaseModel):
+    """A game with friends' seats: it waits for them, then the host starts it."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    players: list[RoomPlayerIn] = Field(min_length=1, max_length=8)
+    rules: str = Field(default="classic", pattern="^(" + "|".join(p.name for p in PRESETS) + ")$")
+    set_: RuleOptionsIn = Field(default_factory=RuleOptionsIn, alias="set")
+    seed: Annotated[int, Ge(0), Le(MAX_SEED), BeforeValidator(_json_integer)] | None = None
+    first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
+    match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
+    practice: bool = False
+
+
+class RoomSeatOut(BaseModel):
+    seat: int
+    kind: SeatKind
+    name: str
+    level: str | None
+    joined: bool
+    game_seat: int | None = Field(description="the seat's number in the game, once started")
+
+
+class RoomOut(BaseModel):
+    """A room: its code, its seats and who has joined; `game` once started."""
+
+    code: str
+    status: Literal["waiting", "started"]
+    version: int
+    game: str | None
+    seats: list[RoomSeatOut]
+
+
+class InvitationOut(BaseModel):
+    seat: int
+    name: str
+    invitation: str = Field(description="the seat's secret: whoever has it plays the seat")
+
+
+class NewRoomOut(BaseModel):
+    room: RoomOut
+    host_key: str = Field(description="the host's secret (start, hand seats to CPUs)")
+    invitations: list[InvitationOut]
+
+
+class JoinIn(BaseModel):
+    """Join a friend's seat: by its invitation, or (without one) the first free seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    invitation: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class JoinOut(BaseModel):
+    room: RoomOut
+    seat: int
+    invitation: str = Field(description="your seat's secret (Bearer for GET /seat)")
+
+
+class StartIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    version: Annotated[int, Ge(0), Le(10**9), BeforeValidator(_json_integer)] = Field(
+        description="the room's version the host saw (refused if someone joined since)"
+    )
+    fill_with_cpus: bool = Field(False, description="seats nobody joined: CPUs, or left out")
+
+
+class RoomSeatTokensOut(BaseModel):
+    room: RoomOut
+    tokens: list[SeatTokenOut] = Field(description="game seat tokens, once started")
+
+
+class HandOverIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    level: Level = "casual"
+
+
+_ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "No key of this room"},
+    404: {"model": ErrorOut, "description": "No room has this code"},
+    409: {"model": ErrorOut, "description": "Started already, full, or changed meanwhile"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
+}
+
+
+def _host(hub: GameHub, room: Room, credentials: HTTPAuthorizationCredentials | None) -> None:
+    if not hmac_equal(_token(credentials) or "", hub.host_key(room)):
+        raise SeatError(
+            N_("this needs the room's host key: send 'Authorization: Bearer <key>'"), 401
+        )
+
+
+@router.post("/rooms", status_code=201, response_model=NewRoomOut, responses=_ROOM_ERRORS)
+def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
+    """Makes a room; the answer holds the host key and each friend's seat invitation."""
+    room = hub.create_room(
+        [
+            RoomSeatSpec(p.kind, p.name.strip(), (p.level or "casual") if p.kind == "cpu" else None)
+            for p in body.players
+        ],
+        host_session=None,
+        options={
+            "rules": body.rules,
+            "settings": body.set_.model_dump(exclude_none=True),
+            "first_player": body.first_player,
+            "match_length": body.match_length,
+            "seed": body.seed,
+            "practice": body.practice,
+        },
+    )
+    return {
+        "room": hub.room_data(room),
+        "host_key": hub.host_key(room),
+        "invitations": [
+            {"seat": s.seat, "name": s.name, "invitation": hub.invitation(room, s.seat)}
+            for s in room.seats
+            if s.kind == "friend"
+        ],
+    }
+
+
+@router.get("/rooms/{code}", response_model=RoomOut, responses=_ROOM_ERRORS)
+def get_room(code: str, hub: Hub) -> dict[str, Any]:
+    """The room: seats and who has joined (no secrets)."""
+    return hub.room_data(hub.room(code))
+
+
+@router.post("/rooms/{code}/join", response_model=JoinOut, responses=_ROOM_ERRORS)
+def join_room(code: str, body: JoinIn, hub: Hub) -> dict[str, Any]:
+    """Joins a friend's seat. With an invitation: that seat (also after the start: a second
+    device shares the seat). Without: the first seat nobody joined, before the start."""
+    client = f"api:{body.invitation or secrets.token_hex(16)}"
+    room, seat = hub.join_room(code, client, invitation=body.invitation, name=body.name)
+    return {"room": hub.room_data(room), "seat": seat, "invitation": hub.invitation(room, seat)}
+
+
+@router.get("/rooms/{code}/seat", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
+def room_seat(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The game seat tokens a key holds, once the game started: an invitation's seat, or
+    the host's own and pass-and-play seats."""
+    room = hub.room(code)
+    key = _token(credentials) or ""
+    if hmac_equal(key, hub.host_key(room)):
+        seats = [s for s in room.seats if s.kind in ("me", "local")]
+    else:
+        seat = hub.seat_of_invitation(room, key)
+        if seat is None:
+            raise SeatError(N_("this is not a key of this room"), 401)
+        seats = [s for s in room.seats if s.seat == seat]
+    tokens = []
+    if room.game_id is not None:
+        for s in seats:
+            if s.game_seat is not None:
+                token = hub.signer.seat_token(room.game_id, s.game_seat)
+                tokens.append({"seat": s.game_seat, "name": s.name, "token": token})
+    return {"room": hub.room_data(room), "tokens": tokens}
+
+
+@router.post("/rooms/{code}/start", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
+def start_room(code: str, body: StartIn, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """Starts the game (host key): joined seats play; the others become CPUs or are left out."""
+    _host(hub, hub.room(code), credentials)
+    room, view = hub.start_room(code, body.version, fill_with_cpus=body.fill_with_cpus)
+    tokens = [
+        {
+            "seat": s.game_seat,
+            "name": s.name,
+            "token": hub.signer.seat_token(view.game_id, s.game_seat),
+        }
+        for s in room.seats
+        if s.kind in ("me", "local") and s.game_seat is not None
+    ]
+    return {"room": hub.room_data(room), "tokens": tokens}
+
+
+@router.get("/rooms/{code}/events", response_class=EventSourceResponse, responses=_STREAM_DOC)
+async def room_events(
+    request: Request,
+    code: str,
+    hub: Hub,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+) -> EventSourceResponse:
+    """The room as it changes (joins, the start): `id:` its version, `data:` as GET returns."""
+    room = await run_in_threadpool(hub.room, code)
+
+    def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
+        return hub.room_events_since(ident, seen)
+
+    return await _stream(request, ("r", room.room_id), fetch, _after(last_event_id, None))
+
+
+@router.post("/games/{game_id}/seats/{seat}/cpu", response_model=GameOut, responses=_ROOM_ERRORS)
+def hand_to_cpu(
+    game_id: str,
+    seat: Annotated[int, Path(ge=0, le=7)],
+    body: HandOverIn,
+    hub: Hub,
+    credentials: Credentials,
+) -> dict[str, Any]:
+    """The room's host hands the seat of a player who left to a CPU (from now on)."""
+    gid = hub.game_id(game_id)
+    room = hub.rooms.of_game(gid)
+    if room is None:
+        raise SeatError(N_("only games started from a room have a host"), 403)
+    _host(hub, room, credentials)
+    return hub.data(hub.hand_to_cpu(gid, seat, body.level))

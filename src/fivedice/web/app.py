@@ -8,7 +8,10 @@ CSRF checks and security headers.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -21,15 +24,20 @@ from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
-from fivedice.web import api, pages, review, sheet, table
+from fivedice.web import api, pages, review, rooms, sheet, table, tutorial
+from fivedice.web.driver import CpuDriver
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
 from fivedice.web.hub import GameHub, error_status
+from fivedice.web.live import Live
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 
 STATIC_DIR = Path(__file__).parent / "static"
 RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
 SERVER_SOLVE_WAIT_SECONDS = 2.0
+CPU_SCAN_ENV = "FIVEDICE_CPU_SCAN_SECONDS"
+CPU_DELAY_ENV = "FIVEDICE_CPU_DELAY_MS"
+DEFAULT_CPU_SCAN_SECONDS = 5.0
 
 
 def create_app(
@@ -38,13 +46,19 @@ def create_app(
     *,
     cpu_delay_ms: int = 700,
     public_url: str | None = None,
+    drive_cpus: bool = True,
+    cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
 ) -> FastAPI:
     """The web application on a service.
 
     Args:
         service: the game service (its store decides SQLite or PostgreSQL).
         secret: the key of public ids and seat tokens (default: `load_secret()`).
-        cpu_delay_ms: how long the page shows each CPU step before asking for the next.
+        cpu_delay_ms: the pace of CPU seats: how long each CPU step is shown before the next.
+        drive_cpus: play CPU seats on the server (driver.py); off only for tests that step
+            CPUs themselves through `POST /api/games/{id}/cpu`.
+        cpu_scan_seconds: how often this worker looks for CPU turns nobody drives (a
+            worker that died).
         public_url: the site's address as its visitors see it (``https://dice.example.org``):
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
@@ -54,14 +68,44 @@ def create_app(
     """
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
+    hub = GameHub(service, signer)
+    driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds)
+
+    def on_change(kind: str, ident: int, version: int) -> None:
+        if kind in ("g", "s") and drive_cpus:
+            driver.poke(ident)
+
+    def on_remote(kind: str, ident: int, version: int) -> None:
+        if kind in ("g", "s"):
+            hub.forget_older(ident, version, seats_changed=kind == "s")
+
+    live = Live(service.store, on_remote=on_remote)
+    live.local_hooks.append(on_change)
+    live.remote_hooks = [on_change]
+    hub.changed = live.changed
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        live.start(asyncio.get_running_loop())
+        if drive_cpus:
+            driver.start()
+        try:
+            yield
+        finally:
+            await driver.stop()
+            live.stop()
+
     app = FastAPI(
         title="fivedice",
         summary="Five dice, every house rule, and a coach that knows the best move.",
         version="1",
+        lifespan=lifespan,
     )
     if service.solve_wait is None:  # a request waits a little for another's solve, then 503
         service.solve_wait = SERVER_SOLVE_WAIT_SECONDS
-    app.state.hub = GameHub(service, signer)
+    app.state.hub = hub
+    app.state.live = live
+    app.state.driver = driver
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
     app.include_router(api.router)
@@ -69,6 +113,8 @@ def create_app(
     app.include_router(sheet.router)
     app.include_router(review.router)
     app.include_router(table.router)
+    app.include_router(tutorial.router)
+    app.include_router(rooms.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 
@@ -127,4 +173,11 @@ def _plain(errors: object) -> object:
 
 def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory)."""
-    return create_app(GameService.open(), public_url=os.environ.get(PUBLIC_URL_ENV) or None)
+    scan = os.environ.get(CPU_SCAN_ENV)
+    delay = os.environ.get(CPU_DELAY_ENV)
+    return create_app(
+        GameService.open(),
+        public_url=os.environ.get(PUBLIC_URL_ENV) or None,
+        cpu_scan_seconds=float(scan) if scan else DEFAULT_CPU_SCAN_SECONDS,
+        cpu_delay_ms=int(delay) if delay else 700,
+    )

@@ -8,7 +8,9 @@ store's version check keeps a game consistent.
 
 from __future__ import annotations
 
+import json
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,17 +22,21 @@ from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
 from fivedice.store import (
+    IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
     GameNotFoundError,
     StoreUnavailableError,
 )
-from fivedice.store.browser_seats import BrowserSeats
+from fivedice.store.browser_seats import BrowserSeats, session_key
+from fivedice.store.rooms import Room, RoomError, Rooms
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
+NO_ROOM = N_("no game has the code {code!r}")
+LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
 
@@ -46,10 +52,18 @@ class SeatError(FivediceError):
         self.status = status
 
 
+def hmac_equal(a: str, b: str) -> bool:
+    import hmac
+
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
 def error_status(error: FivediceError) -> int:
     """The HTTP status of a refused request (API and pages alike)."""
     if isinstance(error, UnknownGameError):
         return 404
+    if isinstance(error, RoomError):
+        return 404 if error.template == NO_ROOM else 409
     if isinstance(error, SeatError):
         return error.status
     if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
@@ -69,6 +83,19 @@ class PlayerSpec:
     level: str | None = None  # None: a human
 
 
+@dataclass(frozen=True)
+class RoomSeatSpec:
+    """A seat of a room as the new-game form or the API names it."""
+
+    kind: str  # me | friend | local | cpu
+    name: str
+    level: str | None = None
+
+
+def _no_live(kind: str, ident: int, version: int) -> None:
+    """Where changes go when no `Live` is attached (a hub used without the app)."""
+
+
 class GameHub:
     """What the API and the pages call: the service, behind public ids and seat tokens."""
 
@@ -76,8 +103,14 @@ class GameHub:
         self.service = service
         self.signer = signer
         self.browser_seats = BrowserSeats(service.store)
+        self.rooms = Rooms(service.store)
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
+        # Every committed change is announced here (`Live.changed`, set by the app).
+        self.changed = _no_live
+        # The latest game JSON per game, as the streams send it (version, text).
+        self._latest: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        self._latest_lock = threading.Lock()
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
@@ -182,6 +215,24 @@ class GameHub:
         Raises:
             FivediceError (RuleSetError, SettingsError, ...): the settings cannot be played.
         """
+        game_settings = self._settings(
+            players, rules=rules, settings=settings, first_player=first_player,
+            match_length=match_length, seed=seed, practice=practice,
+        )  # fmt: skip
+        return self.service.create_game(game_settings, seed=seed, practice=practice)
+
+    def _settings(
+        self,
+        players: list[PlayerSpec],
+        *,
+        rules: str = "classic",
+        settings: dict[str, object] | None = None,
+        first_player: str = "first_seat",
+        match_length: int = 1,
+        seed: int | None = None,
+        practice: bool = False,
+    ) -> GameSettings:
+        """The settings of a game, checked (`create` and `create_room`)."""
         for player in players:
             if player.level is not None and player.level not in LEVELS:
                 raise SettingsError(
@@ -203,7 +254,7 @@ class GameHub:
             first_player=mode,
             match_length=match_length,
         )
-        return self.service.create_game(game_settings, seed=seed, practice=practice)
+        return game_settings
 
     def load(self, game_id: int) -> GameView:
         """The game now.
@@ -219,7 +270,9 @@ class GameHub:
         with self._locked(game_id):
             view = self._view_at(game_id, version)
             self.check_turn(view, token)
-            return self.service.apply_action(game_id, action, version)
+            after = self.service.apply_action(game_id, action, version)
+        self._published(after)
+        return after
 
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
@@ -227,7 +280,265 @@ class GameHub:
             view = self._view_at(game_id, version)
             self.check_member(view, token)
             action, after = self.service.cpu_step(game_id, version)
-            return str(action), after
+        self._published(after)
+        return str(action), after
+
+    def drive_cpu(self, game_id: int, version: int) -> GameView:
+        """One step of the CPU seat to move, taken by the server's CPU driver (driver.py)."""
+        with self._locked(game_id):
+            _action, after = self.service.cpu_step(game_id, version)
+        self._published(after)
+        return after
+
+    def fresh(self, game_id: int) -> GameView:
+        """The game as saved now (read from the database, never from a cache)."""
+        with self._locked(game_id):
+            return self._load(game_id)
+
+    def forget_older(self, game_id: int, version: int, *, seats_changed: bool = False) -> None:
+        """Another worker changed the game: drop the cached view if it is older."""
+        cached = self.service._views.get(game_id)
+        if cached is not None and (seats_changed or cached.version < version):
+            self.service._forget(game_id)
+
+    # -- the event stream ------------------------------------------------------------------
+
+    def _published(self, view: GameView) -> None:
+        """A write committed: keep its JSON for the streams and announce it."""
+        self._keep(view.game_id, view.version, self._json(view))
+        self.changed("g", view.game_id, view.version)
+
+    def _json(self, view: GameView) -> str:
+        return json.dumps(self.data(view), separators=(",", ":"))
+
+    def _keep(self, game_id: int, version: int, text: str) -> None:
+        with self._latest_lock:
+            cached = self._latest.get(game_id)
+            if cached is None or cached[0] < version:
+                self._latest[game_id] = (version, text)
+            self._latest.move_to_end(game_id)
+            while len(self._latest) > LATEST_CACHED:
+                self._latest.popitem(last=False)
+
+    def events_since(
+        self, game_id: int, after: int | None, known: int | None
+    ) -> list[tuple[int, str, str]]:
+        """The events a stream that has seen version `after` must send now, in order:
+        (version, game JSON, event name).
+
+        `known` is the newest version announced to the stream (None: not known; the
+        database decides). Missed versions are rebuilt from the log, so a reconnecting
+        client gets every one once; `after` that is not a version of this game (beyond its
+        newest) gets one "reset" event with the game now.
+
+        Raises:
+            UnknownGameError: no such game.
+        """
+        if after is not None and known is not None and known <= after:
+            return []
+        with self._latest_lock:
+            cached = self._latest.get(game_id)
+        if (
+            cached is not None
+            and known is not None
+            and after is not None
+            and (cached[0] == known == after + 1)
+        ):
+            return [(cached[0], cached[1], "game")]
+        try:
+            record = self.service.record(game_id)
+        except GameNotFoundError:
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
+        current = record.version
+        if after is not None and after == current:
+            return []
+        if after is None or after > current:
+            view = GameView.of_record(
+                game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
+            )
+            text = self._json(view)
+            self._keep(game_id, current, text)
+            return [(current, text, "game" if after is None else "reset")]
+        events = []
+        for version, (_entry, state) in enumerate(record.states()):
+            if version <= after:
+                continue
+            status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
+            view = GameView.of_record(game_id, record, state, version, status)
+            events.append((version, self._json(view), "game"))
+        if events:
+            self._keep(game_id, events[-1][0], events[-1][1])
+        return events
+
+    # -- rooms -----------------------------------------------------------------------------
+
+    def invitation(self, room: Room, seat: int) -> str:
+        """The secret of one friend's seat (the invitation link carries it)."""
+        return self.signer.mac(f"room:{room.room_id}:seat:{seat}")[:24]
+
+    def host_key(self, room: Room) -> str:
+        """The host's secret of a room made over the API (start, hand seats to CPUs)."""
+        return self.signer.mac(f"room:{room.room_id}:host")[:32]
+
+    def seat_of_invitation(self, room: Room, invitation: str | None) -> int | None:
+        if not invitation:
+            return None
+        for seat in room.seats:
+            if seat.kind == "friend" and hmac_equal(self.invitation(room, seat.seat), invitation):
+                return seat.seat
+        return None
+
+    def create_room(
+        self,
+        seats: list[RoomSeatSpec],
+        *,
+        host_session: str | None,
+        options: dict[str, Any],
+    ) -> Room:
+        """A waiting room for a game with friends' seats (checked now, started later).
+
+        Raises:
+            FivediceError: the settings cannot be played (as `create`).
+        """
+        self._settings(
+            [PlayerSpec(s.name, s.level if s.kind == "cpu" else None) for s in seats], **options
+        )  # raises if they cannot be played
+        host = session_key(host_session) if host_session else ""
+        return self.rooms.create(host, options, [(s.kind, s.name, s.level) for s in seats])
+
+    def room(self, code: str) -> Room:
+        """Raises: RoomError: no such room."""
+        return self.rooms.by_code(code)
+
+    def join_room(
+        self, code: str, session: str, *, invitation: str | None = None, name: str | None = None
+    ) -> tuple[Room, int]:
+        """Joins a friend's seat by invitation (that seat, shared with any browser that has
+        the invitation) or by the room code (the first seat nobody joined).
+
+        Raises:
+            RoomError: unknown code, a wrong invitation, or no free seat.
+        """
+        room = self.rooms.by_code(code)
+        seat = None
+        if name is not None:
+            name = name.strip()[:40] or None
+        if name is not None and not room.started:
+            # The seat this join takes (by code: the first free one) may keep its own name.
+            target = (
+                self.seat_of_invitation(room, invitation)
+                if invitation
+                else next((s.seat for s in room.seats if s.kind == "friend" and not s.joined), None)
+            )
+            taken = {s.name.strip().casefold() for s in room.seats if s.seat != target}
+            if name.casefold() in taken:
+                raise RoomError(N_("{name} is taken in this game; choose another name"), name=name)
+        if invitation is not None:
+            seat = self.seat_of_invitation(room, invitation)
+            if seat is None:
+                raise RoomError(N_("this invitation is not one of this game's"))
+        after = self.rooms.join(room.room_id, seat, session_key(session), name)
+        if after.version != room.version:
+            self.changed("r", room.room_id, after.version)
+        if seat is None:
+            claimed = [
+                s for s, key in self.rooms.claims(room.room_id) if key == session_key(session)
+            ]
+            seat = claimed[0]
+        return after, seat
+
+    def start_room(self, code: str, version: int, *, fill_with_cpus: bool) -> tuple[Room, GameView]:
+        """Starts the game of a waiting room: joined seats play, seats nobody joined become
+        casual CPUs (`fill_with_cpus`) or are left out.
+
+        Raises:
+            RoomError: started already, or someone joined since `version`.
+            FivediceError: no seat would be left.
+        """
+        room = self.rooms.by_code(code)
+        if room.started:
+            raise RoomError(N_("this game has started already"))
+        players: list[PlayerSpec] = []
+        game_seats: dict[int, int | None] = {}
+        cpus: dict[int, str] = {}
+        for seat in room.seats:
+            if seat.kind == "friend" and not seat.joined:
+                if not fill_with_cpus:
+                    game_seats[seat.seat] = None
+                    continue
+                cpus[seat.seat] = "casual"
+                players.append(PlayerSpec(seat.name, "casual"))
+            else:
+                players.append(PlayerSpec(seat.name, seat.level if seat.kind == "cpu" else None))
+            game_seats[seat.seat] = len(players) - 1
+        if not any(p.level is None for p in players):
+            raise RoomError(N_("nobody has joined yet: wait, or fill the seats with CPUs"))
+        view = self.create(players, **room.options)
+        started = self.rooms.start(room.room_id, version, view.game_id, game_seats, cpus)
+        if room.host_key:
+            host_seats = [
+                game_seats[s.seat]
+                for s in room.seats
+                if s.kind in ("me", "local") and game_seats.get(s.seat) is not None
+            ]
+            self.browser_seats.add_by_key(
+                room.host_key, [(view.game_id, seat) for seat in host_seats if seat is not None]
+            )
+        self.changed("r", room.room_id, started.version)
+        self._published(view)
+        return started, view
+
+    def hand_to_cpu(self, game_id: int, seat: int, level: str = "casual") -> GameView:
+        """A human seat (its player left) is played by a CPU from now on.
+
+        Raises:
+            SettingsError: not a human seat, or no such level; GameClosedError: game over.
+        """
+        if level not in LEVELS:
+            raise SettingsError(N_("there is no CPU level {level!r}; the levels are {levels}"),
+                                level=level, levels=", ".join(LEVELS))  # fmt: skip
+        with self._locked(game_id):
+            view = self._load(game_id)
+            if view.is_over:
+                raise GameClosedError(N_("the game is {status}; nobody is to move"),
+                                      status=view.status)  # fmt: skip
+            if not 0 <= seat < len(view.state.seats) or view.state.seats[seat].is_cpu:
+                raise SettingsError(N_("seat {seat} is not a person's seat"), seat=seat)
+            self.rooms.hand_to_cpu(game_id, seat, level)
+            self.service._forget(game_id)
+            after = self._load(game_id)
+        self.changed("s", game_id, after.version)
+        return after
+
+    def room_data(self, room: Room) -> dict[str, Any]:
+        """A room as JSON-friendly data (no secrets)."""
+        return {
+            "code": room.code,
+            "status": room.status,
+            "version": room.version,
+            "game": None if room.game_id is None else self.public_id(room.game_id),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "joined": s.joined,
+                    "game_seat": s.game_seat,
+                }
+                for s in room.seats
+            ],
+        }
+
+    def room_events_since(self, room_id: int, after: int | None) -> list[tuple[int, str, str]]:
+        """The room now, if it changed since version `after`."""
+        room = self.rooms.by_id(room_id)
+        if after is not None and room.version == after:
+            return []
+        kind = "room" if after is None or after < room.version else "reset"
+        return [(room.version, json.dumps(self.room_data(room), separators=(",", ":")), kind)]
 
     def _view_at(self, game_id: int, version: int) -> GameView:
         """The game at `version` if that is the service's cached view, else as saved now.

@@ -2,16 +2,18 @@
 
 Pages are rendered on the server from the same data as the API. A visitor acts only in
 games whose seats their browser session holds (kept on the server under the `fd_session`
-cookie, see guard.py; a seat is added when they start a game or open an invite link). Forms
-work without JavaScript (post, then redirect); `app.js` sends the same forms with `fetch` and
-swaps in the re-rendered board, which is how CPU turns are shown one step at a time. Every
-form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
+cookie, see guard.py; a seat is added when they start a game or join a room, rooms.py).
+Forms work without JavaScript (post, then redirect); `app.js` sends the same forms with
+`fetch` and swaps in the re-rendered board, and listens to the game's event stream (api.py)
+to fetch the board again whenever another seat or a CPU (played by the server, driver.py)
+moved. Every form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -30,7 +32,8 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError
-from fivedice.store import FINISHED, IN_PROGRESS, StaleVersionError
+from fivedice.store import FINISHED, IN_PROGRESS
+from fivedice.store.browser_seats import session_key
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
 from fivedice.text import box_name, describe_rules, error_text, first_player_name
@@ -39,6 +42,7 @@ from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
     PlayerSpec,
+    RoomSeatSpec,
     SeatError,
     UnknownGameError,
     error_status,
@@ -181,9 +185,8 @@ def board_context(
     over = view.is_over
     mover = None if over else state.current_seat
     can_act = mover is not None and mover in mine and not view.is_cpu_turn
-    # A CPU is stepped by whoever holds a seat (one browser is enough; the version check
-    # makes a second, simultaneous step fail harmlessly).
-    can_step_cpu = view.is_cpu_turn and bool(mine)
+    # CPU seats are played by the server (driver.py); pages only watch them move.
+    can_step_cpu = view.is_cpu_turn
     names = _box_names(visitor.language)
     legal = {(p["column"], p["box"]): p for p in data["placements"]}
     rows = []
@@ -306,23 +309,26 @@ def game_page(request: Request, public_id: str, hub: Hub, visitor: Who, hint: in
     context = board_context(hub, view, visitor, show_hint=bool(hint))
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
-    # Invite links: with several human seats, the creator can hand each player their seat.
-    invites = []
-    humans = [seat for seat, player in enumerate(view.state.seats) if not player.is_cpu]
-    if context["mine"] and len(humans) > 1 and not view.is_over:
-        # Never from the Host header (anyone can send `Host: evil.example`): the configured
-        # public URL, else a relative link (app.js shows it whole, from the page's address).
-        base = request.app.state.public_url or ""
-        for seat in humans:
-            if seat in context["mine"]:
-                token = context["tokens"][seat]
-                invites.append(
-                    {
-                        "name": view.state.seats[seat].name,
-                        "url": f"{base}/g/{public_id}/join?seat={seat}&token={token}",
-                    }
-                )
-    return render(request, visitor, "game.html", invites=invites, **context)
+    return render(request, visitor, "game.html", **host_context(hub, view, visitor), **context)
+
+
+def host_context(hub: GameHub, view: GameView, visitor: Visitor) -> dict[str, Any]:
+    """What the host of a room sees under the board: friends' seats to hand to a CPU."""
+    if visitor.session is None or view.is_over:
+        return {"handover": []}
+    room = hub.rooms.of_game(view.game_id)
+    if room is None or room.host_key != session_key(visitor.session):
+        return {"handover": []}
+    return {
+        "room_code": room.code,
+        "handover": [
+            {"seat": s.game_seat, "name": s.name}
+            for s in room.seats
+            if s.kind == "friend"
+            and s.game_seat is not None
+            and not view.state.seats[s.game_seat].is_cpu
+        ],
+    }
 
 
 def _after_post(
@@ -348,7 +354,7 @@ def _after_post(
         return RedirectResponse(f"/g/{public_id}", status_code=303)
     view = view or _load_page_game(hub, public_id)
     context = board_context(hub, view, visitor, error=error, cpu_failed=cpu_failed)
-    return render(request, visitor, "game.html", status=status, invites=[], **context)
+    return render(request, visitor, "game.html", status=status, handover=[], **context)
 
 
 def _said(problem: BaseException, visitor: Visitor) -> str:
@@ -406,33 +412,6 @@ def _refused(
         response = render(request, visitor, "message.html", status=status, message=error)
     response.headers.update(headers)
     return response
-
-
-@router.post("/g/{public_id}/cpu")
-def cpu_step(
-    request: Request,
-    public_id: str,
-    hub: Hub,
-    visitor: Who,
-    version: Annotated[int, Form(ge=0)],
-) -> Response:
-    """One step of the CPU seat to move; the board shows what it did."""
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
-    token = next(iter(_my_seats(hub, view, visitor).values()), None)
-    try:
-        action, after = hub.cpu_step(view.game_id, token, version)
-    except StaleVersionError as problem:  # another window stepped first: carry on
-        return _refused(request, hub, visitor, public_id, problem)
-    except FivediceError as problem:  # it would fail again: stop stepping by itself
-        return _refused(request, hub, visitor, public_id, problem, cpu_failed=True)
-    name = view.state.seats[view.state.current_seat].name
-    t = texts(gettext_for(visitor.language))
-    return _after_post(
-        request, hub, visitor, public_id, after, last_cpu=t["did"].format(name=name, action=action)
-    )
 
 
 @router.post("/g/{public_id}/coach")
@@ -499,7 +478,7 @@ def game_rules(request: Request, public_id: str, hub: Hub, visitor: Who) -> Resp
 def _form_defaults() -> dict[str, Any]:
     return {
         "seats": [
-            {"name": "", "kind": "human" if i == 0 else ("cpu" if i == 1 else "none")}
+            {"name": "", "kind": "me" if i == 0 else ("cpu" if i == 1 else "none")}
             for i in range(FORM_SEATS)
         ],
         "preset": "classic",
@@ -566,15 +545,21 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
 
     values = _form_defaults()
     players: list[PlayerSpec] = []
+    room_seats: list[RoomSeatSpec] = []
     for index in range(FORM_SEATS):
         kind = field(f"kind{index}") or "none"
         name = field(f"name{index}")
         level = field(f"level{index}") or "casual"
+        if kind == "human":  # the form before rooms: the first person is "me"
+            kind = "local" if any(s.kind == "me" for s in room_seats) else "me"
         values["seats"][index] = {"name": name, "kind": kind, "level": level}
-        if kind == "human":
-            players.append(PlayerSpec(name or f"Player {index + 1}"))
+        if kind in ("me", "friend", "local"):
+            default = f"Player {index + 1}"
+            players.append(PlayerSpec(name or default))
+            room_seats.append(RoomSeatSpec(kind, name or default))
         elif kind == "cpu":
             players.append(PlayerSpec(name or f"CPU {index + 1}", level))
+            room_seats.append(RoomSeatSpec(kind, name or f"CPU {index + 1}", level))
     settings = {name: field(f"opt_{name}") for name in OPTION_NAMES if field(f"opt_{name}") != ""}
     values.update(
         preset=field("preset") or "classic",
@@ -597,16 +582,22 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             raise FivediceError(
                 N_("the match length is a whole number, not {length!r}"), length=match_text
             )
-        view = await _in_thread(
-            hub.create,
-            players,
-            rules=values["preset"],
-            settings=dict(settings),
-            first_player=values["first_player"],
-            match_length=int(match_text),
-            seed=int(seed_text) if seed_text else None,
-            practice=values["practice"],
-        )
+        options = {
+            "rules": values["preset"],
+            "settings": dict(settings),
+            "first_player": values["first_player"],
+            "match_length": int(match_text),
+            "seed": int(seed_text) if seed_text else None,
+            "practice": values["practice"],
+        }
+        if any(seat.kind == "friend" for seat in room_seats):  # a room: it waits for the friends
+            if visitor.session is None:
+                raise SeatError(N_("your browser has no session here; reload the page"), 403)
+            room = await run_in_threadpool(
+                partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
+            )
+            return RedirectResponse(f"/r/{room.code}", status_code=303)
+        view = await _in_thread(hub.create, players, **options)
     except FivediceError as problem:
         return render(
             request,

@@ -1,16 +1,17 @@
 // fivedice: sends the board's forms with fetch and swaps in the board the server rendered.
 // No rules live here: the server decides what is legal, what a box is worth and what a CPU
-// does. Without JavaScript the same forms post and redirect. No inline script anywhere: the
+// does (CPU seats are played on the server). Other players' moves are pushed: the page
+// listens to the game's event stream (Server-Sent Events) and, for each new version, asks
+// for the board again. Nothing polls. Without JavaScript the same forms post and redirect,
+// and a "Reload" link shows the moves of others. No inline script anywhere: the
 // Content-Security-Policy allows only this file.
 (function () {
   "use strict";
   const FRAGMENT = "X-Fivedice-Fragment";
-  const CPU_DELAY_MS = 700; // long enough to see each CPU step
-  const POLL_MS = 2000; // other players' moves
-  const MAX_FAILURES = 3; // automatic requests (CPU steps, polling) that fail in a row, then stop
-  let timer = null;
   let busy = false;
-  let failures = 0;
+  let again = false; // a new version came while a request was running
+  let wanted = -1; // the newest version the stream announced
+  let source = null;
 
   function board() { return document.getElementById("board"); }
 
@@ -60,44 +61,79 @@
   }
 
   async function send(url, options, automatic) {
-    if (busy) return;
+    if (busy) { if (automatic) again = true; return; }
     busy = true;
     const headers = {};
     headers[FRAGMENT] = "1";
     if (options.method === "POST") headers["X-CSRF-Token"] = csrfToken();
     try {
       const response = await fetch(url, Object.assign({ headers: headers, credentials: "same-origin" }, options));
-      const swapped = swap(await response.text());
-      failures = response.ok && swapped ? 0 : failures + 1;
+      swap(await response.text());
     } catch (error) {
-      failures += 1;
-      if (!automatic || failures >= MAX_FAILURES) notice("");
+      if (!automatic) notice("");
     } finally {
       busy = false;
     }
-    schedule();
+    if (again) { again = false; if (wanted > version()) refresh(); }
+    if (!board() || !board().dataset.events) stop();
   }
 
-  function schedule() {
-    clearTimeout(timer);
+  function version() {
     const b = board();
-    if (!b) return;
-    if (failures >= MAX_FAILURES) { notice(""); return; } // never retry forever
-    if (b.dataset.cpu === "1") {
-      timer = setTimeout(function () {
-        const form = document.getElementById("cpu-form");
-        if (form) send(form.getAttribute("action"), { method: "POST", body: new FormData(form) }, true);
-      }, Number(b.dataset.cpuDelay || CPU_DELAY_MS));
-    } else if (b.dataset.poll === "1") {
-      timer = setTimeout(function () { send(window.location.pathname, { method: "GET" }, true); }, POLL_MS);
-    }
+    return b ? Number(b.dataset.version || "-1") : -1;
+  }
+
+  // A newer version was saved: show the board as the server renders it for this visitor.
+  function refresh() { send(window.location.pathname, { method: "GET" }, true); }
+
+  function stop() { if (source) { source.close(); source = null; } }
+
+  // One stream per page. EventSource reconnects by itself and sends Last-Event-ID, so the
+  // server sends every version missed meanwhile.
+  function listen() {
+    const b = board();
+    if (!b || !b.dataset.events || !window.EventSource) return;
+    source = new EventSource(b.dataset.events);
+    // Only versions newer than the board shown: this page's own action already brought
+    // its board back with the form's answer.
+    const seen = function (event) {
+      wanted = Math.max(wanted, Number(event.lastEventId));
+      if (wanted > version()) refresh();
+    };
+    source.onmessage = seen;
+    source.addEventListener("reset", seen);
+  }
+
+  // The waiting room: who joined, live; when the host starts, everyone goes to the game.
+  function listenRoom() {
+    const room = document.getElementById("room");
+    if (!room || !room.dataset.roomEvents || !window.EventSource) return;
+    source = new EventSource(room.dataset.roomEvents);
+    const seen = async function (event) {
+      let data = null;
+      try { data = JSON.parse(event.data); } catch (error) { return; }
+      if (data.game) { stop(); window.location.assign("/g/" + data.game); return; }
+      const current = document.getElementById("room");
+      if (!current || data.version <= Number(current.dataset.version || "-1")) return;
+      try {
+        const headers = {};
+        headers[FRAGMENT] = "1";
+        const response = await fetch(window.location.pathname, { headers: headers, credentials: "same-origin" });
+        const holder = document.createElement("div");
+        holder.innerHTML = await response.text();
+        const fresh = holder.querySelector("#room");
+        const now = document.getElementById("room");
+        if (fresh && now) { now.replaceWith(fresh); expandInvites(); }
+      } catch (error) { /* the next event tries again */ }
+    };
+    source.onmessage = seen;
+    source.addEventListener("reset", seen);
   }
 
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if (!form.hasAttribute("data-fragment")) return;
     event.preventDefault();
-    failures = 0; // a person acted: automatic steps may try again
     // getAttribute: the buttons are named "action", which shadows form.action.
     send(form.getAttribute("action"), { method: "POST", body: new FormData(form, event.submitter) }, false);
   });
@@ -134,6 +170,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     expandInvites();
-    schedule();
+    listen();
+    listenRoom();
   });
 })();

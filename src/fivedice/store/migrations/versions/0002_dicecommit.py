@@ -4,7 +4,7 @@ Games saved before keep the legacy scheme (their dice came from the game's seed)
 stored dice are what a replay uses, so they replay exactly as before.
 
 Revision ID: 0002_dicecommit
-Revises: 0002_session
+Revises: 0002_rooms
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0002_dicecommit"
-down_revision: str | None = "0002_session"
+down_revision: str | None = "0002_rooms"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,29 @@
+"""Tutorial progress, kept apart from games and statistics.
+
+Revision ID: 0002_tutorial
+Revises: 0001
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002_tutorial"
+down_revision: str | None = "0002_session"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "tutorial_progress",
+        sa.Column("lesson", sa.String(40), primary_key=True),
+        sa.Column("status", sa.String(12), nullable=False),  # done | skipped
+        sa.Column("times_done", sa.Integer, nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("tutorial_progress")

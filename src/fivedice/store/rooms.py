@@ -1,0 +1,315 @@
+"""Rooms: who sits where before a game starts (tables `rooms`, `room_seats`, `room_claims`).
+
+A room is made when a game has a remote seat (*a friend*): its seats wait to be joined, by
+an invitation (a secret per seat, checked by the web layer) or by the room's short code.
+When the host starts, the game is created from the seats and each browser that joined a
+seat gets that seat (table `web_seats`). The room stays, linked to its game, so an
+invitation opened later (another device) still leads to its seat.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from fivedice.core.errors import N_
+from fivedice.store import schema
+from fivedice.store.database import Store, _now
+from fivedice.store.errors import StoreConflictError, StoreError
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud safely
+CODE_LENGTH = 6
+WAITING = "waiting"
+STARTED = "started"
+SEAT_KINDS = ("me", "friend", "local", "cpu")
+
+
+class RoomError(StoreError):
+    """A room that cannot do what was asked (unknown code, full, already started)."""
+
+
+@dataclass(frozen=True)
+class RoomSeat:
+    seat: int
+    kind: str  # me | friend | local | cpu
+    name: str
+    level: str | None
+    joined: bool
+    game_seat: int | None
+
+
+@dataclass(frozen=True)
+class Room:
+    room_id: int
+    code: str
+    host_key: str
+    status: str
+    options: dict[str, Any]
+    version: int
+    game_id: int | None
+    seats: tuple[RoomSeat, ...]
+
+    @property
+    def started(self) -> bool:
+        return self.status == STARTED
+
+
+def normalize_code(text: str) -> str:
+    """A code as typed ("ab3 k7q") in its stored form ("AB3K7Q")."""
+    return "".join(text.split()).upper()[: CODE_LENGTH * 2]
+
+
+class Rooms:
+    """Reads and writes rooms in one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create(
+        self, host_key: str, options: dict[str, Any], seats: list[tuple[str, str, str | None]]
+    ) -> Room:
+        """A new waiting room; `seats` are (kind, name, level). Seats other than friends
+        count as joined (the host holds them)."""
+        for _attempt in range(8):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self.store._errors("create the room"), self.store.engine.begin() as db:
+                    room_id = db.execute(
+                        schema.rooms.insert().values(
+                            code=code,
+                            host_key=host_key,
+                            status=WAITING,
+                            options_json=json.dumps(options, sort_keys=True),
+                            version=0,
+                            game_id=None,
+                            created_at=_now(),
+                        )
+                    ).inserted_primary_key
+                    assert room_id is not None
+                    room_id = room_id[0]
+                    db.execute(
+                        schema.room_seats.insert(),
+                        [
+                            {
+                                "room_id": room_id,
+                                "seat": index,
+                                "kind": kind,
+                                "name": name,
+                                "level": level,
+                                "joined": kind != "friend",
+                                "game_seat": None,
+                            }
+                            for index, (kind, name, level) in enumerate(seats)
+                        ],
+                    )
+            except StoreConflictError:
+                continue  # the code was taken: draw another
+            return self.by_id(int(room_id))
+        raise RoomError(N_("could not find a free room code; try again"))
+
+    def _read(self, db: Connection, where: Any) -> Room | None:
+        row = db.execute(select(schema.rooms).where(where)).first()
+        if row is None:
+            return None
+        seats = db.execute(
+            select(schema.room_seats)
+            .where(schema.room_seats.c.room_id == row.id)
+            .order_by(schema.room_seats.c.seat)
+        )
+        return Room(
+            int(row.id),
+            str(row.code),
+            str(row.host_key),
+            str(row.status),
+            json.loads(row.options_json),
+            int(row.version),
+            None if row.game_id is None else int(row.game_id),
+            tuple(
+                RoomSeat(
+                    int(s.seat),
+                    str(s.kind),
+                    str(s.name),
+                    s.level,
+                    bool(s.joined),
+                    None if s.game_seat is None else int(s.game_seat),
+                )
+                for s in seats
+            ),
+        )
+
+    def by_id(self, room_id: int) -> Room:
+        with self.store._errors("read the room"), self.store._reader.begin() as db:
+            room = self._read(db, schema.rooms.c.id == room_id)
+        if room is None:
+            raise RoomError(N_("there is no such room"))
+        return room
+
+    def by_code(self, code: str) -> Room:
+        """Raises: RoomError: no room has this code."""
+        with self.store._errors("read the room"), self.store._reader.begin() as db:
+            room = self._read(db, schema.rooms.c.code == normalize_code(code))
+        if room is None:
+            raise RoomError(N_("no game has the code {code!r}"), code=code)
+        return room
+
+    def of_game(self, game_id: int) -> Room | None:
+        """The room a game was started from, if any."""
+        with self.store._errors("read the room"), self.store._reader.begin() as db:
+            return self._read(db, schema.rooms.c.game_id == game_id)
+
+    def claims(self, room_id: int) -> list[tuple[int, str]]:
+        """(seat, session key) of every browser that joined a seat."""
+        table = schema.room_claims
+        with self.store._errors("read the room"), self.store._reader.begin() as db:
+            rows = db.execute(
+                select(table.c.seat, table.c.session_key).where(table.c.room_id == room_id)
+            )
+            return [(int(r.seat), str(r.session_key)) for r in rows]
+
+    def join(self, room_id: int, seat: int | None, session_key: str, name: str | None) -> Room:
+        """Joins a friend's seat: `seat` (an invitation) or the first one nobody joined (the
+        room code). A seat already joined is shared with this browser (same invitation).
+
+        Raises:
+            RoomError: no free seat (code), or not a friend's seat.
+        """
+        with self.store._errors("join the room"), self.store.engine.begin() as db:
+            room = self._read(db, schema.rooms.c.id == room_id)
+            if room is None:
+                raise RoomError(N_("there is no such room"))
+            held = {
+                int(r.seat)
+                for r in db.execute(
+                    select(schema.room_claims.c.seat).where(
+                        schema.room_claims.c.room_id == room_id,
+                        schema.room_claims.c.session_key == session_key,
+                    )
+                )
+            }
+            if seat is None:
+                if held:
+                    return room  # this browser joined already: joining twice takes no 2nd seat
+                if room.started:
+                    raise RoomError(N_("this game has started; ask for an invitation link"))
+                free = [s for s in room.seats if s.kind == "friend" and not s.joined]
+                if not free:
+                    raise RoomError(N_("every seat of this game is taken"))
+                seat = free[0].seat
+            target = next((s for s in room.seats if s.seat == seat), None)
+            if target is None or target.kind != "friend":
+                raise RoomError(N_("that is not a seat for a friend"))
+            if seat not in held:
+                db.execute(
+                    schema.room_claims.insert().values(
+                        room_id=room_id, seat=seat, session_key=session_key
+                    )
+                )
+            changes: dict[str, Any] = {}
+            if not target.joined:
+                changes["joined"] = True
+            if name and not room.started:
+                changes["name"] = name[:40]
+            if changes:
+                db.execute(
+                    update(schema.room_seats)
+                    .where(schema.room_seats.c.room_id == room_id, schema.room_seats.c.seat == seat)
+                    .values(**changes)
+                )
+                db.execute(
+                    update(schema.rooms)
+                    .where(schema.rooms.c.id == room_id)
+                    .values(version=schema.rooms.c.version + 1)
+                )
+            if room.started and room.game_id is not None and target.game_seat is not None:
+                _hold(db, session_key, room.game_id, target.game_seat)
+            result = self._read(db, schema.rooms.c.id == room_id)
+        assert result is not None
+        return result
+
+    def start(
+        self,
+        room_id: int,
+        version: int,
+        game_id: int,
+        game_seats: dict[int, int | None],
+        cpu_seats: dict[int, str],
+    ) -> Room:
+        """Marks the room started with its game; hands every claimed seat to its browsers.
+
+        `game_seats`: room seat -> game seat (None: left out); `cpu_seats`: room seats that
+        became CPUs (unjoined friends), with their level. Refused if the room changed since
+        `version` (someone joined meanwhile) or started already.
+        """
+        with self.store._errors("start the game"), self.store.engine.begin() as db:
+            done = db.execute(
+                update(schema.rooms)
+                .where(
+                    schema.rooms.c.id == room_id,
+                    schema.rooms.c.version == version,
+                    schema.rooms.c.status == WAITING,
+                )
+                .values(status=STARTED, game_id=game_id, version=version + 1)
+            ).rowcount
+            if done != 1:
+                raise RoomError(N_("the room changed meanwhile (someone joined); look again"))
+            for seat, game_seat in game_seats.items():
+                values: dict[str, Any] = {"game_seat": game_seat}
+                if seat in cpu_seats:
+                    values.update(kind="cpu", level=cpu_seats[seat], joined=True)
+                db.execute(
+                    update(schema.room_seats)
+                    .where(schema.room_seats.c.room_id == room_id, schema.room_seats.c.seat == seat)
+                    .values(**values)
+                )
+            claims = db.execute(
+                select(schema.room_claims.c.seat, schema.room_claims.c.session_key).where(
+                    schema.room_claims.c.room_id == room_id
+                )
+            )
+            for claim in claims:
+                game_seat = game_seats.get(int(claim.seat))
+                if game_seat is not None:
+                    _hold(db, str(claim.session_key), game_id, game_seat)
+            room = self._read(db, schema.rooms.c.id == room_id)
+        assert room is not None
+        return room
+
+    def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
+        """A game's human seat is played by a CPU from now on (its player left)."""
+        with self.store._errors("hand the seat to a CPU"), self.store.engine.begin() as db:
+            db.execute(
+                update(schema.game_seats)
+                .where(schema.game_seats.c.game_id == game_id, schema.game_seats.c.seat == seat)
+                .values(cpu_level=level)
+            )
+            db.execute(
+                update(schema.room_seats)
+                .where(
+                    schema.room_seats.c.room_id.in_(
+                        select(schema.rooms.c.id).where(schema.rooms.c.game_id == game_id)
+                    ),
+                    schema.room_seats.c.game_seat == seat,
+                )
+                .values(kind="cpu", level=level)
+            )
+
+
+def _hold(db: Connection, session_key: str, game_id: int, seat: int) -> None:
+    """Lets a browser session (by key) act for a game's seat, unless it does already."""
+    table = schema.web_seats
+    exists = db.execute(
+        select(table.c.seat).where(
+            table.c.session_key == session_key, table.c.game_id == game_id, table.c.seat == seat
+        )
+    ).first()
+    if exists is None:
+        db.execute(
+            table.insert().values(
+                session_key=session_key, game_id=game_id, seat=seat, created_at=_now()
+            )
+        )

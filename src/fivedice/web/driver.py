@@ -1,0 +1,193 @@
+"""CPU seats played by the server, one visible step at a time, whether or not anyone watches.
+
+One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
+changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
+`scan_seconds`, it pokes every game in progress that has a CPU seat (so a game whose worker
+died is picked up). A poked game gets one task that, while a CPU seat is to move, waits the
+room's pace (`delay_ms`) and asks the hub for one CPU step.
+
+Exactly once: the store's version check refuses a second step made against the same
+version, and on PostgreSQL a worker drives a game only while it holds the game's advisory
+lock (``pg_try_advisory_lock``, on one dedicated connection per worker); if the worker dies
+its connection closes, the lock is freed and the next scan of another worker takes over.
+SQLite has one worker: the task table of this process is the lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
+
+from fivedice.core.errors import FivediceError
+from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
+
+if TYPE_CHECKING:
+    from fivedice.web.hub import GameHub
+
+log = logging.getLogger(__name__)
+
+LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
+RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
+MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
+
+
+class Lease:
+    """Who drives a game's CPUs: on PostgreSQL an advisory lock per game, held on one
+    dedicated connection of this worker; on SQLite always granted (one worker)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._connection: Any = None
+        self._lock = threading.Lock()
+
+    def acquire(self, game_id: int) -> bool:
+        if self.store.is_sqlite:
+            return True
+        with self._lock:
+            try:
+                return bool(self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
+            except Exception as error:
+                log.warning("advisory lock unavailable: %s", error)
+                self._drop()
+                return False
+
+    def release(self, game_id: int) -> None:
+        if self.store.is_sqlite:
+            return
+        with self._lock:
+            try:
+                self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
+            except Exception:  # the connection is gone: so is the lock
+                self._drop()
+
+    def _execute(self, sql: str, game_id: int) -> Any:
+        import psycopg
+
+        if self._connection is None or self._connection.closed:
+            conninfo = self.store.url.set(drivername="postgresql").render_as_string(
+                hide_password=False
+            )
+            # Named, so an operator (and the tests) can see which process drives a game.
+            self._connection = psycopg.connect(
+                conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
+            )
+        row = self._connection.execute(sql, (LOCK_CLASS, game_id)).fetchone()
+        return row[0] if row else None
+
+    def _drop(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._connection is not None:
+                self._connection.close()
+        self._connection = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+
+class CpuDriver:
+    """Plays the CPU seats of the games of one worker (see the module's docstring)."""
+
+    def __init__(self, hub: GameHub, delay_ms: int, scan_seconds: float) -> None:
+        self.hub = hub
+        self.delay = max(delay_ms, 0) / 1000
+        self.scan_seconds = scan_seconds
+        self.lease = Lease(hub.service.store)
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._scanner: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    def start(self) -> None:
+        self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = [*self._tasks.values(), *([self._scanner] if self._scanner else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await run_in_threadpool(self.lease.close)
+
+    def poke(self, game_id: int) -> None:
+        """A game changed: drive it if a CPU is to move (runs in the event loop)."""
+        if self._stopping:
+            return
+        if game_id in self._tasks:
+            self._again.add(game_id)
+            return
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+
+    async def _scan_forever(self) -> None:
+        while not self._stopping:
+            try:
+                for game_id in await run_in_threadpool(self._games_with_cpus):
+                    self.poke(game_id)
+            except Exception as error:
+                log.warning("could not look for CPU turns: %s", error)
+            await asyncio.sleep(self.scan_seconds)
+
+    def _games_with_cpus(self) -> list[int]:
+        games, seats = schema.games, schema.game_seats
+        query = (
+            select(games.c.id)
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(games.c.status == IN_PROGRESS, seats.c.cpu_level.is_not(None))
+            .group_by(games.c.id)
+        )
+        store = self.hub.service.store
+        with store._errors("look for CPU turns"), store._reader.begin() as connection:
+            return [int(row.id) for row in connection.execute(query)]
+
+    async def _drive(self, game_id: int) -> None:
+        try:
+            if not await run_in_threadpool(self.lease.acquire, game_id):
+                return  # another worker drives it
+            try:
+                await self._steps(game_id)
+            finally:
+                await run_in_threadpool(self.lease.release, game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # never let one game stop the driver
+            log.warning("CPU of game %s stopped: %s", game_id, error)
+        finally:
+            self._tasks.pop(game_id, None)
+            if game_id in self._again and not self._stopping:  # poked while finishing
+                self._again.discard(game_id)
+                self.poke(game_id)
+
+    async def _steps(self, game_id: int) -> None:
+        failures = 0
+        while not self._stopping:
+            self._again.discard(game_id)
+            try:
+                view = await run_in_threadpool(self.hub.fresh, game_id)
+            except FivediceError as error:
+                log.warning("cannot read game %s: %s", game_id, error)
+                return
+            if not view.is_cpu_turn:
+                if game_id in self._again:
+                    continue  # it changed while we looked
+                return
+            await asyncio.sleep(self.delay)
+            try:
+                await run_in_threadpool(self.hub.drive_cpu, game_id, view.version)
+                failures = 0
+            except StaleVersionError:
+                continue  # someone else moved it on: look again
+            except FivediceError as error:
+                log.warning("CPU step of game %s refused: %s", game_id, error)
+                failures += 1
+                if failures >= MAX_FAILURES:
+                    return
+                await asyncio.sleep(RETRY_SECONDS)

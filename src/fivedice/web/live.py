@@ -1,0 +1,206 @@
+"""Live games: every saved change is pushed to the pages and streams that watch it.
+
+`Live` is one per worker process. A writer calls `changed(topic, version)` after its
+transaction committed; subscribers (the event streams of `api.py`) wake up and send what
+they missed. Topics are ``("g", game id)`` for games and ``("r", room id)`` for rooms.
+
+Across workers:
+
+- SQLite (one worker): the fan-out is in-process only.
+- PostgreSQL: the writer also sends ``NOTIFY fivedice, '<topic>:<id>:<version>'`` (the id
+  and version, never the state), and every worker keeps one listener connection
+  (``LISTEN fivedice``) that feeds its own in-process fan-out. A worker thus hears its own
+  writes twice (directly and through PostgreSQL); streams send each version once anyway,
+  because they remember the last version they sent.
+
+``s:<game id>:<version>`` tells the workers that a game's seats changed (a seat handed to a
+CPU) without a new version: they drop their cached view of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import text
+
+from fivedice.store import Store
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "fivedice"
+UNKNOWN = 2**62  # "something may have changed": the listener reconnected
+Topic = tuple[str, int]
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One stream's interest in a topic: the highest version announced, and a wake-up."""
+
+    topic: Topic
+    known: int = -1
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self, timeout: float | None = None) -> int | None:
+        """Waits for a change; returns the newest version announced since the last wait
+        (None: unknown, ask the database; -1: nothing new)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wake.wait(), timeout)
+        self.wake.clear()
+        known, self.known = self.known, -1
+        return None if known == UNKNOWN else known
+
+
+class Live:
+    """The in-process fan-out of one worker, plus PostgreSQL NOTIFY/LISTEN when the store is
+    PostgreSQL.
+
+    Args:
+        store: the database (its URL decides whether PostgreSQL carries notifications).
+        on_remote: called in the event loop for every notification heard from PostgreSQL
+            (the app drops stale cached views and pokes the CPU driver there).
+    """
+
+    def __init__(self, store: Store, on_remote: Callable[[str, int, int], None] | None = None):
+        self.store = store
+        self.on_remote = on_remote
+        self._subs: dict[Topic, set[Subscription]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.local_hooks: list[Callable[[str, int, int], None]] = []
+        self.remote_hooks: list[Callable[[str, int, int], None]] = []
+
+    @property
+    def shared(self) -> bool:
+        """Whether other worker processes may write (PostgreSQL)."""
+        return not self.store.is_sqlite
+
+    # -- lifecycle (the app's lifespan) ----------------------------------------------------
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        if self.shared:
+            self._stop.clear()
+            self._listener = threading.Thread(
+                target=self._listen, name="fivedice-listen", daemon=True
+            )
+            self._listener.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(timeout=3)
+            self._listener = None
+
+    # -- subscribing (event loop) ----------------------------------------------------------
+
+    def subscribe(self, topic: Topic) -> Subscription:
+        sub = Subscription(topic)
+        self._subs.setdefault(topic, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        subs = self._subs.get(sub.topic)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._subs[sub.topic]
+
+    def watchers(self, topic: Topic) -> int:
+        return len(self._subs.get(topic, ()))
+
+    def _announce(self, kind: str, ident: int, version: int) -> None:
+        # Runs in the event loop.
+        for sub in list(self._subs.get((kind, ident), ())):
+            if version > sub.known:  # (UNKNOWN stays: the database decides)
+                sub.known = version
+            sub.wake.set()
+
+    # -- writers (any thread) --------------------------------------------------------------
+
+    def changed(self, kind: str, ident: int, version: int) -> None:
+        """A change of a topic was committed: wake this worker's streams, tell the others."""
+        self._call_soon(self._local, kind, ident, version)
+        if self.shared:
+            try:
+                with self.store.engine.begin() as connection:
+                    connection.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": CHANNEL, "payload": f"{kind}:{ident}:{version}"},
+                    )
+            except Exception as error:  # the change is saved; the others see it on reload
+                log.warning("could not notify the other workers: %s", error)
+
+    def _local(self, kind: str, ident: int, version: int) -> None:
+        self._announce(kind, ident, version)
+        for hook in self.local_hooks:
+            hook(kind, ident, version)
+
+    def _call_soon(self, function: Callable[..., None], *args: Any) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            function(*args)
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(function, *args)
+
+    # -- PostgreSQL listener (its own thread and connection) -------------------------------
+
+    def _conninfo(self) -> str:
+        return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        delay = 0.2
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo(), autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.2
+                    # Missed while (re)connecting: let everyone look again.
+                    self._call_soon(self._heard, "*", 0, 0)
+                    while not self._stop.is_set():
+                        for note in connection.notifies(timeout=1.0):
+                            parsed = _parse(note.payload)
+                            if parsed is not None:
+                                self._call_soon(self._heard, *parsed)
+            except Exception as error:
+                log.warning("listener connection lost (%s); reconnecting", error)
+                self._stop.wait(delay)
+                delay = min(delay * 2, 5.0)
+
+    def _heard(self, kind: str, ident: int, version: int) -> None:
+        if kind == "*":
+            for sub_kind, sub_ident in list(self._subs):
+                for sub in list(self._subs.get((sub_kind, sub_ident), ())):
+                    sub.known = UNKNOWN
+                    sub.wake.set()
+        else:
+            self._announce(kind, ident, version)
+        if kind == "*":
+            return
+        if self.on_remote is not None:
+            self.on_remote(kind, ident, version)
+        for hook in self.remote_hooks:
+            hook(kind, ident, version)
+
+
+def _parse(payload: str) -> tuple[str, int, int] | None:
+    kind, _sep, rest = payload.partition(":")
+    ident, _sep, version = rest.partition(":")
+    if kind not in ("g", "r", "s") or not ident.isdigit() or not version.isdigit():
+        return None
+    return kind, int(ident), int(version)

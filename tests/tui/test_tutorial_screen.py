@@ -1,0 +1,133 @@
+"""The tutorial in the terminal app, driven headless through its keys and buttons (Pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Button, OptionList, Static
+
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import set_language
+from fivedice.tui import session
+from fivedice.tui.app import FivediceApp
+from fivedice.tui.setup_screen import SetupScreen
+from fivedice.tui.tutorial_screen import LessonScreen, TutorialApp, TutorialScreen
+from tests.tui.test_app import screen_text, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path: Path):
+    session.configure(f"sqlite:///{tmp_path / 'tutorial.sqlite3'}")
+    yield
+    session.configure(None)
+    set_language("en")
+
+
+def run(app, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def said(app) -> str:
+    return str(app.screen.query_one("#lesson-say", Static).render())
+
+
+def feedback(app) -> str:
+    return str(app.screen.query_one("#lesson-feedback", Static).render())
+
+
+async def choose_box(pilot: Pilot[None], app, name: str) -> None:
+    boxes = app.screen.query_one("#lesson-boxes", OptionList)
+    labels = [str(boxes.get_option_at_index(i).prompt) for i in range(boxes.option_count)]
+    index = next(i for i, label in enumerate(labels) if label.startswith(name))
+    boxes.focus()
+    boxes.highlighted = index
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
+    app = TutorialApp(RuleSet(), lesson="rolling")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
+        assert "Roll them" in said(app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Three 6s" in said(app))
+        assert (
+            " ".join(str(app.screen.query_one(f"#die-{p}", Button).label) for p in range(1, 6))
+            == "6 6 2 6 3"
+        )
+        await pilot.press("3")  # the 2: not part of the keep
+        await pilot.pause()
+        assert "a 2 is not one to hold" in feedback(app)
+        assert not app.screen.lesson_run.state.turn.held[2]
+        for key in "124":
+            await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.query_one("#die-1", Button).has_class("held")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "A fourth 6" in said(app))
+        await pilot.click("#die-3")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "No rolls are left" in said(app))
+        await choose_box(pilot, app, "Chance")
+        assert "this step asks for Sixes" in feedback(app)
+        await choose_box(pilot, app, "Sixes")
+        await wait_for(pilot, lambda: "Lesson done" in said(app))
+        assert "You score 24 in Sixes" in feedback(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+        await wait_for(pilot, lambda: "1 of 7 lessons done." in screen_text(app))
+        assert "Rolling and holding (done)" in screen_text(app)
+
+    run(app, script)
+    progress = session.open_service().tutorial_progress()
+    assert progress["rolling"].status == "done"
+
+
+def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
+    app = FivediceApp()
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert "Learn by playing" in screen_text(app)
+        await pilot.click("#learn")
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+        await wait_for(pilot, lambda: "0 of 7 lessons done." in screen_text(app))
+        await pilot.click("#skip-upper")
+        await wait_for(pilot, lambda: "(skipped)" in screen_text(app))
+        await pilot.click("#play-zero")
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
+        assert "Put it in Ones" in said(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+
+    run(app, script)
+    assert session.open_service().tutorial_progress()["upper"].status == "skipped"
+
+
+def test_the_lesson_screen_in_german_fits_80_columns():
+    set_language("de")
+    app = TutorialApp(RuleSet(), lesson="yahtzee")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Kniffel" in said(app))
+        text = screen_text(app)
+        assert "Kniffel-Bonus" in text and "Würfeln" in text
+
+    run(app, script)

@@ -1,0 +1,170 @@
+"""Two `fivedice serve` processes on one PostgreSQL database (a throwaway cluster):
+a stream on worker A sees an action posted to worker B (LISTEN/NOTIFY), and a worker killed
+(SIGKILL) in the middle of a CPU turn leaves the game to the other one (advisory lock)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import httpx
+import psycopg
+import pytest
+
+from tests.web.live_helpers import data, events, free_port, take, wait_until
+from tests.web.test_postgres_restart import Cluster, _postgres_bin
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def cluster():
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
+    instance = Cluster(bin_dir)
+    instance.start()
+    yield instance
+    instance.remove()
+
+
+class Worker:
+    def __init__(self, url: str, tmp_path, name: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "FIVEDICE_SECRET": "the-secret-of-the-two-workers-test",
+            "FIVEDICE_CPU_DELAY_MS": "500",
+            "FIVEDICE_CPU_SCAN_SECONDS": "0.5",
+            "XDG_DATA_HOME": str(tmp_path / name),
+        }
+        command = [sys.executable, "-m", "fivedice.cli", "serve", "--port", str(self.port),
+                   "--db", url]  # fmt: skip
+        self.log = open(tmp_path / f"{name}.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=self.log)
+
+        def up() -> bool:
+            assert self.process.poll() is None, (tmp_path / f"{name}.log").read_text()
+            try:
+                return httpx.get(f"{self.base}/api/games/1-0", timeout=2).status_code == 404
+            except httpx.HTTPError:
+                return False
+
+        wait_until(up, f"worker {name} to start")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def workers(cluster, tmp_path):
+    started = []
+    try:
+        for name in ("a", "b"):
+            started.append(Worker(cluster.url, tmp_path, name))
+        yield started
+    finally:
+        for worker in started:
+            worker.stop()
+
+
+def _act(base, game, headers, action, version):
+    answer = httpx.post(
+        f"{base}/api/games/{game}/actions",
+        json={"action": action, "version": version},
+        headers=headers,
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def _driver_pid(cluster, game_number: int) -> int | None:
+    """The OS process id of the worker holding a game's advisory lock (see driver.py)."""
+    from fivedice.web.driver import LOCK_CLASS
+
+    url = cluster.url.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid)"
+            " WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.granted",
+            (LOCK_CLASS, game_number),
+        ).fetchone()
+    return int(row[0].rsplit("-", 1)[1]) if row else None
+
+
+def test_two_workers_share_streams_and_cpus(cluster, workers):
+    a, b = workers
+    made = httpx.post(
+        f"{a.base}/api/games",
+        json={"players": [{"name": "Ann"}, {"name": "Cee", "kind": "cpu"}], "seed": 11},
+    )
+    assert made.status_code == 201, made.text
+    game = made.json()
+    gid = game["id"]
+    ann = {"Authorization": f"Bearer {game['tokens'][0]['token']}"}
+    # A stream on worker A sees the action posted to worker B.
+    with httpx.stream("GET", f"{a.base}/api/games/{gid}/events", timeout=60) as response:
+        stream = events(response)
+        assert take(stream, 1)[0]["id"] == "0"
+        _act(b.base, gid, ann, "roll", 0)
+        (seen,) = take(stream, 1)
+        assert seen["id"] == "1" and data(seen) == httpx.get(f"{a.base}/api/games/{gid}").json()
+    # Ann ends her turn on B; a CPU turn starts; the worker driving it is killed mid-turn
+    # (a CPU turn that ended before the kill could happen is tried again, a turn later).
+    game_number = int(gid.split("-")[0])
+    state = _act(b.base, gid, ann, "score chance", 1)
+    for _attempt in range(5):
+        assert state["is_cpu_turn"]
+        start = state["version"]
+        wait_until(
+            lambda start=start: httpx.get(f"{a.base}/api/games/{gid}").json()["version"] > start,
+            "the CPU's first step",
+        )
+        driver = _driver_pid(cluster, game_number)
+        state = httpx.get(f"{a.base}/api/games/{gid}").json()
+        if driver is not None and state["is_cpu_turn"]:
+            break
+        state = wait_until(
+            lambda: (lambda g: g if not g["is_cpu_turn"] else None)(
+                httpx.get(f"{a.base}/api/games/{gid}").json()
+            ),
+            "Ann's turn",
+        )
+        state = _act(b.base, gid, ann, "roll", state["version"])
+        box = state["placements"][0]
+        state = _act(b.base, gid, ann, f"score {box['box']}", state["version"])
+    else:
+        pytest.fail("no CPU turn could be caught in the middle")
+    victim, survivor = (a, b) if driver == a.process.pid else (b, a)
+    assert driver == victim.process.pid
+    os.kill(victim.process.pid, signal.SIGKILL)
+    victim.process.wait(timeout=20)
+    # The game goes on: the other worker takes the CPU's turn over and ends it.
+    final = wait_until(
+        lambda: (lambda g: g if not g["is_cpu_turn"] else None)(
+            httpx.get(f"{survivor.base}/api/games/{gid}").json()
+        ),
+        "the surviving worker to finish the CPU's turn",
+    )
+    assert final["current_seat"] == 0 and final["players"][1]["total"] > 0
+    assert _driver_pid(cluster, game_number) is None  # nobody holds the game now
+    # Exactly once: every action of the log is numbered 1..version, none twice.
+    url = cluster.url.replace("postgresql+psycopg", "postgresql")
+    with psycopg.connect(url) as connection:
+        numbers = [
+            row[0]
+            for row in connection.execute(
+                "SELECT seq FROM actions WHERE game_id = %s ORDER BY seq", (game_number,)
+            )
+        ]
+    assert numbers == list(range(1, final["version"] + 1))
+    _act(survivor.base, gid, ann, "roll", final["version"])

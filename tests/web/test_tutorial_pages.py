@@ -1,0 +1,97 @@
+"""The web tutorial ("Learn by playing"): lesson list, a lesson played by form posts, wrong
+actions explained, progress kept apart from games, CSRF-protected posts."""
+
+from __future__ import annotations
+
+import re
+
+from fivedice.tutorial import LESSONS
+
+
+def feedback(page: str) -> str:
+    found = re.search(r'id="lesson-feedback"[^>]*>(.*?)</div>', page, re.S)
+    return re.sub(r"<[^>]+>", " ", found.group(1)) if found else ""
+
+
+def say(page: str) -> str:
+    return re.search(r'id="lesson-say">([^<]*)<', page).group(1)
+
+
+def act(client, key: str, action: str) -> str:
+    response = client.post(f"/tutorial/{key}/act", data={"action": action})
+    assert response.status_code == 200  # after the redirect
+    assert str(response.url).endswith(f"/tutorial/{key}")
+    return response.text
+
+
+def test_the_new_game_page_links_to_the_tutorial(client):
+    page = client.get("/").text
+    assert 'href="/tutorial"' in page and "Learn by playing" in page
+    listing = client.get("/tutorial")
+    assert listing.status_code == 200
+    for lesson in LESSONS:
+        assert f'id="lesson-{lesson.key}"' in listing.text
+    assert "0 of 7 lessons done." in listing.text
+
+
+def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
+    client.post("/tutorial/upper/restart", data={"preset": "classic"})
+    page = client.get("/tutorial/upper").text
+    assert "par count reads -4" in say(page)
+    page = act(client, "upper", "roll")
+    assert 'id="box-sixes"' in page and 'id="box-four_of_a_kind"' in page
+    page = act(client, "upper", "score four_of_a_kind")
+    assert "this step asks for Sixes (24)" in feedback(page)
+    assert 'class="feedback explain"' in page
+    assert 'id="box-four_of_a_kind"' in page  # not scored: the step repeats
+    page = act(client, "upper", "score sixes")
+    assert "You score 24 in Sixes, +35 upper bonus" in feedback(page)
+    assert "Lesson done!" in page and 'id="next-lesson"' in page
+    assert service.tutorial_progress()["upper"].status == "done"
+    assert "1 of 7 lessons done." in client.get("/tutorial").text
+    # Kept apart: no game, no statistics, no high score.
+    assert service.list_games() == [] and service.stats() == []
+
+
+def test_bad_actions_unknown_lessons_and_skips(client, service):
+    client.get("/tutorial/scoring")
+    page = act(client, "scoring", "score chance")
+    assert "roll before you score" in feedback(page)
+    page = act(client, "scoring", "jump")
+    assert "unknown action" in feedback(page)
+    assert client.get("/tutorial/nope").status_code == 404
+    assert client.post("/tutorial/nope/act", data={"action": "roll"}).status_code == 404
+    response = client.post("/tutorial/lower/skip")
+    assert str(response.url).endswith("/tutorial")
+    assert "(skipped)" in response.text
+    assert service.tutorial_progress()["lower"].status == "skipped"
+
+
+def test_the_lesson_follows_the_chosen_preset_and_language(client):
+    client.get("/lang/nl?next=/tutorial")
+    client.post("/tutorial/yahtzee/restart", data={"preset": "free-choice"})
+    act(client, "yahtzee", "roll")
+    act(client, "yahtzee", "score yahtzee")
+    page = act(client, "yahtzee", "roll")
+    assert "vrije jokerregel" in say(page)
+    assert "Grote straat" in say(page)
+
+
+def test_posts_without_the_csrf_token_are_refused(raw_client):
+    raw_client.get("/tutorial/rolling")
+    response = raw_client.post("/tutorial/rolling/act", data={"action": "roll"})
+    assert response.status_code == 403
+
+
+def test_the_guided_game_shows_the_coach_and_the_cpu(client, service):
+    page = client.get("/tutorial/guided").text
+    assert "Coach: roll to start your turn." in page
+    assert "Beginner CPU: 0" in page
+    page = act(client, "guided", "roll")
+    coach = re.search(r'id="lesson-coach">([^<]*)<', page).group(1)
+    assert coach.startswith("Coach: ") and ("keep" in coach or "score" in coach)
+    box = re.search(r'id="box-([a-z_]+)"', page).group(1)
+    page = act(client, "guided", f"score {box}")
+    assert "You score" in feedback(page)
+    assert "Beginner CPU scores" in feedback(page)
+    assert service.list_games() == []
