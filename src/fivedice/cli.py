@@ -16,6 +16,7 @@ from fivedice.cli_common import (
     SetOption,
     check_game_id,
     check_seed,
+    fail,
     fail_with,
     load_rules,
     parse_column,
@@ -117,7 +118,18 @@ def play(
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for reproducible dice (0 to 2^63 - 1).")
+        int | None,
+        typer.Option(
+            "--seed", help="Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."
+        ),
+    ] = None,
+    client_seeds: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--client-seed",
+            help="Your own seed, mixed into the dice so that nobody can choose them"
+            " (repeatable: one per human seat, in order).",
+        ),
     ] = None,
     first: Annotated[
         str, typer.Option("--first", help="First player: first_seat, highest_die, highest_sum.")
@@ -142,6 +154,8 @@ def play(
     check_seed(seed)
     check_game_id(game)
     ruleset = load_rules(rules_name, settings)
+    if client_seeds and not plain:
+        fail(_("--client-seed works with --plain for now"))
     if not plain:
         from fivedice.plain import build_settings
         from fivedice.tui import run_app
@@ -175,6 +189,7 @@ def play(
             resume=resume,
             resume_game=game,
             practice=practice,
+            client_seeds=client_seeds or [],
         )
     except FivediceError as error:
         fail_with(error)
@@ -203,6 +218,7 @@ for _module in (
     "fivedice.cli_sheet",
     "fivedice.cli_review",
     "fivedice.cli_tutorial",
+    "fivedice.cli_verify",
 ):
     _register_optional(_module)
 

@@ -127,9 +127,10 @@ def open_game(
     practice: bool,
     resume: bool,
     resume_game: int | None,
+    client_seeds: list[str] | None = None,
 ) -> GameView:
     """The game to play: the one to resume (`resume_game`, else the latest unfinished), or
-    a new one with `settings`."""
+    a new one with `settings` (`client_seeds`: one per human seat, in order)."""
     if resume or resume_game is not None:
         game_id = resume_game
         if game_id is None:
@@ -146,7 +147,31 @@ def open_game(
             )
         return view
     assert settings is not None
-    return service.create_game(settings, seed=seed, practice=practice)
+    return service.create_game(
+        settings,
+        seed=seed,
+        practice=practice,
+        client_seeds=seat_client_seeds(settings, client_seeds or []),
+    )
+
+
+def seat_client_seeds(settings: GameSettings, client_seeds: list[str]) -> list[str]:
+    """The client seeds given for the human seats, in order, spread over every seat.
+
+    Raises:
+        SettingsError: more client seeds than human seats.
+    """
+    humans = [index for index, seat in enumerate(settings.seats) if not seat.is_cpu]
+    if len(client_seeds) > len(humans):
+        raise SettingsError(
+            N_("{count} client seeds for {humans} human seats: at most one each"),
+            count=len(client_seeds),
+            humans=len(humans),
+        )
+    seeds = [""] * len(settings.seats)
+    for index, seed in zip(humans, client_seeds, strict=False):
+        seeds[index] = seed
+    return seeds
 
 
 class Outcome(Enum):
@@ -290,6 +315,7 @@ class PlainSession:
             else:
                 self.say(*turn_lines(state))
             if state.is_match_over:
+                self.say(*dice_lines(self.view))
                 return 0
             self.show_card = False
             line = self.ask(f"{state.seats[state.current_seat].name}> ")
@@ -472,6 +498,28 @@ class PlainSession:
             self.say(f"  {number}. {text}: {'≈' if estimate else ''}{value}{loss}")
 
 
+def dice_lines(view: GameView) -> list[str]:
+    """Where the game's dice come from: the commitment to check them by, or a practice seed."""
+    if view.dice_commitment is None:
+        return [
+            _(
+                "This game's dice come from a seed known in advance (a practice game, or one"
+                " saved before verifiable dice): they cannot be verified."
+            )
+        ]
+    lines = [_("Dice commitment: {commitment}").format(commitment=view.dice_commitment)]
+    if view.server_seed is not None:
+        lines.append(_("Server seed (revealed): {seed}").format(seed=view.server_seed))
+    else:
+        lines.append(
+            _(
+                "It is the SHA-256 of a secret server seed, revealed when the game ends; then"
+                " 'fivedice export {id}' and 'fivedice verify' check every roll."
+            ).format(id=view.game_id)
+        )
+    return lines
+
+
 def run_plain(
     rules: RuleSet,
     players: list[str],
@@ -487,6 +535,7 @@ def run_plain(
     resume_game: int | None = None,
     practice: bool = False,
     cpu_factory: CpuFactory = make_cpu_player,
+    client_seeds: list[str] | None = None,
 ) -> int:
     """Plays a saved game on text streams; returns the exit status (0 when input ends cleanly).
 
@@ -524,7 +573,13 @@ def run_plain(
                     ).format(id=waiting.game_id, names=names)
                 )
     view = open_game(
-        service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
+        service,
+        settings,
+        seed=seed,
+        practice=practice,
+        resume=resume,
+        resume_game=resume_game,
+        client_seeds=client_seeds,
     )
     if resume or resume_game is not None:
         say(
@@ -536,6 +591,7 @@ def run_plain(
         )
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
+    say(*dice_lines(view))
     say(
         _("fivedice: type an action, hint, undo or help. {notation}").format(
             notation=_(NOTATION_HELP)

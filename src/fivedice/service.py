@@ -14,6 +14,12 @@ Undo (`can_undo`, `undo`): an ``undo`` entry appended to the log takes back the 
 action in effect; the game is rebuilt by replaying the log without the undone actions (see
 `fivedice.store.records`). When it is allowed is decided in one place, `undo_refusal`.
 
+Dice: a new game rolls verifiable dice (`fivedice.core.fairdice`): a secret server seed,
+committed to from the start (`GameView.dice_commitment`) and revealed once the game is over
+(`GameView.server_seed`), mixed with the seats' client seeds. A game created with a `seed`
+of the client's rolls from that seed instead; its dice are known in advance, so it is always
+a practice game (kept out of statistics and high scores).
+
 `LocalGame` is the same game held in memory only (no saving), for simulations and tests.
 """
 
@@ -38,8 +44,9 @@ from fivedice.core.actions import (
 )
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
-from fivedice.core.dice import RandomDice
+from fivedice.core.dice import DiceSource, RandomDice
 from fivedice.core.errors import N_, FivediceError, SettingsError
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, DiceSeeds, HmacDice
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
@@ -309,10 +316,46 @@ class GameView:
     status: str
     seed: int
     practice: bool
+    dice_scheme: str = LEGACY_SCHEME
+    dice_commitment: str | None = None
+    """SHA-256 of the secret server seed (hex), shown from the start; None: legacy dice."""
+    client_seeds: tuple[str, ...] = ()
+    _server_seed: bytes | None = field(default=None, repr=False)
 
     @property
     def is_over(self) -> bool:
         return self.status != IN_PROGRESS
+
+    @classmethod
+    def of_record(
+        cls, game_id: int, record: GameRecord, state: GameState, version: int, status: str
+    ) -> GameView:
+        """The view of a saved game at `version` (its dice seeds included)."""
+        return cls(
+            game_id,
+            state,
+            version,
+            status,
+            record.seed,
+            record.practice,
+            record.dice_scheme,
+            record.dice_commitment,
+            record.client_seeds,
+            record.server_seed,
+        )
+
+    @property
+    def server_seed(self) -> str | None:
+        """The server seed (hex) once the game is over; None while it is played (or legacy)."""
+        if self._server_seed is None or not self.is_over:
+            return None
+        return self._server_seed.hex()
+
+    def dice_for_action(self, number: int) -> DiceSource:
+        """The dice source of action `number` of this game (0: the first-player roll-off)."""
+        if self._server_seed is not None:
+            return HmacDice(self._server_seed, self.client_seeds, number)
+        return dice_for(self.seed, number)
 
     @property
     def is_cpu_turn(self) -> bool:
@@ -357,11 +400,26 @@ class GameService:
     # -- games ----------------------------------------------------------------------------
 
     def create_game(
-        self, settings: GameSettings, *, seed: int | None = None, practice: bool = False
+        self,
+        settings: GameSettings,
+        *,
+        seed: int | None = None,
+        practice: bool = False,
+        client_seeds: Sequence[str | None] = (),
     ) -> GameView:
         """Saves a new game (with its first-player roll-off, if any) and returns it.
 
+        Args:
+            settings: the seats, rules, first-player mode and match length.
+            seed: dice from this seed, for a repeatable game. Whoever chose it knows the dice
+                in advance, so the game is a practice game whatever `practice` says (not so
+                at the table, where the players roll real dice and no seed chooses them).
+            practice: keep the game out of statistics and high scores.
+            client_seeds: each seat's own seed, in seat order (None or "" for none; missing
+                seats have none), mixed into the verifiable dice of a game without `seed`.
+
         Raises:
+            DiceSeedError: a client seed cannot be used, or client seeds with a `seed`.
             CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
             SettingsError: a strong or expert CPU seat on rules this process may not solve
                 (`$FIVEDICE_SOLVE_RULES`): it could never move.
@@ -371,14 +429,36 @@ class GameService:
             if unknown is not None:
                 raise unknown
         _check_solvable(settings)
-        seed = random.SystemRandom().getrandbits(62) if seed is None else seed
-        opening = RecordingDice(dice_for(seed, 0))
+        seeds: DiceSeeds | None = None
+        if settings.is_table:
+            # Real dice, typed in: nothing of the app's to verify, and a seed chooses no dice.
+            if any(client_seeds):
+                raise DiceSeedError(N_("a game at the table takes no client seeds: you roll"))
+            seed = random.SystemRandom().getrandbits(62) if seed is None else seed
+        elif seed is not None:
+            if any(client_seeds):
+                raise DiceSeedError(
+                    N_("a game with a chosen seed takes no client seeds: its dice are known")
+                )
+            practice = True  # the client chose the dice
+        else:
+            seeds = DiceSeeds.new(client_seeds, len(settings.seats))
+            seed = random.SystemRandom().getrandbits(62)  # seeds the CPU players' choices
+        dice_fields: dict[str, Any] = {}
+        if seeds is not None:
+            dice_fields = {
+                "dice_scheme": SCHEME,
+                "dice_commitment": seeds.commitment,
+                "client_seeds": seeds.client_seeds,
+                "_server_seed": seeds.server_seed,
+            }
+        opening = RecordingDice(seeds.dice(0) if seeds is not None else dice_for(seed, 0))
         state = new_game(settings, opening)
         record = self.store.create_game(
-            settings, seed=seed, practice=practice, opening_dice=opening.values
+            settings, seed=seed, practice=practice, opening_dice=opening.values, dice_seeds=seeds
         )
         assert record.game_id is not None  # the store always assigns one
-        view = GameView(record.game_id, state, 0, IN_PROGRESS, seed, practice)
+        view = GameView(record.game_id, state, 0, IN_PROGRESS, seed, practice, **dice_fields)
         self._remember(view)
         return view
 
@@ -390,13 +470,12 @@ class GameService:
             an unknown level, or the log does not replay to its totals and status.
         """
         record = self.store.load_game(game_id)
-        view = GameView(
+        view = GameView.of_record(
             game_id,
+            record,
             self._checked_state(game_id, record),
             record.version,
             record.status or IN_PROGRESS,
-            record.seed,
-            record.practice,
         )
         self._remember(view)
         return view
@@ -479,7 +558,7 @@ class GameService:
             action = parse_action(action)
         state = view.state
         number = view.version + 1
-        dice = RecordingDice(dice_for(view.seed, number))
+        dice = RecordingDice(view.dice_for_action(number))
         after = apply(state, action, dice)  # raises before anything is written
         finished = _finished_game_numbers(state, after)
         entry = ActionEntry(number, state.current_seat, str(action), tuple(dice.values))

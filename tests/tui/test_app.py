@@ -123,7 +123,8 @@ def test_full_game_against_a_cpu_through_the_keys() -> None:
 
 
 def test_quit_and_resume_keeps_the_game() -> None:
-    app = FivediceApp(SETTINGS, seed=3, pace=0.05, start_now=True)
+    # No seed: a seeded game is practice, and the app offers no practice game for resuming.
+    app = FivediceApp(SETTINGS, seed=None, pace=0.05, start_now=True)
     saved: dict[str, object] = {}
 
     async def first(pilot: Pilot[None]) -> None:
@@ -217,10 +218,11 @@ def test_die_faces() -> None:
 # Statistics, high scores, abandoning, the language key, keyboard focus, the mouse ------------
 
 
-def finish_game(settings: GameSettings, seed: int, *, rounds: int | None = None) -> int:
+def finish_game(settings: GameSettings, seed: int | None, *, rounds: int | None = None) -> int:
     """Plays a game through the service (best box after one roll); returns its id.
 
-    With `rounds`, stops after that many human turns and leaves the game unfinished.
+    With `rounds`, stops after that many human turns and leaves the game unfinished. A game
+    with a seed is a practice game: pass None for one that counts in the statistics.
     """
     service = session.open_service()
     view = service.create_game(settings, seed=seed)
@@ -260,9 +262,9 @@ def test_statistics_and_high_scores_on_an_empty_database() -> None:
 
 def test_statistics_and_high_scores_show_finished_games() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
-    for seed in (1, 2):
-        finish_game(solo, seed)
-    finish_game(SETTINGS, 3)  # against a CPU: counts in the statistics, not in the high scores
+    for _ in (1, 2):
+        finish_game(solo, None)
+    finish_game(SETTINGS, None)  # against a CPU: counts in the statistics, not in the high scores
     service = session.open_service()
     stats = {(s.profile, s.rules): s for s in service.stats()}
     ann = stats[("Ann", "classic")]
@@ -288,7 +290,8 @@ def test_statistics_and_high_scores_show_finished_games() -> None:
 
 
 def test_end_screen_opens_statistics_and_high_scores() -> None:
-    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=5, start_now=True)
+    # No seed: a seeded game is practice, kept out of the statistics and high scores.
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=None, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
         screen = app.screen
@@ -343,8 +346,8 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
 
 
 def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
-    older = finish_game(SETTINGS, 4, rounds=1)
-    newer = finish_game(GameSettings(seats=(Seat("Cas"),)), 5, rounds=2)
+    older = finish_game(SETTINGS, None, rounds=1)  # seeded games are practice: not offered
+    newer = finish_game(GameSettings(seats=(Seat("Cas"),)), None, rounds=2)
     service = session.open_service()
     app = FivediceApp()
 
@@ -519,9 +522,9 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
 
 def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
-    for seed in (1, 2, 3):
-        finish_game(solo, seed)
-    finish_game(GameSettings(seats=(Seat("Bea"),)), 4)
+    for _ in (1, 2, 3):
+        finish_game(solo, None)
+    finish_game(GameSettings(seats=(Seat("Bea"),)), None)
     service = session.open_service()
     stats = {s.profile: s for s in service.stats()}
     ann, bea = stats["Ann"], stats["Bea"]

@@ -137,7 +137,8 @@ def banner_text(app: FivediceApp) -> str:
 
 
 def test_a_failed_save_of_a_cpu_turn_shows_a_banner_and_resumes_by_itself(monkeypatch) -> None:
-    app = FivediceApp(DUEL, seed=5, pace=0.05, start_now=True)
+    # No seed: a seeded game is practice (the header would say so, crowding the status).
+    app = FivediceApp(DUEL, seed=None, pace=0.05, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
         flaky = FlakyStore(monkeypatch)
@@ -621,7 +622,7 @@ def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
 
 
 def test_undo_is_refused_in_a_game_against_others() -> None:
-    app = FivediceApp(DUEL, seed=5, start_now=True)
+    app = FivediceApp(DUEL, seed=None, start_now=True)  # seeded games are practice: undo
     notes = record_notes(app)
 
     async def script(pilot: Pilot[None]) -> None:

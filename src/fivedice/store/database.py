@@ -45,6 +45,7 @@ from sqlalchemy.engine import URL, make_url
 
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import N_, FivediceError, Phrase
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
 from fivedice.core.game import GameSettings, GameState, rank
 from fivedice.core.names import visible_text
 from fivedice.store import schema
@@ -408,8 +409,13 @@ class Store:
         practice: bool = False,
         opening_dice: Sequence[int] = (),
         totals: Sequence[int] = (),
+        dice_seeds: DiceSeeds | None = None,
     ) -> GameRecord:
-        """Saves a new game and returns its (empty) record; human seats get profiles."""
+        """Saves a new game and returns its (empty) record; human seats get profiles.
+
+        With `dice_seeds` the game rolls by the verifiable scheme (`fivedice.core.fairdice`);
+        without, by the legacy one from `seed`.
+        """
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
         with self._errors(N_("save the new game"), writing=True), self.engine.begin() as connection:
@@ -430,6 +436,7 @@ class Store:
                     version=0,
                     totals_json=json.dumps(list(totals) or [0] * len(settings.seats)),
                     kind=settings.kind.value,
+                    **_dice_columns(dice_seeds),
                 )
                 .returning(schema.games.c.id)
             ).scalar_one()
@@ -453,6 +460,7 @@ class Store:
             started=now,
             status=IN_PROGRESS,
             totals=tuple(totals) or None,
+            **_dice_fields(dice_seeds),
         )
 
     def load_game(self, game_id: int) -> GameRecord:
@@ -697,6 +705,30 @@ class Store:
                     select(schema.profiles.c.name).order_by(func.lower(schema.profiles.c.name))
                 ).scalars()
             ]
+
+
+def _dice_columns(seeds: DiceSeeds | None) -> dict[str, Any]:
+    """The `games` columns of a new game's dice seeds (none: the legacy scheme)."""
+    if seeds is None:
+        return {"dice_scheme": LEGACY_SCHEME}
+    return {
+        "dice_scheme": SCHEME,
+        "server_seed": seeds.server_seed_hex,
+        "dice_commitment": seeds.commitment,
+        "client_seeds_json": json.dumps(list(seeds.client_seeds)),
+    }
+
+
+def _dice_fields(seeds: DiceSeeds | None) -> dict[str, Any]:
+    """The `GameRecord` fields of a game's dice seeds."""
+    if seeds is None:
+        return {}
+    return {
+        "dice_scheme": SCHEME,
+        "dice_commitment": seeds.commitment,
+        "client_seeds": seeds.client_seeds,
+        "server_seed": seeds.server_seed,
+    }
 
 
 def _sqlite_path(url: URL) -> Path | None:

@@ -10,6 +10,13 @@ as well, so a replay never depends on the generator; and because each action's d
 only on (seed, n), a game resumed after a crash rolls exactly what it would have rolled
 without the crash.
 
+Verifiable dice (`fivedice.core.fairdice`): a game created without a seed of the client's
+(scheme ``hmac-sha256-v1``) rolls from a secret server seed, the seats' client seeds and the
+action number. Its record carries the commitment and the client seeds from the start, and
+the server seed only once the game is finished or abandoned (`record_to_text` leaves it out
+before); `fivedice.verify` recomputes every roll from them. Games with a seed the client
+chose, and games saved before, use the scheme above (``python-random-v0``).
+
 Undo: an entry with the notation ``undo`` takes back the most recent action still in effect
 (consecutive undos go back one further action each). Nothing is ever deleted: the log keeps
 what happened, and the game is rebuilt by replaying it with the undone actions skipped, so
@@ -26,12 +33,14 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from fivedice.core.actions import parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
 from fivedice.core.game import (
     FirstPlayer,
     GameKind,
@@ -164,10 +173,27 @@ class GameRecord:
     started: datetime | None = None
     status: str | None = None
     totals: tuple[int, ...] | None = None
+    dice_scheme: str = LEGACY_SCHEME
+    dice_commitment: str | None = None
+    client_seeds: tuple[str, ...] = ()
+    server_seed: bytes | None = field(default=None, repr=False)
+    """Secret while the game is in progress: only the service rolls with it."""
 
     @property
     def version(self) -> int:
         return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or abandoned: the server seed may be shown."""
+        return self.status in ("finished", "abandoned")
+
+    @property
+    def revealed_server_seed(self) -> str | None:
+        """The server seed as hex once the game is over (None before, or if there is none)."""
+        if self.server_seed is None or not self.is_over:
+            return None
+        return self.server_seed.hex()
 
     def states(self) -> Iterator[tuple[ActionEntry | None, GameState]]:
         """The new game, then each action with the state after it (checked as it goes).
@@ -347,6 +373,13 @@ def record_to_text(record: GameRecord) -> str:
     lines.extend(settings_lines(record.settings))
     lines.append(f"seed: {record.seed}")
     lines.append(f"practice: {'yes' if record.practice else 'no'}")
+    if record.dice_scheme != LEGACY_SCHEME:
+        lines.append(f"dice_scheme: {record.dice_scheme}")
+        lines.append(f"dice_commitment: {record.dice_commitment or ''}")
+        lines.append(f"client_seeds: {json.dumps(list(record.client_seeds))}")
+        revealed = record.revealed_server_seed
+        if revealed is not None:
+            lines.append(f"server_seed: {revealed}")
     lines.append(f"opening: {' '.join(map(str, record.opening_dice))}".rstrip())
     if record.totals is not None:
         lines.append(f"totals: {' '.join(map(str, record.totals))}")
@@ -358,6 +391,25 @@ def record_to_text(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
+    """The verifiable-dice fields of a record's headers (none: the legacy scheme)."""
+    scheme = headers.get("dice_scheme", LEGACY_SCHEME)
+    if scheme == LEGACY_SCHEME:
+        return {}
+    if scheme != SCHEME:
+        raise RecordError(N_("unknown dice scheme {scheme!r}"), scheme=scheme)
+    seeds = json.loads(headers.get("client_seeds", "[]"))
+    if not isinstance(seeds, list) or not all(isinstance(seed, str) for seed in seeds):
+        raise RecordError(N_("client_seeds is a JSON list of texts, one per seat"))
+    server = headers.get("server_seed")
+    return {
+        "dice_scheme": scheme,
+        "dice_commitment": headers.get("dice_commitment") or None,
+        "client_seeds": tuple(seeds),
+        "server_seed": parse_server_seed(server) if server else None,
+    }
+
+
 _ACTION_LINE = re.compile(
     r'^(?P<seq>\d+)\.\s(?P<name>"(?:[^"\\]|\\.)*"|[^"].*?):\s'
     r"(?P<action>(?:roll|hold|release|score|dice|undo)\b[^>]*?)"
@@ -367,8 +419,13 @@ _ACTION_LINE = re.compile(
 _SEAT = re.compile(r"^(?P<name>\".*\")(?:\s+cpu=(?P<cpu>\S+))?\s*$")
 
 
-def parse_record(text: str) -> GameRecord:
+def parse_record(text: str, *, check: bool = True) -> GameRecord:
     """Reads a record written by `record_to_text` and checks that it replays.
+
+    Args:
+        text: the record.
+        check: replay it and check its totals and status (False: read it only, for
+            `fivedice.verify`, which finds the first action that is wrong).
 
     Raises:
         RecordError: the text is not a record, or it does not replay (the message says where).
@@ -423,6 +480,7 @@ def parse_record(text: str) -> GameRecord:
         game_id = int(headers["game"]) if "game" in headers else None
         started = datetime.fromisoformat(headers["started"]) if "started" in headers else None
         totals = tuple(int(t) for t in headers["totals"].split()) if "totals" in headers else None
+        dice_fields = _dice_headers(headers)
     except RecordError:
         raise
     except (ValueError, FivediceError) as error:
@@ -475,7 +533,10 @@ def parse_record(text: str) -> GameRecord:
         started=started,
         status=headers.get("status"),
         totals=totals,
+        **dice_fields,
     )
+    if not check:
+        return record
     verify_record(record)
     return record
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from fivedice.core.actions import parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, Seat
 from fivedice.core.names import visible_text
 from fivedice.store.errors import GameDamagedError
@@ -85,6 +86,9 @@ class GameSummary:
     cpu_levels: tuple[str | None, ...] = ()
     damage: GameDamagedError | None = None
     kind: str = GameKind.PLAY.value  # 'play' or 'table' (real dice, the app keeps the card)
+    dice_commitment: str | None = None
+    server_seed: str | None = None
+    """Hex, only once the game is over (never listed for a game in progress)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -98,6 +102,8 @@ class GameSummary:
             "practice": self.practice,
             "kind": self.kind,
             "damage": None if self.damage is None else str(self.damage),
+            "dice_commitment": self.dice_commitment,
+            "server_seed": self.server_seed,
         }
 
 
@@ -290,6 +296,7 @@ def summary_from_rows(game: Any, seat_rows: Sequence[Any], logged: int | None) -
             practice=bool(game.practice),
             cpu_levels=tuple(seat.cpu_level for seat in seats),
             kind=_kind(game.kind).value,
+            **_listed_dice(game),
         )
 
     try:
@@ -358,9 +365,57 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
             started=_when(game.created_at, "games.created_at"),
             status=_status(game.status),
             totals=_totals(game.totals_json, len(settings.seats)),
+            **_dice(game, len(settings.seats)),
         )
 
     return _checked(game_id, read)
+
+
+def _dice(game: Any, seat_count: int) -> dict[str, Any]:
+    """The `GameRecord` fields of a game's dice columns (none for the legacy scheme)."""
+    scheme = _text(game.dice_scheme, "games.dice_scheme")
+    if scheme == LEGACY_SCHEME:
+        return {}
+    if scheme != SCHEME:
+        raise Damage(
+            N_("games.dice_scheme {value!r} is not one of {schemes}"),
+            value=_clip(scheme),
+            schemes=f"{LEGACY_SCHEME}, {SCHEME}",
+        )
+    column = "games.server_seed"
+    try:
+        server_seed = parse_server_seed(_text(game.server_seed, column))
+    except FivediceError as error:
+        raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
+    commitment = _text(game.dice_commitment, "games.dice_commitment")
+    seeds = _json(game.client_seeds_json, "games.client_seeds_json")
+    if (
+        not isinstance(seeds, list)
+        or len(seeds) != seat_count
+        or not all(isinstance(seed, str) for seed in seeds)
+    ):
+        raise Damage(
+            N_("games.client_seeds_json is not a list of {count} texts: {value!r}"),
+            count=seat_count,
+            value=_clip(game.client_seeds_json),
+        )
+    return {
+        "dice_scheme": scheme,
+        "dice_commitment": commitment,
+        "client_seeds": tuple(seeds),
+        "server_seed": server_seed,
+    }
+
+
+def _listed_dice(game: Any) -> dict[str, Any]:
+    """The commitment of a listed game, and its server seed once the game is over."""
+    if game.dice_scheme != SCHEME:
+        return {}
+    over = game.status != IN_PROGRESS
+    return {
+        "dice_commitment": _text(game.dice_commitment, "games.dice_commitment"),
+        "server_seed": _text(game.server_seed, "games.server_seed") if over else None,
+    }
 
 
 def _log_length(count: int, version: int) -> Damage:

@@ -50,6 +50,12 @@ games = Table(
     Column("totals_json", Text, nullable=False),  # match totals per seat, for listings
     # Who rolls: 'play' (the app) or 'table' (real dice; the app keeps the card).
     Column("kind", String(8), nullable=False, server_default="play"),
+    # Verifiable dice (migration 0002_dicecommit; see fivedice.core.fairdice). Games saved
+    # before, and games with a seed the client chose, have the legacy scheme and no seeds.
+    Column("dice_scheme", String(20), nullable=False, server_default="python-random-v0"),
+    Column("server_seed", String(64), nullable=True),  # hex; secret until the game is over
+    Column("dice_commitment", String(64), nullable=True),  # SHA-256 of the server seed, hex
+    Column("client_seeds_json", Text, nullable=True),  # one seed per seat, "" for none
 )
 Index("ix_games_status", games.c.status)
 

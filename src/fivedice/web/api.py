@@ -183,6 +183,12 @@ class GameOut(BaseModel):
     version: int
     status: Literal["in_progress", "finished", "abandoned"]
     practice: bool
+    dice_commitment: str | None = Field(
+        description="SHA-256 (hex) of the secret server seed; null: dice from a known seed"
+    )
+    server_seed: str | None = Field(
+        description="the server seed (hex), revealed once the game is over; null before"
+    )
     rules: str | None = Field(description="the preset these rules are, or null")
     rule_settings: dict[str, Any]
     game_number: int

@@ -355,10 +355,9 @@ class GameHub:
         if after is not None and after == current:
             return []
         if after is None or after > current:
-            view = GameView(
-                game_id, record.rebuild(), current, record.status or IN_PROGRESS,
-                record.seed, record.practice,
-            )  # fmt: skip
+            view = GameView.of_record(
+                game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
+            )
             text = self._json(view)
             self._keep(game_id, current, text)
             return [(current, text, "game" if after is None else "reset")]
@@ -367,7 +366,7 @@ class GameHub:
             if version <= after:
                 continue
             status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
-            view = GameView(game_id, state, version, status, record.seed, record.practice)
+            view = GameView.of_record(game_id, record, state, version, status)
             events.append((version, self._json(view), "game"))
         if events:
             self._keep(game_id, events[-1][0], events[-1][1])

@@ -61,6 +61,8 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
         "version": view.version,
         "status": view.status,
         "practice": view.practice,
+        "dice_commitment": view.dice_commitment,
+        "server_seed": view.server_seed,  # None until the game is over (see Fair dice)
         "rules": preset_name(state.rules),
         "rule_settings": state.rules.settings(),
         "game_number": state.game_number,
