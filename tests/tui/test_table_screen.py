@@ -59,7 +59,7 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
         assert len(ids) == 13 and "full_house" in ids
         assert "Full house         25" in screen_text(app)
-        for _ in range(ids.index("full_house")):
+        for _ in range(ids.index("full_house") - (boxes.highlighted or 0)):
             await pilot.press("down")
         await pilot.press("enter")
         await pilot.pause()
@@ -118,5 +118,23 @@ def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
         assert seen == [((1, 1, 6, 6, 6), 2)]
         assert "Rolls left for the coach: 2" in screen_text(app)
         assert "keep 1 1 6 6 6: 232.5 (−7.5)" in screen_text(app)
+
+    run(app, script)
+
+
+def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
+    """At 80×24 a Yahtzee's 50 and the chance are on screen, and Enter does not put
+    6-6-6-6-6 in the Ones for 0 (the first box in the list)."""
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        text = screen_text(app)
+        assert re.search(r"Yahtzee +50", text) and re.search(r"Chance +30", text)
+        await pilot.press("enter")
+        await pilot.pause()
+        column = app.view.state.cards[0].columns[0]
+        assert column.score(Category.YAHTZEE) == 50 and column.score(Category.ONES) is None
 
     run(app, script)

@@ -23,7 +23,7 @@ Screen { layout: vertical; }
 #card { width: 1fr; height: 100%; scrollbar-size: 1 1; }
 #side { width: 42; padding: 0 0 0 1; }
 #entry { height: 3; }
-#boxes { height: auto; max-height: 11; border: none; padding: 0; scrollbar-size: 1 1; }
+#boxes { height: auto; max-height: 13; border: none; padding: 0; scrollbar-size: 1 1; }
 #boxes:focus { border: none; }
 #message { height: auto; color: $warning; }
 #coach { height: auto; border-left: thick $success; padding-left: 1; }

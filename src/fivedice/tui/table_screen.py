@@ -146,9 +146,14 @@ class TableScreen(Screen[None]):
         self._show_entry(state)
         boxes = self.query_one("#boxes", OptionList)
         boxes.clear_options()
+        best = 0
         if not state.is_match_over:
             multi = state.rules.columns > 1
-            for p in state.placements():
+            placements = state.placements()
+            # The highlight starts on the box worth most, so that Enter never writes the
+            # dice in the first box of the list for 0 by accident.
+            best = max(range(len(placements)), key=lambda i: placements[i].points, default=0)
+            for p in placements:
                 key = f"{p.column + 1}:{p.category.key}" if multi else p.category.key
                 name = box_name(p.category) + (f" ({p.column + 1})" if multi else "")
                 notes = placement_notes(p)
@@ -156,7 +161,7 @@ class TableScreen(Screen[None]):
                 boxes.add_option(Option(label, id=key))
         boxes.display = boxes.option_count > 0
         if boxes.option_count:
-            boxes.highlighted = 0
+            boxes.highlighted = best
             boxes.focus()
         self.query_one("#message", Static).update(self.message)
 
