@@ -306,7 +306,7 @@ def table_turn_lines(state: GameState) -> list[str]:
     for p in state.placements():
         notes = placement_notes(p)
         suffix = f" ({', '.join(notes)})" if notes else ""
-        options.append(f"{p.column + 1}:" * multi + f"{p.category.key} {p.points}{suffix}")
+        options.append(f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}{suffix}")
     lines.append(_("Boxes: {options}").format(options=", ".join(options)))
     return lines
 
@@ -407,15 +407,28 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
     translated = (gettext or _)(template)
     if not params:
         return translated
-    # An error inside an error (what is damaged in a game, ...) is translated as well.
+    # An error inside an error (what is damaged in a game, ...) is translated as well, and
+    # a box is named as on the card ("Full House" in German), not by its key.
     params = {
-        key: error_text(value, gettext) if isinstance(value, BaseException) else value
+        key: error_text(value, gettext)
+        if isinstance(value, BaseException)
+        else _localized_box(value, gettext)
+        if key == "box"
+        else value
         for key, value in params.items()
     }
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):
         return str(error)
+
+
+def _localized_box(value: object, gettext: Callable[[str], str] | None) -> object:
+    """A box key ("full_house") as the box's name in the language; other values as they are."""
+    category = next((c for c in CATEGORIES if c.key == value), None)
+    if category is None:
+        return value
+    return (gettext or _)(_BOX_NAMES[category])
 
 
 def dice_values(dice: tuple[int, ...]) -> str:

@@ -73,7 +73,7 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         await pilot.press(*"full_house 30", "enter")
         await pilot.pause()
         assert app.view.version == 2
-        assert "no roll scores 30 in full_house" in app.screen.message
+        assert "no roll scores 30 in Full house" in app.screen.message
         assert "no roll scores 30 in" in screen_text(app)
         before = app.view.state
         await pilot.press("p")

@@ -72,9 +72,9 @@ def test_filled_box_and_rolls_left_in_dutch_and_german(rolled):
     error = refusal(filled, "score full_house")
     assert str(error) == "the full_house box is already filled (with 25)"
     set_language("nl")
-    assert error_text(error) == "het vak full_house is al ingevuld (met 25)"
+    assert error_text(error) == "het vak Full House is al ingevuld (met 25)"
     set_language("de")
-    assert error_text(error) == "das Feld full_house ist schon ausgefüllt (mit 25)"
+    assert error_text(error) == "das Feld Full House ist schon ausgefüllt (mit 25)"
 
     spent = apply(apply(rolled, "roll", ScriptedDice([1] * 5)), "roll", ScriptedDice([2] * 5))
     error = refusal(spent, "roll")

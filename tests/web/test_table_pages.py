@@ -63,7 +63,7 @@ def test_impossible_entries_are_refused_with_a_reason_and_change_nothing(client,
     before = version_of(client.get(location).text)
     refused = post(client, f"{location}/score", box="full_house", points="30")
     assert refused.status_code == 409
-    assert "no roll scores 30 in full_house now; it can score 0, 25" in refused.text
+    assert "no roll scores 30 in Full house now; it can score 0, 25" in refused.text
     refused = post(client, f"{location}/dice", dice="1234")
     assert refused.status_code == 422 and "a roll has 5 dice" in refused.text
     refused = post(client, f"{location}/score", box="chance")
