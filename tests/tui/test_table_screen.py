@@ -138,3 +138,25 @@ def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
         assert column.score(Category.YAHTZEE) == 50 and column.score(Category.ONES) is None
 
     run(app, script)
+
+
+def test_points_for_a_box_named_in_the_players_language(tmp_path):
+    """The points dialog takes the box as the card names it (German here), as the plain
+    mode does."""
+    from fivedice.i18n import set_language
+
+    set_language("de")
+    try:
+        app, _service = make_app(tmp_path)
+
+        async def script(pilot: Pilot[None]) -> None:
+            await pilot.press("p")
+            await pilot.pause()
+            await pilot.press(*"Full House 25", "enter")
+            await pilot.pause()
+            column = app.view.state.cards[0].columns[0]
+            assert column.score(Category.FULL_HOUSE) == 25, app.screen.message
+
+        run(app, script)
+    finally:
+        set_language("en")

@@ -13,6 +13,7 @@ from typing import Any
 from textual.app import App
 
 from fivedice.core.game import GameSettings
+from fivedice.plain_table import table_entry
 from fivedice.service import GameService, GameView
 from fivedice.tui.table_screen import TableScreen
 
@@ -48,7 +49,8 @@ class TableApp(App[None]):
 
     def act(self, action: str) -> GameView:
         """Sends an entry to the service (raises its errors; nothing changes then)."""
-        self.view = self.service.apply_action(self.view.game_id, action, self.view.version)
+        entry = table_entry(action)  # boxes named as on the card, in any language
+        self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
         return self.view
 
     def undo(self) -> GameView:
