@@ -160,3 +160,28 @@ def test_points_for_a_box_named_in_the_players_language(tmp_path):
         run(app, script)
     finally:
         set_language("en")
+
+
+def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
+    """A narrow window keeps the card readable (names and numbers) next to the boxes."""
+    from textual.widgets import DataTable
+
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob", "Cy"]))
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        await pilot.pause()
+        card = app.screen.query_one("#card", DataTable)
+        assert card.scrollable_content_region.width >= card.virtual_size.width
+        boxes = app.screen.query_one("#boxes", OptionList)
+        assert boxes.scrollable_content_region.width >= 20
+        text = screen_text(app)
+        assert re.search(r"Yahtzee +50", text)
+        assert "q Quit" in text  # the footer keeps its last key in sight
+
+    run(app, script)

@@ -130,7 +130,7 @@ class TableScreen(Screen[None]):
                 yield OptionList(id="boxes")
                 yield Static(id="message")
                 yield Static(id="coach")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._show_coach("")
