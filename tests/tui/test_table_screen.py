@@ -185,3 +185,35 @@ def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
         assert "q Quit" in text  # the footer keeps its last key in sight
 
     run(app, script)
+
+
+def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
+    """A locked database is not a refused entry: the screen says the entry was not saved
+    and how to try again, and nothing changes."""
+    from fivedice.core.errors import N_
+    from fivedice.store import StoreUnavailableError
+
+    app, service = make_app(tmp_path)
+
+    def locked(*_args: object, **_kwargs: object) -> None:
+        raise StoreUnavailableError(
+            N_("could not save the action ({path}): {reason}"),
+            path="x.sqlite3",
+            reason="database is locked",
+        )
+
+    async def script(pilot: Pilot[None]) -> None:
+        monkeypatch.setattr(service, "apply_action", locked)
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        message = app.screen.message
+        assert message.startswith("Not saved:") and "Not allowed" not in message
+        assert "database is locked" in message
+        assert app.view.version == 0
+        assert "Type it again to retry" in message
+        monkeypatch.undo()
+        await pilot.press("6", "6", "6", "6", "6")  # typed again once the lock is gone
+        await pilot.pause()
+        assert app.view.state.dice == (6, 6, 6, 6, 6) and app.screen.message == ""
+
+    run(app, script)

@@ -25,6 +25,7 @@ from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
+from fivedice.store import StoreError
 from fivedice.text import (
     box_name,
     coach_lines,
@@ -235,7 +236,15 @@ class TableScreen(Screen[None]):
         try:
             self.table_app.act(action)
         except FivediceError as error:
-            self.message = _("Not allowed: {reason}").format(reason=error_text(error))
+            if isinstance(error, StoreError) and error.retryable:  # locked, server away
+                self.message = "\n".join(
+                    [
+                        _("Not saved: {reason}").format(reason=error_text(error)),
+                        _("The action was not applied. Type it again to retry."),
+                    ]
+                )
+            else:
+                self.message = _("Not allowed: {reason}").format(reason=error_text(error))
             self.refresh_view()
             return False
         self.message = ""
