@@ -217,3 +217,26 @@ def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
         assert app.view.state.dice == (6, 6, 6, 6, 6) and app.screen.message == ""
 
     run(app, script)
+
+
+def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann"]))
+    boxes = [c.key for c in Category if c is not Category.CHANCE]
+    for box in boxes:
+        view = service.apply_action(view.game_id, f"score {box} 0", view.version)
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "p Points" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"chance 20", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.view.state.is_match_over
+        footer = screen_text(app)
+        assert "q Quit" in footer
+        assert "p Points" not in footer and "u Undo" not in footer and "h Hint" not in footer
+
+    run(app, script)

@@ -114,6 +114,12 @@ class TableScreen(Screen[None]):
         self.rolls_left = 0
         self.message = ""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over only help and quit are offered (nothing can be entered)."""
+        if self.state.is_match_over:
+            return action in ("help", "quit_table")
+        return True
+
     @property
     def table_app(self) -> TableApp:
         return cast("TableApp", self.app)
@@ -252,6 +258,7 @@ class TableScreen(Screen[None]):
         self.refresh_view()
         if self.state.is_match_over:
             self.query_one("#boxes", OptionList).display = False
+            self.refresh_bindings()
         return True
 
     def action_type_die(self, face: int) -> None:
