@@ -630,7 +630,10 @@ class GameScreen(Screen[None]):
                 self.act(action, (state, None, target.category, target.column))
 
         if placement.points == 0:
-            question = _("Scratch {box}: score 0 there?").format(box=box_name(target.category))
+            box = box_name(target.category)
+            if state.rules.columns > 1:  # which of the boxes of that name, as the log says
+                box = f"{box} ({target.column + 1})"
+            question = _("Scratch {box}: score 0 there?").format(box=box)
             self.app.push_screen(ConfirmScreen(question), score)
         else:
             score(True)
