@@ -96,6 +96,24 @@ def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int |
     )
 
 
+def roll_off_line(state: GameState) -> str:
+    """The app's roll-off for the first turn (`--first highest_die`/`highest_sum`), so the
+    table sees why that player starts: "Roll-off: Ann 5, Bob 3; Ann starts." (empty: none)."""
+    if not state.opening_rolls:
+        return ""
+    rounds = " / ".join(
+        ", ".join(
+            f"{seat.name} {sum(roll)}"
+            for seat, roll in zip(state.seats, rolls, strict=True)
+            if roll is not None
+        )
+        for rolls in state.opening_rolls
+    )
+    return _("Roll-off: {rolls}; {name} starts.").format(
+        rolls=rounds, name=state.seats[state.starting_seat].name
+    )
+
+
 def table_entry(line: str) -> str:
     """The entry in notation: a box named as on the card, in the player's language too
     (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
@@ -214,6 +232,8 @@ def run_table_plain(
             )
         )
     say(_(TABLE_NOTATION_HELP), _(COMMANDS_HELP))
+    if view.version == 0 and roll_off_line(view.state):
+        say(roll_off_line(view.state))
 
     show_card = True
     while True:

@@ -275,3 +275,23 @@ def test_box_names_and_help_in_the_players_language(db_url):
     state = GameService(Store(db_url)).load(1).state
     assert state.cards[0].columns[0].score(Category.THREE_OF_A_KIND) == 20
     assert state.cards[1].columns[0].score(Category.FULL_HOUSE) == 25
+
+
+def test_the_roll_off_for_the_first_turn_is_shown(tmp_path):
+    """`--first highest_die`: the app rolls for the table, and says what it rolled."""
+    url = f"sqlite:///{tmp_path / 'roll.sqlite3'}"
+    result = run(
+        "table", "--plain", "--db", url, "--player", "Ann", "--player", "Bob",
+        "--first", "highest_die", "--seed", "1", input="quit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    state = GameService(Store(url)).load(1).state
+    starter = state.seats[state.current_seat].name
+    line = next(line for line in result.stdout.splitlines() if line.startswith("Roll-off: "))
+    assert line.endswith(f"; {starter} starts.")
+    last = dict(
+        (seat.name, sum(roll))
+        for seat, roll in zip(state.seats, state.opening_rolls[-1], strict=True)
+        if roll is not None
+    )
+    assert last[starter] == max(last.values())
