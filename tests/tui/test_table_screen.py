@@ -240,3 +240,20 @@ def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
         assert "p Points" not in footer and "u Undo" not in footer and "h Hint" not in footer
 
     run(app, script)
+
+
+def test_with_six_long_names_the_entry_and_boxes_stay_in_sight(tmp_path):
+    names = ["Alexandrina", "Bartholomew", "Christopher", "Dominique", "Evangeline", "Ferdinand"]
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, names))
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("3", "3", "3", "5", "5")
+        await pilot.pause()
+        await pilot.pause()
+        side = app.screen.query_one("#side")
+        assert side.region.right <= SIZE[0] and side.region.width >= 28
+        assert re.search(r"Full house +25", screen_text(app))
+
+    run(app, script)

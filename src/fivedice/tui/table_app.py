@@ -21,8 +21,8 @@ CSS = """
 Screen { layout: vertical; }
 #status { height: 1; background: $boost; padding: 0 1; }
 #main { height: 1fr; }
-#card { width: auto; max-width: 100%; height: 100%; scrollbar-size: 1 1; }
-#side { width: 1fr; min-width: 28; max-width: 44; padding: 0 0 0 1; }
+#card { width: 1fr; height: 100%; scrollbar-size: 1 1; }
+#side { width: 42; padding: 0 0 0 1; }
 #entry { height: auto; }
 #boxes { height: auto; max-height: 13; border: none; padding: 0; scrollbar-size: 1 1; }
 #boxes:focus { border: none; }

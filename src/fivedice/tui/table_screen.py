@@ -71,6 +71,10 @@ def localize(node: Any) -> None:
         ]
 
 
+SIDE_WIDTH = (28, 42)
+"""The narrowest and widest the entry and the list of boxes are drawn (columns)."""
+
+
 class PointsScreen(ModalScreen[str | None]):
     """Asks for a box and its points, e.g. ``full_house 25`` (Escape: cancel)."""
 
@@ -143,6 +147,18 @@ class TableScreen(Screen[None]):
         self._show_coach("")
         self.refresh_view()
 
+    def on_resize(self) -> None:
+        self._fit_side()
+
+    def _fit_side(self) -> None:
+        """Gives the card the room its columns need and the entry and boxes the rest, between
+        SIDE_WIDTH bounds: at 60 columns three cards still show their scores; with many
+        players the card scrolls sideways and the entry stays in sight."""
+        table = self.query_one("#card", DataTable)
+        needed = 1 + sum(column.get_render_width(table) for column in table.columns.values())
+        low, high = SIDE_WIDTH
+        self.query_one("#side").styles.width = max(low, min(high, self.app.size.width - needed))
+
     # Rendering ---------------------------------------------------------------------------
 
     def refresh_view(self) -> None:
@@ -150,6 +166,7 @@ class TableScreen(Screen[None]):
         state = self.state
         self._show_status(state)
         self._show_card(state)
+        self.call_after_refresh(self._fit_side)  # once the card has measured its columns
         self._show_entry(state)
         boxes = self.query_one("#boxes", OptionList)
         boxes.clear_options()
