@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from fivedice.core.actions import TABLE_NOTATION_HELP
+from fivedice.core.actions import TABLE_NOTATION_HELP, Score
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
+from fivedice.plain import parse_command
 from fivedice.service import GameService, GameView, UndoRefusedError
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.text import (
@@ -28,6 +29,9 @@ from fivedice.text import (
     state_lines,
     turn_lines,
 )
+
+TABLE_VERBS = ("dice", "score", "roll", "hold", "release")
+"""What the service is sent; `roll`, `hold` and `release` get its refusal at the table."""
 
 COMMANDS_HELP = N_(
     "also: hint [DICE] [ROLLS LEFT] (the coach, e.g. hint 11666 2) | show | rules | help | quit"
@@ -90,6 +94,45 @@ def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int |
     raise MalformedActionError(
         N_("the coach takes the dice and the rolls left, e.g. 'hint 11666 2'")
     )
+
+
+def roll_off_line(state: GameState) -> str:
+    """The app's roll-off for the first turn (`--first highest_die`/`highest_sum`), so the
+    table sees why that player starts: "Roll-off: Ann 5, Bob 3; Ann starts." (empty: none)."""
+    if not state.opening_rolls:
+        return ""
+    rounds = " / ".join(
+        ", ".join(
+            f"{seat.name} {sum(roll)}"
+            for seat, roll in zip(state.seats, rolls, strict=True)
+            if roll is not None
+        )
+        for rolls in state.opening_rolls
+    )
+    return _("Roll-off: {rolls}; {name} starts.").format(
+        rolls=rounds, name=state.seats[state.starting_seat].name
+    )
+
+
+def table_entry(line: str) -> str:
+    """The entry in notation: a box named as on the card, in the player's language too
+    (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
+    as typed (the service says what is wrong with it)."""
+    words = line.split()
+    if len(words) < 2 or words[0].casefold() != "score":
+        return line
+    box_words, points = words[1:], []
+    if len(box_words) > 1 and box_words[-1].isascii() and box_words[-1].isdigit():
+        box_words, points = box_words[:-1], box_words[-1:]
+    try:
+        action = parse_command("score " + " ".join(box_words))
+    except MalformedActionError:
+        return line
+    if not isinstance(action, Score):
+        return line
+    key = action.category.key
+    box = f"{action.column + 1}:{key}" if action.column else key
+    return " ".join(["score", box, *points])
 
 
 def scored_line(before: GameState, after: GameState) -> str:
@@ -195,6 +238,8 @@ def run_table_plain(
             )
         )
     say(_(TABLE_NOTATION_HELP), _(COMMANDS_HELP))
+    if view.version == 0 and roll_off_line(view.state):
+        say(roll_off_line(view.state))
 
     show_card = True
     while True:
@@ -241,6 +286,16 @@ def run_table_plain(
                 continue
             say(*coach_lines(options))
             continue
+        if command not in (*TABLE_VERBS, "undo"):
+            say(
+                _("Not allowed: {reason}").format(
+                    reason=_("unknown entry {verb!r}; {entries}").format(
+                        verb=words[0], entries=_(TABLE_NOTATION_HELP)
+                    )
+                ),
+                _(COMMANDS_HELP),
+            )
+            continue
         seat_before = (state.game_number, state.current_seat)
         try:
             if command == "undo":
@@ -248,7 +303,7 @@ def run_table_plain(
                 say(_("The last entry is taken back (the log keeps both)."))
                 show_card = True
                 continue
-            view = service.apply_action(game_id, line, view.version)
+            view = service.apply_action(game_id, table_entry(line), view.version)
         except StaleVersionError:
             view = service.load(game_id)
             say(_("The game was changed elsewhere; here it is as saved now."))

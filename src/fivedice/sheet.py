@@ -420,7 +420,7 @@ def build_sheet(
                 RowKind.SUM,
                 _("Times the column's factor"),
                 _("Column total × {factors}").format(
-                    factors=", ".join(f"×{m}" for m in multipliers)
+                    factors=", ".join(str(m) for m in multipliers)
                 ),
                 cells("column_total", True),
                 key="column_times",

@@ -384,7 +384,7 @@ def table_turn_lines(state: GameState) -> list[str]:
     for p in state.placements():
         notes = placement_notes(p)
         suffix = f" ({', '.join(notes)})" if notes else ""
-        options.append(f"{p.column + 1}:" * multi + f"{p.category.key} {p.points}{suffix}")
+        options.append(f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}{suffix}")
     lines.append(_("Boxes: {options}").format(options=", ".join(options)))
     return lines
 
@@ -486,8 +486,12 @@ def error_text(error: BaseException, gettext: Callable[[str], str] | None = None
     if not params:
         return translated
     # An error inside an error (what is damaged in a game, ...) is translated as well, and so
-    # is a parameter that is a message itself (what the store could not do, an option's name).
-    params = {key: _translated_param(value, gettext) for key, value in params.items()}
+    # is a parameter that is a message itself (what the store could not do, an option's name);
+    # a box is named as on the card ("Full House" in German), not by its key.
+    params = {
+        key: _localized_box(value, gettext) if key == "box" else _translated_param(value, gettext)
+        for key, value in params.items()
+    }
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError, AttributeError):
@@ -502,6 +506,14 @@ def _translated_param(value: object, gettext: Callable[[str], str] | None) -> ob
     if isinstance(value, Phrases):
         return ", ".join((gettext or _)(phrase) for phrase in value)
     return value
+
+
+def _localized_box(value: object, gettext: Callable[[str], str] | None) -> object:
+    """A box key ("full_house") as the box's name in the language; other values as they are."""
+    category = next((c for c in CATEGORIES if c.key == value), None)
+    if category is None:  # already a name (a `Phrase`), or not a box at all
+        return _translated_param(value, gettext)
+    return (gettext or _)(_BOX_NAMES[category])
 
 
 def dice_values(dice: tuple[int, ...]) -> str:

@@ -71,8 +71,8 @@ def test_a_whole_two_player_table_game(db_url):
     out = result.stdout
     assert "Game 1 at the table" in out
     # The joker: only the lower boxes, each with the extra-Yahtzee bonus, marked.
-    assert "large_straight 140 (Yahtzee bonus +100, joker)" in out
-    assert "sixes 53 (upper bonus +35)" in out  # 18 in the box, 35 bonus
+    assert "Large straight 140 (Yahtzee bonus +100, joker)" in out
+    assert "Sixes 53 (upper bonus +35)" in out  # 18 in the box, 35 bonus
     assert "Ann: Large straight 40 (total 288)" in out  # 63 + 35 + 50 + 40 + 100
     assert f"1. Ann: {ANN_TOTAL}" in out and f"2. Bob: {BOB_TOTAL}" in out
     listed = json.loads(run("games", "--db", db_url, "--json").stdout)
@@ -249,3 +249,49 @@ def test_undo_restores_the_previous_card_exactly(db_url):
     assert "Cannot undo: there is nothing to take back yet" in result.stdout
     assert service.load(game_id).state == states[0]
     assert service.load(game_id).version == 10
+
+
+def test_box_names_and_help_in_the_players_language(db_url):
+    """Under --lang de the boxes are listed and accepted by their German names, a refusal
+    names the box as on the card, and an unknown entry lists the entries of the table
+    (not `roll | hold`, which the table refuses)."""
+    entries = [
+        "foo",
+        "dice 11666",
+        "score Dreierpasch",
+        "score Full House 30",
+        "score Full House 25",
+    ]
+    result = run(
+        "--lang", "de", "table", "--plain", "--db", db_url, "--player", "Ann", "--player", "Bob",
+        input="\n".join(entries) + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    unknown = next(line for line in out.splitlines() if "'foo'" in line)
+    assert "dice 3 3 3 5 5" in unknown and "hold 1 3 5" not in unknown
+    assert "Einser 2" in out and "Dreierpasch 20" in out and "three_of_a_kind" not in out
+    assert "kein Wurf ergibt jetzt 30 in Full House" in out
+    state = GameService(Store(db_url)).load(1).state
+    assert state.cards[0].columns[0].score(Category.THREE_OF_A_KIND) == 20
+    assert state.cards[1].columns[0].score(Category.FULL_HOUSE) == 25
+
+
+def test_the_roll_off_for_the_first_turn_is_shown(tmp_path):
+    """`--first highest_die`: the app rolls for the table, and says what it rolled."""
+    url = f"sqlite:///{tmp_path / 'roll.sqlite3'}"
+    result = run(
+        "table", "--plain", "--db", url, "--player", "Ann", "--player", "Bob",
+        "--first", "highest_die", "--seed", "1", input="quit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    state = GameService(Store(url)).load(1).state
+    starter = state.seats[state.current_seat].name
+    line = next(line for line in result.stdout.splitlines() if line.startswith("Roll-off: "))
+    assert line.endswith(f"; {starter} starts.")
+    last = dict(
+        (seat.name, sum(roll))
+        for seat, roll in zip(state.seats, state.opening_rolls[-1], strict=True)
+        if roll is not None
+    )
+    assert last[starter] == max(last.values())

@@ -653,3 +653,57 @@ def test_an_undone_decision_leaves_the_coach_total() -> None:
         assert any(e["kind"] == "coach" for e in app.move_log.entries)  # still logged
 
     run(app, script)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (59, 19)])
+def test_keys_do_nothing_while_the_window_is_too_small(size: tuple[int, int]) -> None:
+    """The message says the game waits: a roll, a hold or a score typed blind must not act."""
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        before = game_screen(app).state
+        assert before.dice is not None
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        await pilot.pause()
+        assert "Make the window at least 60×20" in screen_text(app)
+        await pilot.press("r", "1", "enter", "space", "z")
+        await pilot.pause()
+        assert game_screen(app).state is before
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert game_screen(app).state.rolls_left == before.rolls_left - 1
+
+    run(app, script, size)
+
+
+def test_the_zero_question_names_the_column_in_a_several_column_game() -> None:
+    """With three columns, "Scratch Yahtzee" alone does not say which of the three boxes."""
+    from fivedice.core.rules import find_ruleset
+    from fivedice.text import box_name
+
+    app = FivediceApp(GameSettings(seats=(Seat("Ann"),), rules=find_ruleset("triple")), seed=4,
+                      start_now=True)  # fmt: skip
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r")
+        state = app.service.state
+        zero = next(p for p in state.placements() if p.points == 0 and p.column == 1)
+        table = game_screen(app).query_one(ScoreTable)
+        cell = table.cell_of(0, 1, zero.category)
+        assert cell is not None
+        table.move_cursor(row=cell[0], column=cell[1])
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert f"{box_name(zero.category)} (2)" in app.screen.question
+
+    run(app, script)

@@ -59,7 +59,7 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
         assert len(ids) == 13 and "full_house" in ids
         assert "Full house         25" in screen_text(app)
-        for _ in range(ids.index("full_house")):
+        for _ in range(ids.index("full_house") - (boxes.highlighted or 0)):
             await pilot.press("down")
         await pilot.press("enter")
         await pilot.pause()
@@ -118,5 +118,142 @@ def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
         assert seen == [((1, 1, 6, 6, 6), 2)]
         assert "Rolls left for the coach: 2" in screen_text(app)
         assert "keep 1 1 6 6 6: 232.5 (−7.5)" in screen_text(app)
+
+    run(app, script)
+
+
+def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
+    """At 80×24 a Yahtzee's 50 and the chance are on screen, and Enter does not put
+    6-6-6-6-6 in the Ones for 0 (the first box in the list)."""
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        text = screen_text(app)
+        assert re.search(r"Yahtzee +50", text) and re.search(r"Chance +30", text)
+        await pilot.press("enter")
+        await pilot.pause()
+        column = app.view.state.cards[0].columns[0]
+        assert column.score(Category.YAHTZEE) == 50 and column.score(Category.ONES) is None
+
+    run(app, script)
+
+
+def test_points_for_a_box_named_in_the_players_language(tmp_path):
+    """The points dialog takes the box as the card names it (German here), as the plain
+    mode does."""
+    from fivedice.i18n import set_language
+
+    set_language("de")
+    try:
+        app, _service = make_app(tmp_path)
+
+        async def script(pilot: Pilot[None]) -> None:
+            await pilot.press("p")
+            await pilot.pause()
+            await pilot.press(*"Full House 25", "enter")
+            await pilot.pause()
+            column = app.view.state.cards[0].columns[0]
+            assert column.score(Category.FULL_HOUSE) == 25, app.screen.message
+
+        run(app, script)
+    finally:
+        set_language("en")
+
+
+def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
+    """A narrow window keeps the card readable (names and numbers) next to the boxes."""
+    from textual.widgets import DataTable
+
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob", "Cy"]))
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        await pilot.pause()
+        card = app.screen.query_one("#card", DataTable)
+        assert card.scrollable_content_region.width >= card.virtual_size.width
+        boxes = app.screen.query_one("#boxes", OptionList)
+        assert boxes.scrollable_content_region.width >= 20
+        text = screen_text(app)
+        assert re.search(r"Yahtzee +50", text)
+        assert "q Quit" in text  # the footer keeps its last key in sight
+
+    run(app, script)
+
+
+def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
+    """A locked database is not a refused entry: the screen says the entry was not saved
+    and how to try again, and nothing changes."""
+    from fivedice.core.errors import N_
+    from fivedice.store import StoreUnavailableError
+
+    app, service = make_app(tmp_path)
+
+    def locked(*_args: object, **_kwargs: object) -> None:
+        raise StoreUnavailableError(
+            N_("could not save the action ({path}): {reason}"),
+            path="x.sqlite3",
+            reason="database is locked",
+        )
+
+    async def script(pilot: Pilot[None]) -> None:
+        monkeypatch.setattr(service, "apply_action", locked)
+        await pilot.press("6", "6", "6", "6", "6")
+        await pilot.pause()
+        message = app.screen.message
+        assert message.startswith("Not saved:") and "Not allowed" not in message
+        assert "database is locked" in message
+        assert app.view.version == 0
+        assert "Type it again to retry" in message
+        monkeypatch.undo()
+        await pilot.press("6", "6", "6", "6", "6")  # typed again once the lock is gone
+        await pilot.pause()
+        assert app.view.state.dice == (6, 6, 6, 6, 6) and app.screen.message == ""
+
+    run(app, script)
+
+
+def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, ["Ann"]))
+    boxes = [c.key for c in Category if c is not Category.CHANCE]
+    for box in boxes:
+        view = service.apply_action(view.game_id, f"score {box} 0", view.version)
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "p Points" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"chance 20", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.view.state.is_match_over
+        footer = screen_text(app)
+        assert "q Quit" in footer
+        assert "p Points" not in footer and "u Undo" not in footer and "h Hint" not in footer
+
+    run(app, script)
+
+
+def test_with_six_long_names_the_entry_and_boxes_stay_in_sight(tmp_path):
+    names = ["Alexandrina", "Bartholomew", "Christopher", "Dominique", "Evangeline", "Ferdinand"]
+    service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
+    view = service.create_game(build_table_settings(CLASSIC, names))
+    app = TableApp(service, view)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("3", "3", "3", "5", "5")
+        await pilot.pause()
+        await pilot.pause()
+        side = app.screen.query_one("#side")
+        assert side.region.right <= SIZE[0] and side.region.width >= 28
+        assert re.search(r"Full house +25", screen_text(app))
 
     run(app, script)

@@ -217,6 +217,8 @@ class GameScreen(Screen[None]):
             )
         message.display = too_small
         self.query_one("#main").display = not too_small
+        if too_small != self._too_small:
+            self.refresh_bindings()
         self._too_small = too_small
         self._laid_out_for = None if too_small else self._laid_out_for
         return too_small
@@ -312,7 +314,10 @@ class GameScreen(Screen[None]):
         return text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`t` (try again) is offered only while a save has failed."""
+        """`t` (try again) is offered only while a save has failed; while the window is too
+        small for the game only `q` works (keys typed blind must not roll or score)."""
+        if self._too_small and action != "quit_game":
+            return False
         if action == "retry":
             return self._save_error is not None
         return True
@@ -641,7 +646,10 @@ class GameScreen(Screen[None]):
                 self.act(action, (state, None, target.category, target.column))
 
         if placement.points == 0:
-            question = _("Scratch {box}: score 0 there?").format(box=box_name(target.category))
+            box = box_name(target.category)
+            if state.rules.columns > 1:  # which of the boxes of that name, as the log says
+                box = f"{box} ({target.column + 1})"
+            question = _("Scratch {box}: score 0 there?").format(box=box)
             self.app.push_screen(ConfirmScreen(question), score)
         else:
             score(True)

@@ -13,6 +13,7 @@ from typing import Any
 from textual.app import App
 
 from fivedice.core.game import GameSettings
+from fivedice.plain_table import table_entry
 from fivedice.service import GameService, GameView
 from fivedice.tui.table_screen import TableScreen
 
@@ -22,8 +23,8 @@ Screen { layout: vertical; }
 #main { height: 1fr; }
 #card { width: 1fr; height: 100%; scrollbar-size: 1 1; }
 #side { width: 42; padding: 0 0 0 1; }
-#entry { height: 3; }
-#boxes { height: auto; max-height: 11; border: none; padding: 0; scrollbar-size: 1 1; }
+#entry { height: auto; }
+#boxes { height: auto; max-height: 13; border: none; padding: 0; scrollbar-size: 1 1; }
 #boxes:focus { border: none; }
 #message { height: auto; color: $warning; }
 #coach { height: auto; border-left: thick $success; padding-left: 1; }
@@ -48,7 +49,8 @@ class TableApp(App[None]):
 
     def act(self, action: str) -> GameView:
         """Sends an entry to the service (raises its errors; nothing changes then)."""
-        self.view = self.service.apply_action(self.view.game_id, action, self.view.version)
+        entry = table_entry(action)  # boxes named as on the card, in any language
+        self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
         return self.view
 
     def undo(self) -> GameView:

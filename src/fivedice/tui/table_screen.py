@@ -25,6 +25,7 @@ from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
+from fivedice.store import StoreError
 from fivedice.text import (
     box_name,
     coach_lines,
@@ -70,6 +71,10 @@ def localize(node: Any) -> None:
         ]
 
 
+SIDE_WIDTH = (28, 42)
+"""The narrowest and widest the entry and the list of boxes are drawn (columns)."""
+
+
 class PointsScreen(ModalScreen[str | None]):
     """Asks for a box and its points, e.g. ``full_house 25`` (Escape: cancel)."""
 
@@ -113,6 +118,12 @@ class TableScreen(Screen[None]):
         self.rolls_left = 0
         self.message = ""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over only help and quit are offered (nothing can be entered)."""
+        if self.state.is_match_over:
+            return action in ("help", "quit_table")
+        return True
+
     @property
     def table_app(self) -> TableApp:
         return cast("TableApp", self.app)
@@ -130,11 +141,23 @@ class TableScreen(Screen[None]):
                 yield OptionList(id="boxes")
                 yield Static(id="message")
                 yield Static(id="coach")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._show_coach("")
         self.refresh_view()
+
+    def on_resize(self) -> None:
+        self._fit_side()
+
+    def _fit_side(self) -> None:
+        """Gives the card the room its columns need and the entry and boxes the rest, between
+        SIDE_WIDTH bounds: at 60 columns three cards still show their scores; with many
+        players the card scrolls sideways and the entry stays in sight."""
+        table = self.query_one("#card", DataTable)
+        needed = 1 + sum(column.get_render_width(table) for column in table.columns.values())
+        low, high = SIDE_WIDTH
+        self.query_one("#side").styles.width = max(low, min(high, self.app.size.width - needed))
 
     # Rendering ---------------------------------------------------------------------------
 
@@ -143,12 +166,18 @@ class TableScreen(Screen[None]):
         state = self.state
         self._show_status(state)
         self._show_card(state)
+        self.call_after_refresh(self._fit_side)  # once the card has measured its columns
         self._show_entry(state)
         boxes = self.query_one("#boxes", OptionList)
         boxes.clear_options()
+        best = 0
         if not state.is_match_over:
             multi = state.rules.columns > 1
-            for p in state.placements():
+            placements = state.placements()
+            # The highlight starts on the box worth most, so that Enter never writes the
+            # dice in the first box of the list for 0 by accident.
+            best = max(range(len(placements)), key=lambda i: placements[i].points, default=0)
+            for p in placements:
                 key = f"{p.column + 1}:{p.category.key}" if multi else p.category.key
                 name = box_name(p.category) + (f" ({p.column + 1})" if multi else "")
                 notes = placement_notes(p)
@@ -156,7 +185,7 @@ class TableScreen(Screen[None]):
                 boxes.add_option(Option(label, id=key))
         boxes.display = boxes.option_count > 0
         if boxes.option_count:
-            boxes.highlighted = 0
+            boxes.highlighted = best
             boxes.focus()
         self.query_one("#message", Static).update(self.message)
 
@@ -230,7 +259,15 @@ class TableScreen(Screen[None]):
         try:
             self.table_app.act(action)
         except FivediceError as error:
-            self.message = _("Not allowed: {reason}").format(reason=error_text(error))
+            if isinstance(error, StoreError) and error.retryable:  # locked, server away
+                self.message = "\n".join(
+                    [
+                        _("Not saved: {reason}").format(reason=error_text(error)),
+                        _("The action was not applied. Type it again to retry."),
+                    ]
+                )
+            else:
+                self.message = _("Not allowed: {reason}").format(reason=error_text(error))
             self.refresh_view()
             return False
         self.message = ""
@@ -238,6 +275,7 @@ class TableScreen(Screen[None]):
         self.refresh_view()
         if self.state.is_match_over:
             self.query_one("#boxes", OptionList).display = False
+            self.refresh_bindings()
         return True
 
     def action_type_die(self, face: int) -> None:
