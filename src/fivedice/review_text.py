@@ -200,7 +200,7 @@ def text_chart(seat: SeatReview, width: int = 76, height: int = 14, color: bool 
 
 
 def text_chance_chart(
-    seat: SeatReview, width: int = 76, height: int = 9, color: bool = False
+    seat: SeatReview, width: int = 76, height: int = 11, color: bool = False
 ) -> str | None:
     """The seat's chance of winning (0-100 %) turn by turn as a small text chart (None solo)."""
     import plotext

@@ -135,7 +135,7 @@ class ReviewScreen(Screen[None]):
         if len(seat.curve) > 1:
             width = max(self.size.width - 4, 40)
             parts += [Text(""), Text.from_ansi(text_chart(seat, width, 14, color=True))]
-            chances = text_chance_chart(seat, width, 9, color=True)
+            chances = text_chance_chart(seat, width, 11, color=True)
             if chances is not None:
                 parts += [Text(""), Text.from_ansi(chances)]
         if seat.decisions:
