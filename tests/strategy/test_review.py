@@ -125,8 +125,9 @@ def test_json_has_the_documented_shape(service, expert_game):
     assert decision["turn"] == 1 and len(decision["dice"]) == 5
     assert decision["chosen"].startswith(("keep ", "score "))
     point = seat["curve"][-1]
-    assert set(point) == {"game", "turn", "expected_final", "scored", "win_chance"}
-    assert point["win_chance"] is None
+    keys = {"game", "turn", "expected_final", "scored", "win_chance", "win_chances"}
+    assert set(point) == keys
+    assert point["win_chance"] is None and point["win_chances"] is None  # solo: no chances
 
 
 def test_several_columns_are_marked_as_estimates(service):
