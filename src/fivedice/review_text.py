@@ -111,6 +111,55 @@ def chart_labels() -> tuple[str, str, str]:
     return _("expected final score"), _("points scored"), _("turns played")
 
 
+def chance_label() -> str:
+    """The name of the chances panel's axis."""
+    return _("chance of winning")
+
+
+def chance_series(review: GameReview, seat: SeatReview) -> list[tuple[str, list[float]]]:
+    """Every seat's chance of winning at each of this seat's curve points, this seat first.
+
+    Empty when the curve has no chances (a solo game). Each point holds every seat's chance
+    at that same moment, so the lines of one chart always sum to 1 point by point.
+    """
+    if not seat.curve or any(point.win_chances is None for point in seat.curve):
+        return []
+    order = [seat.seat] + [other.seat for other in review.seats if other.seat != seat.seat]
+    return [
+        (review.seats[index].name, [(point.win_chances or ())[index] for point in seat.curve])
+        for index in order
+    ]
+
+
+def percent(chance: float) -> str:
+    """A chance in whole percent, never rounded to a certainty it is not: "<1%", ">99%"."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 <= chance < 1:
+        return ">99%"
+    return f"{chance:.0%}"
+
+
+def chances_line(seat: SeatReview, exact: bool = True) -> str | None:
+    """ "Chance of winning, at the start and after each turn: 50% · 1: 54% · ..." (None solo)."""
+    curve = seat.curve
+    if not curve or any(point.win_chance is None for point in curve):
+        return None
+    match = any(point.game > 1 for point in curve)
+    steps = []
+    for point in curve:
+        chance = ("" if exact else "≈") + percent(point.win_chance or 0.0)
+        if point.turn == 0:
+            steps.append(chance)
+        elif match:
+            steps.append(f"{point.game}.{point.turn}: {chance}")
+        else:
+            steps.append(f"{point.turn}: {chance}")
+    return _("Chance of winning, at the start and after each turn: {steps}").format(
+        steps=" · ".join(steps)
+    )
+
+
 def chart_x(curve: tuple[CurvePoint, ...]) -> list[int]:
     """The x position of each curve point: turns played, counted over the whole match."""
     xs: list[int] = []
@@ -152,6 +201,34 @@ def text_chart(seat: SeatReview, width: int = 76, height: int = 14, color: bool 
     return "\n".join([*lines, legend])
 
 
+def text_chance_chart(
+    seat: SeatReview, width: int = 76, height: int = 11, color: bool = False
+) -> str | None:
+    """The seat's chance of winning (0-100 %) turn by turn as a small text chart (None solo)."""
+    import plotext
+
+    curve = seat.curve
+    if len(curve) < 2 or any(point.win_chance is None for point in curve):
+        return None
+    xs = chart_x(curve)
+    _expected, _scored, turns_label = chart_labels()
+    with _PLOT_LOCK:
+        figure = plotext.figure
+        figure.clear()
+        figure.plot_size(max(width, 30), max(height, 6))
+        figure.theme("default" if color else "colorless")
+        line = figure.signal(xs, [100 * (point.win_chance or 0.0) for point in curve], marker="•")
+        figure.draw(line.lines())
+        last = xs[-1]
+        figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
+        figure.ruler("y").ticks([0, 50, 100])
+        figure.label(turns_label, "x")
+        rendered = figure.build().string(colorless=not color)
+    lines = [line.rstrip() for line in rendered.splitlines()]
+    legend = "    • " + _("{name}: chance of winning (%)").format(name=seat.name)
+    return "\n".join([*lines, legend])
+
+
 def _round_ticks(top: float) -> list[int]:
     """Four to eight round tick values from 0 to above `top`."""
     for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000):
@@ -173,6 +250,12 @@ def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) 
         if chart and len(seat.curve) > 1:
             lines.append("")
             lines.append(text_chart(seat, chart_width))
+            chance_chart = text_chance_chart(seat, chart_width)
+            if chance_chart is not None:
+                lines += ["", chance_chart]
+        chances = chances_line(seat, review.exact)
+        if chances is not None:
+            lines += ["", chances]
         if seat.decisions:
             lines.append("")
             lines.append(_("Every decision:"))

@@ -714,8 +714,9 @@ class GameService:
         """Every decision of every seat of a finished or abandoned game against the best one.
 
         Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
-        marked so, for several). Abandoned games can be reviewed too: they can no longer be
-        played on, so a review helps no one against the others.
+        marked so, for several). With several seats every curve point has the winning
+        chances of its moment (`game_win_chances`). Abandoned games can be reviewed too:
+        they can no longer be played on, so a review helps no one against the others.
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
@@ -735,7 +736,11 @@ class GameService:
             ) from None
         replay = ((entry.action if entry else None, state) for entry, state in record.states())
         return review_game(
-            replay, game_id=game_id, status=record.status or "", estimate_options=multi_column_hint
+            replay,
+            game_id=game_id,
+            status=record.status or "",
+            estimate_options=multi_column_hint,
+            win_chances=game_win_chances,
         )
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:

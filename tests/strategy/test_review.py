@@ -125,8 +125,9 @@ def test_json_has_the_documented_shape(service, expert_game):
     assert decision["turn"] == 1 and len(decision["dice"]) == 5
     assert decision["chosen"].startswith(("keep ", "score "))
     point = seat["curve"][-1]
-    assert set(point) == {"game", "turn", "expected_final", "scored", "win_chance"}
-    assert point["win_chance"] is None
+    keys = {"game", "turn", "expected_final", "scored", "win_chance", "win_chances"}
+    assert set(point) == keys
+    assert point["win_chance"] is None and point["win_chances"] is None  # solo: no chances
 
 
 def test_several_columns_are_marked_as_estimates(service):
@@ -206,3 +207,24 @@ def test_winning_chances_have_a_place_on_every_curve_point(service, expert_game)
     assert review.seats[0].curve[3].win_chance is None  # the review itself is unchanged
     with pytest.raises(ValueError):
         with_win_chances(review, [[0.5]])  # one chance per curve point, no fewer
+
+
+def test_each_curve_point_has_the_chances_of_the_position_after_that_turn(service):
+    from fivedice.service import game_win_chances
+
+    settings = GameSettings(seats=(Seat("Kim", "casual"), Seat("Lou", "expert")))
+    view = play_cpus(service, settings, seed=9)
+    review = service.review(view.game_id)
+    expected: list[list[float]] = [[], []]  # every seat's chances, point after point
+    before = None
+    for entry, state in service.store.load_game(view.game_id).states():
+        if entry is None:  # the new game: every seat's turn-0 point
+            for chances in expected:
+                chances += game_win_chances(state)
+        elif entry.action.startswith("score"):  # the end of the turn of the seat that scored
+            expected[before.current_seat] += game_win_chances(state)
+        before = state
+    for seat, seat_expected in zip(review.seats, expected, strict=True):
+        got = [chance for p in seat.curve for chance in p.win_chances]
+        assert len(seat.curve) == 14 and got == pytest.approx(seat_expected, abs=1e-12)
+        assert [p.win_chance for p in seat.curve] == got[seat.seat :: 2]

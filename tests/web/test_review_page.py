@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import re
+from html import escape
 
+from fivedice.review_text import percent
 from tests.web.test_pages import start
 
 
@@ -96,6 +98,41 @@ def test_a_match_review_counts_games_and_marks_where_each_begins(client, app, se
     assert '<th scope="col">Game</th>' in html
     assert "game 2, turn" in html  # the costliest decisions say which game
     assert chart_of(html).count(b"<svg") == 1
+
+
+def test_a_two_seat_review_charts_the_chances_of_winning(client, app, service):
+    public_id, game_id = started_game(client, app)  # Ann against a CPU
+    finish(service, game_id)
+    html = client.get(f"/g/{public_id}/review").text
+    review = service.review(game_id)
+    charts = re.findall(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(charts) == 2  # one per seat
+    for encoded in charts:
+        svg = base64.b64decode(encoded).decode()
+        assert "chance of winning" in svg and "100%" in svg  # the second panel, 0-100 %
+        assert "Ann" in svg and review.seats[1].name in svg  # its legend names both seats
+    assert 'height="560"' in html and "chances of winning at those moments" in html
+    final = percent(review.seats[0].curve[-1].win_chance)
+    assert escape(f"{final} after the last turn") in html  # the chart's alt text says it too
+
+
+def test_a_solo_review_chart_has_no_chances_panel(client, app, service):
+    public_id, game_id = started_game(client, app, kind1="none")
+    finish(service, game_id)
+    svg = chart_of(client.get(f"/g/{public_id}/review").text).decode()
+    assert "expected final score" in svg and "chance of winning" not in svg
+
+
+def test_the_chances_panel_is_drawn_below_with_a_legend():
+    from fivedice.web.review_chart import chart_svg
+
+    chances = [("Ann", [0.5, 0.7, 1.0]), ("Bob", [0.5, 0.3, 0.0])]
+    svg = chart_svg([0, 1, 2], [250.0, 240.0, 245.0], [0, 20, 45], ("E", "S", "T"), [],
+                    chances, "chance of winning").decode()  # fmt: skip
+    assert "axes_2" in svg and "legend_2" in svg  # a second panel with its own legend
+    assert "chance of winning" in svg and "100%" in svg and "Bob" in svg
+    plain = chart_svg([0, 1, 2], [250.0, 240.0, 245.0], [0, 20, 45], ("E", "S", "T")).decode()
+    assert "axes_2" not in plain and "chance of winning" not in plain
 
 
 def test_the_chart_is_plain_svg_with_both_series():

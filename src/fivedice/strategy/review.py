@@ -24,8 +24,10 @@ points to come, and a fresh game's expectation for each game not yet started). U
 optimal play this is a fair forecast: it drifts only with the luck of the dice and the
 points lost by decisions.
 
-`CurvePoint.win_chance` is the place for the winning chances of several-seat games (issue 11,
-part 3): None until that computation fills it in (and always None for a solo game).
+With several seats each curve point also has the seat's **chance of winning** from that
+position (`CurvePoint.win_chance`) and every seat's chance at that same moment
+(`CurvePoint.win_chances`, summing to 1), from the `win_chances` the service passes
+(`fivedice.service.game_win_chances`; several columns: estimates). A solo game has none.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OPTIMAL_TOLERANCE",
+    "ChancesFor",
     "Choice",
     "CurvePoint",
     "Decision",
@@ -90,6 +93,9 @@ class ValuedOption(Protocol):
 
 OptionsFor = Callable[[GameState], Sequence[ValuedOption]]
 """Every option of the seat to move in a state, best first (`ValuedOption`s)."""
+
+ChancesFor = Callable[[GameState], tuple[float, ...] | None]
+"""Every seat's chance of winning from a state (None: not known, e.g. a solo game)."""
 
 
 @dataclass(frozen=True)
@@ -170,8 +176,10 @@ class CurvePoint:
         turn: the seat's turns completed in that game.
         scored: the points on the card (over a match: the match total so far).
         expected_final: `scored` + the optimal expected points still to come.
-        win_chance: the seat's probability of winning from here; None until the winning
-            chances computation (issue 11, part 3) fills it in, and for solo games.
+        win_chance: the seat's probability of winning from here (the game, or the match);
+            None for a solo game or when the review was made without chances.
+        win_chances: every seat's probability of winning at this same moment, in seat order
+            (they sum to 1; `win_chance` is this seat's entry); None like `win_chance`.
     """
 
     game: int
@@ -179,6 +187,7 @@ class CurvePoint:
     scored: int
     expected_final: float
     win_chance: float | None = None
+    win_chances: tuple[float, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,6 +196,7 @@ class CurvePoint:
             "expected_final": self.expected_final,
             "scored": self.scored,
             "win_chance": self.win_chance,
+            "win_chances": None if self.win_chances is None else list(self.win_chances),
         }
 
 
@@ -311,6 +321,7 @@ def review_game(
     game_id: int | None = None,
     status: str = "finished",
     estimate_options: OptionsFor | None = None,
+    win_chances: ChancesFor | None = None,
 ) -> GameReview:
     """Reviews a game from its replay.
 
@@ -321,6 +332,8 @@ def review_game(
         status: the game's status, for the report.
         estimate_options: values the options of a several-column state (the service's
             several-column hint); needed only for several columns.
+        win_chances: every seat's chance of winning from a state; asked at the start and
+            after every turn, for the curve points (None: the points have no chances).
 
     Raises:
         ReviewError: the replay is empty, a several-column game has no `estimate_options`,
@@ -343,8 +356,11 @@ def review_game(
     fresh = expected_to_come(table, rules, ScoreCard.empty(rules))
     match_length = state.settings.match_length
     decisions: list[list[Decision]] = [[] for _ in state.seats]
+    chances_for: ChancesFor = win_chances or (lambda _state: None)
+    at_start = chances_for(state)
     curves: list[list[CurvePoint]] = [
-        [CurvePoint(1, 0, 0, fresh * match_length)] for _ in state.seats
+        [_with_chances(CurvePoint(1, 0, 0, fresh * match_length), seat, at_start)]
+        for seat in range(len(state.seats))
     ]
     for notation, after in steps:
         if notation is None:
@@ -361,7 +377,8 @@ def review_game(
             chosen = Choice(None, action.category, action.column, not exact)
         decisions[seat].append(_judge(before, chosen, options_for(before), exact))
         if isinstance(action, Score):
-            curves[seat].append(_standing(before, after, seat, table, fresh))
+            point = _standing(before, after, seat, table, fresh)
+            curves[seat].append(_with_chances(point, seat, chances_for(after)))
     seats = tuple(
         SeatReview(index, seat.name, seat.cpu_level, tuple(decisions[index]), tuple(curves[index]))
         for index, seat in enumerate(state.seats)
@@ -430,6 +447,13 @@ def _standing(
     games_to_start = before.settings.match_length - before.game_number
     expected = scored + expected_to_come(table, rules, card) + games_to_start * fresh
     return CurvePoint(before.game_number, card.boxes_filled, scored, expected)
+
+
+def _with_chances(point: CurvePoint, seat: int, chances: tuple[float, ...] | None) -> CurvePoint:
+    """The point with the chances of that moment (unchanged when there are none)."""
+    if chances is None:
+        return point
+    return replace(point, win_chance=chances[seat], win_chances=tuple(chances))
 
 
 def with_win_chances(review: GameReview, chances: Sequence[Sequence[float | None]]) -> GameReview:

@@ -2,7 +2,8 @@
 
 Shows what the service's `review` returns, one seat at a time (Tab / → for the next seat,
 Shift+Tab / ← for the one before): the points lost, the share of best decisions, the three
-costliest decisions, a text chart of the expected final score against the points scored,
+costliest decisions, a text chart of the expected final score against the points scored
+(with several seats a second one of the chances of winning),
 and every decision. The review is asked for in a worker thread (the first review of a rule
 set loads its solved table).
 """
@@ -31,6 +32,7 @@ from fivedice.review_text import (
     review_title,
     seat_summary,
     seat_title,
+    text_chance_chart,
     text_chart,
 )
 from fivedice.text import error_text
@@ -133,6 +135,9 @@ class ReviewScreen(Screen[None]):
         if len(seat.curve) > 1:
             width = max(self.size.width - 4, 40)
             parts += [Text(""), Text.from_ansi(text_chart(seat, width, 14, color=True))]
+            chances = text_chance_chart(seat, width, 11, color=True)
+            if chances is not None:
+                parts += [Text(""), Text.from_ansi(chances)]
         if seat.decisions:
             parts += [Text(""), self.decision_table(seat, review.exact, match)]
         return Group(*parts)

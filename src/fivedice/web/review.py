@@ -3,9 +3,10 @@
 `/g/{public_id}/review` shows what the service's `review` returns (this module computes
 nothing about the game): per seat the points lost, the share of best decisions, the
 costliest decisions, a chart of the expected final score against the points scored (an SVG
-from matplotlib, see `review_chart`), and every decision in a table. Anyone who may watch
-the game may read its review, but only once it is over (finished or abandoned): a review
-of a game in progress would coach one seat against the others.
+from matplotlib, see `review_chart`; with several seats a panel of the chances of winning
+below), and every decision in a table. Anyone who may watch the game may read its review,
+but only once it is over (finished or abandoned): a review of a game in progress would
+coach one seat against the others.
 
 The resume page links here for the visitor's finished games (`pages.finished_games`).
 """
@@ -18,11 +19,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from fivedice.review_text import (
+    chance_label,
+    chance_series,
     chart_labels,
     chart_x,
     choice_words,
     decision_line,
     exactness_note,
+    percent,
     points,
     seat_summary,
     seat_title,
@@ -32,7 +36,7 @@ from fivedice.store import GameNotFoundError
 from fivedice.text import error_text
 from fivedice.web.hub import UnknownGameError
 from fivedice.web.pages import Hub, Who, render
-from fivedice.web.review_chart import chart_svg, data_url
+from fivedice.web.review_chart import chart_size, chart_svg, data_url
 from fivedice.web.wording import gettext_for, in_language, texts
 
 if TYPE_CHECKING:
@@ -48,6 +52,11 @@ def page_words(_: Any) -> dict[str, str]:
         "costliest": _("Costliest decisions"),
         "all_best": _("Every decision was the best one."),
         "chart": _("Expected final score and points scored after each turn"),
+        "chart_chances": _(
+            "Expected final score and points scored after each turn, and below them the "
+            "chances of winning at those moments"
+        ),
+        "chances_alt": _("Chance of winning: {start} at the start, {final} after the last turn."),
         "chart_alt": _(
             "Chart: {name} was expected to score {start} at the start and scored {final}."
         ),
@@ -89,6 +98,7 @@ def _seat_context(
         "costliest": [decision_line(decision, match) for decision in seat.costliest],
         "rows": rows,
         "labels": chart_labels(),
+        "chance_label": chance_label(),
     }
 
 
@@ -101,7 +111,12 @@ def _review_context(review: GameReview, level_names: dict[str, str]) -> dict[str
     }
 
 
-def _chart(seat: SeatReview, labels: tuple[str, str, str]) -> str:
+def _chart(
+    seat: SeatReview,
+    labels: tuple[str, str, str],
+    chances: list[tuple[str, list[float]]],
+    chances_label: str,
+) -> str:
     xs = chart_x(seat.curve)
     curve = seat.curve
     starts = [xs[i - 1] for i in range(1, len(curve)) if curve[i].game != curve[i - 1].game]
@@ -111,6 +126,8 @@ def _chart(seat: SeatReview, labels: tuple[str, str, str]) -> str:
         [point.scored for point in seat.curve],
         labels,
         starts,
+        chances,
+        chances_label,
     )
     return data_url(svg)
 
@@ -137,10 +154,22 @@ def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Res
     context = in_language(visitor.language, _review_context, review, level_names)
     for seat, seat_context in zip(review.seats, context["seats"], strict=True):
         curve = seat.curve
-        seat_context["chart"] = _chart(seat, seat_context["labels"]) if len(curve) > 1 else None
+        chances = chance_series(review, seat)
+        seat_context["chart"] = (
+            _chart(seat, seat_context["labels"], chances, seat_context["chance_label"])
+            if len(curve) > 1
+            else None
+        )
+        width, height = chart_size(bool(chances))
+        seat_context["chart_size"] = (round(width * 100), round(height * 100))
+        seat_context["chart_caption"] = words["chart_chances" if chances else "chart"]
         seat_context["chart_alt"] = words["chart_alt"].format(
             name=seat.name, start=f"{curve[0].expected_final:.0f}", final=curve[-1].scored
         )
+        if chances:
+            seat_context["chart_alt"] += " " + words["chances_alt"].format(
+                start=percent(chances[0][1][0]), final=percent(chances[0][1][-1])
+            )
     return render(
         request, visitor, "review.html", words=words, pid=public_id, refused=None,
         review=review, players=", ".join(seat.name for seat in review.seats), **context,

@@ -1,4 +1,5 @@
-"""The review page's chart: a seat's expected final score against the points it scored.
+"""The review page's chart: a seat's expected final score against the points it scored, and
+(with several seats) a second panel with the chances of winning, 0-100 %, after its turns.
 
 Drawn with matplotlib's object API (a `Figure` on the Agg canvas: no pyplot, no global
 state, safe in server threads) and written as SVG in memory. The page shows it as an
@@ -12,9 +13,15 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 EXPECTED_COLOR = "#1f6feb"  # the pages' accent
 SCORED_COLOR = "#1a7f37"  # the pages' "good" green
+OTHER_COLORS = ("#9a6700", "#8250df", "#cf222e", "#57606a", "#bf3989", "#0a7b83")
+"""The other seats' chance lines (the reviewed seat's own is `EXPECTED_COLOR`)."""
 
 
 def chart_svg(
@@ -23,6 +30,8 @@ def chart_svg(
     scored: Sequence[int],
     labels: tuple[str, str, str],
     games: Sequence[int] = (),
+    chances: Sequence[tuple[str, Sequence[float]]] = (),
+    chance_label: str = "",
 ) -> bytes:
     """The chart as an SVG document.
 
@@ -32,6 +41,9 @@ def chart_svg(
         scored: the points scored at each point.
         labels: the expected series', the scored series' and the x axis' names.
         games: x positions where a new game of a match starts (drawn as faint lines).
+        chances: each seat's name and its chance of winning (0-1) at each point, the
+            reviewed seat first; given, they are drawn in a second panel below (0-100 %).
+        chance_label: the second panel's y axis name.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -39,9 +51,12 @@ def chart_svg(
 
     expected_label, scored_label, x_label = labels
     # Small in inches with large type: shrunk to a phone's width the words stay readable.
-    figure = Figure(figsize=(5.6, 3.3), dpi=100, layout="constrained")
+    figure = Figure(figsize=chart_size(bool(chances)), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
+    if chances:
+        axes, lower = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+    else:
+        axes, lower = figure.add_subplot(), None
     axes.tick_params(labelsize=12)
     for start in games:
         axes.axvline(start, color="#d8d4c8", linewidth=1)
@@ -49,7 +64,11 @@ def chart_svg(
               label=expected_label)  # fmt: skip
     axes.plot(xs, scored, color=SCORED_COLOR, linewidth=2, linestyle="--", marker="s",
               markersize=3, label=scored_label)  # fmt: skip
-    axes.set_xlabel(x_label, fontsize=12)
+    if lower is None:
+        axes.set_xlabel(x_label, fontsize=12)
+    else:
+        _chances_panel(lower, xs, chances, chance_label, games)
+        lower.set_xlabel(x_label, fontsize=12)
     axes.set_xlim(0, max(xs[-1] if xs else 1, 1))
     axes.set_ylim(bottom=0)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -59,6 +78,42 @@ def chart_svg(
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
+
+
+def chart_size(with_chances: bool) -> tuple[float, float]:
+    """The chart's size in inches (times 100: the ``<img>`` size in pixels)."""
+    return (5.6, 5.6) if with_chances else (5.6, 3.3)
+
+
+def _chances_panel(
+    axes: Axes,
+    xs: Sequence[int],
+    chances: Sequence[tuple[str, Sequence[float]]],
+    label: str,
+    games: Sequence[int],
+) -> None:
+    """The chances of winning in percent: the reviewed seat bold, the others thin."""
+    from matplotlib.ticker import PercentFormatter
+
+    axes.tick_params(labelsize=12)
+    for start in games:
+        axes.axvline(start, color="#d8d4c8", linewidth=1)
+    axes.axhline(50, color="#d8d4c8", linewidth=1, linestyle=":")
+    for index, (name, values) in enumerate(chances):
+        percent = [100 * value for value in values]
+        if index == 0:
+            axes.plot(xs, percent, color=EXPECTED_COLOR, linewidth=2.5, marker="o",
+                      markersize=3, label=name)  # fmt: skip
+        else:
+            color = OTHER_COLORS[(index - 1) % len(OTHER_COLORS)]
+            axes.plot(xs, percent, color=color, linewidth=1.2, linestyle="-.", label=name)
+    axes.set_ylim(-3, 103)
+    axes.set_yticks([0, 50, 100])
+    axes.yaxis.set_major_formatter(PercentFormatter(100))
+    axes.set_ylabel(label, fontsize=12)
+    axes.grid(True, color="#ece9e0", linewidth=0.8)
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.legend(loc="best", frameon=False, fontsize=11, ncols=min(len(chances), 3))
 
 
 def data_url(svg: bytes) -> str:
