@@ -611,7 +611,8 @@ class GameService:
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
-            HintsUnavailableError: no strategy layer here.
+            HintsUnavailableError: no strategy layer here;
+            SolverBusyError: a new table is needed while another is solved (`solve_wait`).
         """
         record = self.store.load_game(game_id)
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
@@ -626,9 +627,13 @@ class GameService:
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
         replay = ((entry.action if entry else None, state) for entry, state in record.states())
-        return review_game(
-            replay, game_id=game_id, status=record.status or "", estimate_options=multi_column_hint
-        )
+        with waiting_at_most(self.solve_wait):  # unusual rules need a table: bounded, as hints
+            return review_game(
+                replay,
+                game_id=game_id,
+                status=record.status or "",
+                estimate_options=multi_column_hint,
+            )
 
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""

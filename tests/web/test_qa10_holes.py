@@ -1,0 +1,63 @@
+"""Holes found by the independent check of issue 10, each kept closed by a test here."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import new_game
+from tests.web.test_rooms import _browser, _room
+from tests.web.test_solver_limits import fake_solve  # noqa: F401  (a fixture)
+
+
+@pytest.mark.parametrize("name", ["a\nseed: 99\x1b[31m", "\u202eevil", "\u200b"])
+def test_joining_a_room_refuses_a_name_no_other_form_would_take(client, app, name):
+    """Issue 10 item 6 on the room join form (page and API): a control character, a line
+    break or a direction mark in the name is refused, and the seat stays unjoined."""
+    room = _room(client)
+    code = room[3:]
+    with _browser(app) as bob:
+        refused = bob.post("/join", data={"code": code, "name": name}, follow_redirects=False)
+        assert refused.status_code == 422, refused.text
+    api = client.post(f"/api/rooms/{code}/join", json={"name": name})
+    assert api.status_code == 422, api.text
+    seats = app.state.hub.room(code).seats
+    assert [s.joined for s in seats if s.kind == "friend"] == [False]
+    assert all(s.name in ("Ann", "Bob") for s in seats)
+
+
+def test_a_review_page_while_another_table_is_solved_is_503_not_a_wait(service, fake_solve):
+    """Issue 10 item 7 on the review path: a review of a finished game with unusual rules
+    needs a new table; while another is being solved the page answers 503 with Retry-After
+    at once (the bound hints have), instead of holding a worker thread until the slot frees."""
+    import threading
+
+    from fivedice.strategy import limits
+    from fivedice.web import create_app
+    from tests.web.conftest import SECRET, TestClient
+    from tests.web.test_review_page import finish
+
+    service.solve_wait = 0.05
+    with TestClient(create_app(service, SECRET, drive_cpus=False)) as client:
+        game, _seats = new_game(client, [{"name": "Solo"}], set={"full_house": 21})
+        game_id = client.app.state.hub.game_id(game["id"])
+        finish(service, game_id)
+        holding, done = threading.Event(), threading.Event()
+
+        def other_solve():
+            with limits.solving_slot():
+                holding.set()
+                done.wait(timeout=20)
+
+        thread = threading.Thread(target=other_solve)
+        thread.start()
+        try:
+            assert holding.wait(timeout=30)
+            busy = client.get(f"/g/{game['id']}/review")
+            assert busy.status_code == 503, busy.status_code
+            assert int(busy.headers["Retry-After"]) > 0
+            assert fake_solve == []
+        finally:
+            done.set()
+            thread.join(timeout=30)
+        assert client.get(f"/g/{game['id']}/review").status_code == 200
+        assert len(fake_solve) == 1
