@@ -62,7 +62,12 @@ from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_recor
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.levels import LEVELS
-from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
+from fivedice.strategy.limits import (
+    SolveNotAllowedError,
+    SolverBusyError,
+    check_cpu_levels,
+    waiting_at_most,
+)
 from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
 from fivedice.tutorial import engine as tutorial_engine
 
@@ -788,7 +793,14 @@ class GameService:
             return []
         table = self._coach_tables.get(state.rules)
         if table is None:
-            table = self._coach_tables[state.rules] = load_or_solve(state.rules)
+            # Bounded like a hint; where no table may be had (allow-list, busy) the lesson
+            # goes on with the coach silent rather than failing the player's action.
+            try:
+                with waiting_at_most(self.solve_wait):
+                    table = load_or_solve(state.rules)
+            except (SolveNotAllowedError, SolverBusyError):
+                return []
+            self._coach_tables[state.rules] = table
         column = state.cards[state.current_seat].columns[0]
         return [
             Advice(o.keep, o.category, None, o.loss)

@@ -18,8 +18,8 @@ from typing import Any
 
 from fivedice.core.actions import Score
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
-from fivedice.core.names import check_name
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
+from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
 from fivedice.store import (
