@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web import test_solver_limits
 from tests.web.conftest import new_game
 from tests.web.test_rooms import _browser, _room
-from tests.web.test_solver_limits import fake_solve  # noqa: F401  (a fixture)
+
+fake_solve = test_solver_limits.fake_solve  # the fixture: no real solve, counted
 
 
 @pytest.mark.parametrize("name", ["a\nseed: 99\x1b[31m", "\u202eevil", "\u200b"])
