@@ -111,3 +111,20 @@ def test_the_guided_tutorial_does_not_wait_for_another_solve(service, fake_solve
         thread.join(timeout=30)
     assert service.tutorial_coach_line(rolled).startswith("Coach")
     assert len(fake_solve) == 1
+
+
+def test_the_hint_api_gives_the_advisors_values_unrounded(client, service):
+    """Issue 10 item 17 in the web API: exact means exact, so the hint's values and losses
+    are the advisor's float64 values as they are (JSON carries a double exactly), not
+    rounded to 4 places."""
+    game, seats = new_game(client, [{"name": "Solo"}])
+    client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"action": "roll", "version": game["version"]},
+        headers=seats[0],
+    )
+    options = client.get(f"/api/games/{game['id']}/hint", headers=seats[0]).json()["options"]
+    exact = service.hint(client.app.state.hub.game_id(game["id"]))
+    assert len(options) == len(exact)
+    assert [o["value"] for o in options] == [float(o.value) for o in exact]
+    assert [o["loss"] for o in options] == [float(o.loss) for o in exact]

@@ -583,8 +583,8 @@ class GameHub:
                         "keep": None,
                         "hold": None,
                         "action": str(Score(option.category, column or 0)),
-                        "value": round(float(option.value), 4),
-                        "loss": round(float(option.loss), 4),
+                        "value": float(option.value),  # exact: the float64 value as it is
+                        "loss": float(option.loss),
                         "estimate": estimate,
                     }
                 )
@@ -599,8 +599,8 @@ class GameHub:
                         "keep": list(keep),
                         "hold": positions,
                         "action": "roll",
-                        "value": round(float(option.value), 4),
-                        "loss": round(float(option.loss), 4),
+                        "value": float(option.value),  # exact: the float64 value as it is
+                        "loss": float(option.loss),
                         "estimate": estimate,
                     }
                 )
