@@ -249,3 +249,13 @@ def test_undo_restores_the_previous_card_exactly(db_url):
     assert "Cannot undo: there is nothing to take back yet" in result.stdout
     assert service.load(game_id).state == states[0]
     assert service.load(game_id).version == 10
+
+
+@pytest.mark.parametrize("word", ["\u00b2", "\u0663", "1234\u00b2", "11666\u00b2"])
+def test_coach_requests_with_digits_int_cannot_read_are_refused(word):
+    """QA of issue 10: `hint ²` in `fivedice table --plain` was a ValueError traceback
+    (str.isdigit() accepts "²", int() does not); now the usual clear refusal."""
+    from fivedice.core.errors import MalformedActionError
+
+    with pytest.raises(MalformedActionError, match="hint 11666 2"):
+        parse_coach_request([word])

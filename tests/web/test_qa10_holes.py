@@ -128,3 +128,45 @@ def test_the_hint_api_gives_the_advisors_values_unrounded(client, service):
     assert len(options) == len(exact)
     assert [o["value"] for o in options] == [float(o.value) for o in exact]
     assert [o["loss"] for o in options] == [float(o.loss) for o in exact]
+
+
+UNICODE_DIGITS = ["\u00b2", "\u0663", "\u00b2\u00b3"]  # str.isdigit() says yes, int() says no
+
+
+@pytest.mark.parametrize("number", UNICODE_DIGITS)
+def test_an_id_of_unicode_digits_is_unknown_not_a_traceback(client, number):
+    """Issue 10 item 11's huge/odd numbers on the web: a public id whose number part is a
+    superscript or another script's digit was passed to int() and answered 500."""
+    for path in (
+        f"/g/{number}-0000",
+        f"/g/{number}-0000/review",
+        f"/g/{number}-0000/sheet",
+        f"/t/{number}-0000",
+        f"/api/games/{number}-0000",
+    ):
+        response = client.get(path)
+        assert response.status_code == 404, (path, response.status_code)
+
+
+@pytest.mark.parametrize("number", UNICODE_DIGITS)
+def test_odd_digits_in_the_sheet_and_table_forms_are_refused(client, app, number):
+    """`/sheet?columns=²` and a table game's `first=²` were 500s; now a clear refusal."""
+    assert client.get("/sheet", params={"columns": number}).status_code == 422
+    assert client.get("/sheet.pdf", params={"columns": number}).status_code == 422
+    made = client.post(
+        "/table",
+        data={"name0": "Ann", "name1": "Bob", "preset": "classic", "first": number},
+        follow_redirects=False,
+    )
+    assert made.status_code == 422
+    assert app.state.hub.service.store.list_games() == []
+
+
+@pytest.mark.parametrize("number", UNICODE_DIGITS)
+def test_a_notification_with_odd_digits_is_ignored(number):
+    """A NOTIFY payload that is not ours is skipped, never a crash of the listener."""
+    from fivedice.web.live import _parse
+
+    assert _parse(f"g:{number}:1") is None
+    assert _parse(f"g:1:{number}") is None
+    assert _parse("g:12:3") == ("g", 12, 3)
