@@ -14,6 +14,7 @@ from fivedice.cli_common import (
     DbOption,
     RulesOption,
     SetOption,
+    check_game_id,
     check_seed,
     fail_with,
     load_rules,
@@ -65,6 +66,7 @@ def table(
     from fivedice.service import GameService
 
     check_seed(seed)
+    check_game_id(game)
     ruleset = load_rules(rules_name, settings)
     resuming = resume or game is not None
     try:
