@@ -170,3 +170,10 @@ def test_a_notification_with_odd_digits_is_ignored(number):
     assert _parse(f"g:{number}:1") is None
     assert _parse(f"g:1:{number}") is None
     assert _parse("g:12:3") == ("g", 12, 3)
+
+
+def test_sheet_page_names_follow_the_one_rule_for_names(client):
+    """Issue 10 item 6 on /sheet: a name with an escape or a line break is refused (422)."""
+    for names in ("Ann,a\x1b[31mb", "a\nb", "\u202eevil"):
+        assert client.get("/sheet", params={"players": names}).status_code == 422
+        assert client.get("/sheet.pdf", params={"players": names}).status_code == 422
