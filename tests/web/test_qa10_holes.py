@@ -177,3 +177,25 @@ def test_sheet_page_names_follow_the_one_rule_for_names(client):
     for names in ("Ann,a\x1b[31mb", "a\nb", "\u202eevil"):
         assert client.get("/sheet", params={"players": names}).status_code == 422
         assert client.get("/sheet.pdf", params={"players": names}).status_code == 422
+
+
+def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
+    """Issue 10 item 7 (bounded work per request) for memory: each guided lesson left
+    half-way kept its CPU player for the life of the process, so a visitor could start
+    them without end (two requests each, a few kB each). The service keeps at most
+    `CPUS_KEPT`, the least recently used dropped, and a lesson whose CPU was dropped plays on."""
+    from fivedice import service as service_module
+    from fivedice.core.rules import find_ruleset
+
+    monkeypatch.setattr(service_module, "CPUS_KEPT", 5, raising=False)
+    runs = []
+    for _ in range(12):
+        run = service.tutorial_start("guided", find_ruleset("classic"))
+        runs.append(service.tutorial_act(run, "roll"))
+    assert len(service._cpus) <= 5
+    # The first lesson's CPU was dropped; the lesson still plays on to the CPU's turn.
+    first = runs[0]
+    box = next(p.category.key for p in first.state.placements())
+    after = service.tutorial_act(first, f"score {box}")
+    assert after.state.turn_number >= first.state.turn_number
+    assert len(service._cpus) <= 5
