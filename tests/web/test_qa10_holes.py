@@ -199,3 +199,18 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     after = service.tutorial_act(first, f"score {box}")
     assert after.state.turn_number >= first.state.turn_number
     assert len(service._cpus) <= 5
+
+
+@pytest.mark.parametrize(
+    "path", ["/sheet/", "/tutorial/", "/join/", "/g/1-abc/join/?seat=0&token=secret", "/api/games/"]
+)
+def test_a_trailing_slash_redirect_never_names_the_host_header(raw_client, path):
+    """Issue 10 item 4, one place the fix missed: the router's trailing-slash redirect built
+    an absolute URL from the Host header (`Host: evil.example` → Location
+    `http://evil.example/g/…/join?…&token=…`). Redirects are relative."""
+    response = raw_client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.status_code in (307, 308), response.status_code
+    location = response.headers["location"]
+    assert location.startswith("/") and not location.startswith("//"), location
+    assert "evil" not in location
+    assert location == path.replace("/?", "?").rstrip("/")
