@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, fail_with
+from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail_with
 from fivedice.core.errors import FivediceError
 
 
@@ -35,6 +35,7 @@ def review(
     from fivedice.review_text import review_lines
     from fivedice.service import GameService
 
+    check_game_id(game)
     if in_app and not as_json:
         from fivedice.tui.review_screen import run_review_app
 

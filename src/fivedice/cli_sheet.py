@@ -11,7 +11,15 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, RulesOption, SetOption, fail, fail_with, load_rules
+from fivedice.cli_common import (
+    DbOption,
+    RulesOption,
+    SetOption,
+    check_game_id,
+    fail,
+    fail_with,
+    load_rules,
+)
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 
@@ -92,6 +100,7 @@ def sheet(
         fail_with(error)
     path = _check_output(output)
     language = current_language()
+    check_game_id(game)
     if game is not None:
         if players is not None or columns is not None or settings or rules_name != "classic":
             fail(

@@ -10,7 +10,15 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, RulesOption, SetOption, fail_with, load_rules
+from fivedice.cli_common import (
+    DbOption,
+    RulesOption,
+    SetOption,
+    check_game_id,
+    check_seed,
+    fail_with,
+    load_rules,
+)
 from fivedice.core.errors import FivediceError
 
 
@@ -57,6 +65,8 @@ def table(
     from fivedice.plain_table import build_table_settings, run_table_plain
     from fivedice.service import GameService
 
+    check_seed(seed)
+    check_game_id(game)
     ruleset = load_rules(rules_name, settings)
     resuming = resume or game is not None
     try:

@@ -79,7 +79,7 @@ def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int |
     Raises:
         MalformedActionError: not dice and a number of rolls.
     """
-    digits = [word for word in words if word.isdigit()]
+    digits = [word for word in words if word.isascii() and word.isdigit()]  # int() reads these
     if len(digits) != len(words):
         raise MalformedActionError(
             N_("the coach takes the dice and the rolls left, e.g. 'hint 11666 2'")

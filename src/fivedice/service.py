@@ -69,7 +69,12 @@ from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_recor
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.levels import LEVELS
-from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
+from fivedice.strategy.limits import (
+    SolveNotAllowedError,
+    SolverBusyError,
+    check_cpu_levels,
+    waiting_at_most,
+)
 from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
 from fivedice.tutorial import engine as tutorial_engine
 
@@ -161,6 +166,10 @@ class UndoRefusedError(FivediceError):
 
 TABLE_KIND = GameKind.TABLE.value
 """The `kind` of a table (score-keeper) game: there any action in effect may be taken back."""
+
+CPUS_KEPT = 4096
+"""CPU players a service keeps (games' seats and guided lessons), the least recently used
+dropped first: a few kB each, so some megabytes at most."""
 
 
 def undo_refusal(
@@ -388,7 +397,11 @@ class GameService:
         self.solve_wait = solve_wait
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
-        self._cpus: dict[tuple[int, int], CpuPlayer] = {}
+        # CPU players by (game id, seat), or (-1, seed) for a guided lesson: the most recently
+        # used `CPUS_KEPT` (a lesson left half-way or a finished game would otherwise stay
+        # for the life of the process, a few kB each, as many as visitors care to start).
+        self._cpus: OrderedDict[tuple[int, int], CpuPlayer] = OrderedDict()
+        self._cpus_lock = threading.Lock()
         self._coach_tables: dict[RuleSet, Any] = {}
 
     @classmethod
@@ -643,11 +656,28 @@ class GameService:
             raise GameDamagedError(view.game_id, unknown)
         key = (view.game_id, seat)
         with waiting_at_most(self.solve_wait):  # a strong or expert CPU may need a solve
-            if key not in self._cpus:
-                self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
-            player = self._cpus[key]
+            player = self._cpu(
+                key, lambda: self.cpu_factory(level, view.seed + seat, view.state.rules)
+            )
             _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
             return cpu_next_action(view.state, player)
+
+    def _cpu(self, key: tuple[int, int], make: Callable[[], CpuPlayer]) -> CpuPlayer:
+        """The CPU player kept under `key`, made if there is none (the least recently used
+        beyond `CPUS_KEPT` are dropped; a game's CPU is reseeded every move, so one made
+        again plays the same)."""
+        with self._cpus_lock:
+            player = self._cpus.get(key)
+            if player is not None:
+                self._cpus.move_to_end(key)
+                return player
+        player = make()  # outside the lock: it may wait for a table solve
+        with self._cpus_lock:
+            player = self._cpus.setdefault(key, player)
+            self._cpus.move_to_end(key)
+            while len(self._cpus) > CPUS_KEPT:
+                self._cpus.popitem(last=False)
+        return player
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -720,7 +750,8 @@ class GameService:
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
-            HintsUnavailableError: no strategy layer here.
+            HintsUnavailableError: no strategy layer here;
+            SolverBusyError: a new table is needed while another is solved (`solve_wait`).
         """
         record = self.store.load_game(game_id)
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
@@ -735,13 +766,14 @@ class GameService:
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
         replay = ((entry.action if entry else None, state) for entry, state in record.states())
-        return review_game(
-            replay,
-            game_id=game_id,
-            status=record.status or "",
-            estimate_options=multi_column_hint,
-            win_chances=game_win_chances,
-        )
+        with waiting_at_most(self.solve_wait):  # unusual rules need a table: bounded, as hints
+            return review_game(
+                replay,
+                game_id=game_id,
+                status=record.status or "",
+                estimate_options=multi_column_hint,
+                win_chances=game_win_chances,
+            )
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:
         """Each seat's chance of winning the game (or match) from the current position.
@@ -851,11 +883,10 @@ class GameService:
             action = parse_action(action)
         cpu = None
         if run.lesson.guided:
-            key = (-1, run.seed)
-            if key not in self._cpus:
-                level = tutorial_engine.GUIDED_CPU_LEVEL
-                self._cpus[key] = self.cpu_factory(level, run.seed + 1, run.rules)
-            player = self._cpus[key]
+            level = tutorial_engine.GUIDED_CPU_LEVEL
+            player = self._cpu(
+                (-1, run.seed), lambda: self.cpu_factory(level, run.seed + 1, run.rules)
+            )
 
             def cpu(state: GameState) -> Action:
                 return cpu_next_action(state, player)
@@ -863,7 +894,8 @@ class GameService:
         after = tutorial_engine.attempt(run, action, coach=self.tutorial_coach, cpu=cpu)
         if after.finished and not run.finished:
             self.tutorial_mark_done(after.lesson.key)
-            self._cpus.pop((-1, run.seed), None)  # the guided game's CPU is done too
+            with self._cpus_lock:
+                self._cpus.pop((-1, run.seed), None)  # the guided game's CPU is done too
         return after
 
     def tutorial_mark_done(self, lesson: str) -> LessonProgress:
@@ -904,7 +936,14 @@ class GameService:
             return []
         table = self._coach_tables.get(state.rules)
         if table is None:
-            table = self._coach_tables[state.rules] = load_or_solve(state.rules)
+            # Bounded like a hint; where no table may be had (allow-list, busy) the lesson
+            # goes on with the coach silent rather than failing the player's action.
+            try:
+                with waiting_at_most(self.solve_wait):
+                    table = load_or_solve(state.rules)
+            except (SolveNotAllowedError, SolverBusyError):
+                return []
+            self._coach_tables[state.rules] = table
         column = state.cards[state.current_seat].columns[0]
         return [
             Advice(o.keep, o.category, None, o.loss)

@@ -20,6 +20,7 @@ from fivedice.core.card import Column, ScoreCard
 from fivedice.core.categories import CATEGORIES, LOWER, UPPER, Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
+from fivedice.core.names import check_name
 from fivedice.core.rules import OfAKindScoring, RuleSet, Straights, preset_name
 from fivedice.i18n import _
 from fivedice.text import box_name, describe_rules, preset_description, preset_title
@@ -59,6 +60,7 @@ def parse_names(text: str | None) -> list[str]:
 
     Raises:
         SheetError: a name longer than 40 characters.
+        PlayerNameError: a name with a control character, line break or direction mark.
     """
     names = [name.strip() for name in (text or "").split(",") if name.strip()]
     for name in names:
@@ -68,6 +70,7 @@ def parse_names(text: str | None) -> list[str]:
                 most=MAX_NAME_LENGTH,
                 name=name[:MAX_NAME_LENGTH],
             )
+        check_name(name)  # the rule of every name: no control characters, breaks, direction marks
     return names
 
 

@@ -172,7 +172,18 @@ def _refused_cleanly(result, message):
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-@pytest.mark.parametrize("command", [["export"], ["abandon"], ["play", "--plain", "--resume"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export"],
+        ["abandon"],
+        ["play", "--plain", "--resume"],
+        # QA of issue 10: these said the (healthy) database was damaged.
+        ["review"],
+        ["sheet", "-o", "-", "--game"],
+        ["table", "--plain"],
+    ],
+)
 def test_a_game_id_beyond_the_database_integers_is_no_game(command):
     _refused_cleanly(run(*command, HUGE_ID), f"there is no saved game {HUGE_ID}")
     # The largest id the database holds is looked up like any other.

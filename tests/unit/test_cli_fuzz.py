@@ -222,7 +222,7 @@ def _db(world: World) -> st.SearchStrategy[str]:
 
 COMMANDS = {
     "score", "rules", "advise", "solve", "simulate", "play", "games", "stats", "highscores",
-    "export", "abandon", "replay", "serve",
+    "export", "abandon", "replay", "serve", "table", "sheet", "review", "tutorial",
 }  # fmt: skip
 
 
@@ -277,8 +277,48 @@ def command_lines(world: World, command: str) -> st.SearchStrategy[tuple[list[st
                 "--host": st.sampled_from(["127.0.0.1", "::1", "x"]),
             }
         ),
+        # (table and tutorial always with --plain, see `base`: their apps are not stubbed)
+        "table": _options(
+            {
+                "--rules": PRESETS,
+                "--set": SETTINGS,
+                "--player": JUNK | st.sampled_from(["Ann", "Bob"]),
+                "--first": st.sampled_from(["first_seat", "highest_die", "Ann", "x"]),
+                "--seed": INTEGERS,
+                "--resume": None,
+                "--practice": None,
+                "--db": db,
+            }
+        ),
+        "tutorial": _options(
+            {
+                "--rules": PRESETS,
+                "--set": SETTINGS,
+                "--json": None,
+                "--list": None,
+                "--lesson": INTEGERS | JUNK | st.sampled_from(["1", "7", "guided", "basics"]),
+                "--seed": INTEGERS,
+                "--db": db,
+            }
+        ),
+        "sheet": _options(
+            {
+                "--rules": PRESETS,
+                "--set": SETTINGS,
+                "--players": JUNK | st.sampled_from(["Ann,Bob", "a\x1bb", ",,,"]),
+                "--columns": INTEGERS,
+                "--game": ids,
+                "--paper": st.sampled_from(["a4", "letter", "A4", "x"]),
+                "--lang": st.sampled_from(["en", "nl", "de", "xx"]),
+                "--db": db,
+            }
+        ),
+        "review": _options({"--db": db, "--json": None}),
     }
-    positional = {"export": ids, "abandon": ids, "replay": path, "stats": JUNK, "play": ids}
+    positional = {
+        "export": ids, "abandon": ids, "replay": path, "stats": JUNK, "play": ids, "table": ids,
+        "review": ids,
+    }  # fmt: skip
     # A mostly valid start, so that the random options reach past the first check.
     valid_dice = st.sampled_from(["11666", "55666", "12345", "66666"])
     card = st.lists(CARDS, max_size=1).map(lambda cards: [t for c in cards for t in ("--card", c)])
@@ -293,11 +333,16 @@ def command_lines(world: World, command: str) -> st.SearchStrategy[tuple[list[st
         "play": st.tuples(st.sampled_from([["--plain"], ["--plain"], []]), EDGE_INTEGERS).map(
             lambda t: [*t[0], "--seed", t[1]]
         ),
+        "table": st.sampled_from([["--plain", "--player", "Ann", "--player", "Bob"], ["--plain"]]),
+        "tutorial": st.just(["--plain"]),
+        "sheet": st.sampled_from(["sheet.pdf", "-", ".", "no/such/dir/s.pdf", "s.txt"]).map(
+            lambda out: ["-o", out]
+        ),
     }
 
     def build(command: str) -> st.SearchStrategy[tuple[list[str], str]]:
         extra = positional.get(command)
-        required = command in {"export", "abandon", "replay"}
+        required = command in {"export", "abandon", "replay", "review"}
         head = (
             st.lists(extra, min_size=int(required), max_size=1)
             if extra is not None
@@ -323,6 +368,9 @@ ACTION_LINES = st.one_of(
         ["roll", "hold 1 3", "hold 135", "release 2", "score chance", "score 2:chance", "show"]
     ),
     st.sampled_from(["rules", "help", "hold 9", "score sevens", "hold", "roll roll", "score"]),
+    st.sampled_from(
+        ["hint", "hint 11666 2", "hint \u00b2", "dice 12345", "dice 1234\u00b2", "1", "7"]
+    ),
     st.text(max_size=20),
 )
 PLAIN_INPUT = st.lists(ACTION_LINES, max_size=12).map(lambda lines: "\n".join(lines) + "\n")

@@ -297,3 +297,22 @@ def test_rendered_pages_for_a_person(tmp_path):
             assert dark > 2000, f"{name} looks empty"
             portrait = image.height > image.width
         assert portrait == (name != "sheet-de-triple")
+
+
+@pytest.mark.parametrize("text", ["a\x1b[31m, Bob", "Ann, a\rb", "\u202eevil", "Ann,\x00"])
+def test_sheet_names_follow_the_one_rule_for_names(text):
+    """QA of issue 10 item 6: the sheet is one more place a name is entered and printed;
+    a control character, line break or direction mark is refused as everywhere else."""
+    with pytest.raises(ValueError, match="control characters"):
+        parse_names(text)
+
+
+def test_sheet_names_with_a_control_character_are_refused_on_the_page_and_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from fivedice.cli import app
+
+    out = tmp_path / "sheet.pdf"
+    result = CliRunner().invoke(app, ["sheet", "--players", "Ann,a\x1b[31mb", "-o", str(out)])
+    assert result.exit_code != 0 and "control characters" in result.output
+    assert "Traceback" not in result.output and not out.exists()

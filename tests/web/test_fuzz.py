@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from fivedice.service import GameService
-from fivedice.web import api, pages, rooms
+from fivedice.web import api, pages, review, rooms, sheet, table
 from fivedice.web.hub import PlayerSpec
 from tests.web.conftest import ORIGIN, SECRET, TestClient
 
@@ -34,7 +34,7 @@ FUZZ = settings(
 
 PAGE_ROUTES = sorted(
     (method, route.path)
-    for router in (pages.router, rooms.router)
+    for router in (pages.router, rooms.router, sheet.router, table.router, review.router)
     for route in router.routes
     for method in route.methods
 )
@@ -50,6 +50,8 @@ FIELDS = [
     "action", "version", "csrf_token", "seat", "token", "hint", "next", "preset", "seed",
     "match_length", "first_player", "practice", "kind0", "name0", "level0", "kind1", "name1",
     "level1", "opt_rolls_per_turn", "opt_joker", "opt_column_multipliers", "opt_yahtzee",
+    "columns", "players", "paper", "lang", "first", "dice", "box", "points", "code", "name",
+    "key", "fill",
 ]  # fmt: skip
 
 
@@ -186,11 +188,15 @@ def send_form(client, token, method, path, post):
 
 @pytest.mark.parametrize(("method", "route"), PAGE_ROUTES)
 @FUZZ
-@given(post=form_posts(), garbage_id=st.booleans(), cpu_first=st.booleans())
+@given(
+    post=form_posts(),
+    garbage_id=st.sampled_from(["", "", "1-" + "0" * 20, "\u00b2-" + "0" * 20, "1-", "-"]),
+    cpu_first=st.booleans(),
+)
 def test_random_forms_at_every_page_route(world, method, route, post, garbage_id, cpu_first):
     app, client, token = world
     game_id, public_id, _seat_token = fresh_game(app, client, cpu_first)
-    path = route.replace("{public_id}", "1-" + "0" * 20 if garbage_id else public_id)
+    path = route.replace("{public_id}", garbage_id or public_id)
     path = path.replace("{code}", "xx")
     before = snapshot(app, game_id)
     with no_hang():

@@ -18,6 +18,9 @@ protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
   inline script or style; `frame-ancestors 'none'`), X-Frame-Options DENY,
   X-Content-Type-Options nosniff, Referrer-Policy same-origin (invite links hold tokens),
   and Cache-Control no-store on everything but static files.
+- **Redirects stay relative.** A redirect to an absolute URL on the request's own host
+  (Starlette's trailing-slash redirect builds one from the Host header) is made relative,
+  so a forged Host header never ends up in a Location (with a seat token in its query).
 """
 
 from __future__ import annotations
@@ -199,7 +202,7 @@ class PageGuard:
             state["session"] = session
             state["csrf"] = csrf_token(self.signer, session)
         secure = scope.get("scheme") == "https" or (self.public_origin or "").startswith("https:")
-        send = self._with_headers(send, path, is_static, new_session, secure, state)
+        send = self._with_headers(scope, send, path, is_static, new_session, secure, state)
         if method in SAFE_METHODS or is_api:
             await self.app(scope, receive, send)
             return
@@ -275,6 +278,7 @@ class PageGuard:
 
     def _with_headers(
         self,
+        scope: Scope,
         send: Send,
         path: str,
         is_static: bool,
@@ -283,6 +287,7 @@ class PageGuard:
         state: dict[str, Any],
     ) -> Send:
         policy = DOCS_POLICY if path in DOCS_PATHS else PAGE_POLICY
+        host_origin = _request_origin(scope)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -296,6 +301,10 @@ class PageGuard:
                     if name.lower() not in ours
                 ]
                 headers += ours.items()
+                headers = [
+                    (name, _relative(value, host_origin) if name.lower() == b"location" else value)
+                    for name, value in headers
+                ]
                 if new_session is not None:
                     headers.append((b"set-cookie", _session_cookie(new_session, secure)))
                 if state.get("drop_legacy_seats"):
@@ -306,6 +315,16 @@ class PageGuard:
             await send(message)
 
         return sending
+
+
+def _relative(location: bytes, host_origin: str | None) -> bytes:
+    """A Location on the request's own host (as its Host header names it) without the host."""
+    text = location.decode("latin-1")
+    if host_origin is None or origin_of(text) != host_origin:
+        return location
+    parts = urlsplit(text)
+    relative = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return ("/" + relative.lstrip("/")).encode("latin-1")  # never "//host": scheme-relative
 
 
 def _session_cookie(session: str, secure: bool) -> bytes:

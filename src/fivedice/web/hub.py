@@ -19,6 +19,7 @@ from typing import Any
 from fivedice.core.actions import Score
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
+from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, hold_positions
 from fivedice.store import (
@@ -424,7 +425,8 @@ class GameHub:
         room = self.rooms.by_code(code)
         seat = None
         if name is not None:
-            name = name.strip()[:40] or None
+            # The rule every other form applies (a room seat becomes a game seat's name).
+            name = check_name(name) if name.strip() else None
         if name is not None and not room.started:
             # The seat this join takes (by code: the first free one) may keep its own name.
             target = (
@@ -580,8 +582,8 @@ class GameHub:
                         "keep": None,
                         "hold": None,
                         "action": str(Score(option.category, column or 0)),
-                        "value": round(float(option.value), 4),
-                        "loss": round(float(option.loss), 4),
+                        "value": float(option.value),  # exact: the float64 value as it is
+                        "loss": float(option.loss),
                         "estimate": estimate,
                     }
                 )
@@ -596,8 +598,8 @@ class GameHub:
                         "keep": list(keep),
                         "hold": positions,
                         "action": "roll",
-                        "value": round(float(option.value), 4),
-                        "loss": round(float(option.loss), 4),
+                        "value": float(option.value),  # exact: the float64 value as it is
+                        "loss": float(option.loss),
                         "estimate": estimate,
                     }
                 )

@@ -201,6 +201,11 @@ class Live:
 def _parse(payload: str) -> tuple[str, int, int] | None:
     kind, _sep, rest = payload.partition(":")
     ident, _sep, version = rest.partition(":")
-    if kind not in ("g", "r", "s") or not ident.isdigit() or not version.isdigit():
+    if kind not in ("g", "r", "s") or not _digits(ident) or not _digits(version):
         return None
     return kind, int(ident), int(version)
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only: `str.isdigit` also says yes to "²", which int() refuses."""
+    return text.isascii() and text.isdigit()

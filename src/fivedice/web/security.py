@@ -96,7 +96,12 @@ class Signer:
     def game_id(self, public_id: str) -> int | None:
         """The store id behind a public id, or None if it is not one this server made."""
         number, sep, mac = public_id.partition("-")
-        if not sep or not number.isdigit() or len(number) > 18 or number.startswith("0"):
+        if (
+            not sep
+            or not (number.isascii() and number.isdigit())
+            or len(number) > 18
+            or number.startswith("0")
+        ):
             return None
         game_id = int(number)
         expected = self.mac(f"game:{game_id}")[:PUBLIC_ID_DIGITS]

@@ -105,7 +105,7 @@ def _blank_sheet(form: SheetForm) -> tuple[Sheet, Paper]:
     rules = find_ruleset(form.preset, dict(form.options or {}))
     count: int | None = None
     if form.columns:
-        if not form.columns.isdigit():
+        if not (form.columns.isascii() and form.columns.isdigit()):
             raise SheetError(
                 N_("the number of columns is a whole number from 1 to {most}, not {count!r}"),
                 most=MAX_SHEET_COLUMNS,

@@ -127,7 +127,7 @@ async def create_table_game(request: Request, hub: Hub, visitor: Who) -> Respons
         players = [name for name in names if name]
         rules = find_ruleset(str(values["preset"]))
         first = str(values["first"])
-        if first.isdigit():  # a seat number from the form: that player starts
+        if first.isascii() and first.isdigit():  # a seat number from the form: that player starts
             index = int(first)
             first = players[index] if index < len(players) else ""
         settings = build_table_settings(rules, players, first)
