@@ -43,6 +43,7 @@ from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
+    ABANDONED,
     DAMAGED,
     FINISHED,
     IN_PROGRESS,
@@ -58,7 +59,7 @@ from fivedice.store import (
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
+from fivedice.store.records import UNDO, RecordingDice, UndoTarget, apply_logged, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.levels import LEVELS
@@ -305,6 +306,10 @@ class GameService:
     CACHED_VIEWS = 10_000
     """How many games' latest views a service keeps (least recently used are dropped)."""
 
+    CACHED_CPUS = 4_096
+    """How many CPU players (one per game and seat) a service keeps (least recently used are
+    dropped: a CPU is reseeded before every move, so a new one plays the same)."""
+
     def __init__(
         self,
         store: Store,
@@ -316,7 +321,7 @@ class GameService:
         self.solve_wait = solve_wait
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._views_lock = threading.Lock()
-        self._cpus: dict[tuple[int, int], CpuPlayer] = {}
+        self._cpus: OrderedDict[tuple[int, int], CpuPlayer] = OrderedDict()
         self._coach_tables: dict[RuleSet, Any] = {}
 
     @classmethod
@@ -412,6 +417,39 @@ class GameService:
                 return cached
         return self.load(game_id)
 
+    def latest(self, game_id: int) -> GameView:
+        """The game as saved now, like `load`, but without replaying its log when this
+        service has a view of it: the view is brought up to date with the actions saved
+        since (one short read of the version, status and new log rows), which are checked
+        and applied as a replay would. A game not cached, or whose new entries only the
+        whole log explains (an undo), is loaded and replayed once.
+
+        Raises:
+            GameNotFoundError; GameDamagedError as `load`.
+        """
+        with self._views_lock:
+            cached = self._views.get(game_id)
+        if cached is None:
+            return self.load(game_id)
+        version, status, entries = self.store.game_tail(game_id, cached.version)
+        if version == cached.version and status == cached.status:
+            return cached
+        if version < cached.version or len(entries) != version - cached.version:
+            return self.load(game_id)
+        state = cached.state
+        try:
+            for number, entry in enumerate(entries, start=cached.version + 1):
+                if entry.seq != number:
+                    return self.load(game_id)
+                state = apply_logged(state, entry)
+        except RecordError:
+            return self.load(game_id)  # an undo: the whole log decides (and checks)
+        if status != ABANDONED and (status == FINISHED) != state.is_match_over:
+            return self.load(game_id)  # the status and the log disagree: let `load` say so
+        view = replace(cached, state=state, version=version, status=status)
+        self._remember(view)
+        return view
+
     def _forget(self, game_id: int) -> None:
         with self._views_lock:
             self._views.pop(game_id, None)
@@ -437,7 +475,7 @@ class GameService:
             return self.undo(game_id, version)
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)  # perhaps another process moved the game on
+            view = self.latest(game_id)  # perhaps another process moved the game on
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         if view.status != IN_PROGRESS:
@@ -489,7 +527,7 @@ class GameService:
         """
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)
+            view = self.latest(game_id)
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         record = self.store.load_game(game_id)
@@ -535,11 +573,20 @@ class GameService:
             raise GameDamagedError(view.game_id, unknown)
         key = (view.game_id, seat)
         with waiting_at_most(self.solve_wait):  # a strong or expert CPU may need a solve
-            if key not in self._cpus:
-                self._cpus[key] = self.cpu_factory(level, view.seed + seat, view.state.rules)
-            player = self._cpus[key]
+            player = self._cpu_player(key, level, view.seed + seat, view.state.rules)
             _reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
             return cpu_next_action(view.state, player)
+
+    def _cpu_player(self, key: tuple[int, int], level: str, seed: int, rules: RuleSet) -> CpuPlayer:
+        """The CPU player of `key` (a game and seat), made when not kept (LRU, bounded)."""
+        player = self._cpus.get(key)
+        if player is None:
+            player = self.cpu_factory(level, seed, rules)
+            self._cpus[key] = player
+        self._cpus.move_to_end(key)
+        while len(self._cpus) > self.CACHED_CPUS:
+            self._cpus.popitem(last=False)
+        return player
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -549,7 +596,7 @@ class GameService:
         """
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)
+            view = self.latest(game_id)
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         action = self.cpu_action(view)
@@ -730,11 +777,9 @@ class GameService:
             action = parse_action(action)
         cpu = None
         if run.lesson.guided:
-            key = (-1, run.seed)
-            if key not in self._cpus:
-                level = tutorial_engine.GUIDED_CPU_LEVEL
-                self._cpus[key] = self.cpu_factory(level, run.seed + 1, run.rules)
-            player = self._cpus[key]
+            player = self._cpu_player(
+                (-1, run.seed), tutorial_engine.GUIDED_CPU_LEVEL, run.seed + 1, run.rules
+            )
 
             def cpu(state: GameState) -> Action:
                 return cpu_next_action(state, player)

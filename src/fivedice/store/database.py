@@ -1,8 +1,13 @@
 """The store: one database (SQLite file by default, PostgreSQL by URL) of games and profiles.
 
-Every write is one short transaction. SQLite runs in WAL mode with a busy timeout and takes
-the write lock at the start of each write transaction (``BEGIN IMMEDIATE``), so two processes
-on one file wait for each other instead of failing half-way or corrupting it. Read-only
+Every write is one short transaction (`Store.writing`). SQLite runs in WAL mode with a busy
+timeout and takes the write lock at the start of each write transaction (``BEGIN
+IMMEDIATE``), so two processes on one file wait for each other instead of failing half-way or
+corrupting it; within one process the writers take turns on a lock first (one writer per
+process), so threads never collide in SQLite's busy handler, which sleeps 1-100 ms a try.
+SQLite commits with ``synchronous=NORMAL`` (WAL): a commit is safe from a crash of the
+program, but the last commits before a power cut or an OS crash may be lost (never
+corrupted); see the README. Read-only
 transactions begin deferred (plain ``BEGIN``): in WAL mode they read a snapshot and never
 queue behind a writer. Database errors are turned into the typed errors of
 `fivedice.store.errors`.
@@ -13,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -29,6 +35,7 @@ from sqlalchemy import (
     Engine,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     exc,
@@ -74,6 +81,7 @@ from fivedice.store.rows import (
     Damage,
     GameSummary,
     ResultRow,
+    action_entry_from_row,
     record_from_rows,
     result_from_row,
     summary_from_rows,
@@ -85,6 +93,34 @@ DEFAULT_BUSY_TIMEOUT_MS = 5_000
 
 # Execution option of the connections of read-only transactions (`Store._reader`).
 _READ_ONLY = "fivedice_read_only"
+
+
+# The statements of the hot paths, built once (SQLAlchemy then reuses their compiled form).
+_ADVANCE_GAME = (
+    schema.games.update()
+    .where(
+        schema.games.c.id == bindparam("b_id"),
+        schema.games.c.version == bindparam("b_expected"),
+        schema.games.c.status == IN_PROGRESS,
+    )
+    .values(
+        version=bindparam("b_version"),
+        updated_at=bindparam("b_now"),
+        status=bindparam("b_status"),
+        totals_json=bindparam("b_totals"),
+    )
+)
+_INSERT_ACTION = schema.actions.insert()
+_GAME_VERSION = select(schema.games.c.version, schema.games.c.status).where(
+    schema.games.c.id == bindparam("b_id")
+)
+_ACTIONS_AFTER = (
+    select(schema.actions)
+    .where(
+        schema.actions.c.game_id == bindparam("b_id"), schema.actions.c.seq > bindparam("b_after")
+    )
+    .order_by(schema.actions.c.seq)
+)
 
 
 def default_database_url() -> str:
@@ -158,6 +194,8 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        # SQLite: one writer per process at a time (see the module docstring).
+        self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
         path = _sqlite_path(parsed) if self.is_sqlite else None
         if path is not None:
@@ -237,8 +275,11 @@ class Store:
             try:
                 cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
                 cursor.execute("PRAGMA journal_mode = WAL")
-                # FULL: a commit is on disk before we report it (also survives power loss).
-                cursor.execute("PRAGMA synchronous = FULL")
+                # NORMAL in WAL: a commit survives the program crashing, and the file is never
+                # corrupted; a power cut may lose the last commits (the WAL is synced at
+                # checkpoints, not at every commit). FULL would fsync on every commit while
+                # holding the write lock (README: "Behind a reverse proxy").
+                cursor.execute("PRAGMA synchronous = NORMAL")
                 cursor.execute("PRAGMA foreign_keys = ON")
             finally:
                 cursor.close()
@@ -254,6 +295,20 @@ class Store:
                 # writes fails at once with "database is locked" when another process wrote
                 # meanwhile.
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A write transaction (committed at the end, rolled back on an error).
+
+        On SQLite the threads of this process take turns first, so only one of them at a
+        time holds (or waits for) the database's write lock.
+        """
+        if self._write_lock is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
 
     def close(self) -> None:
         """Closes every pooled connection."""
@@ -412,7 +467,7 @@ class Store:
         """Saves a new game and returns its (empty) record; human seats get profiles."""
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
-        with self._errors("save the new game", writing=True), self.engine.begin() as connection:
+        with self._errors("save the new game", writing=True), self.writing() as connection:
             game_id = connection.execute(
                 insert(schema.games)
                 .values(
@@ -502,35 +557,32 @@ class Store:
         """
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
-        games = schema.games
         with self._errors("save the action", writing=True):
             try:
-                with self.engine.begin() as connection:
+                with self.writing() as connection:
                     changed = connection.execute(
-                        update(games)
-                        .where(
-                            games.c.id == game_id,
-                            games.c.version == expected_version,
-                            games.c.status == IN_PROGRESS,
-                        )
-                        .values(
-                            version=expected_version + 1,
-                            updated_at=now,
-                            status=status,
-                            totals_json=json.dumps(list(after.match_totals)),
-                        )
+                        _ADVANCE_GAME,
+                        {
+                            "b_id": game_id,
+                            "b_expected": expected_version,
+                            "b_version": expected_version + 1,
+                            "b_now": now,
+                            "b_status": status,
+                            "b_totals": json.dumps(list(after.match_totals)),
+                        },
                     ).rowcount
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
                     connection.execute(
-                        insert(schema.actions).values(
-                            game_id=game_id,
-                            seq=entry.seq,
-                            seat=entry.seat,
-                            action=entry.action,
-                            dice=dice_text(entry.dice),
-                            created_at=now,
-                        )
+                        _INSERT_ACTION,
+                        {
+                            "game_id": game_id,
+                            "seq": entry.seq,
+                            "seat": entry.seat,
+                            "action": entry.action,
+                            "dice": dice_text(entry.dice),
+                            "created_at": now,
+                        },
                     )
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
@@ -551,6 +603,30 @@ class Store:
             except exc.IntegrityError:
                 # The same action number was inserted by someone else first.
                 raise StaleVersionError(game_id, expected_version, None) from None
+
+    def game_tail(self, game_id: int, after: int) -> tuple[int, str, tuple[ActionEntry, ...]]:
+        """The game's version and status now, and the actions saved after version `after`.
+
+        One short read (two small queries on one snapshot) instead of the whole game: what
+        a cached game needs to catch up (`GameService.latest`).
+
+        Raises:
+            GameNotFoundError: no such game.
+            GameDamagedError: an action's row cannot be what fivedice wrote.
+        """
+        with self._errors("read the game"), self._reader.begin() as connection:
+            row = connection.execute(_GAME_VERSION, {"b_id": game_id}).one_or_none()
+            if row is None:
+                raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+            version, status = int(row.version), str(row.status)
+            if version <= after:
+                return version, status, ()
+            logged = connection.execute(_ACTIONS_AFTER, {"b_id": game_id, "b_after": after}).all()
+        try:
+            entries = tuple(action_entry_from_row(row) for row in logged)
+        except Damage as damage:
+            raise self._damaged(damage) from None
+        return version, status, entries
 
     @staticmethod
     def _refuse(connection: Connection, game_id: int, expected_version: int) -> None:
@@ -577,7 +653,7 @@ class Store:
             GameNotFoundError, GameClosedError.
         """
         games = schema.games
-        with self._errors("abandon the game", writing=True), self.engine.begin() as connection:
+        with self._errors("abandon the game", writing=True), self.writing() as connection:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
@@ -602,7 +678,7 @@ class Store:
         """
         sessions = schema.game_sessions
         now = _now()
-        with self._errors("save the session"), self.engine.begin() as connection:
+        with self._errors("save the session"), self.writing() as connection:
             exists = connection.execute(
                 select(schema.games.c.id).where(schema.games.c.id == game_id)
             ).scalar_one_or_none()

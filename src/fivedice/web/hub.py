@@ -2,8 +2,10 @@
 
 `GameService` keeps a cache of game views (`GameService.view`) and is not meant to be entered
 by two threads for the same game at once, so every call about one game holds that game's lock
-(FastAPI runs the synchronous endpoints in a thread pool). Across worker processes the
-store's version check keeps a game consistent.
+(FastAPI runs the synchronous endpoints in a thread pool). The locks are a fixed set shared by
+game id (`LOCK_STRIPES`): bounded however many games a worker sees, and never dropped while
+a thread waits on one. Across worker processes the store's version check keeps a game
+consistent.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from fivedice.web.views import game_data
 
 NO_ROOM = N_("no game has the code {code!r}")
 LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
+LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
 
@@ -104,19 +107,16 @@ class GameHub:
         self.signer = signer
         self.browser_seats = BrowserSeats(service.store)
         self.rooms = Rooms(service.store)
-        self._locks: dict[int, threading.Lock] = {}
-        self._locks_lock = threading.Lock()
+        self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
-        # The latest game JSON per game, as the streams send it (version, text).
-        self._latest: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        # The latest game JSON per game, as the streams send it (version, text, status).
+        self._latest: OrderedDict[int, tuple[int, str, str]] = OrderedDict()
         self._latest_lock = threading.Lock()
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
-        with self._locks_lock:
-            lock = self._locks.setdefault(game_id, threading.Lock())
-        with lock:
+        with self._locks[game_id % LOCK_STRIPES]:
             yield
 
     # -- ids and seats ---------------------------------------------------------------------
@@ -296,26 +296,38 @@ class GameHub:
             return self._load(game_id)
 
     def forget_older(self, game_id: int, version: int, *, seats_changed: bool = False) -> None:
-        """Another worker changed the game: drop the cached view if it is older."""
-        cached = self.service._views.get(game_id)
-        if cached is not None and (seats_changed or cached.version < version):
+        """Another worker changed the game. A newer version needs nothing: the cached view
+        catches up with the new actions when next asked (`GameService.latest`). Changed
+        seats are not in the log: the view is dropped and the game loaded again."""
+        if seats_changed:
             self.service._forget(game_id)
 
     # -- the event stream ------------------------------------------------------------------
 
     def _published(self, view: GameView) -> None:
         """A write committed: keep its JSON for the streams and announce it."""
-        self._keep(view.game_id, view.version, self._json(view))
+        self._keep(view.game_id, view.version, self._json(view), view.status)
         self.changed("g", view.game_id, view.version)
 
     def _json(self, view: GameView) -> str:
         return json.dumps(self.data(view), separators=(",", ":"))
 
-    def _keep(self, game_id: int, version: int, text: str) -> None:
+    def json_text(self, view: GameView) -> str:
+        """The game as the API returns it, as JSON text: made once per version and status
+        (the streams and the answers to the action share it)."""
+        with self._latest_lock:
+            cached = self._latest.get(view.game_id)
+        if cached is not None and cached[0] == view.version and cached[2] == view.status:
+            return cached[1]
+        text = self._json(view)
+        self._keep(view.game_id, view.version, text, view.status)
+        return text
+
+    def _keep(self, game_id: int, version: int, text: str, status: str = IN_PROGRESS) -> None:
         with self._latest_lock:
             cached = self._latest.get(game_id)
-            if cached is None or cached[0] < version:
-                self._latest[game_id] = (version, text)
+            if cached is None or cached[0] <= version:
+                self._latest[game_id] = (version, text, status)
             self._latest.move_to_end(game_id)
             while len(self._latest) > LATEST_CACHED:
                 self._latest.popitem(last=False)
@@ -345,6 +357,16 @@ class GameHub:
             and (cached[0] == known == after + 1)
         ):
             return [(cached[0], cached[1], "game")]
+        if after is None:  # a new stream: the game now
+            with self._locked(game_id):
+                view = self._load(game_id)
+            return [(view.version, self.json_text(view), "game")]
+        if known is not None and known == after + 1:
+            # One new version (the usual case): the game kept current, not the log replayed.
+            with self._locked(game_id):
+                view = self._load(game_id)
+            if view.version == after + 1:
+                return [(view.version, self.json_text(view), "game")]
         try:
             record = self.service.record(game_id)
         except GameNotFoundError:
@@ -360,7 +382,7 @@ class GameHub:
                 record.seed, record.practice,
             )  # fmt: skip
             text = self._json(view)
-            self._keep(game_id, current, text)
+            self._keep(game_id, current, text, view.status)
             return [(current, text, "game" if after is None else "reset")]
         events = []
         for version, (_entry, state) in enumerate(record.states()):
@@ -370,7 +392,7 @@ class GameHub:
             view = GameView(game_id, state, version, status, record.seed, record.practice)
             events.append((version, self._json(view), "game"))
         if events:
-            self._keep(game_id, events[-1][0], events[-1][1])
+            self._keep(game_id, events[-1][0], events[-1][1], record.status or IN_PROGRESS)
         return events
 
     # -- rooms -----------------------------------------------------------------------------
@@ -605,8 +627,9 @@ class GameHub:
         return view, result
 
     def _load(self, game_id: int) -> GameView:
+        """The game as saved now (kept current: see `GameService.latest`)."""
         try:
-            return self.service.load(game_id)
+            return self.service.latest(game_id)
         except GameNotFoundError:
             raise UnknownGameError(
                 N_("no game has the id {game}"), game=self.public_id(game_id)
