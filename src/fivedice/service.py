@@ -417,12 +417,15 @@ class GameService:
                 return cached
         return self.load(game_id)
 
-    def latest(self, game_id: int) -> GameView:
+    def latest(self, game_id: int, steps: list[GameView] | None = None) -> GameView:
         """The game as saved now, like `load`, but without replaying its log when this
         service has a view of it: the view is brought up to date with the actions saved
         since (one short read of the version, status and new log rows), which are checked
         and applied as a replay would. A game not cached, or whose new entries only the
         whole log explains (an undo), is loaded and replayed once.
+
+        `steps`, when given, receives the views of the versions in between (caught up
+        from the cache only), oldest first.
 
         Raises:
             GameNotFoundError; GameDamagedError as `load`.
@@ -437,10 +440,13 @@ class GameService:
         if version < cached.version or len(entries) != version - cached.version:
             return self.load(game_id)
         state = cached.state
+        between = []
         try:
             for number, entry in enumerate(entries, start=cached.version + 1):
                 if entry.seq != number:
                     return self.load(game_id)
+                if number > cached.version + 1:
+                    between.append(replace(cached, state=state, version=number - 1))
                 state = apply_logged(state, entry)
         except RecordError:
             return self.load(game_id)  # an undo: the whole log decides (and checks)
@@ -448,6 +454,8 @@ class GameService:
             return self.load(game_id)  # the status and the log disagree: let `load` say so
         view = replace(cached, state=state, version=version, status=status)
         self._remember(view)
+        if steps is not None:
+            steps.extend(between)
         return view
 
     def _forget(self, game_id: int) -> None:

@@ -70,8 +70,13 @@ def test_latest_reads_only_new_actions_and_sees_the_status(store):
     game = a.create_game(GameSettings((Seat("Ann"),)), seed=5)
     assert a.latest(game.game_id) is game  # nothing new: the cached view itself
     play_out(b, game.game_id, limit=7)
-    kept = a.latest(game.game_id)
+    steps: list = []
+    kept = a.latest(game.game_id, steps)
     assert kept.version == 7 and kept == b.load(game.game_id)
+    # The versions in between, as a replay of the log goes through them.
+    replayed = [state for _entry, state in store.load_game(game.game_id).states()]
+    assert [step.version for step in steps] == [1, 2, 3, 4, 5, 6]
+    assert [step.state for step in steps] == replayed[1:7]
     b.abandon(game.game_id)
     gone = a.latest(game.game_id)
     assert gone.status != IN_PROGRESS and gone.status == b.load(game.game_id).status

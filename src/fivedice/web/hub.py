@@ -39,6 +39,7 @@ from fivedice.web.views import game_data
 
 NO_ROOM = N_("no game has the code {code!r}")
 LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
+RECENT_VERSIONS = 4  # ... and how many of each one's latest versions
 LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
@@ -110,8 +111,8 @@ class GameHub:
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
-        # The latest game JSON per game, as the streams send it (version, text, status).
-        self._latest: OrderedDict[int, tuple[int, str, str]] = OrderedDict()
+        # The recent versions' JSON per game, as the streams send it: (version, text, status).
+        self._latest: OrderedDict[int, tuple[tuple[int, str, str], ...]] = OrderedDict()
         self._latest_lock = threading.Lock()
 
     @contextmanager
@@ -316,21 +317,36 @@ class GameHub:
         """The game as the API returns it, as JSON text: made once per version and status
         (the streams and the answers to the action share it)."""
         with self._latest_lock:
-            cached = self._latest.get(view.game_id)
-        if cached is not None and cached[0] == view.version and cached[2] == view.status:
-            return cached[1]
+            recent = self._latest.get(view.game_id, ())
+        for version, text, status in recent:
+            if version == view.version and status == view.status:
+                return text
         text = self._json(view)
         self._keep(view.game_id, view.version, text, view.status)
         return text
 
     def _keep(self, game_id: int, version: int, text: str, status: str = IN_PROGRESS) -> None:
+        """Keeps a version's JSON: the last `RECENT_VERSIONS` consecutive versions of a game,
+        for the `LATEST_CACHED` games used last."""
         with self._latest_lock:
-            cached = self._latest.get(game_id)
-            if cached is None or cached[0] <= version:
-                self._latest[game_id] = (version, text, status)
+            recent = self._latest.get(game_id, ())
+            newest = recent[-1][0] if recent else -1
+            if version == newest + 1:
+                recent = (*recent[-(RECENT_VERSIONS - 1) :], (version, text, status))
+            elif version > newest or (version == newest and status != recent[-1][2]):
+                recent = ((version, text, status),)
+            self._latest[game_id] = recent
             self._latest.move_to_end(game_id)
             while len(self._latest) > LATEST_CACHED:
                 self._latest.popitem(last=False)
+
+    def _recent(self, game_id: int, first: int, last: int) -> list[tuple[int, str, str]] | None:
+        """The kept events of versions `first`..`last`, if every one is kept."""
+        with self._latest_lock:
+            kept = {version: text for version, text, _ in self._latest.get(game_id, ())}
+        if all(version in kept for version in range(first, last + 1)):
+            return [(version, kept[version], "game") for version in range(first, last + 1)]
+        return None
 
     def events_since(
         self, game_id: int, after: int | None, known: int | None
@@ -339,34 +355,39 @@ class GameHub:
         (version, game JSON, event name).
 
         `known` is the newest version announced to the stream (None: not known; the
-        database decides). Missed versions are rebuilt from the log, so a reconnecting
-        client gets every one once; `after` that is not a version of this game (beyond its
-        newest) gets one "reset" event with the game now.
+        database decides). Recent versions come from memory (the game is kept current,
+        each version's JSON made once); older missed versions are rebuilt from the log, so
+        a reconnecting client gets every one once; `after` that is not a version of this
+        game (beyond its newest) gets one "reset" event with the game now.
 
         Raises:
             UnknownGameError: no such game.
         """
         if after is not None and known is not None and known <= after:
             return []
-        with self._latest_lock:
-            cached = self._latest.get(game_id)
-        if (
-            cached is not None
-            and known is not None
-            and after is not None
-            and (cached[0] == known == after + 1)
-        ):
-            return [(cached[0], cached[1], "game")]
+        if after is not None and known is not None:
+            ready = self._recent(game_id, after + 1, known)
+            if ready is not None:  # (this worker's own writes: no database read at all)
+                return ready
+        with self._locked(game_id):
+            steps: list[GameView] = []
+            try:
+                view = self.service.latest(game_id, steps)
+            except GameNotFoundError:
+                raise UnknownGameError(
+                    N_("no game has the id {game}"), game=self.public_id(game_id)
+                ) from None
+            for step in steps:  # the versions another worker saved, each made once
+                self.json_text(step)
+            text = self.json_text(view)
         if after is None:  # a new stream: the game now
-            with self._locked(game_id):
-                view = self._load(game_id)
-            return [(view.version, self.json_text(view), "game")]
-        if known is not None and known == after + 1:
-            # One new version (the usual case): the game kept current, not the log replayed.
-            with self._locked(game_id):
-                view = self._load(game_id)
-            if view.version == after + 1:
-                return [(view.version, self.json_text(view), "game")]
+            return [(view.version, text, "game")]
+        if after == view.version:
+            return []
+        if after < view.version:
+            ready = self._recent(game_id, after + 1, view.version)
+            if ready is not None:
+                return ready
         try:
             record = self.service.record(game_id)
         except GameNotFoundError:
@@ -391,8 +412,6 @@ class GameHub:
             status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
             view = GameView(game_id, state, version, status, record.seed, record.practice)
             events.append((version, self._json(view), "game"))
-        if events:
-            self._keep(game_id, events[-1][0], events[-1][1], record.status or IN_PROGRESS)
         return events
 
     # -- rooms -----------------------------------------------------------------------------
