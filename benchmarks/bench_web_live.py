@@ -184,16 +184,25 @@ def next_action(game: dict[str, Any]) -> str:
     return f"score {best['box']}"
 
 
-async def stream(client: httpx.AsyncClient, game_id: str, seat: Seat) -> None:
-    """Follows the game's event stream: every version's arrival time, the newest game."""
-    async with client.stream("GET", f"/api/games/{game_id}/events", timeout=None) as answer:
-        version = None
-        async for line in answer.aiter_lines():
-            if line.startswith("id:"):
-                version = int(line[3:].strip())
-            elif line.startswith("data:") and version is not None:
-                seat.arrivals.setdefault(version, time.monotonic())
-                seat.see(json.loads(line[5:]))
+async def stream(client: httpx.AsyncClient, game_id: str, seat: Seat, figures: Figures) -> None:
+    """Follows the game's event stream: every version's arrival time, the newest game.
+    A dropped stream reconnects with `Last-Event-ID`, as a browser does (counted as an error)."""
+    while True:
+        headers = {"Last-Event-ID": str(seat.game["version"])} if seat.game else {}
+        try:
+            async with client.stream(
+                "GET", f"/api/games/{game_id}/events", headers=headers, timeout=None
+            ) as answer:
+                version = None
+                async for line in answer.aiter_lines():
+                    if line.startswith("id:"):
+                        version = int(line[3:].strip())
+                    elif line.startswith("data:") and version is not None:
+                        seat.arrivals.setdefault(version, time.monotonic())
+                        seat.see(json.loads(line[5:]))
+        except httpx.HTTPError as error:
+            figures.errors.append(f"stream: {error!r}"[:100])
+            await asyncio.sleep(0.2)
 
 
 async def play(
@@ -220,11 +229,16 @@ async def play(
         if think_s:
             await asyncio.sleep(rng.expovariate(1 / think_s))
         started = time.monotonic()
-        answer = await client.post(
-            f"/api/games/{game_id}/actions",
-            json={"action": next_action(game), "version": game["version"]},
-            headers={"Authorization": f"Bearer {me.token}"},
-        )
+        try:
+            answer = await client.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": next_action(game), "version": game["version"]},
+                headers={"Authorization": f"Bearer {me.token}"},
+            )
+        except httpx.HTTPError as error:
+            figures.errors.append(f"action: {error!r}"[:100])
+            await asyncio.sleep(0.2)
+            continue
         done = time.monotonic()
         if answer.status_code != 200:
             figures.errors.append(f"{answer.status_code} {answer.text[:100]}")
@@ -238,6 +252,18 @@ async def play(
 
 
 async def set_up_room(client: httpx.AsyncClient, number: int) -> tuple[str, Seat, Seat]:
+    """`_set_up_room`, tried again (a few times) when the connection fails."""
+    for attempt in range(3):
+        try:
+            return await _set_up_room(client, number)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
+async def _set_up_room(client: httpx.AsyncClient, number: int) -> tuple[str, Seat, Seat]:
     """A room of Ann (host), Bob (joins by invitation) and a casual CPU, started."""
     made = await client.post(
         "/api/rooms",
@@ -284,12 +310,18 @@ async def client_main(
         httpx.AsyncClient(base_url=base, **transport_kw) as actions,
         httpx.AsyncClient(base_url=base, **transport_kw) as streams,
     ):
-        made = await asyncio.gather(*(set_up_room(actions, n) for n in rooms))
+        setting_up = asyncio.Semaphore(8)  # rooms are made a few at a time, not all at once
+
+        async def one_room(number: int) -> tuple[str, Seat, Seat]:
+            async with setting_up:
+                return await set_up_room(actions, number)
+
+        made = await asyncio.gather(*(one_room(n) for n in rooms))
         listeners = []
         for game_id, ann, bob in made:
             listeners += [
-                asyncio.create_task(stream(streams, game_id, ann)),
-                asyncio.create_task(stream(streams, game_id, bob)),
+                asyncio.create_task(stream(streams, game_id, ann, figures)),
+                asyncio.create_task(stream(streams, game_id, bob, figures)),
             ]
         while not all(seat.game for _g, ann, bob in made for seat in (ann, bob)):
             await asyncio.sleep(0.05)
@@ -383,9 +415,13 @@ def run_scenario(
     server_pids = _descendants(pids[0])
     load_before = load_average()
     cpu_before, db_before = cpu_seconds(server_pids), cpu_seconds(db_pids)
+    each_before = [cpu_seconds([pid]) for pid in server_pids]
     go_at.value = time.monotonic() + 0.5
     time.sleep(0.5 + seconds)
     cpu_after, db_after = cpu_seconds(server_pids), cpu_seconds(db_pids)
+    each = [
+        cpu_seconds([pid]) - before for pid, before in zip(server_pids, each_before, strict=True)
+    ]
     load_after = load_average()
     results = [out.get(timeout=120) for _ in processes]
     for process in processes:
@@ -409,6 +445,8 @@ def run_scenario(
         "server_cpu_ms_per_action": round(1000 * (cpu_after - cpu_before) / actions, 3)
         if actions
         else None,
+        # How the work fell on the server's processes (supervisor first): the balance.
+        "server_cpu_share": [round(x / sum(each), 3) if sum(each) else 0.0 for x in each],
         "database_cpu_ms_per_action": round(1000 * (db_after - db_before) / actions, 3)
         if actions and db_pids
         else None,
