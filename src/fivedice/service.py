@@ -458,6 +458,12 @@ class GameService:
             steps.extend(between)
         return view
 
+    def kept(self, game_id: int) -> GameView | None:
+        """The view this service keeps of the game, if any (no database read; it may be
+        behind the database, see `view`)."""
+        with self._views_lock:
+            return self._views.get(game_id)
+
     def _forget(self, game_id: int) -> None:
         with self._views_lock:
             self._views.pop(game_id, None)

@@ -135,7 +135,7 @@ class CpuDriver:
         if remote:
             return  # the worker that wrote it drives it (or the next scan, if it died)
         if version is not None:
-            kept = self.hub.service._views.get(game_id)
+            kept = self.hub.service.kept(game_id)
             if kept is not None and kept.version == version and not kept.is_cpu_turn:
                 return  # a human (or nobody) is to move
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
