@@ -93,9 +93,24 @@ def test_the_live_benchmark_runs(tmp_path):
     env = {**os.environ, "FIVEDICE_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("FIVEDICE_TEST_POSTGRES_URL", None)
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_web.py"), "--live", "--rooms", "2",
-         "--busy-rooms", "1", "--seconds", "1.5", "--think-ms", "50", "--cpu-delay-ms", "50",
-         "--clients", "1", "--no-postgres"],  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_web.py"),
+            "--live",
+            "--rooms",
+            "2",
+            "--busy-rooms",
+            "1",
+            "--seconds",
+            "1.5",
+            "--think-ms",
+            "50",
+            "--cpu-delay-ms",
+            "50",
+            "--clients",
+            "1",
+            "--no-postgres",
+        ],  # fmt: skip
         env=env,
         capture_output=True,
         text=True,

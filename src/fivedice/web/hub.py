@@ -302,6 +302,12 @@ class GameHub:
         seats are not in the log: the view is dropped and the game loaded again."""
         if seats_changed:
             self.service._forget(game_id)
+            self._drop_json(game_id)
+
+    def _drop_json(self, game_id: int) -> None:
+        """Forgets the game's kept JSON (its seats changed without a new version)."""
+        with self._latest_lock:
+            self._latest.pop(game_id, None)
 
     # -- the event stream ------------------------------------------------------------------
 
@@ -550,6 +556,7 @@ class GameHub:
                 raise SettingsError(N_("seat {seat} is not a person's seat"), seat=seat)
             self.rooms.hand_to_cpu(game_id, seat, level)
             self.service._forget(game_id)
+            self._drop_json(game_id)
             after = self._load(game_id)
         self.changed("s", game_id, after.version)
         return after
