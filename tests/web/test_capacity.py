@@ -15,7 +15,7 @@ import pytest
 from fivedice.service import GameService
 from fivedice.web import hub as hub_module
 from fivedice.web.api import GameOut
-from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec
+from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
 from fivedice.web.security import Signer
 
 from .conftest import SECRET
@@ -129,3 +129,21 @@ def test_the_live_benchmark_runs(tmp_path):
         assert measured["push_latency_ms"]["p99"] >= measured["push_latency_ms"]["p50"] >= 0
         assert measured["server_cpu_ms_per_action"] > 0
         assert len(measured["load_average_before"]) == 3
+
+
+def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
+    # The seats change without a new version: the JSON kept for that version must go.
+    hub = GameHub(service, Signer(SECRET))
+    room = hub.create_room(
+        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")],
+        host_session="ann-session",
+        options={},
+    )
+    joined, _seat = hub.join_room(room.code, "bob-session")
+    _started, view = hub.start_room(room.code, joined.version, fill_with_cpus=False)
+    before = json.loads(hub.json_text(hub.load(view.game_id)))
+    assert before["players"][1]["kind"] == "human"
+    hub.hand_to_cpu(view.game_id, 1)
+    after = json.loads(hub.json_text(hub.load(view.game_id)))
+    assert after["version"] == before["version"]
+    assert after["players"][1]["kind"] == "cpu"
