@@ -110,7 +110,7 @@ def test_the_live_benchmark_runs(tmp_path):
             "--clients",
             "1",
             "--no-postgres",
-        ],  # fmt: skip
+        ],
         env=env,
         capture_output=True,
         text=True,
