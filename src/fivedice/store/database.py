@@ -19,6 +19,7 @@ import json
 import os
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -91,6 +92,9 @@ from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_fi
 
 DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
+
+PING_AFTER_IDLE_SECONDS = 2.0  # a pooled server connection idle this long is pinged first
+_IDLE_SINCE = "fivedice_idle_since"
 
 # Execution option of the connections of read-only transactions (`Store._reader`).
 _READ_ONLY = "fivedice_read_only"
@@ -220,7 +224,8 @@ class Store:
                 )
                 self._configure_sqlite(self.engine, busy_timeout_ms)
             else:
-                self.engine = create_engine(parsed, pool_pre_ping=True)
+                self.engine = create_engine(parsed)
+                self._ping_when_idle(self.engine)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(
                 N_("cannot use the database {database}: {reason}"),
@@ -308,6 +313,32 @@ class Store:
                 # writes fails at once with "database is locked" when another process wrote
                 # meanwhile.
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @staticmethod
+    def _ping_when_idle(engine: Engine) -> None:
+        """Checks a pooled server connection before use only when it has been idle a while.
+
+        A connection that was just used is alive; one left idle may have been closed (the
+        server restarted): it is pinged, and a dead one is replaced before the request uses
+        it. (SQLAlchemy's `pool_pre_ping` would ping before every use: one more round trip
+        for every transaction.)
+        """
+
+        @event.listens_for(engine, "checkin")
+        def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+        @event.listens_for(engine, "checkout")
+        def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            since = record.info.get(_IDLE_SINCE)
+            if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+                return
+            try:
+                alive = engine.dialect.do_ping(dbapi_connection)
+            except Exception:
+                alive = False
+            if not alive:  # the pool drops it and checks out a new connection
+                raise exc.DisconnectionError("the pooled connection was closed")
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
