@@ -34,6 +34,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Integer,
     Table,
     Text,
     and_,
@@ -116,6 +117,26 @@ _ADVANCE_GAME = (
     )
 )
 _INSERT_ACTION = schema.actions.insert()
+# PostgreSQL: the version check, the game's row and the new action in one statement (atomic
+# by itself, so it runs in autocommit: no BEGIN and COMMIT round trips). When the version
+# check fails the UPDATE changes no row and the INSERT inserts none.
+_ADVANCED = _ADVANCE_GAME.returning(schema.games.c.id).cte("advanced")
+_APPEND_IN_ONE = (
+    schema.actions.insert()
+    .from_select(
+        ["game_id", "seq", "seat", "action", "dice", "created_at"],
+        select(
+            _ADVANCED.c.id,
+            # (Names unlike any column's: the UPDATE would take a column's name as a value.)
+            bindparam("a_seq", type_=Integer),
+            bindparam("a_seat", type_=Integer),
+            bindparam("a_action", type_=Text),
+            bindparam("a_dice", type_=Text),
+            bindparam("a_at", type_=DateTime(timezone=True)),
+        ),
+    )
+    .returning(schema.actions.c.seq)
+)
 _ACTIONS_AFTER = and_(
     schema.actions.c.game_id == schema.games.c.id, schema.actions.c.seq > bindparam("b_after")
 )
@@ -601,33 +622,38 @@ class Store:
         """
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
+        advance = {
+            "b_id": game_id,
+            "b_expected": expected_version,
+            "b_version": expected_version + 1,
+            "b_now": now,
+            "b_status": status,
+            "b_totals": json.dumps(list(after.match_totals)),
+        }
+        action = {
+            "game_id": game_id,
+            "seq": entry.seq,
+            "seat": entry.seat,
+            "action": entry.action,
+            "dice": dice_text(entry.dice),
+            "created_at": now,
+        }
+        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
+        in_one |= {"a_dice": action["dice"], "a_at": now}
         with self._errors("save the action", writing=True):
             try:
+                if not self.is_sqlite and not finished_game_numbers:
+                    # The usual action on a server: one statement, one round trip.
+                    with self._tail_reader.connect() as connection:
+                        saved = connection.execute(_APPEND_IN_ONE, {**advance, **in_one})
+                        if saved.first() is None:  # the version check failed: nothing saved
+                            self._refuse(connection, game_id, expected_version)
+                    return
                 with self.writing() as connection:
-                    changed = connection.execute(
-                        _ADVANCE_GAME,
-                        {
-                            "b_id": game_id,
-                            "b_expected": expected_version,
-                            "b_version": expected_version + 1,
-                            "b_now": now,
-                            "b_status": status,
-                            "b_totals": json.dumps(list(after.match_totals)),
-                        },
-                    ).rowcount
+                    changed = connection.execute(_ADVANCE_GAME, advance).rowcount
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
-                    connection.execute(
-                        _INSERT_ACTION,
-                        {
-                            "game_id": game_id,
-                            "seq": entry.seq,
-                            "seat": entry.seat,
-                            "action": entry.action,
-                            "dice": dice_text(entry.dice),
-                            "created_at": now,
-                        },
-                    )
+                    connection.execute(_INSERT_ACTION, action)
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
                         profiles = {
