@@ -3,7 +3,8 @@
 One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
 changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
 `scan_seconds`, it pokes every game in progress that has a CPU seat (so a game whose worker
-died is picked up). Pokes are cheap when nothing is to do: a change this worker made that
+died is picked up; a game whose kept view is at the version the scan read, with a human to
+move, is skipped). Pokes are cheap when nothing is to do: a change this worker made that
 left a human to move starts nothing (the kept view says so), and a change another worker
 made only wakes a task this worker already runs for the game (the writer drives the game
 itself; a worker that cannot get a game's lease tries again shortly, in case the holder was
@@ -143,23 +144,24 @@ class CpuDriver:
     async def _scan_forever(self) -> None:
         while not self._stopping:
             try:
-                for game_id in await run_in_threadpool(self._games_with_cpus):
-                    self.poke(game_id)
+                for game_id, version in await run_in_threadpool(self._games_with_cpus):
+                    self.poke(game_id, version)  # (nothing to do when the kept view says so)
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
 
-    def _games_with_cpus(self) -> list[int]:
+    def _games_with_cpus(self) -> list[tuple[int, int]]:
+        """The games in progress with a CPU seat, and their versions."""
         games, seats = schema.games, schema.game_seats
         query = (
-            select(games.c.id)
+            select(games.c.id, games.c.version)
             .join(seats, seats.c.game_id == games.c.id)
             .where(games.c.status == IN_PROGRESS, seats.c.cpu_level.is_not(None))
-            .group_by(games.c.id)
+            .group_by(games.c.id, games.c.version)
         )
         store = self.hub.service.store
         with store._errors("look for CPU turns"), store._reader.begin() as connection:
-            return [int(row.id) for row in connection.execute(query)]
+            return [(int(row.id), int(row.version)) for row in connection.execute(query)]
 
     async def _drive(self, game_id: int) -> None:
         try:
