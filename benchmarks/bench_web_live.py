@@ -130,15 +130,15 @@ def live_server(url: str, workers: int, cpu_delay_ms: int) -> Iterator[tuple[str
 
 
 def postgres_pids(url: str) -> list[int]:
-    """The PostgreSQL server's processes, when this user may see them (else none)."""
+    """The PostgreSQL server's main process, when this user may see it (else none); its
+    children (one per connection) are listed when a measurement starts."""
     from sqlalchemy import create_engine, text
 
     engine = create_engine(url)
     try:
         with engine.connect() as connection:
             directory = connection.execute(text("SHOW data_directory")).scalar_one()
-        pid = int(Path(directory, "postmaster.pid").read_text().split()[0])
-        return _descendants(pid)
+        return [int(Path(directory, "postmaster.pid").read_text().split()[0])]
     except Exception:
         return []
     finally:
@@ -413,6 +413,7 @@ def run_scenario(
     for _ in processes:
         ready.get(timeout=300)
     server_pids = _descendants(pids[0])
+    db_pids = _descendants(db_pids[0]) if db_pids else []
     load_before = load_average()
     cpu_before, db_before = cpu_seconds(server_pids), cpu_seconds(db_pids)
     each_before = [cpu_seconds([pid]) for pid in server_pids]
