@@ -317,7 +317,7 @@ class Store:
                 # NORMAL in WAL: a commit survives the program crashing, and the file is never
                 # corrupted; a power cut may lose the last commits (the WAL is synced at
                 # checkpoints, not at every commit). FULL would fsync on every commit while
-                # holding the write lock (README: "Behind a reverse proxy").
+                # holding the write lock (README: "Safety" and "Capacity").
                 cursor.execute("PRAGMA synchronous = NORMAL")
                 cursor.execute("PRAGMA foreign_keys = ON")
             finally:
