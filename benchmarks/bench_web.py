@@ -8,6 +8,11 @@ JSON object per database: p50/p90/p99 latency of an action, actions per second, 
 Bounded in count (`--games`) and time (`--max-seconds`); loopback only.
 
     .venv/bin/python benchmarks/bench_web.py [--games 200] [--concurrency 32] [--workers 4]
+
+`--live` measures live rooms instead (see `bench_web_live.py`): two remote humans and one
+server-driven CPU per room, both humans subscribed to the game's event stream:
+
+    .venv/bin/python benchmarks/bench_web.py --live [--rooms 200] [--seconds 20]
 """
 
 from __future__ import annotations
@@ -180,6 +185,12 @@ def postgres_database(server_url: str) -> Iterator[str]:
 
 
 def main() -> None:
+    if "--live" in sys.argv[1:]:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_web_live import main as live_main
+
+        live_main([arg for arg in sys.argv[1:] if arg != "--live"])
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=32, help="games in flight at once")

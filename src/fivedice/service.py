@@ -50,6 +50,7 @@ from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, DiceSee
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
+    ABANDONED,
     DAMAGED,
     FINISHED,
     IN_PROGRESS,
@@ -65,7 +66,7 @@ from fivedice.store import (
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import UNDO, RecordingDice, UndoTarget, verify_record
+from fivedice.store.records import UNDO, RecordingDice, UndoTarget, apply_logged, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.levels import LEVELS
@@ -386,6 +387,10 @@ class GameService:
     CACHED_VIEWS = 10_000
     """How many games' latest views a service keeps (least recently used are dropped)."""
 
+    CACHED_CPUS = CPUS_KEPT  # an instance may keep fewer; CPUS_KEPT caps every process
+    """How many CPU players (one per game and seat) a service keeps (least recently used are
+    dropped: a CPU is reseeded before every move, so a new one plays the same)."""
+
     def __init__(
         self,
         store: Store,
@@ -533,6 +538,53 @@ class GameService:
                 return cached
         return self.load(game_id)
 
+    def latest(self, game_id: int, steps: list[GameView] | None = None) -> GameView:
+        """The game as saved now, like `load`, but without replaying its log when this
+        service has a view of it: the view is brought up to date with the actions saved
+        since (one short read of the version, status and new log rows), which are checked
+        and applied as a replay would. A game not cached, or whose new entries only the
+        whole log explains (an undo), is loaded and replayed once.
+
+        `steps`, when given, receives the views of the versions in between (caught up
+        from the cache only), oldest first.
+
+        Raises:
+            GameNotFoundError; GameDamagedError as `load`.
+        """
+        with self._views_lock:
+            cached = self._views.get(game_id)
+        if cached is None:
+            return self.load(game_id)
+        version, status, entries = self.store.game_tail(game_id, cached.version)
+        if version == cached.version and status == cached.status:
+            return cached
+        if version < cached.version or len(entries) != version - cached.version:
+            return self.load(game_id)
+        state = cached.state
+        between = []
+        try:
+            for number, entry in enumerate(entries, start=cached.version + 1):
+                if entry.seq != number:
+                    return self.load(game_id)
+                if number > cached.version + 1:
+                    between.append(replace(cached, state=state, version=number - 1))
+                state = apply_logged(state, entry)
+        except RecordError:
+            return self.load(game_id)  # an undo: the whole log decides (and checks)
+        if status != ABANDONED and (status == FINISHED) != state.is_match_over:
+            return self.load(game_id)  # the status and the log disagree: let `load` say so
+        view = replace(cached, state=state, version=version, status=status)
+        self._remember(view)
+        if steps is not None:
+            steps.extend(between)
+        return view
+
+    def kept(self, game_id: int) -> GameView | None:
+        """The view this service keeps of the game, if any (no database read; it may be
+        behind the database, see `view`)."""
+        with self._views_lock:
+            return self._views.get(game_id)
+
     def _forget(self, game_id: int) -> None:
         with self._views_lock:
             self._views.pop(game_id, None)
@@ -558,7 +610,7 @@ class GameService:
             return self.undo(game_id, version)
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)  # perhaps another process moved the game on
+            view = self.latest(game_id)  # perhaps another process moved the game on
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         if view.status != IN_PROGRESS:
@@ -610,7 +662,7 @@ class GameService:
         """
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)
+            view = self.latest(game_id)
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         record = self.store.load_game(game_id)
@@ -675,7 +727,7 @@ class GameService:
         with self._cpus_lock:
             player = self._cpus.setdefault(key, player)
             self._cpus.move_to_end(key)
-            while len(self._cpus) > CPUS_KEPT:
+            while len(self._cpus) > min(CPUS_KEPT, self.CACHED_CPUS):
                 self._cpus.popitem(last=False)
         return player
 
@@ -687,7 +739,7 @@ class GameService:
         """
         view = self.view(game_id)
         if version != view.version:
-            view = self.load(game_id)
+            view = self.latest(game_id)
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         action = self.cpu_action(view)

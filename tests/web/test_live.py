@@ -165,6 +165,10 @@ def test_a_room_over_the_api(live_app):
         assert httpx.post(hand, json={}, headers=bob_seat).status_code == 401
         handed = httpx.post(hand, json={"level": "beginner"}, headers=host)
         assert handed.status_code == 200 and handed.json()["players"][1]["kind"] == "cpu"
+        # (No new version yet: the game's kept JSON must not show the old seat.)
+        seen = httpx.get(f"{base}/api/games/{game_id}").json()
+        assert seen["version"] >= handed.json()["version"]
+        assert seen["players"][1]["kind"] == "cpu"
         wait_until(
             lambda: httpx.get(f"{base}/api/games/{game_id}").json()["current_seat"] == 0,
             "the CPUs to play Bob's, Eve's and Cee's turns",

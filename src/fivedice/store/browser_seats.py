@@ -40,7 +40,7 @@ class BrowserSeats:
         if not wanted:
             return
         table = schema.web_seats
-        with self.store._errors(N_("remember the seats")), self.store.engine.begin() as connection:
+        with self.store._errors(N_("remember the seats")), self.store.writing() as connection:
             held = {
                 (int(row.game_id), int(row.seat))
                 for row in connection.execute(
@@ -68,7 +68,7 @@ class BrowserSeats:
         wanted = sorted(set(seats))
         if not wanted:
             return
-        with self.store._errors(N_("remember the seats")), self.store.engine.begin() as connection:
+        with self.store._errors(N_("remember the seats")), self.store.writing() as connection:
             for game, seat in wanted:
                 _hold(connection, key, game, seat)
 

@@ -1,8 +1,13 @@
 """The store: one database (SQLite file by default, PostgreSQL by URL) of games and profiles.
 
-Every write is one short transaction. SQLite runs in WAL mode with a busy timeout and takes
-the write lock at the start of each write transaction (``BEGIN IMMEDIATE``), so two processes
-on one file wait for each other instead of failing half-way or corrupting it. Read-only
+Every write is one short transaction (`Store.writing`). SQLite runs in WAL mode with a busy
+timeout and takes the write lock at the start of each write transaction (``BEGIN
+IMMEDIATE``), so two processes on one file wait for each other instead of failing half-way or
+corrupting it; within one process the writers take turns on a lock first (one writer per
+process), so threads never collide in SQLite's busy handler, which sleeps 1-100 ms a try.
+SQLite commits with ``synchronous=NORMAL`` (WAL): a commit is safe from a crash of the
+program, but the last commits before a power cut or an OS crash may be lost (never
+corrupted); see the README. Read-only
 transactions begin deferred (plain ``BEGIN``): in WAL mode they read a snapshot and never
 queue behind a writer. Database errors are turned into the typed errors of
 `fivedice.store.errors`.
@@ -13,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -27,8 +34,11 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Integer,
     Table,
     Text,
+    and_,
+    bindparam,
     create_engine,
     event,
     exc,
@@ -75,6 +85,7 @@ from fivedice.store.rows import (
     Damage,
     GameSummary,
     ResultRow,
+    action_entry_from_row,
     record_from_rows,
     result_from_row,
     summary_from_rows,
@@ -84,8 +95,65 @@ from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_fi
 DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 
+PING_AFTER_IDLE_SECONDS = 2.0  # a pooled server connection idle this long is pinged first
+_IDLE_SINCE = "fivedice_idle_since"
+
 # Execution option of the connections of read-only transactions (`Store._reader`).
 _READ_ONLY = "fivedice_read_only"
+
+
+# The statements of the hot paths, built once (SQLAlchemy then reuses their compiled form).
+_ADVANCE_GAME = (
+    schema.games.update()
+    .where(
+        schema.games.c.id == bindparam("b_id"),
+        schema.games.c.version == bindparam("b_expected"),
+        schema.games.c.status == IN_PROGRESS,
+    )
+    .values(
+        version=bindparam("b_version"),
+        updated_at=bindparam("b_now"),
+        status=bindparam("b_status"),
+        totals_json=bindparam("b_totals"),
+    )
+)
+_INSERT_ACTION = schema.actions.insert()
+# PostgreSQL: the version check, the game's row and the new action in one statement (atomic
+# by itself, so it runs in autocommit: no BEGIN and COMMIT round trips). When the version
+# check fails the UPDATE changes no row and the INSERT inserts none.
+_ADVANCED = _ADVANCE_GAME.returning(schema.games.c.id).cte("advanced")
+_APPEND_IN_ONE = (
+    schema.actions.insert()
+    .from_select(
+        ["game_id", "seq", "seat", "action", "dice", "created_at"],
+        select(
+            _ADVANCED.c.id,
+            # (Names unlike any column's: the UPDATE would take a column's name as a value.)
+            bindparam("a_seq", type_=Integer),
+            bindparam("a_seat", type_=Integer),
+            bindparam("a_action", type_=Text),
+            bindparam("a_dice", type_=Text),
+            bindparam("a_at", type_=DateTime(timezone=True)),
+        ),
+    )
+    .returning(schema.actions.c.seq)
+)
+_ACTIONS_AFTER = and_(
+    schema.actions.c.game_id == schema.games.c.id, schema.actions.c.seq > bindparam("b_after")
+)
+_GAME_TAIL = (
+    select(
+        schema.games.c.version,
+        schema.games.c.status,
+        schema.actions.c.seq,
+        schema.actions.c.seat,
+        schema.actions.c.action,
+        schema.actions.c.dice,
+    )
+    .select_from(schema.games.outerjoin(schema.actions, _ACTIONS_AFTER))
+    .where(schema.games.c.id == bindparam("b_id"))
+    .order_by(schema.actions.c.seq)
+)
 
 
 def default_database_url() -> str:
@@ -159,6 +227,8 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        # SQLite: one writer per process at a time (see the module docstring).
+        self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
         path = _sqlite_path(parsed) if self.is_sqlite else None
         if path is not None:
@@ -176,7 +246,8 @@ class Store:
                 )
                 self._configure_sqlite(self.engine, busy_timeout_ms)
             else:
-                self.engine = create_engine(parsed, pool_pre_ping=True)
+                self.engine = create_engine(parsed)
+                self._ping_when_idle(self.engine)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(
                 N_("cannot use the database {database}: {reason}"),
@@ -189,6 +260,12 @@ class Store:
         # saved in between can never make a game look damaged (its version and log disagree).
         isolation = {} if self.is_sqlite else {"isolation_level": "REPEATABLE READ"}
         self._reader = self.engine.execution_options(**{_READ_ONLY: True}, **isolation)
+        # Single statements that read (a snapshot of their own): no transaction on a server.
+        self._tail_reader = (
+            self._reader
+            if self.is_sqlite
+            else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         if migrate:
             try:
                 self.migrate()
@@ -238,8 +315,11 @@ class Store:
             try:
                 cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
                 cursor.execute("PRAGMA journal_mode = WAL")
-                # FULL: a commit is on disk before we report it (also survives power loss).
-                cursor.execute("PRAGMA synchronous = FULL")
+                # NORMAL in WAL: a commit survives the program crashing, and the file is never
+                # corrupted; a power cut may lose the last commits (the WAL is synced at
+                # checkpoints, not at every commit). FULL would fsync on every commit while
+                # holding the write lock (README: "Safety" and "Capacity").
+                cursor.execute("PRAGMA synchronous = NORMAL")
                 cursor.execute("PRAGMA foreign_keys = ON")
             finally:
                 cursor.close()
@@ -255,6 +335,46 @@ class Store:
                 # writes fails at once with "database is locked" when another process wrote
                 # meanwhile.
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @staticmethod
+    def _ping_when_idle(engine: Engine) -> None:
+        """Checks a pooled server connection before use only when it has been idle a while.
+
+        A connection that was just used is alive; one left idle may have been closed (the
+        server restarted): it is pinged, and a dead one is replaced before the request uses
+        it. (SQLAlchemy's `pool_pre_ping` would ping before every use: one more round trip
+        for every transaction.)
+        """
+
+        @event.listens_for(engine, "checkin")
+        def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+        @event.listens_for(engine, "checkout")
+        def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            since = record.info.get(_IDLE_SINCE)
+            if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+                return
+            try:
+                alive = engine.dialect.do_ping(dbapi_connection)
+            except Exception:
+                alive = False
+            if not alive:  # the pool drops it and checks out a new connection
+                raise exc.DisconnectionError("the pooled connection was closed")
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A write transaction (committed at the end, rolled back on an error).
+
+        On SQLite the threads of this process take turns first, so only one of them at a
+        time holds (or waits for) the database's write lock.
+        """
+        if self._write_lock is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
 
     def close(self) -> None:
         """Closes every pooled connection."""
@@ -418,7 +538,7 @@ class Store:
         """
         seed = secrets.randbits(62) if seed is None else seed
         now = _now()
-        with self._errors(N_("save the new game"), writing=True), self.engine.begin() as connection:
+        with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
             game_id = connection.execute(
                 insert(schema.games)
                 .values(
@@ -510,36 +630,38 @@ class Store:
         """
         now = _now()
         status = FINISHED if after.is_match_over else IN_PROGRESS
-        games = schema.games
+        advance = {
+            "b_id": game_id,
+            "b_expected": expected_version,
+            "b_version": expected_version + 1,
+            "b_now": now,
+            "b_status": status,
+            "b_totals": json.dumps(list(after.match_totals)),
+        }
+        action = {
+            "game_id": game_id,
+            "seq": entry.seq,
+            "seat": entry.seat,
+            "action": entry.action,
+            "dice": dice_text(entry.dice),
+            "created_at": now,
+        }
+        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
+        in_one |= {"a_dice": action["dice"], "a_at": now}
         with self._errors(N_("save the action"), writing=True):
             try:
-                with self.engine.begin() as connection:
-                    changed = connection.execute(
-                        update(games)
-                        .where(
-                            games.c.id == game_id,
-                            games.c.version == expected_version,
-                            games.c.status == IN_PROGRESS,
-                        )
-                        .values(
-                            version=expected_version + 1,
-                            updated_at=now,
-                            status=status,
-                            totals_json=json.dumps(list(after.match_totals)),
-                        )
-                    ).rowcount
+                if not self.is_sqlite and not finished_game_numbers:
+                    # The usual action on a server: one statement, one round trip.
+                    with self._tail_reader.connect() as connection:
+                        saved = connection.execute(_APPEND_IN_ONE, {**advance, **in_one})
+                        if saved.first() is None:  # the version check failed: nothing saved
+                            self._refuse(connection, game_id, expected_version)
+                    return
+                with self.writing() as connection:
+                    changed = connection.execute(_ADVANCE_GAME, advance).rowcount
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
-                    connection.execute(
-                        insert(schema.actions).values(
-                            game_id=game_id,
-                            seq=entry.seq,
-                            seat=entry.seat,
-                            action=entry.action,
-                            dice=dice_text(entry.dice),
-                            created_at=now,
-                        )
-                    )
+                    connection.execute(_INSERT_ACTION, action)
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
                         profiles = {
@@ -559,6 +681,31 @@ class Store:
             except exc.IntegrityError:
                 # The same action number was inserted by someone else first.
                 raise StaleVersionError(game_id, expected_version, None) from None
+
+    def game_tail(self, game_id: int, after: int) -> tuple[int, str, tuple[ActionEntry, ...]]:
+        """The game's version and status now, and the actions saved after version `after`.
+
+        One short read (one query) instead of the whole game: what a cached game needs to
+        catch up (`GameService.latest`).
+
+        Raises:
+            GameNotFoundError: no such game.
+            GameDamagedError: an action's row cannot be what fivedice wrote.
+        """
+        # One statement: it reads one snapshot by itself, so on a server it runs without a
+        # transaction around it (no BEGIN and COMMIT round trips).
+        with self._errors(N_("read the game")), self._tail_reader.connect() as connection:
+            rows = connection.execute(_GAME_TAIL, {"b_id": game_id, "b_after": after}).all()
+        if not rows:
+            raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
+        version, status = int(rows[0].version), str(rows[0].status)
+        if version <= after:
+            return version, status, ()
+        try:
+            entries = tuple(action_entry_from_row(row) for row in rows if row.seq is not None)
+        except Damage as damage:
+            raise self._damaged(damage) from None
+        return version, status, entries
 
     @staticmethod
     def _refuse(connection: Connection, game_id: int, expected_version: int) -> None:
@@ -585,7 +732,7 @@ class Store:
             GameNotFoundError, GameClosedError.
         """
         games = schema.games
-        with self._errors(N_("abandon the game"), writing=True), self.engine.begin() as connection:
+        with self._errors(N_("abandon the game"), writing=True), self.writing() as connection:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
@@ -610,7 +757,7 @@ class Store:
         """
         sessions = schema.game_sessions
         now = _now()
-        with self._errors(N_("save the session")), self.engine.begin() as connection:
+        with self._errors(N_("save the session")), self.writing() as connection:
             exists = connection.execute(
                 select(schema.games.c.id).where(schema.games.c.id == game_id)
             ).scalar_one_or_none()

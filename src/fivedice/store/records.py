@@ -564,3 +564,29 @@ def verify_record(record: GameRecord) -> GameState:
     if status == "in_progress" and state.is_match_over:
         raise RecordError(N_("the record says the game is in progress, but its actions end it"))
     return state
+
+
+def apply_logged(state: GameState, entry: ActionEntry) -> GameState:
+    """The state after one logged (non-undo) action, replayed with the dice it recorded.
+
+    What `GameRecord.states` does for each entry, for a caller that keeps a game's state
+    current by applying only the actions saved since (`GameService.latest`).
+
+    Raises:
+        RecordError: an undo entry (it needs the log), the wrong seat, an illegal action, or
+            dice that do not match what it rolled.
+    """
+    where = f"action {entry.seq}"
+    if entry.action == UNDO or entry.seat != state.current_seat:
+        raise RecordError(N_("{where}: cannot be applied on its own"), where=where)
+    script = _StrictScript(entry.dice, where)
+    try:
+        after = apply(state, entry.action, script)
+    except RecordError:
+        raise
+    except FivediceError as error:
+        raise RecordError(
+            N_("{where} ({action}): {reason}"), where=where, action=entry.action, reason=str(error)
+        ) from None
+    script.check_used()
+    return after

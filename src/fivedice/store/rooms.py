@@ -78,7 +78,7 @@ class Rooms:
         for _attempt in range(8):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with self.store._errors(N_("create the room")), self.store.engine.begin() as db:
+                with self.store._errors(N_("create the room")), self.store.writing() as db:
                     room_id = db.execute(
                         schema.rooms.insert().values(
                             code=code,
@@ -178,7 +178,7 @@ class Rooms:
         Raises:
             RoomError: no free seat (code), or not a friend's seat.
         """
-        with self.store._errors(N_("join the room")), self.store.engine.begin() as db:
+        with self.store._errors(N_("join the room")), self.store.writing() as db:
             room = self._read(db, schema.rooms.c.id == room_id)
             if room is None:
                 raise RoomError(N_("there is no such room"))
@@ -245,7 +245,7 @@ class Rooms:
         became CPUs (unjoined friends), with their level. Refused if the room changed since
         `version` (someone joined meanwhile) or started already.
         """
-        with self.store._errors(N_("start the game")), self.store.engine.begin() as db:
+        with self.store._errors(N_("start the game")), self.store.writing() as db:
             done = db.execute(
                 update(schema.rooms)
                 .where(
@@ -281,7 +281,7 @@ class Rooms:
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
         """A game's human seat is played by a CPU from now on (its player left)."""
-        with self.store._errors(N_("hand the seat to a CPU")), self.store.engine.begin() as db:
+        with self.store._errors(N_("hand the seat to a CPU")), self.store.writing() as db:
             db.execute(
                 update(schema.game_seats)
                 .where(schema.game_seats.c.game_id == game_id, schema.game_seats.c.seat == seat)

@@ -478,3 +478,23 @@ def result_from_row(row: Any) -> ResultRow:
         )
 
     return _checked(game_id, read)
+
+
+def action_entry_from_row(row: Any) -> ActionEntry:
+    """One `actions` row, checked like `record_from_rows` checks it (except the seat's range,
+    which needs the game's seats: whoever replays the entry checks its turn).
+
+    Raises:
+        Damage: the row cannot be what fivedice wrote.
+    """
+    seq = _whole(row.seq, "actions.seq")
+    where = f"where seq={seq}"
+    seat = _whole(row.seat, f"actions.seat {where}")
+    column = f"actions.action {where}"
+    try:
+        text = _text(row.action, column)
+        action = UNDO if text == UNDO else str(parse_action(text))
+    except FivediceError as error:
+        raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
+    column = f"actions.dice {where}"
+    return ActionEntry(seq, seat, action, parse_dice_text(_text(row.dice, column), column))

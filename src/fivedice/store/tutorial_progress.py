@@ -64,7 +64,7 @@ class TutorialStore:
             raise ProgressError(N_("a lesson is done or skipped, not {status!r}"), status=status)
         table = schema.tutorial_progress
         now = _now()
-        with self.store._errors(N_("save the tutorial progress")), self.store.engine.begin() as c:
+        with self.store._errors(N_("save the tutorial progress")), self.store.writing() as c:
             row = c.execute(select(table).where(table.c.lesson == lesson)).first()
             times = int(row.times_done) if row is not None else 0
             if status == DONE:
@@ -80,5 +80,5 @@ class TutorialStore:
 
     def reset_tutorial(self) -> None:
         """Forgets all tutorial progress (the games and statistics are not touched)."""
-        with self.store._errors(N_("reset the tutorial progress")), self.store.engine.begin() as c:
+        with self.store._errors(N_("reset the tutorial progress")), self.store.writing() as c:
             c.execute(delete(schema.tutorial_progress))

@@ -73,7 +73,11 @@ def create_app(
 
     def on_change(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident)
+            driver.poke(ident, version)
+
+    def on_remote_change(kind: str, ident: int, version: int) -> None:
+        if kind in ("g", "s") and drive_cpus:
+            driver.poke(ident, version, remote=True)
 
     def on_remote(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s"):
@@ -81,7 +85,7 @@ def create_app(
 
     live = Live(service.store, on_remote=on_remote)
     live.local_hooks.append(on_change)
-    live.remote_hooks = [on_change]
+    live.remote_hooks = [on_remote_change]
     hub.changed = live.changed
 
     @asynccontextmanager

@@ -3,7 +3,12 @@
 One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
 changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
 `scan_seconds`, it pokes every game in progress that has a CPU seat (so a game whose worker
-died is picked up). A poked game gets one task that, while a CPU seat is to move, waits the
+died is picked up; a game whose kept view is at the version the scan read, with a human to
+move, is skipped). Pokes are cheap when nothing is to do: a change this worker made that
+left a human to move starts nothing (the kept view says so), and a change another worker
+made only wakes a task this worker already runs for the game (the writer drives the game
+itself; a worker that cannot get a game's lease tries again shortly, in case the holder was
+just letting go). A poked game gets one task that, while a CPU seat is to move, waits the
 room's pace (`delay_ms`) and asks the hub for one CPU step.
 
 Exactly once: the store's version check refuses a second step made against the same
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
 
 if TYPE_CHECKING:
@@ -36,6 +41,8 @@ log = logging.getLogger(__name__)
 LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
+LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
+LEASE_RETRY_SECONDS = 0.1
 
 
 class Lease:
@@ -118,40 +125,52 @@ class CpuDriver:
                 await task
         await run_in_threadpool(self.lease.close)
 
-    def poke(self, game_id: int) -> None:
-        """A game changed: drive it if a CPU is to move (runs in the event loop)."""
+    def poke(self, game_id: int, version: int | None = None, *, remote: bool = False) -> None:
+        """A game changed (to `version`, when known): drive it if a CPU is to move (runs
+        in the event loop). `remote`: the change came from another worker."""
         if self._stopping:
             return
         if game_id in self._tasks:
             self._again.add(game_id)
             return
+        if remote:
+            return  # the worker that wrote it drives it (or the next scan, if it died)
+        if version is not None:
+            kept = self.hub.service.kept(game_id)
+            if kept is not None and kept.version == version and not kept.is_cpu_turn:
+                return  # a human (or nobody) is to move
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
 
     async def _scan_forever(self) -> None:
         while not self._stopping:
             try:
-                for game_id in await run_in_threadpool(self._games_with_cpus):
-                    self.poke(game_id)
+                for game_id, version in await run_in_threadpool(self._games_with_cpus):
+                    self.poke(game_id, version)  # (nothing to do when the kept view says so)
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
 
-    def _games_with_cpus(self) -> list[int]:
+    def _games_with_cpus(self) -> list[tuple[int, int]]:
+        """The games in progress with a CPU seat, and their versions."""
         games, seats = schema.games, schema.game_seats
         query = (
-            select(games.c.id)
+            select(games.c.id, games.c.version)
             .join(seats, seats.c.game_id == games.c.id)
             .where(games.c.status == IN_PROGRESS, seats.c.cpu_level.is_not(None))
-            .group_by(games.c.id)
+            .group_by(games.c.id, games.c.version)
         )
         store = self.hub.service.store
-        with store._errors("look for CPU turns"), store._reader.begin() as connection:
-            return [int(row.id) for row in connection.execute(query)]
+        with store._errors(N_("look for CPU turns")), store._reader.begin() as connection:
+            return [(int(row.id), int(row.version)) for row in connection.execute(query)]
 
     async def _drive(self, game_id: int) -> None:
         try:
-            if not await run_in_threadpool(self.lease.acquire, game_id):
-                return  # another worker drives it
+            for attempt in range(LEASE_TRIES):
+                if await run_in_threadpool(self.lease.acquire, game_id):
+                    break
+                if attempt + 1 == LEASE_TRIES:
+                    return  # another worker drives it
+                await asyncio.sleep(LEASE_RETRY_SECONDS)  # (perhaps it is just letting go)
             try:
                 await self._steps(game_id)
             finally:

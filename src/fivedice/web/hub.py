@@ -2,8 +2,10 @@
 
 `GameService` keeps a cache of game views (`GameService.view`) and is not meant to be entered
 by two threads for the same game at once, so every call about one game holds that game's lock
-(FastAPI runs the synchronous endpoints in a thread pool). Across worker processes the
-store's version check keeps a game consistent.
+(FastAPI runs the synchronous endpoints in a thread pool). The locks are a fixed set shared by
+game id (`LOCK_STRIPES`): bounded however many games a worker sees, and never dropped while
+a thread waits on one. Across worker processes the store's version check keeps a game
+consistent.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from fivedice.web.views import game_data
 
 NO_ROOM = N_("no game has the code {code!r}")
 LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
+RECENT_VERSIONS = 4  # ... and how many of each one's latest versions
+LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
 
@@ -105,19 +109,16 @@ class GameHub:
         self.signer = signer
         self.browser_seats = BrowserSeats(service.store)
         self.rooms = Rooms(service.store)
-        self._locks: dict[int, threading.Lock] = {}
-        self._locks_lock = threading.Lock()
+        self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
-        # The latest game JSON per game, as the streams send it (version, text).
-        self._latest: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        # The recent versions' JSON per game, as the streams send it: (version, text, status).
+        self._latest: OrderedDict[int, tuple[tuple[int, str, str], ...]] = OrderedDict()
         self._latest_lock = threading.Lock()
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
-        with self._locks_lock:
-            lock = self._locks.setdefault(game_id, threading.Lock())
-        with lock:
+        with self._locks[game_id % LOCK_STRIPES]:
             yield
 
     # -- ids and seats ---------------------------------------------------------------------
@@ -297,29 +298,62 @@ class GameHub:
             return self._load(game_id)
 
     def forget_older(self, game_id: int, version: int, *, seats_changed: bool = False) -> None:
-        """Another worker changed the game: drop the cached view if it is older."""
-        cached = self.service._views.get(game_id)
-        if cached is not None and (seats_changed or cached.version < version):
+        """Another worker changed the game. A newer version needs nothing: the cached view
+        catches up with the new actions when next asked (`GameService.latest`). Changed
+        seats are not in the log: the view is dropped and the game loaded again."""
+        if seats_changed:
             self.service._forget(game_id)
+            self._drop_json(game_id)
+
+    def _drop_json(self, game_id: int) -> None:
+        """Forgets the game's kept JSON (its seats changed without a new version)."""
+        with self._latest_lock:
+            self._latest.pop(game_id, None)
 
     # -- the event stream ------------------------------------------------------------------
 
     def _published(self, view: GameView) -> None:
         """A write committed: keep its JSON for the streams and announce it."""
-        self._keep(view.game_id, view.version, self._json(view))
+        self._keep(view.game_id, view.version, self._json(view), view.status)
         self.changed("g", view.game_id, view.version)
 
     def _json(self, view: GameView) -> str:
         return json.dumps(self.data(view), separators=(",", ":"))
 
-    def _keep(self, game_id: int, version: int, text: str) -> None:
+    def json_text(self, view: GameView) -> str:
+        """The game as the API returns it, as JSON text: made once per version and status
+        (the streams and the answers to the action share it)."""
         with self._latest_lock:
-            cached = self._latest.get(game_id)
-            if cached is None or cached[0] < version:
-                self._latest[game_id] = (version, text)
+            recent = self._latest.get(view.game_id, ())
+        for version, text, status in recent:
+            if version == view.version and status == view.status:
+                return text
+        text = self._json(view)
+        self._keep(view.game_id, view.version, text, view.status)
+        return text
+
+    def _keep(self, game_id: int, version: int, text: str, status: str = IN_PROGRESS) -> None:
+        """Keeps a version's JSON: the last `RECENT_VERSIONS` consecutive versions of a game,
+        for the `LATEST_CACHED` games used last."""
+        with self._latest_lock:
+            recent = self._latest.get(game_id, ())
+            newest = recent[-1][0] if recent else -1
+            if version == newest + 1:
+                recent = (*recent[-(RECENT_VERSIONS - 1) :], (version, text, status))
+            elif version > newest or (version == newest and status != recent[-1][2]):
+                recent = ((version, text, status),)
+            self._latest[game_id] = recent
             self._latest.move_to_end(game_id)
             while len(self._latest) > LATEST_CACHED:
                 self._latest.popitem(last=False)
+
+    def _recent(self, game_id: int, first: int, last: int) -> list[tuple[int, str, str]] | None:
+        """The kept events of versions `first`..`last`, if every one is kept."""
+        with self._latest_lock:
+            kept = {version: text for version, text, _ in self._latest.get(game_id, ())}
+        if all(version in kept for version in range(first, last + 1)):
+            return [(version, kept[version], "game") for version in range(first, last + 1)]
+        return None
 
     def events_since(
         self, game_id: int, after: int | None, known: int | None
@@ -328,24 +362,39 @@ class GameHub:
         (version, game JSON, event name).
 
         `known` is the newest version announced to the stream (None: not known; the
-        database decides). Missed versions are rebuilt from the log, so a reconnecting
-        client gets every one once; `after` that is not a version of this game (beyond its
-        newest) gets one "reset" event with the game now.
+        database decides). Recent versions come from memory (the game is kept current,
+        each version's JSON made once); older missed versions are rebuilt from the log, so
+        a reconnecting client gets every one once; `after` that is not a version of this
+        game (beyond its newest) gets one "reset" event with the game now.
 
         Raises:
             UnknownGameError: no such game.
         """
         if after is not None and known is not None and known <= after:
             return []
-        with self._latest_lock:
-            cached = self._latest.get(game_id)
-        if (
-            cached is not None
-            and known is not None
-            and after is not None
-            and (cached[0] == known == after + 1)
-        ):
-            return [(cached[0], cached[1], "game")]
+        if after is not None and known is not None:
+            ready = self._recent(game_id, after + 1, known)
+            if ready is not None:  # (this worker's own writes: no database read at all)
+                return ready
+        with self._locked(game_id):
+            steps: list[GameView] = []
+            try:
+                view = self.service.latest(game_id, steps)
+            except GameNotFoundError:
+                raise UnknownGameError(
+                    N_("no game has the id {game}"), game=self.public_id(game_id)
+                ) from None
+            for step in steps:  # the versions another worker saved, each made once
+                self.json_text(step)
+            text = self.json_text(view)
+        if after is None:  # a new stream: the game now
+            return [(view.version, text, "game")]
+        if after == view.version:
+            return []
+        if after < view.version:
+            ready = self._recent(game_id, after + 1, view.version)
+            if ready is not None:
+                return ready
         try:
             record = self.service.record(game_id)
         except GameNotFoundError:
@@ -360,7 +409,7 @@ class GameHub:
                 game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
             )
             text = self._json(view)
-            self._keep(game_id, current, text)
+            self._keep(game_id, current, text, view.status)
             return [(current, text, "game" if after is None else "reset")]
         events = []
         for version, (_entry, state) in enumerate(record.states()):
@@ -369,8 +418,6 @@ class GameHub:
             status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
             view = GameView.of_record(game_id, record, state, version, status)
             events.append((version, self._json(view), "game"))
-        if events:
-            self._keep(game_id, events[-1][0], events[-1][1])
         return events
 
     # -- rooms -----------------------------------------------------------------------------
@@ -510,6 +557,7 @@ class GameHub:
                 raise SettingsError(N_("seat {seat} is not a person's seat"), seat=seat)
             self.rooms.hand_to_cpu(game_id, seat, level)
             self.service._forget(game_id)
+            self._drop_json(game_id)
             after = self._load(game_id)
         self.changed("s", game_id, after.version)
         return after
@@ -606,8 +654,9 @@ class GameHub:
         return view, result
 
     def _load(self, game_id: int) -> GameView:
+        """The game as saved now (kept current: see `GameService.latest`)."""
         try:
-            return self.service.load(game_id)
+            return self.service.latest(game_id)
         except GameNotFoundError:
             raise UnknownGameError(
                 N_("no game has the id {game}"), game=self.public_id(game_id)

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "fivedice"
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 Topic = tuple[str, int]
 
 
@@ -73,6 +74,7 @@ class Live:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
+        self._notifier = store.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.local_hooks: list[Callable[[str, int, int], None]] = []
         self.remote_hooks: list[Callable[[str, int, int], None]] = []
 
@@ -129,10 +131,10 @@ class Live:
         self._call_soon(self._local, kind, ident, version)
         if self.shared:
             try:
-                with self.store.engine.begin() as connection:
+                # One statement in autocommit: no BEGIN and COMMIT round trips around it.
+                with self._notifier.connect() as connection:
                     connection.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{kind}:{ident}:{version}"},
+                        _NOTIFY, {"channel": CHANNEL, "payload": f"{kind}:{ident}:{version}"}
                     )
             except Exception as error:  # the change is saved; the others see it on reload
                 log.warning("could not notify the other workers: %s", error)

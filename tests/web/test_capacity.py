@@ -1,0 +1,149 @@
+"""Issue 9, item 5: the hub's caches are bounded, games dropped from them come back right,
+the hot endpoints answer ready-made JSON that still matches the schema, and the live
+benchmark runs (a tiny smoke run, so its code cannot rot)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fivedice.service import GameService
+from fivedice.web import hub as hub_module
+from fivedice.web.api import GameOut
+from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
+from fivedice.web.security import Signer
+
+from .conftest import SECRET
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _players() -> list[PlayerSpec]:
+    return [PlayerSpec("Ann"), PlayerSpec("Bob")]
+
+
+def test_the_latest_json_cache_never_exceeds_its_limit(service, monkeypatch):
+    monkeypatch.setattr(hub_module, "LATEST_CACHED", 3)
+    hub = GameHub(service, Signer(SECRET))
+    views = [hub.create(_players(), seed=n) for n in range(6)]
+    for view in views:
+        token = hub.seat_tokens(view)[0]["token"]
+        hub.act(view.game_id, token, "roll", 0)
+        assert len(hub._latest) <= 3
+    for view in views:  # the newest three are kept; the others are made again, the same
+        text = hub.json_text(hub.load(view.game_id))
+        assert json.loads(text)["version"] == 1
+        assert len(hub._latest) <= 3
+
+
+def test_game_locks_are_a_fixed_set_however_many_games(service):
+    hub = GameHub(service, Signer(SECRET))
+    for n in range(LOCK_STRIPES + 20):
+        view = hub.create(_players(), seed=n)
+        hub.load(view.game_id)
+    assert len(hub._locks) == LOCK_STRIPES
+
+
+def test_a_game_dropped_from_every_cache_reloads_the_same(service, monkeypatch):
+    monkeypatch.setattr(GameService, "CACHED_VIEWS", 1)
+    monkeypatch.setattr(hub_module, "LATEST_CACHED", 1)
+    hub = GameHub(service, Signer(SECRET))
+    first = hub.create(_players(), seed=3)
+    token = hub.seat_tokens(first)[0]["token"]
+    played = hub.act(first.game_id, token, "roll", 0)
+    played = hub.act(first.game_id, token, "hold 1 2", played.version)
+    seen = hub.json_text(played)
+    second = hub.create(_players(), seed=4)  # pushes the first game out of both caches
+    hub.act(second.game_id, hub.seat_tokens(second)[0]["token"], "roll", 0)
+    assert first.game_id not in service._views and first.game_id not in hub._latest
+    again = hub.load(first.game_id)
+    assert again == played and again is not played
+    assert hub.json_text(again) == seen
+    # The stream's missed versions are still rebuilt from the log.
+    events = hub.events_since(first.game_id, 0, None)
+    assert [version for version, _text, _name in events] == [1, 2]
+    assert events[-1][1] == seen
+
+
+def test_ready_made_answers_match_the_documented_schema(client):
+    made = client.post("/api/games", json={"players": [{"name": "Ann"}], "seed": 1})
+    game = made.json()
+    headers = {"Authorization": f"Bearer {game['tokens'][0]['token']}"}
+    acted = client.post(
+        f"/api/games/{game['id']}/actions", json={"action": "roll", "version": 0}, headers=headers
+    )
+    assert acted.status_code == 200 and acted.headers["content-type"] == "application/json"
+    fetched = client.get(f"/api/games/{game['id']}")
+    for answer in (acted, fetched):
+        GameOut.model_validate(answer.json())  # raises when the ready-made JSON drifts
+    assert fetched.json() == acted.json()
+    schema = client.get("/openapi.json").json()
+    documented = schema["paths"]["/api/games/{game_id}/actions"]["post"]["responses"]["200"]
+    assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/GameOut")
+
+
+@pytest.mark.slow
+def test_the_live_benchmark_runs(tmp_path):
+    """`bench_web.py --live` with two rooms for a second each (SQLite only, no PostgreSQL)."""
+    env = {**os.environ, "FIVEDICE_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FIVEDICE_TEST_POSTGRES_URL", None)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_web.py"),
+            "--live",
+            "--rooms",
+            "2",
+            "--busy-rooms",
+            "1",
+            "--seconds",
+            "1.5",
+            "--think-ms",
+            "50",
+            "--cpu-delay-ms",
+            "50",
+            "--clients",
+            "1",
+            "--no-postgres",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    (sqlite,) = figures["results"]
+    assert sqlite["database"] == "sqlite" and sqlite["workers"] == 1
+    for scenario in ("throughput", "latency"):
+        measured = sqlite[scenario]
+        assert measured["errors"] == 0, measured["first_errors"]
+        assert measured["actions"] > 0 and measured["http_actions"] > 0
+        assert measured["action_latency_ms"]["p50"] > 0
+        assert measured["push_latency_ms"]["p99"] >= measured["push_latency_ms"]["p50"] >= 0
+        assert measured["server_cpu_ms_per_action"] > 0
+        assert len(measured["load_average_before"]) == 3
+
+
+def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
+    # The seats change without a new version: the JSON kept for that version must go.
+    hub = GameHub(service, Signer(SECRET))
+    room = hub.create_room(
+        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")],
+        host_session="ann-session",
+        options={},
+    )
+    joined, _seat = hub.join_room(room.code, "bob-session")
+    _started, view = hub.start_room(room.code, joined.version, fill_with_cpus=False)
+    before = json.loads(hub.json_text(hub.load(view.game_id)))
+    assert before["players"][1]["kind"] == "human"
+    hub.hand_to_cpu(view.game_id, 1)
+    after = json.loads(hub.json_text(hub.load(view.game_id)))
+    assert after["version"] == before["version"]
+    assert after["players"][1]["kind"] == "cpu"
