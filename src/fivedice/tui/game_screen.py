@@ -28,7 +28,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
-from fivedice.text import box_name, error_text
+from fivedice.text import box_name, choice_text, error_text
 from fivedice.tui.chances_bar import ChancesBar
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen, help_lines, rules_screen
 from fivedice.tui.move_log import (
@@ -41,7 +41,7 @@ from fivedice.tui.move_log import (
 )
 from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
-from fivedice.tui.wording import choice_text, localize_bindings
+from fivedice.tui.wording import localize_bindings
 
 if TYPE_CHECKING:
     from fivedice.tui.app import FivediceApp

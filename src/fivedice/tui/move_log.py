@@ -14,8 +14,13 @@ from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.i18n import _
-from fivedice.text import hold_sentence, placement_words, roll_sentence, score_sentence
-from fivedice.tui.wording import choice_text
+from fivedice.text import (
+    choice_text,
+    hold_sentence,
+    placement_words,
+    roll_sentence,
+    score_sentence,
+)
 
 Entry = dict[str, Any]
 MAX_ENTRIES = 500

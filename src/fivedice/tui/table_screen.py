@@ -10,7 +10,6 @@ no game state of its own.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
@@ -37,7 +36,7 @@ from fivedice.text import (
     upper_total_label,
     yahtzee_bonus_label,
 )
-from fivedice.tui.wording import binding_texts
+from fivedice.tui.wording import binding_texts, localize_bindings
 
 if TYPE_CHECKING:
     from fivedice.tui.table_app import TableApp
@@ -59,16 +58,7 @@ def table_binding_texts() -> dict[str, str]:
 
 def localize(node: Any) -> None:
     """Translates the key descriptions a node shows in the footer (see tui.wording)."""
-    texts = table_binding_texts()
-    merged = node._merged_bindings
-    if merged is not None:
-        node._bindings = merged.copy()
-    mapping = node._bindings.key_to_bindings
-    for key, bindings in mapping.items():
-        mapping[key] = [
-            dataclasses.replace(b, description=texts.get(b.description, b.description))
-            for b in bindings
-        ]
+    localize_bindings(node, table_binding_texts())
 
 
 SIDE_WIDTH = (28, 42)

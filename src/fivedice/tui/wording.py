@@ -51,9 +51,10 @@ def binding_texts() -> dict[str, str]:
     }
 
 
-def localize_bindings(node: DOMNode) -> None:
-    """Translates the key descriptions a node shows in the footer."""
-    texts = binding_texts()
+def localize_bindings(node: DOMNode, texts: dict[str, str] | None = None) -> None:
+    """Translates the key descriptions a node shows in the footer (`texts`: English
+    description → shown text; default `binding_texts()`)."""
+    texts = binding_texts() if texts is None else texts
     # Textual keeps each node's bindings in a per-instance map copied from the class's English
     # ones; start again from that copy so a second call translates from English, not from the
     # language shown before.
@@ -124,21 +125,3 @@ def choice_label(value: str) -> str:
         "none": _("none"),
     }
     return labels.get(value, value)
-
-
-def keep_text(keep: tuple[int, ...]) -> str:
-    """A keep in words: "keep 6 6 6" or "roll all five"."""
-    if not keep:
-        return _("roll all five again")
-    return _("keep {dice}").format(dice=" ".join(map(str, keep)))
-
-
-def choice_text(
-    keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
-) -> str:
-    """A coach option in words (`column`, 0-based, for a box of a several-column card)."""
-    if category is not None and column is not None:
-        return _("score {box} in column {column}").format(box=box_name(category), column=column + 1)
-    if category is not None:
-        return _("score {box}").format(box=box_name(category))
-    return keep_text(keep or ())
