@@ -68,7 +68,13 @@ from fivedice.store import (
 )
 from fivedice.store.records import UNDO, RecordingDice, UndoTarget, apply_logged, verify_record
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
-from fivedice.store.tutorial_progress import DONE, SKIPPED, LessonProgress, TutorialStore
+from fivedice.store.tutorial_progress import (
+    DONE,
+    LOCAL,
+    SKIPPED,
+    LessonProgress,
+    TutorialStore,
+)
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
@@ -895,9 +901,13 @@ class GameService:
 
     # -- the tutorial (fivedice.tutorial): nothing of it is saved as a game --------------------
 
-    def tutorial_progress(self) -> dict[str, LessonProgress]:
-        """Every lesson done or skipped, by key (its own table, apart from games and stats)."""
-        return TutorialStore(self.store).tutorial_progress()
+    # The tutorial methods take the `owner` of the progress: "" (the default) for the local
+    # user of the command line and terminal app, a browser session's key for a web visitor.
+
+    def tutorial_progress(self, owner: str = LOCAL) -> dict[str, LessonProgress]:
+        """Every lesson the owner did or skipped, by key (its own table, apart from games
+        and stats)."""
+        return TutorialStore(self.store).tutorial_progress(owner)
 
     def tutorial_start(
         self,
@@ -922,9 +932,12 @@ class GameService:
         seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         return tutorial_engine.start(found, rules or RuleSet(), seed=seed, player=player)
 
-    def tutorial_act(self, run: TutorialRun, action: Action | str) -> TutorialRun:
+    def tutorial_act(
+        self, run: TutorialRun, action: Action | str, owner: str | None = LOCAL
+    ) -> TutorialRun:
         """The run after the player's action (see `fivedice.tutorial.attempt`); a lesson
-        finished by it is recorded as done.
+        finished by it is recorded as done for the owner (not at all when it is None: a
+        web visitor without a session).
 
         Raises:
             MalformedActionError: the text is not an action. StoreUnavailableError: the
@@ -945,17 +958,18 @@ class GameService:
 
         after = tutorial_engine.attempt(run, action, coach=self.tutorial_coach, cpu=cpu)
         if after.finished and not run.finished:
-            self.tutorial_mark_done(after.lesson.key)
+            if owner is not None:
+                self.tutorial_mark_done(after.lesson.key, owner)
             with self._cpus_lock:
                 self._cpus.pop((-1, run.seed), None)  # the guided game's CPU is done too
         return after
 
-    def tutorial_mark_done(self, lesson: str) -> LessonProgress:
-        """Records a lesson as done."""
-        return TutorialStore(self.store).mark_lesson(lesson, DONE)
+    def tutorial_mark_done(self, lesson: str, owner: str = LOCAL) -> LessonProgress:
+        """Records a lesson as done for the owner."""
+        return TutorialStore(self.store).mark_lesson(owner, lesson, DONE)
 
-    def tutorial_skip(self, lesson: str) -> LessonProgress:
-        """Records a lesson as skipped (a lesson done stays done).
+    def tutorial_skip(self, lesson: str, owner: str = LOCAL) -> LessonProgress:
+        """Records a lesson as skipped for the owner (a lesson done stays done).
 
         Raises:
             LessonNotFoundError: no lesson has that key.
@@ -966,11 +980,12 @@ class GameService:
                 lesson=lesson,
                 lessons=", ".join(item.key for item in LESSONS),
             )
-        return TutorialStore(self.store).mark_lesson(lesson.strip().casefold(), SKIPPED)
+        return TutorialStore(self.store).mark_lesson(owner, lesson.strip().casefold(), SKIPPED)
 
-    def tutorial_reset(self) -> None:
-        """Forgets the tutorial progress (games and statistics stay as they are)."""
-        TutorialStore(self.store).reset_tutorial()
+    def tutorial_reset(self, owner: str = LOCAL) -> None:
+        """Forgets the owner's tutorial progress (other owners' progress, the games and the
+        statistics stay as they are)."""
+        TutorialStore(self.store).reset_tutorial(owner)
 
     def tutorial_coach(self, state: GameState) -> list[Advice]:
         """The coach's options for the seat to move, best first (empty when it cannot say:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from fivedice.core import Roll, Score
 from fivedice.core.rules import RuleSet
 from fivedice.service import GameService, LessonNotFoundError
-from fivedice.store import Store, schema
+from fivedice.store import DatabaseDamagedError, Store, schema
+from fivedice.store.browser_seats import session_key
 from fivedice.store.tutorial_progress import ProgressError, TutorialStore
 from fivedice.tutorial import LESSONS
 from tests.unit.test_tutorial import expected_action
@@ -72,7 +73,7 @@ def test_skipping_and_unknown_lessons(db_url):
     with pytest.raises(LessonNotFoundError):
         service.tutorial_start("nope")
     with pytest.raises(ProgressError):
-        TutorialStore(service.store).mark_lesson("upper", "half-done")
+        TutorialStore(service.store).mark_lesson("", "upper", "half-done")
     assert set(service.tutorial_progress()) == {"upper"}
     service.store.close()
 
@@ -103,4 +104,63 @@ def test_the_guided_game_is_real_and_the_coach_comments(tmp_path):
     assert all(card.is_complete for card in run.state.cards)
     assert service.tutorial_progress()["guided"].status == "done"
     assert service.list_games() == [] and service.stats() == []
+    service.store.close()
+
+
+def test_each_owner_has_its_own_progress(db_url):
+    """The local user ("") and two browser sessions: marks and resets stay with their owner."""
+    service = GameService(Store(db_url))
+    ann, bob = session_key("a" * 43), session_key("b" * 43)
+    service.tutorial_mark_done("upper", ann)
+    service.tutorial_mark_done("upper", ann)
+    service.tutorial_skip("upper", bob)  # bob's skip is not undone by ann's lesson done
+    service.tutorial_skip("lower")
+    assert {k: (p.status, p.times_done) for k, p in service.tutorial_progress(ann).items()} == {
+        "upper": ("done", 2)
+    }
+    assert {k: p.status for k, p in service.tutorial_progress(bob).items()} == {"upper": "skipped"}
+    assert set(service.tutorial_progress()) == {"lower"}
+    assert service.tutorial_progress(session_key("c" * 43)) == {}
+    service.tutorial_reset(ann)
+    assert service.tutorial_progress(ann) == {}
+    assert set(service.tutorial_progress(bob)) == {"upper"}
+    assert set(service.tutorial_progress()) == {"lower"}
+    service.tutorial_reset()
+    assert service.tutorial_progress() == {} and set(service.tutorial_progress(bob)) == {"upper"}
+    # A web visitor without a session (owner None) plays a lesson through; nothing is saved.
+    run = service.tutorial_start("rolling", RuleSet(), seed=3)
+    while not run.finished:
+        run = service.tutorial_act(run, str(expected_action(run)), None)
+    assert count_rows(service.store, schema.tutorial_progress) == 1  # only bob's skip
+    service.store.close()
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "named"),
+    [
+        ("updated_at", "'yesterday'", "tutorial_progress.updated_at is not a date and time"),
+        ("times_done", "'twice'", "tutorial_progress.times_done is not a whole number"),
+        ("status", "'half'", "a lesson is done or skipped, not 'half'"),
+    ],
+)
+def test_a_damaged_row_is_named_and_left_as_it_is(tmp_path, column, value, named):
+    """SQLite keeps any text in any column: a row edited by hand is reported, as the other
+    damaged rows of the store are, and neither a read nor a write changes it."""
+    service = GameService(Store(f"sqlite:///{tmp_path / 'progress.sqlite3'}"))
+    bob = session_key("b" * 43)
+    service.tutorial_mark_done("upper")
+    service.tutorial_mark_done("upper", bob)
+    with service.store.engine.begin() as connection:
+        connection.execute(
+            text(f"UPDATE tutorial_progress SET {column} = {value} WHERE owner = ''")
+        )
+        before = connection.execute(text("SELECT * FROM tutorial_progress ORDER BY 1")).all()
+    with pytest.raises(DatabaseDamagedError, match=named):
+        service.tutorial_progress()
+    with pytest.raises(DatabaseDamagedError, match=named):
+        service.tutorial_skip("upper")
+    with service.store.engine.connect() as connection:
+        after = connection.execute(text("SELECT * FROM tutorial_progress ORDER BY 1")).all()
+    assert after == before
+    assert service.tutorial_progress(bob)["upper"].times_done == 1  # other owners are fine
     service.store.close()

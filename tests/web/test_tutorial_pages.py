@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
+from fivedice.store.browser_seats import session_key
 from fivedice.tutorial import LESSONS
+from fivedice.web.guard import SESSION_COOKIE
+from tests.web.conftest import ORIGIN, PageClient
+
+
+def owner(client) -> str:
+    """The key the client's browser session keeps its tutorial progress under."""
+    return session_key(client.cookies[SESSION_COOKIE])
 
 
 def feedback(page: str) -> str:
@@ -47,7 +55,8 @@ def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
     page = act(client, "upper", "score sixes")
     assert "You score 24 in Sixes, +35 upper bonus" in feedback(page)
     assert "Lesson done!" in page and 'id="next-lesson"' in page
-    assert service.tutorial_progress()["upper"].status == "done"
+    assert service.tutorial_progress(owner(client))["upper"].status == "done"
+    assert service.tutorial_progress() == {}  # the local user's progress is not touched
     assert "1 of 7 lessons done." in client.get("/tutorial").text
     # Kept apart: no game, no statistics, no high score.
     assert service.list_games() == [] and service.stats() == []
@@ -64,7 +73,7 @@ def test_bad_actions_unknown_lessons_and_skips(client, service):
     response = client.post("/tutorial/lower/skip")
     assert str(response.url).endswith("/tutorial")
     assert "(skipped)" in response.text
-    assert service.tutorial_progress()["lower"].status == "skipped"
+    assert service.tutorial_progress(owner(client))["lower"].status == "skipped"
 
 
 def test_the_lesson_follows_the_chosen_preset_and_language(client):
@@ -95,3 +104,39 @@ def test_the_guided_game_shows_the_coach_and_the_cpu(client, service):
     assert "You score" in feedback(page)
     assert "Beginner CPU scores" in feedback(page)
     assert service.list_games() == []
+
+
+def play_upper(client) -> None:
+    client.post("/tutorial/upper/restart", data={"preset": "classic"})
+    act(client, "upper", "roll")
+    assert "Lesson done!" in act(client, "upper", "score sixes")
+
+
+def states(client) -> dict[str, str]:
+    """The state the lesson list shows this client for each lesson."""
+    page = client.get("/tutorial").text
+    return {
+        lesson.key: re.search(rf'class="lesson state-(\w+)" id="lesson-{lesson.key}"', page)[1]
+        for lesson in LESSONS
+    }
+
+
+def test_each_browser_sees_only_its_own_progress(app, client, service):
+    """Two browsers (separate cookie jars) on one server, and the local user of the CLI."""
+    with PageClient(app, headers={"Origin": ORIGIN}) as other:
+        play_upper(client)
+        other.post("/tutorial/lower/skip")
+        service.tutorial_skip("rolling")  # the local user (command line, terminal app)
+        mine, theirs = states(client), states(other)
+        assert mine["upper"] == "done" and mine["lower"] == "new"
+        assert theirs["upper"] == "new" and theirs["lower"] == "skipped"
+        assert mine["rolling"] == theirs["rolling"] == "new"
+        assert "1 of 7 lessons done." in client.get("/tutorial").text
+        assert "0 of 7 lessons done." in other.get("/tutorial").text
+        assert set(service.tutorial_progress()) == {"rolling"}
+        assert set(service.tutorial_progress(owner(client))) == {"upper"}
+        assert set(service.tutorial_progress(owner(other))) == {"lower"}
+        # The database keeps the session's SHA-256, never the cookie itself.
+        assert client.cookies[SESSION_COOKIE] not in (owner(client), owner(other))
+        service.tutorial_reset()  # the local reset leaves the browsers' progress alone
+        assert states(client)["upper"] == "done" and states(other)["lower"] == "skipped"

@@ -120,11 +120,13 @@ game_sessions = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
-# Tutorial progress (migration 0002_tutorial): one row per lesson done or skipped. Tutorial
+# Tutorial progress (migration 0002_tutorial): one row per owner and lesson done or skipped;
+# the owner is "" for the local user, or the SHA-256 of a web browser's session. Tutorial
 # games are never saved as games, so nothing of them reaches `games`, `results` or statistics.
 tutorial_progress = Table(
     "tutorial_progress",
     metadata,
+    Column("owner", String(64), primary_key=True),
     Column("lesson", String(40), primary_key=True),
     Column("status", String(12), nullable=False),  # done | skipped
     Column("times_done", Integer, nullable=False),

@@ -4,7 +4,9 @@
 the visitor's browser session is playing (starting it if there is none); every action is a
 form post (`/act`, `/restart`, `/skip`) answered by a redirect, so the pages work without
 JavaScript. A lesson in play lives in this server's memory, keyed by the browser session
-(a restart of the server starts it again); only the progress is saved, in its own table.
+(a restart of the server starts it again); only the progress is saved, in its own table,
+under the key of the visitor's browser session (a visitor without a session saves nothing),
+so one visitor's progress never shows for another.
 Words come from `tutorial_texts` and from the engine, rendered in the visitor's language.
 """
 
@@ -20,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
+from fivedice.store.browser_seats import session_key
 from fivedice.text import box_name, error_text
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
 from fivedice.web.pages import Hub, Visitor, Who, preset_choices, render
@@ -98,6 +101,12 @@ def runs_of(request: Request) -> Runs:
     return runs
 
 
+def owner_of(visitor: Visitor) -> str | None:
+    """Whose tutorial progress the visitor sees and makes: their browser session's key (the
+    SHA-256 of the cookie, never the cookie), or None without a session (nothing is saved)."""
+    return session_key(visitor.session) if visitor.session else None
+
+
 def _preset(name: str | None) -> tuple[str, RuleSet]:
     """A known preset and its rules (an unknown name falls back to classic)."""
     for preset in PRESETS:
@@ -122,7 +131,8 @@ def tutorial_page(request: Request, hub: Hub, visitor: Who, preset: str = "class
     t = tutorial_texts(gettext_for(visitor.language))
     error = ""
     try:
-        progress = hub.service.tutorial_progress()
+        owner = owner_of(visitor)
+        progress = hub.service.tutorial_progress(owner) if owner is not None else {}
     except FivediceError as problem:
         progress, error = {}, error_text(problem, gettext_for(visitor.language))
     gettext = gettext_for(visitor.language)
@@ -273,7 +283,9 @@ def lesson_act(
         return _back(lesson.key)  # the lesson was forgotten (server restart): start it again
     run, preset = found
     try:
-        after = in_language(visitor.language, hub.service.tutorial_act, run, action)
+        after = in_language(
+            visitor.language, hub.service.tutorial_act, run, action, owner_of(visitor)
+        )
     except FivediceError as problem:
         from fivedice.tutorial.engine import Feedback
 
@@ -306,8 +318,10 @@ def lesson_skip(request: Request, key: str, hub: Hub, visitor: Who) -> Response:
     lesson = _lesson_or_404(request, visitor, key)
     if not isinstance(lesson, Lesson):
         return lesson
+    owner = owner_of(visitor)
     try:
-        hub.service.tutorial_skip(lesson.key)
+        if owner is not None:  # without a session there is no progress to keep
+            hub.service.tutorial_skip(lesson.key, owner)
     except FivediceError as problem:
         message = error_text(problem, gettext_for(visitor.language))
         return render(request, visitor, "message.html", 503, message=message)

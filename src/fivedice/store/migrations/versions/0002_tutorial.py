@@ -1,4 +1,8 @@
-"""Tutorial progress, kept apart from games and statistics.
+"""Tutorial progress, kept apart from games and statistics, per owner.
+
+The owner is "" for the local user of the command line and terminal app, and the SHA-256
+key of a browser session for a web visitor (never the cookie itself), so one visitor's
+progress never shows for another.
 
 Revision ID: 0002_tutorial
 Revises: 0001
@@ -18,6 +22,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "tutorial_progress",
+        sa.Column("owner", sa.String(64), primary_key=True),  # "" or a session's SHA-256
         sa.Column("lesson", sa.String(40), primary_key=True),
         sa.Column("status", sa.String(12), nullable=False),  # done | skipped
         sa.Column("times_done", sa.Integer, nullable=False),
