@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TextIO
@@ -416,23 +417,35 @@ class PlainSession:
                 return is_yes(self.ask(question))
         return True  # not a legal box now: the service says why
 
-    def apply(self, action: Action) -> Outcome:
-        before = self.view.state
-        seat_before = (before.game_number, before.current_seat)
+    def _saved(self, change: Callable[[], GameView], refusal: str) -> bool:
+        """Makes `change` (an action or undo the service saves) the current view; True when it
+        was refused: a stale version (the saved game is shown), a failed save (retry), or a
+        rule (`refusal`, with {reason})."""
         try:
-            self.view = self.service.apply_action(self.game_id, action, self.view.version)
+            self.view = change()
         except StaleVersionError:
             self.view = self.service.load(self.game_id)
             self.say(_("The game was changed elsewhere; here it is as saved now."))
             self.show_card = True
-            return Outcome.REFUSED
+            return True
         except StoreError as error:
             if not error.retryable:
                 raise
             self.not_saved(error)
-            return Outcome.REFUSED
+            return True
         except FivediceError as error:
-            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            self.say(refusal.format(reason=error_text(error)))
+            return True
+        return False
+
+    def apply(self, action: Action) -> Outcome:
+        before = self.view.state
+        seat_before = (before.game_number, before.current_seat)
+        refused = self._saved(
+            lambda: self.service.apply_action(self.game_id, action, self.view.version),
+            _("Not allowed: {reason}"),
+        )
+        if refused:
             return Outcome.REFUSED
         after = self.view.state
         if isinstance(action, Score):
@@ -443,20 +456,10 @@ class PlainSession:
 
     def undo(self) -> Outcome:
         before = self.view.state
-        try:
-            self.view = self.service.undo(self.game_id, self.view.version)
-        except StaleVersionError:
-            self.view = self.service.load(self.game_id)
-            self.say(_("The game was changed elsewhere; here it is as saved now."))
-            self.show_card = True
-            return Outcome.REFUSED
-        except StoreError as error:
-            if not error.retryable:
-                raise
-            self.not_saved(error)
-            return Outcome.REFUSED
-        except FivediceError as error:
-            self.say(_("Cannot undo: {reason}").format(reason=error_text(error)))
+        refused = self._saved(
+            lambda: self.service.undo(self.game_id, self.view.version), _("Cannot undo: {reason}")
+        )
+        if refused:
             return Outcome.REFUSED
         self.say(_("Your last action is taken back."))
         after = self.view.state
