@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 BIN=.venv/bin
 POT=src/fivedice/i18n/fivedice.pot
 $BIN/pybabel extract --no-location --omit-header -k _ -k N_ -k ngettext:1,2 -o "$POT" src/fivedice
-for lang in nl de; do
+for lang in nl de ja fr es; do
   po=src/fivedice/i18n/locale/$lang/LC_MESSAGES/fivedice.po
   if [ -f "$po" ]; then
     $BIN/pybabel update --no-fuzzy-matching -i "$POT" -d src/fivedice/i18n/locale -D fivedice -l "$lang"
