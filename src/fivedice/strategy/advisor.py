@@ -6,18 +6,21 @@ A decision point is a column, five dice and the rolls left. The options are each
 decision on under optimal play: the box's points and bonuses included, the points already on
 the card excluded.
 
-A query is one numba call (`solver.advice_options`) that values and sorts every option; the
-Python side only checks the input and turns option codes into `Option` tuples.
+A query is one numba call (`query`, around `solver.advice_options`) that values and sorts every
+option into a small array of its own; `advise` turns that into `Option` tuples, and the public
+API (`fivedice.advise`) wraps it in a lazy `fivedice.api.Advice` that builds an option only when
+it is read.
 """
 
 from __future__ import annotations
 
 import itertools
-import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
+from numba import njit
 
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
@@ -34,7 +37,7 @@ from fivedice.strategy.solver import (
     column_state,
 )
 
-__all__ = ["Option", "advise", "expected_loss"]
+__all__ = ["BOX_KEY_OF", "KEEP_OF", "RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
 
 
 class Option(NamedTuple):
@@ -63,8 +66,13 @@ class Option(NamedTuple):
 
 
 # Option code (see `solver.OPTION_BOXES`) -> the option's keep and box.
-_KEEP_OF: tuple[Roll | None, ...] = (None,) * OPTION_BOXES + ALL_KEEPS
+KEEP_OF: tuple[Roll | None, ...] = (None,) * OPTION_BOXES + ALL_KEEPS
+"""The keep of each option code (None for a box)."""
+BOX_KEY_OF: tuple[str | None, ...] = (*(c.key for c in CATEGORIES), *(None,) * KEEPS)
+"""The box key of each option code (None for a keep)."""
 _CATEGORY_OF: tuple[Category | None, ...] = (*CATEGORIES, *(None,) * KEEPS)
+RESULT_SIZE = 3 * MAX_OPTIONS
+"""Floats in a query's result: (code, value, loss) per option."""
 _new = tuple.__new__  # Option from (keep, category, value, loss), skipping Option.__new__
 _INT_ONLY = {int}
 # Every five dice in any order -> the index of the sorted roll in `ALL_ROLLS` (7,776 entries:
@@ -72,10 +80,69 @@ _INT_ONLY = {int}
 _ROLL_OF: dict[tuple[int, ...], int] = {
     dice: ROLL_INDEX[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
 }
-# The engine's output buffers and memoryviews of them (slicing these costs less), per thread
-# (the kernel releases the GIL); reused, as their contents are copied out at once: cheaper
-# than allocating, or than numba returning arrays.
-_buffers = threading.local()
+_EMPTY_STATE = (0, 0, False)
+
+
+@njit(cache=True, nogil=True)
+def _advice_into(
+    mask: int,
+    upper_total: int,
+    bonus_armed: bool,
+    roll: int,
+    rolls_left: int,
+    table: npt.NDArray[np.float64],
+    rules: npt.NDArray[np.integer[Any]],
+    out: npt.NDArray[np.float64],
+) -> int:  # pragma: no cover - compiled by numba (checked through `query`)
+    """`advice_options` with its result copied into `out` as (code, value, loss) triples, so
+    that each query's result is one small array of its own (its scratch is allocated here,
+    which costs less than handing buffers across the call)."""
+    codes = np.empty(MAX_OPTIONS, dtype=np.int64)
+    work = np.empty(ADVICE_WORK)
+    count = advice_options(
+        mask, upper_total, bonus_armed, roll, rolls_left, table, rules, codes, work
+    )
+    for i in range(count):
+        out[3 * i] = codes[i]
+        out[3 * i + 1] = work[2 * i]
+        out[3 * i + 2] = work[2 * i + 1]
+    return count
+
+
+def query(
+    table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
+) -> tuple[npt.NDArray[np.float64], int]:
+    """Every legal option at a decision point, best first, as a flat array.
+
+    Returns:
+        (result, n): result[3i:3i+3] is option i's code (`KEEP_OF` / `BOX_KEY_OF`), value
+        and loss, for i below n.
+
+    Raises:
+        DiceError: not five dice 1-6.
+        ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
+    """
+    # This runs once per coach hint, per bot decision and per library query: kept lean.
+    try:
+        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
+    except TypeError:  # unhashable values
+        roll = None
+    if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
+        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
+        roll = ROLL_INDEX[check_roll(dice)]
+    rules = table.rules
+    if not 0 <= rolls_left < rules.rolls_per_turn:
+        raise ValueError(
+            f"rolls left must be from 0 to {rules.rolls_per_turn - 1}, not {rolls_left}"
+        )
+    mask, upper_total, armed = _EMPTY_STATE if column is None else column_state(rules, column)
+    if mask == FULL_MASK:
+        raise ValueError("the card is complete: there is nothing to decide")
+    out = np.empty(RESULT_SIZE)
+    count = _advice_into(
+        mask, upper_total, armed, roll, rolls_left, table.values, table.packed_rules, out
+    )
+    return out, count
 
 
 def advise(
@@ -95,39 +162,13 @@ def advise(
         DiceError: not five dice 1-6.
         ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
     """
-    # This runs once per coach hint and per bot decision: kept lean on purpose.
-    try:
-        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
-    except TypeError:  # unhashable values
-        roll = None
-    if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
-        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
-        roll = ROLL_INDEX[check_roll(dice)]
-    if not 0 <= rolls_left < table.rules.rolls_per_turn:
-        raise ValueError(
-            f"rolls left must be from 0 to {table.rules.rolls_per_turn - 1}, not {rolls_left}"
-        )
-    mask, upper_total, armed = column_state(table.rules, column)
-    if mask == FULL_MASK:
-        raise ValueError("the card is complete: there is nothing to decide")
-    try:
-        codes_buffer, work, codes_view, work_view = _buffers.all
-    except AttributeError:  # this thread's first query
-        codes_buffer = np.empty(MAX_OPTIONS, dtype=np.int64)
-        work = np.empty(ADVICE_WORK)
-        codes_view, work_view = codes_buffer.data, work.data
-        _buffers.all = (codes_buffer, work, codes_view, work_view)
-    count = advice_options(
-        mask, upper_total, armed, roll, rolls_left, table.values, table.packed_rules,
-        codes_buffer, work,
-    )  # fmt: skip
-    codes: list[int] = codes_view[:count].tolist()
-    values_and_losses = iter(work_view[: 2 * count].tolist())
-    keep_of = _KEEP_OF
+    out, count = query(table, column, dice, rolls_left)
+    flat = iter(out[: 3 * count].tolist())
+    keep_of = KEEP_OF
     category_of = _CATEGORY_OF
     return [
         _new(Option, (keep_of[code], category_of[code], value, loss))
-        for code, value, loss in zip(codes, values_and_losses, values_and_losses, strict=True)
+        for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
     ]
 
 
