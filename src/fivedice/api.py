@@ -189,6 +189,7 @@ def _option(code: int, value: float, loss: float) -> AdviceOption:
 # the dictionary lookup (hashing a RuleSet costs about a microsecond).
 _last: tuple[RuleSet, StrategyTable] | None = None
 _tables: dict[RuleSet, StrategyTable] = {}
+_KEPT_TABLES = 4  # tables `advise` keeps in memory for rules given as a RuleSet (8 MB each)
 _tables_lock = threading.Lock()
 # The advisor's query and code tables, bound on the first `advise` (importing them loads numba).
 _query: (
@@ -251,6 +252,8 @@ def _table(rules: RuleSet | StrategyTable) -> StrategyTable:
         table = solve(rules)
         with _tables_lock:
             _tables[rules] = table
+            while len(_tables) > _KEPT_TABLES:  # the oldest first (dicts keep their order)
+                del _tables[next(iter(_tables))]
     _last = (rules, table)
     return table
 

@@ -15,6 +15,8 @@ it is read.
 from __future__ import annotations
 
 import itertools
+import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -25,6 +27,7 @@ from numba import njit
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
+from fivedice.core.rules import RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     FULL_MASK,
@@ -109,6 +112,66 @@ def _advice_into(
     return count
 
 
+class _Engine:
+    """What a query needs of one table, looked up once: its arrays, its rules, and the compiled
+    `_advice_into` for exactly these argument types.
+
+    Calling a numba function through its dispatcher first types every argument to pick the
+    compiled version; for a table's own arrays that choice never changes, so it is made once
+    here (the dispatcher compiles or loads it) and the compiled entry point is called directly,
+    which saves about a third of a query. Its arguments are then fixed: three arrays of the
+    table, Python ints and a bool (`query` checks `rolls_left`; the rest it computes itself).
+    """
+
+    __slots__ = ("kernel", "packed", "rolls_per_turn", "rules", "table", "values")
+
+    def __init__(self, table: StrategyTable) -> None:
+        self.table = weakref.ref(table)  # weak: `_engines` drops the engine with its table
+        self.rules = table.rules
+        self.rolls_per_turn = table.rules.rolls_per_turn
+        self.values = table.values
+        self.packed = table.packed_rules
+        self.kernel: Any = _advice_into
+        out = np.empty(RESULT_SIZE)
+        _advice_into(0, 0, False, 0, 0, self.values, self.packed, out)  # compiled or loaded
+        overloads = getattr(_advice_into, "overloads", None)  # None: interpreted
+        if overloads:
+            from numba import typeof
+
+            arguments = (0, 0, False, 0, 0, self.values, self.packed, out)
+            signature = tuple(map(typeof, arguments))
+            compiled = overloads.get(signature)
+            if compiled is not None:
+                self.kernel = compiled.entry_point
+
+
+_engine_lock = threading.Lock()
+_engines: weakref.WeakKeyDictionary[StrategyTable, _Engine] = weakref.WeakKeyDictionary()
+_last_engine: _Engine | None = None  # the last table's, checked by identity first
+
+
+def _engine(table: StrategyTable) -> _Engine:
+    global _last_engine
+    with _engine_lock:
+        engine = _engines.get(table)
+        if engine is None:
+            engine = _engines[table] = _Engine(table)
+    _last_engine = engine
+    return engine
+
+
+_last_column: tuple[Column | None, RuleSet | None, tuple[int, int, bool]] = (
+    None,
+    None,
+    _EMPTY_STATE,
+)
+
+
+def _remember_column(column: Column, rules: RuleSet, state: tuple[int, int, bool]) -> None:
+    global _last_column
+    _last_column = (column, rules, state)  # one assignment: other threads see old or new
+
+
 def query(
     table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
 ) -> tuple[npt.NDArray[np.float64], int]:
@@ -120,9 +183,13 @@ def query(
 
     Raises:
         DiceError: not five dice 1-6.
-        ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
+        ValueError: rolls left not a whole number from 0 to rolls_per_turn - 1, or a complete
+            card.
     """
     # This runs once per coach hint, per bot decision and per library query: kept lean.
+    engine = _last_engine
+    if engine is None or engine.table() is not table:
+        engine = _engine(table)
     try:
         roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
     except TypeError:  # unhashable values
@@ -130,17 +197,29 @@ def query(
     if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
         # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
         roll = ROLL_INDEX[check_roll(dice)]
-    rules = table.rules
-    if not 0 <= rolls_left < rules.rolls_per_turn:
-        raise ValueError(
-            f"rolls left must be from 0 to {rules.rolls_per_turn - 1}, not {rolls_left}"
-        )
-    mask, upper_total, armed = _EMPTY_STATE if column is None else column_state(rules, column)
+    if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
+        if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
+            rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int
+        if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
+            raise ValueError(
+                f"rolls left must be a whole number from 0 to {engine.rolls_per_turn - 1},"
+                f" not {rolls_left!r}"
+            )
+    if column is None:
+        mask, upper_total, armed = _EMPTY_STATE
+    else:
+        last = _last_column  # a turn asks up to three times about one card: reuse its state
+        if last[0] is column and last[1] is engine.rules:
+            mask, upper_total, armed = last[2]
+        else:
+            state = column_state(engine.rules, column)
+            _remember_column(column, engine.rules, state)
+            mask, upper_total, armed = state
     if mask == FULL_MASK:
         raise ValueError("the card is complete: there is nothing to decide")
     out = np.empty(RESULT_SIZE)
-    count = _advice_into(
-        mask, upper_total, armed, roll, rolls_left, table.values, table.packed_rules, out
+    count = engine.kernel(
+        mask, upper_total, armed, roll, rolls_left, engine.values, engine.packed, out
     )
     return out, count
 
