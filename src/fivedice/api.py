@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from fivedice.core.card import Column
 from fivedice.core.categories import Category
@@ -124,15 +124,27 @@ class Advice(Sequence[AdviceOption]):
     when read; the engine's result stays in one small array until then.
     """
 
-    __slots__ = ("_count", "_data", "_options")
+    __slots__ = ("_box_key_of", "_count", "_data", "_keep_of", "_options")
 
     _data: npt.NDArray[np.float64]
     _count: int
+    _keep_of: Sequence[tuple[int, ...] | None]
+    _box_key_of: Sequence[str | None]
     _options: tuple[AdviceOption, ...] | None
 
-    def __init__(self, data: npt.NDArray[np.float64], count: int) -> None:
+    def __init__(
+        self,
+        data: npt.NDArray[np.float64],
+        count: int,
+        keep_of: Sequence[tuple[int, ...] | None],
+        box_key_of: Sequence[str | None],
+    ) -> None:
+        """Wraps an engine result: `count` (code, value, loss) triples in `data`, and what
+        each code keeps or scores (`strategy.advisor.query`)."""
         self._data = data
         self._count = count
+        self._keep_of = keep_of
+        self._box_key_of = box_key_of
         self._options = None
 
     def __len__(self) -> int:
@@ -153,7 +165,8 @@ class Advice(Sequence[AdviceOption]):
         if not 0 <= index < count:
             raise IndexError("advice index out of range")
         code, value, loss = self._data[3 * index : 3 * index + 3].tolist()
-        return _option(int(code), value, loss)
+        code = int(code)
+        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
 
     def __iter__(self) -> Iterator[AdviceOption]:
         return iter(self._all())
@@ -174,15 +187,12 @@ class Advice(Sequence[AdviceOption]):
         options = self._options
         if options is None:
             flat = iter(self._data[: 3 * self._count].tolist())
-            triples = zip(flat, flat, flat, strict=True)
+            keep_of, box_key_of = self._keep_of, self._box_key_of
             options = self._options = tuple(
-                _option(int(code), value, loss) for code, value, loss in triples
+                _new_option(AdviceOption, (keep_of[code], box_key_of[code], value, loss))
+                for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
             )
         return options
-
-
-def _option(code: int, value: float, loss: float) -> AdviceOption:
-    return _new_option(AdviceOption, (_keep_of[code], _box_key_of[code], value, loss))
 
 
 # The last rules asked about and their table: a query with the same RuleSet object skips even
@@ -191,24 +201,18 @@ _last: tuple[RuleSet, StrategyTable] | None = None
 _tables: dict[RuleSet, StrategyTable] = {}
 _KEPT_TABLES = 4  # tables `advise` keeps in memory for rules given as a RuleSet (8 MB each)
 _tables_lock = threading.Lock()
-# The advisor's query and code tables, bound on the first `advise` (importing them loads numba).
-_query: (
-    Callable[
-        [StrategyTable, Column | None, Sequence[int], int], tuple[npt.NDArray[np.float64], int]
-    ]
-    | None
-) = None
-_keep_of: tuple[tuple[int, ...] | None, ...] = ()
-_box_key_of: tuple[str | None, ...] = ()
+# The advisor's query, bound on the first `advise` (importing it loads numba).
+_query: Callable[[StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]] | None
+_query = None
 
 
 def _bind_engine() -> Callable[
-    [StrategyTable, Column | None, Sequence[int], int], tuple[npt.NDArray[np.float64], int]
+    [StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]
 ]:
-    global _query, _keep_of, _box_key_of
-    from fivedice.strategy.advisor import BOX_KEY_OF, KEEP_OF, query
+    global _query
+    from fivedice.strategy.advisor import query
 
-    _keep_of, _box_key_of, _query = KEEP_OF, BOX_KEY_OF, query
+    _query = query
     return query
 
 
@@ -238,8 +242,8 @@ def advise(
     table = last[1] if last is not None and last[0] is rules else _table(rules)
     if card is not None and not isinstance(card, Column):
         card = Column.from_dict(table.rules, card)
-    data, count = (_query or _bind_engine())(table, card, dice, rolls_left)
-    return Advice(data, count)
+    data, count, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
+    return Advice(data, count, engine.keep_of, engine.box_key_of)
 
 
 def _table(rules: RuleSet | StrategyTable) -> StrategyTable:

@@ -30,17 +30,14 @@ from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.rules import RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
-    FULL_MASK,
-    KEEPS,
     MAX_OPTIONS,
-    OPTION_BOXES,
     ROLL_INDEX,
     StrategyTable,
     advice_options,
     column_state,
 )
 
-__all__ = ["BOX_KEY_OF", "KEEP_OF", "RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
+__all__ = ["RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
 
 
 class Option(NamedTuple):
@@ -68,12 +65,6 @@ class Option(NamedTuple):
         return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
 
 
-# Option code (see `solver.OPTION_BOXES`) -> the option's keep and box.
-KEEP_OF: tuple[Roll | None, ...] = (None,) * OPTION_BOXES + ALL_KEEPS
-"""The keep of each option code (None for a box)."""
-BOX_KEY_OF: tuple[str | None, ...] = (*(c.key for c in CATEGORIES), *(None,) * KEEPS)
-"""The box key of each option code (None for a keep)."""
-_CATEGORY_OF: tuple[Category | None, ...] = (*CATEGORIES, *(None,) * KEEPS)
 RESULT_SIZE = 3 * MAX_OPTIONS
 """Floats in a query's result: (code, value, loss) per option."""
 _new = tuple.__new__  # Option from (keep, category, value, loss), skipping Option.__new__
@@ -112,7 +103,7 @@ def _advice_into(
     return count
 
 
-class _Engine:
+class Engine:
     """What a query needs of one table, looked up once: its arrays, its rules, and the compiled
     `_advice_into` for exactly these argument types.
 
@@ -123,12 +114,33 @@ class _Engine:
     table, Python ints and a bool (`query` checks `rolls_left`; the rest it computes itself).
     """
 
-    __slots__ = ("kernel", "packed", "rolls_per_turn", "rules", "table", "values")
+    __slots__ = (
+        "box_key_of",
+        "category_of",
+        "full_mask",
+        "keep_of",
+        "kernel",
+        "packed",
+        "rolls_per_turn",
+        "rules",
+        "table",
+        "values",
+    )
 
     def __init__(self, table: StrategyTable) -> None:
         self.table = weakref.ref(table)  # weak: `_engines` drops the engine with its table
         self.rules = table.rules
         self.rolls_per_turn = table.rules.rolls_per_turn
+        # Option codes: a code below the number of boxes B is the box at that place on the
+        # card, a code c >= B keeps ALL_KEEPS[c - B] (see `solver.advice_options`).
+        boxes: tuple[Category, ...] = tuple(getattr(table.rules, "boxes", CATEGORIES))
+        self.full_mask = (1 << len(boxes)) - 1
+        self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + ALL_KEEPS
+        self.box_key_of: tuple[str | None, ...] = (
+            *(box.key for box in boxes),
+            *(None,) * len(ALL_KEEPS),
+        )
+        self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
@@ -146,16 +158,16 @@ class _Engine:
 
 
 _engine_lock = threading.Lock()
-_engines: weakref.WeakKeyDictionary[StrategyTable, _Engine] = weakref.WeakKeyDictionary()
-_last_engine: _Engine | None = None  # the last table's, checked by identity first
+_engines: weakref.WeakKeyDictionary[StrategyTable, Engine] = weakref.WeakKeyDictionary()
+_last_engine: Engine | None = None  # the last table's, checked by identity first
 
 
-def _engine(table: StrategyTable) -> _Engine:
+def _engine(table: StrategyTable) -> Engine:
     global _last_engine
     with _engine_lock:
         engine = _engines.get(table)
         if engine is None:
-            engine = _engines[table] = _Engine(table)
+            engine = _engines[table] = Engine(table)
     _last_engine = engine
     return engine
 
@@ -174,12 +186,13 @@ def _remember_column(column: Column, rules: RuleSet, state: tuple[int, int, bool
 
 def query(
     table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
-) -> tuple[npt.NDArray[np.float64], int]:
+) -> tuple[npt.NDArray[np.float64], int, Engine]:
     """Every legal option at a decision point, best first, as a flat array.
 
     Returns:
-        (result, n): result[3i:3i+3] is option i's code (`KEEP_OF` / `BOX_KEY_OF`), value
-        and loss, for i below n.
+        (result, n, engine): result[3i:3i+3] is option i's code, value and loss, for i below
+        n; `engine.keep_of[code]` is the code's keep (None for a box), `engine.box_key_of[code]`
+        and `engine.category_of[code]` its box's key and box (None for a keep).
 
     Raises:
         DiceError: not five dice 1-6.
@@ -215,13 +228,13 @@ def query(
             state = column_state(engine.rules, column)
             _remember_column(column, engine.rules, state)
             mask, upper_total, armed = state
-    if mask == FULL_MASK:
+    if mask == engine.full_mask:
         raise ValueError("the card is complete: there is nothing to decide")
     out = np.empty(RESULT_SIZE)
     count = engine.kernel(
         mask, upper_total, armed, roll, rolls_left, engine.values, engine.packed, out
     )
-    return out, count
+    return out, count, engine
 
 
 def advise(
@@ -241,10 +254,10 @@ def advise(
         DiceError: not five dice 1-6.
         ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
     """
-    out, count = query(table, column, dice, rolls_left)
+    out, count, engine = query(table, column, dice, rolls_left)
     flat = iter(out[: 3 * count].tolist())
-    keep_of = KEEP_OF
-    category_of = _CATEGORY_OF
+    keep_of = engine.keep_of
+    category_of = engine.category_of
     return [
         _new(Option, (keep_of[code], category_of[code], value, loss))
         for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
