@@ -8,9 +8,9 @@ The positions are varied and reachable: a card of 0-12 boxes filled by random le
 of random rolls, random dice, and 2 rolls left (`--rolls-left`: 0, 1, or mixed: any); the same
 set for both engines, built (with the peer's notation of each) outside the timing. The set is
 timed in chunks of `--chunk` positions, each chunk every way in turn (ours, the peer's, the next
-chunk, ...), `--rounds` times; a figure is the sum over the chunks of each chunk's best time,
-per query. On a shared machine this keeps the load's bursts out of both figures alike. Ours is
-measured four ways:
+chunk, ...; the order rotates each round), `--rounds` times; a figure is the sum over the chunks
+of each chunk's best time, per query. On a shared machine this keeps the load's bursts out of
+both figures alike. Ours is measured four ways:
 
 * `advise`: `fivedice.advise(rules, dice, rolls_left, card)`, the lazy `Advice` returned;
 * `advise_best`: the same and its best option read (`.best`);
@@ -134,10 +134,12 @@ def main() -> None:
     best = {name: [float("inf")] * len(chunks) for name in variants}
     for queries in variants.values():  # one untimed pass: every path warm
         _seconds(queries)
-    for _ in range(args.rounds):
+    names = list(variants)
+    for round_ in range(args.rounds):
+        order = names[round_ % len(names) :] + names[: round_ % len(names)]  # none always first
         for c, first in enumerate(chunks):
-            for name, queries in variants.items():
-                seconds = _seconds(queries[first : first + args.chunk])
+            for name in order:
+                seconds = _seconds(variants[name][first : first + args.chunk])
                 best[name][c] = min(best[name][c], seconds)
     per_query = {name: sum(times) / len(positions) for name, times in best.items()}
     figures: dict[str, object] = {
