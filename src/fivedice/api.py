@@ -235,12 +235,15 @@ def advise(
     Raises:
         DiceError: not five dice 1-6.
         CardError: a card dict with an unknown box or an impossible score.
-        ValueError: rolls left out of range, or a complete card.
+        ValueError: rolls left not a whole number in range, or a complete card.
         UnsupportedRulesError: rules with more than one column.
+        TypeError: `rules` or `card` of another type.
     """
     last = _last
     table = last[1] if last is not None and last[0] is rules else _table(rules)
     if card is not None and not isinstance(card, Column):
+        if not isinstance(card, Mapping):
+            raise TypeError(f"card must be a Card, a dict of box scores or None, not {card!r}")
         card = Column.from_dict(table.rules, card)
     data, count, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
     return Advice(data, count, engine.keep_of, engine.box_key_of)
@@ -249,6 +252,10 @@ def advise(
 def _table(rules: RuleSet | StrategyTable) -> StrategyTable:
     global _last
     if not isinstance(rules, RuleSet):
+        from fivedice.strategy.solver import StrategyTable
+
+        if not isinstance(rules, StrategyTable):
+            raise TypeError(f"rules must be a RuleSet or a table from solve(), not {rules!r}")
         return rules
     with _tables_lock:
         table = _tables.get(rules)

@@ -208,6 +208,12 @@ def test_bad_queries_raise_value_errors(classic_table: StrategyTable) -> None:
         advise(classic_table, (1, 2, 3, 4, 5), 0, {"fives": 3})
     with pytest.raises(UnsupportedRulesError):
         advise(RuleSet.preset("triple"), (1, 2, 3, 4, 5), 0)
+    with pytest.raises(ValueError, match="whole number"):
+        advise(classic_table, (1, 2, 3, 4, 5), 1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="card must be"):
+        advise(classic_table, (1, 2, 3, 4, 5), 0, ["yahtzee"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be"):
+        advise("classic", (1, 2, 3, 4, 5), 0)  # type: ignore[arg-type]
 
 
 def test_readme_examples(cache_dir: Path) -> None:
