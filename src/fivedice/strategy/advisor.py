@@ -109,9 +109,11 @@ class Engine:
 
     Calling a numba function through its dispatcher first types every argument to pick the
     compiled version; for a table's own arrays that choice never changes, so it is made once
-    here (the dispatcher compiles or loads it) and the compiled entry point is called directly,
-    which saves about a third of a query. Its arguments are then fixed: three arrays of the
-    table, Python ints and a bool (`query` checks `rolls_left`; the rest it computes itself).
+    here (the dispatcher compiles or loads it, for the arrays' actual types) and the compiled
+    entry point is called directly, which saves the typing (about 0.2 µs of a 5 µs query). Its
+    arguments must then keep those types: the same arrays, ints and a bool (`query` checks
+    `rolls_left` and computes the rest itself). Interpreted (`strategy.interpreted`), the
+    kernel is the plain function.
     """
 
     __slots__ = (
