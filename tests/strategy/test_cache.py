@@ -104,3 +104,22 @@ def test_no_cache_writes_nothing(
     cache.load_or_solve(classic_table.rules, use_cache=False, cache_dir=tmp_path)
     assert len(counted_solve) == 1
     assert not any(tmp_path.iterdir())
+
+
+def test_load_cached_reads_but_never_solves(
+    tmp_path: Path, classic_table: StrategyTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_solve(rules: object, progress: object = None) -> StrategyTable:
+        raise AssertionError("load_cached solved")
+
+    monkeypatch.setattr(cache, "solve", no_solve)
+    rules = classic_table.rules
+    assert cache.load_cached(rules, cache_dir=tmp_path) is None
+    path = cache.cache_path(rules, tmp_path)
+    cache.save_table(classic_table, path)
+    table = cache.load_cached(rules, cache_dir=tmp_path)
+    assert table is not None
+    np.testing.assert_array_equal(table.values, classic_table.values)
+    assert cache.load_cached(rules, cache_dir=tmp_path) is table  # kept in memory
+    path.write_bytes(path.read_bytes()[:-8])  # damaged: not trusted, and not solved either
+    assert cache.load_cached(rules, cache_dir=tmp_path) is None

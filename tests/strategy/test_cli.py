@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from fivedice.cli_strategy import register
+from fivedice.cli.strategy import register
 from fivedice.core.card import Column
 from fivedice.strategy import cache
 from fivedice.strategy.advisor import advise

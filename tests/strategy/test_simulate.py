@@ -12,7 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from fivedice.cli_sim import register
+from fivedice.cli.sim import register
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet, find_ruleset
 from fivedice.strategy.bots import Level, values_from_table

@@ -97,6 +97,26 @@ class Column:
             raise CardError(N_("extra Yahtzees need a filled Yahtzee box that earns the bonus"))
         return column
 
+    @classmethod
+    def from_dict(cls, rules: RuleSet, data: Mapping[str, object]) -> Column:
+        """A column from the `--card` JSON object: box keys to scores, and optionally
+        "extra_yahtzees" (the extra-Yahtzee bonuses earned), each checked as `from_scores` does.
+
+        >>> from fivedice.core.rules import CLASSIC
+        >>> column = Column.from_dict(CLASSIC, {"yahtzee": 50, "threes": 9})
+        >>> column.upper_total, column.is_filled(Category.YAHTZEE)
+        (9, True)
+
+        Raises:
+            CardError: an unknown box, a score that box cannot hold, or extra Yahtzees that
+                are not a whole number or that the card cannot have earned.
+        """
+        scores = dict(data)
+        extra = scores.pop("extra_yahtzees", 0)
+        if isinstance(extra, bool) or not isinstance(extra, int):
+            raise CardError(N_("extra_yahtzees must be a whole number, not {value!r}"), value=extra)
+        return cls.from_scores(rules, scores, extra)  # type: ignore[arg-type]  # checked there
+
     def score(self, category: Category) -> int | None:
         return self.scores[category.index]
 

@@ -149,6 +149,23 @@ class RuleSet:
         reference = (base or RuleSet()).settings()
         return {k: v for k, v in self.settings().items() if reference[k] != v}
 
+    @classmethod
+    def preset(cls, name: str = "classic", **options: object) -> RuleSet:
+        """A preset's rules, with options changed by keyword as `--set KEY=VALUE` names them.
+
+        Values may be text as on the command line ("free_choice", "on", "1,2,3") or Python
+        values (`Joker.FREE_CHOICE`, True, (1, 2, 3)); the public API's way to name rules.
+
+        >>> RuleSet.preset("classic", joker="free_choice") == RuleSet.preset("free-choice")
+        True
+        >>> RuleSet.preset("classic", yahtzee_bonus=False, columns=3).columns
+        3
+
+        Raises:
+            RuleSetError: an unknown preset or option, or a value the option cannot take.
+        """
+        return find_ruleset(name, options)
+
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
 SETTING_NAMES: tuple[str, ...] = (*OPTION_NAMES[:-1], "columns", "column_multipliers")

@@ -6,35 +6,38 @@ A decision point is a column, five dice and the rolls left. The options are each
 decision on under optimal play: the box's points and bonuses included, the points already on
 the card excluded.
 
-A query is one numba call (`solver.advice_options`) that values and sorts every option; the
-Python side only checks the input and turns option codes into `Option` tuples.
+A query is one numba call (`query`, around `solver.advice_options`) that values and sorts every
+option into a small array of its own; `advise` turns that into `Option` tuples, and the public
+API (`fivedice.advise`) wraps it in a lazy `fivedice.api.Advice` that builds an option only when
+it is read.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
+from numba import njit
 
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
+from fivedice.core.rules import RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
-    FULL_MASK,
-    KEEPS,
     MAX_OPTIONS,
-    OPTION_BOXES,
     ROLL_INDEX,
     StrategyTable,
     advice_options,
     column_state,
 )
 
-__all__ = ["Option", "advise", "expected_loss"]
+__all__ = ["RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
 
 
 class Option(NamedTuple):
@@ -62,9 +65,8 @@ class Option(NamedTuple):
         return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
 
 
-# Option code (see `solver.OPTION_BOXES`) -> the option's keep and box.
-_KEEP_OF: tuple[Roll | None, ...] = (None,) * OPTION_BOXES + ALL_KEEPS
-_CATEGORY_OF: tuple[Category | None, ...] = (*CATEGORIES, *(None,) * KEEPS)
+RESULT_SIZE = 3 * MAX_OPTIONS
+"""Floats in a query's result: (code, value, loss) per option."""
 _new = tuple.__new__  # Option from (keep, category, value, loss), skipping Option.__new__
 _INT_ONLY = {int}
 # Every five dice in any order -> the index of the sorted roll in `ALL_ROLLS` (7,776 entries:
@@ -72,10 +74,169 @@ _INT_ONLY = {int}
 _ROLL_OF: dict[tuple[int, ...], int] = {
     dice: ROLL_INDEX[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
 }
-# The engine's output buffers and memoryviews of them (slicing these costs less), per thread
-# (the kernel releases the GIL); reused, as their contents are copied out at once: cheaper
-# than allocating, or than numba returning arrays.
-_buffers = threading.local()
+_EMPTY_STATE = (0, 0, False)
+
+
+@njit(cache=True, nogil=True)
+def _advice_into(
+    mask: int,
+    upper_total: int,
+    bonus_armed: bool,
+    roll: int,
+    rolls_left: int,
+    table: npt.NDArray[np.float64],
+    rules: npt.NDArray[np.integer[Any]],
+    out: npt.NDArray[np.float64],
+) -> int:  # pragma: no cover - compiled by numba (checked through `query`)
+    """`advice_options` with its result copied into `out` as (code, value, loss) triples, so
+    that each query's result is one small array of its own (its scratch is allocated here,
+    which costs less than handing buffers across the call)."""
+    codes = np.empty(MAX_OPTIONS, dtype=np.int64)
+    work = np.empty(ADVICE_WORK)
+    count = advice_options(
+        mask, upper_total, bonus_armed, roll, rolls_left, table, rules, codes, work
+    )
+    for i in range(count):
+        out[3 * i] = codes[i]
+        out[3 * i + 1] = work[2 * i]
+        out[3 * i + 2] = work[2 * i + 1]
+    return count
+
+
+class Engine:
+    """What a query needs of one table, looked up once: its arrays, its rules, and the compiled
+    `_advice_into` for exactly these argument types.
+
+    Calling a numba function through its dispatcher first types every argument to pick the
+    compiled version; for a table's own arrays that choice never changes, so it is made once
+    here (the dispatcher compiles or loads it, for the arrays' actual types) and the compiled
+    entry point is called directly, which saves the typing (about 0.2 µs of a 5 µs query). Its
+    arguments must then keep those types: the same arrays, ints and a bool (`query` checks
+    `rolls_left` and computes the rest itself). Interpreted (`strategy.interpreted`), the
+    kernel is the plain function.
+    """
+
+    __slots__ = (
+        "box_key_of",
+        "category_of",
+        "full_mask",
+        "keep_of",
+        "kernel",
+        "packed",
+        "rolls_per_turn",
+        "rules",
+        "table",
+        "values",
+    )
+
+    def __init__(self, table: StrategyTable) -> None:
+        self.table = weakref.ref(table)  # weak: `_engines` drops the engine with its table
+        self.rules = table.rules
+        self.rolls_per_turn = table.rules.rolls_per_turn
+        # Option codes: a code below the number of boxes B is the box at that place on the
+        # card, a code c >= B keeps ALL_KEEPS[c - B] (see `solver.advice_options`).
+        boxes: tuple[Category, ...] = tuple(getattr(table.rules, "boxes", CATEGORIES))
+        self.full_mask = (1 << len(boxes)) - 1
+        self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + ALL_KEEPS
+        self.box_key_of: tuple[str | None, ...] = (
+            *(box.key for box in boxes),
+            *(None,) * len(ALL_KEEPS),
+        )
+        self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
+        self.values = table.values
+        self.packed = table.packed_rules
+        self.kernel: Any = _advice_into
+        out = np.empty(RESULT_SIZE)
+        _advice_into(0, 0, False, 0, 0, self.values, self.packed, out)  # compiled or loaded
+        overloads = getattr(_advice_into, "overloads", None)  # None: interpreted
+        if overloads:
+            from numba import typeof
+
+            arguments = (0, 0, False, 0, 0, self.values, self.packed, out)
+            signature = tuple(map(typeof, arguments))
+            compiled = overloads.get(signature)
+            if compiled is not None:
+                self.kernel = compiled.entry_point
+
+
+_engine_lock = threading.Lock()
+_engines: weakref.WeakKeyDictionary[StrategyTable, Engine] = weakref.WeakKeyDictionary()
+_last_engine: Engine | None = None  # the last table's, checked by identity first
+
+
+def _engine(table: StrategyTable) -> Engine:
+    global _last_engine
+    with _engine_lock:
+        engine = _engines.get(table)
+        if engine is None:
+            engine = _engines[table] = Engine(table)
+    _last_engine = engine
+    return engine
+
+
+_last_column: tuple[Column | None, RuleSet | None, tuple[int, int, bool]] = (
+    None,
+    None,
+    _EMPTY_STATE,
+)
+
+
+def _remember_column(column: Column, rules: RuleSet, state: tuple[int, int, bool]) -> None:
+    global _last_column
+    _last_column = (column, rules, state)  # one assignment: other threads see old or new
+
+
+def query(
+    table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
+) -> tuple[npt.NDArray[np.float64], int, Engine]:
+    """Every legal option at a decision point, best first, as a flat array.
+
+    Returns:
+        (result, n, engine): result[3i:3i+3] is option i's code, value and loss, for i below
+        n; `engine.keep_of[code]` is the code's keep (None for a box), `engine.box_key_of[code]`
+        and `engine.category_of[code]` its box's key and box (None for a keep).
+
+    Raises:
+        DiceError: not five dice 1-6.
+        ValueError: rolls left not a whole number from 0 to rolls_per_turn - 1, or a complete
+            card.
+    """
+    # This runs once per coach hint, per bot decision and per library query: kept lean.
+    engine = _last_engine
+    if engine is None or engine.table() is not table:
+        engine = _engine(table)
+    try:
+        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
+    except TypeError:  # unhashable values
+        roll = None
+    if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
+        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
+        roll = ROLL_INDEX[check_roll(dice)]
+    if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
+        if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
+            rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int
+        if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
+            raise ValueError(
+                f"rolls left must be a whole number from 0 to {engine.rolls_per_turn - 1},"
+                f" not {rolls_left!r}"
+            )
+    if column is None:
+        mask, upper_total, armed = _EMPTY_STATE
+    else:
+        last = _last_column  # a turn asks up to three times about one card: reuse its state
+        if last[0] is column and last[1] is engine.rules:
+            mask, upper_total, armed = last[2]
+        else:
+            state = column_state(engine.rules, column)
+            _remember_column(column, engine.rules, state)
+            mask, upper_total, armed = state
+    if mask == engine.full_mask:
+        raise ValueError("the card is complete: there is nothing to decide")
+    out = np.empty(RESULT_SIZE)
+    count = engine.kernel(
+        mask, upper_total, armed, roll, rolls_left, engine.values, engine.packed, out
+    )
+    return out, count, engine
 
 
 def advise(
@@ -95,39 +256,13 @@ def advise(
         DiceError: not five dice 1-6.
         ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
     """
-    # This runs once per coach hint and per bot decision: kept lean on purpose.
-    try:
-        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
-    except TypeError:  # unhashable values
-        roll = None
-    if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
-        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
-        roll = ROLL_INDEX[check_roll(dice)]
-    if not 0 <= rolls_left < table.rules.rolls_per_turn:
-        raise ValueError(
-            f"rolls left must be from 0 to {table.rules.rolls_per_turn - 1}, not {rolls_left}"
-        )
-    mask, upper_total, armed = column_state(table.rules, column)
-    if mask == FULL_MASK:
-        raise ValueError("the card is complete: there is nothing to decide")
-    try:
-        codes_buffer, work, codes_view, work_view = _buffers.all
-    except AttributeError:  # this thread's first query
-        codes_buffer = np.empty(MAX_OPTIONS, dtype=np.int64)
-        work = np.empty(ADVICE_WORK)
-        codes_view, work_view = codes_buffer.data, work.data
-        _buffers.all = (codes_buffer, work, codes_view, work_view)
-    count = advice_options(
-        mask, upper_total, armed, roll, rolls_left, table.values, table.packed_rules,
-        codes_buffer, work,
-    )  # fmt: skip
-    codes: list[int] = codes_view[:count].tolist()
-    values_and_losses = iter(work_view[: 2 * count].tolist())
-    keep_of = _KEEP_OF
-    category_of = _CATEGORY_OF
+    out, count, engine = query(table, column, dice, rolls_left)
+    flat = iter(out[: 3 * count].tolist())
+    keep_of = engine.keep_of
+    category_of = engine.category_of
     return [
         _new(Option, (keep_of[code], category_of[code], value, loss))
-        for code, value, loss in zip(codes, values_and_losses, values_and_losses, strict=True)
+        for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
     ]
 
 

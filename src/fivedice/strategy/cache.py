@@ -37,6 +37,7 @@ __all__ = [
     "cache_key",
     "cache_limit_bytes",
     "cache_path",
+    "load_cached",
     "load_or_solve",
     "prune_cache",
     "resolve_cache_dir",
@@ -169,6 +170,27 @@ def load_or_solve(
                     save_table(table, path)
                     prune_cache(path.parent, limit, keep=path)
     _remember(path, table)
+    return table
+
+
+def load_cached(
+    rules: RuleSet, *, cache_dir: str | os.PathLike[str] | None = None
+) -> StrategyTable | None:
+    """The table of these rules if the cache holds a valid copy, else None; never solves.
+
+    For a one-off query that would rather not load the solver when there is nothing to solve
+    (`fivedice advise` with a warm cache).
+
+    Raises:
+        SolveNotAllowedError: `$FIVEDICE_SOLVE_RULES` does not list these rules.
+    """
+    check_allowed(rules)
+    path = cache_path(rules, cache_dir)
+    table = _recent_table(rules, path)
+    if table is None:
+        table = load_table(rules, path)
+        if table is not None:
+            _remember(path, table)
     return table
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import (
+from fivedice.cli.common import (
     DbOption,
     RulesOption,
     SetOption,

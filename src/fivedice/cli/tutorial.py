@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, RulesOption, SetOption, fail_with, load_rules
+from fivedice.cli.common import DbOption, JsonOption, RulesOption, SetOption, fail_with, load_rules
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail_with
+from fivedice.cli.common import DbOption, JsonOption, check_game_id, fail_with
 from fivedice.core.errors import FivediceError
 
 

@@ -12,7 +12,6 @@ import typer
 
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
-from fivedice.text import error_text
 
 
 def serve(
@@ -77,6 +76,8 @@ def serve(
         GameService.open(db).store.close()
         load_secret()  # create the shared secret file before the workers race for it
     except (FivediceError, SecretError) as error:
+        from fivedice.text import error_text
+
         typer.echo(f"fivedice: {error_text(error)}", err=True)
         raise typer.Exit(2) from None
     typer.echo(_("Serving fivedice on http://{host}:{port}/").format(host=host, port=port))

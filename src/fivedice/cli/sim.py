@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import check_seed, fail, fail_with, parse_rules
+from fivedice.cli.common import check_seed, fail, fail_with, parse_rules
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, ngettext
 from fivedice.strategy.levels import LEVELS, parse_level

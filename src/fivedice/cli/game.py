@@ -1,4 +1,4 @@
-"""The `fivedice` command line. Heavy modules (numpy, the solver, front ends) load on demand."""
+"""The game commands: `score`, `rules` and `play` (the terminal app or the plain mode)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import (
+from fivedice.cli.common import (
     CardOption,
     DbOption,
     JsonOption,
@@ -22,26 +22,11 @@ from fivedice.cli_common import (
     parse_column,
 )
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import _, set_language
+from fivedice.i18n import _
 
-app = typer.Typer(
-    name="fivedice",
-    help="Five dice, every house rule, and a coach that knows the best move.",
-    no_args_is_help=False,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+__all__ = ["register"]
 
 
-@app.callback()
-def main_callback(lang: LangOption = None) -> None:
-    """Five dice, every house rule, and a coach that knows the best move."""
-    set_language(lang)
-
-
-@app.command()
 def score(
     dice: Annotated[str, typer.Option("--dice", "-d", help="Five dice, e.g. 33355.")],
     rules_name: RulesOption = "classic",
@@ -75,7 +60,6 @@ def score(
         typer.echo(f"{box_name(p.category):<18} {p.points:>4}{suffix}")
 
 
-@app.command()
 def rules(
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
@@ -103,7 +87,6 @@ def rules(
         typer.echo(_("Presets: {names}").format(names=", ".join(p.name for p in PRESETS)))
 
 
-@app.command()
 def play(
     plain: Annotated[
         bool, typer.Option("--plain", help="Line-based play on stdin/stdout.")
@@ -196,37 +179,8 @@ def play(
     raise typer.Exit(code)
 
 
-def _register_optional(module_name: str) -> None:
-    """Adds the commands of a layer that may not be installed in this build."""
-    import importlib
-
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        return
-    module.register(app)
-
-
-for _module in (
-    "fivedice.cli_strategy",
-    "fivedice.cli_sim",
-    "fivedice.cli_store",
-    "fivedice.cli_table",
-    "fivedice.cli_web",
-    "fivedice.cli_sheet",
-    "fivedice.cli_review",
-    "fivedice.cli_tutorial",
-    "fivedice.cli_verify",
-):
-    _register_optional(_module)
-
-
-def main() -> None:
-    """Console-script entry point."""
-    app()
-
-
-if __name__ == "__main__":
-    main()
+def register(app: typer.Typer) -> None:
+    """Adds `score`, `rules` and `play` to a Typer app."""
+    app.command("score")(score)
+    app.command("rules")(rules)
+    app.command("play")(play)

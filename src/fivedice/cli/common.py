@@ -115,10 +115,7 @@ def parse_column(rules: RuleSet, card_json: str | None) -> Column:
             N_("--card is a JSON object of boxes and scores, e.g. {example}"),
             example='{"yahtzee": 50}',
         )
-    extra = data.pop("extra_yahtzees", 0)
-    if isinstance(extra, bool) or not isinstance(extra, int):
-        raise FivediceError(N_("extra_yahtzees must be a whole number, not {value!r}"), value=extra)
-    return Column.from_scores(rules, data, extra)
+    return Column.from_dict(rules, data)
 
 
 def load_rules(preset: str, settings: list[str] | None) -> RuleSet:

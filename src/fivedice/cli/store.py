@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import DbOption, JsonOption, check_game_id, fail, fail_with
+from fivedice.cli.common import DbOption, JsonOption, check_game_id, fail, fail_with
 from fivedice.core.errors import FivediceError
 from fivedice.core.names import visible_text as shown
 from fivedice.i18n import _, ngettext

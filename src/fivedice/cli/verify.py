@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli_common import fail
+from fivedice.cli.common import fail
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fivedice.cli_common import (
+from fivedice.cli.common import (
     CardOption,
     JsonOption,
     RulesOption,
@@ -24,7 +24,10 @@ from fivedice.cli_common import (
 from fivedice.core.errors import N_, FivediceError
 
 if TYPE_CHECKING:
+    from fivedice.core.card import Column
+    from fivedice.core.dice import Roll
     from fivedice.core.rules import RuleSet
+    from fivedice.strategy.advisor import Option
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["register"]
@@ -131,10 +134,9 @@ def advise_command(
                 rolls=ruleset.rolls_per_turn,
                 value=rolls_left,
             )
-        from fivedice.strategy.advisor import advise
-
-        table = _load(ruleset, use_cache=True, show_progress=not as_json and sys.stderr.isatty())
-        options = advise(table, column, roll, rolls_left)
+        options = _advise(
+            ruleset, column, roll, rolls_left, show_progress=not as_json and sys.stderr.isatty()
+        )
     except FivediceError as error:
         fail_with(error)
     if as_json:
@@ -153,6 +155,33 @@ def advise_command(
     typer.echo(f"{'option':<{width}}  {'value':>9}  {'loss':>8}")
     for option in options:
         typer.echo(f"{option.label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+
+
+def _advise(
+    rules: RuleSet, column: Column, roll: Roll, rolls_left: int, *, show_progress: bool
+) -> list[Option]:
+    """The advisor's options, through the uncompiled kernel when the cache has the table.
+
+    A process that has not loaded numba yet (this command on its own) answers one query from a
+    cached table faster without it: numba's import alone costs more than the interpreted query
+    (`fivedice.strategy.interpreted`). Solving always takes the compiled path.
+    """
+    from fivedice.strategy.interpreted import interpreted, numba_loaded
+
+    if not numba_loaded():
+        try:
+            cache, advisor = interpreted("fivedice.strategy.cache", "fivedice.strategy.advisor")
+        except (ImportError, AttributeError):  # a kernel that needs more of numba: compile it
+            pass
+        else:
+            table = cache.load_cached(rules)
+            if table is not None:
+                options: list[Option] = advisor.advise(table, column, roll, rolls_left)
+                return options
+    from fivedice.strategy.advisor import advise
+
+    table = _load(rules, use_cache=True, show_progress=show_progress)
+    return advise(table, column, roll, rolls_left)
 
 
 def register(app: typer.Typer) -> None:

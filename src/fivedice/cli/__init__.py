@@ -1,0 +1,69 @@
+"""The `fivedice` command line: one Typer app, its commands in one module per group.
+
+Each group module (`game`, `strategy`, ...) defines its commands and a `register(app)` that
+adds them; `COMMAND_GROUPS` lists them in the order `fivedice --help` shows. The modules import
+only typer and the light core at the top: numpy, the solver, the store and the front ends load
+inside the commands that use them, so `fivedice --help` and `fivedice advise` stay fast.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Annotated
+
+import typer
+
+from fivedice.cli import (
+    game,
+    review,
+    sheet,
+    sim,
+    store,
+    strategy,
+    table,
+    tutorial,
+    verify,
+    web,
+)
+from fivedice.i18n import set_language
+
+__all__ = ["COMMAND_GROUPS", "app", "main"]
+
+app = typer.Typer(
+    name="fivedice",
+    help="Five dice, every house rule, and a coach that knows the best move.",
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+
+
+@app.callback()
+def main_callback(lang: LangOption = None) -> None:
+    """Five dice, every house rule, and a coach that knows the best move."""
+    set_language(lang)
+
+
+COMMAND_GROUPS: tuple[ModuleType, ...] = (
+    game,  # score, rules, play
+    strategy,  # solve, advise
+    sim,  # simulate
+    store,  # games, stats, highscores, export, replay
+    table,  # table
+    web,  # serve
+    sheet,  # sheet
+    review,  # review
+    tutorial,  # tutorial
+    verify,  # verify
+)
+"""The command groups, in the order of `fivedice --help`."""
+
+for _group in COMMAND_GROUPS:
+    _group.register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
