@@ -19,7 +19,7 @@ from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.service import multi_column_hint
+from fivedice.strategy.hints import estimated_hints
 from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen
@@ -488,7 +488,7 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
         await wait_for(pilot, lambda: log_text().count("Coach:") == 1, seconds=40)
         # The worst box there is: scoring it costs points, said as an estimate.
         state = app.service.state
-        options = multi_column_hint(state)
+        options = estimated_hints(state)
         worst = max((o for o in options if o.category is not None), key=lambda o: o.loss)
         assert worst.category is not None and worst.column is not None and worst.loss > 0.5
         table = screen.query_one(ScoreTable)

@@ -39,11 +39,12 @@ from fivedice.tui.move_log import (
     entry_text,
     game_entry,
 )
-from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
+from fivedice.tui.session import coach_hints, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.wording import localize_bindings
 
 if TYPE_CHECKING:
+    from fivedice.service import Hint
     from fivedice.tui.app import FivediceApp
 
 # Seconds between two CPU actions, slowest last; `+`/`-` move along this list.
@@ -742,14 +743,11 @@ class GameScreen(Screen[None]):
         hint.display = True
         hint.update(Text(_("The coach is thinking…"), style="dim"))
         self._hint_for = state
-        service = self.fiveapp.service
-        self.run_worker(
-            lambda: self._hint_worker(state, service), thread=True, group="hint", exclusive=True
-        )
+        self.run_worker(lambda: self._hint_worker(state), thread=True, group="hint", exclusive=True)
 
-    def _hint_worker(self, state: GameState, service: object) -> None:
+    def _hint_worker(self, state: GameState) -> None:
         try:
-            options = advise_state(state, service)
+            options = coach_hints(state)
         except Exception as error:  # the coach failing must not end the game
             self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
@@ -759,7 +757,7 @@ class GameScreen(Screen[None]):
         if self._hint_for is state:
             self.query_one("#hint", Static).update(Text(message, style="red"))
 
-    def _show_hint(self, state: GameState, options: list[Advice] | None) -> None:
+    def _show_hint(self, state: GameState, options: list[Hint]) -> None:
         if self._hint_for is not state or self.state is not state:
             return
         hint = self.query_one("#hint", Static)
@@ -815,7 +813,7 @@ class GameScreen(Screen[None]):
         anchor: Entry,
     ) -> None:
         try:
-            options = advise_state(state)
+            options = coach_hints(state)
         except Exception:  # no verdict rather than a crash
             return
         if not options:
@@ -824,7 +822,7 @@ class GameScreen(Screen[None]):
         if loss is not None:
             self.app.call_from_thread(self._report_loss, loss, options[0], anchor)
 
-    def _report_loss(self, loss: float, best: Advice, anchor: Entry) -> None:
+    def _report_loss(self, loss: float, best: Hint, anchor: Entry) -> None:
         app = self.fiveapp
         app.coach_loss += loss
         verdict = coach_entry(loss, best.keep, best.category, best.column, best.estimate)

@@ -1,24 +1,21 @@
 """The terminal app's only door to the game: the application service, and the coach.
 
 Nothing here changes game state by itself: actions go through the service (`act`,
-`cpu_step`), and the coach only reads a state and asks the advisor (or the service's own
-`hint`) what each choice is worth. The advisor is optional (it needs the strategy layer);
-every function says so by returning None when it cannot answer.
+`cpu_step`), and the coach only reads a state and asks the service what each choice is
+worth (`coach_hints`: the service's hints, one `Hint` type for one or several columns).
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
-from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
+    from fivedice.service import Hint
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -96,10 +93,6 @@ class SavedGame:
         """Lets the CPU seat to move take one action through the service."""
         action, self.view = self.service.cpu_step(self.view.game_id, self.view.version)
         return action
-
-    def hint(self) -> list[Any]:
-        """The service's advice for the decision the seat to move faces."""
-        return list(self.service.hint(self.view.game_id))
 
 
 class UnsavedGame:
@@ -293,103 +286,30 @@ def resume_game(game_id: int) -> GameService:
     return SavedGame(service, service.load(game_id))
 
 
-@dataclass(frozen=True)
-class Advice:
-    """One option of the coach's ranking, already in the app's terms."""
+def coach_hints(state: GameState) -> list[Hint]:
+    """The coach's options for the seat to move in `state` (the game's now, or a decision
+    just made, for the coach's verdict), best first, from the service.
 
-    keep: tuple[int, ...] | None
-    category: Category | None
-    value: float
-    loss: float
-    column: int | None = None
-    """The column (0-based) of a box in a several-column game; None otherwise."""
-    estimate: bool = False
-    """True when the values are the expert CPU's estimates rather than exact optima."""
+    May solve the rules' table on first use: call it from a worker thread.
 
+    Raises:
+        HintsUnavailableError: no strategy layer, or nothing to decide. Other service errors
+            (a table that may not be solved here).
+    """
+    from fivedice.service import state_hints
 
-_table_lock = threading.Lock()
-
-
-def _options(state: GameState) -> list[Advice] | None:
-    """The advisor's ranking for the decision the seat to move faces now (blocking)."""
-    if state.dice is None or state.is_match_over:
-        return None
-    if not state.rules.is_single_column:
-        try:
-            from fivedice.service import multi_column_hint
-
-            with _table_lock:
-                found = multi_column_hint(state)
-        except Exception:  # no strategy layer: no ranking
-            return None
-        return [Advice(o.keep, o.category, o.value, o.loss, o.column, True) for o in found]
-    try:
-        from fivedice.strategy.advisor import advise
-        from fivedice.strategy.cache import load_or_solve
-    except ImportError:
-        return None
-    with _table_lock:  # two hints at once must not solve the same rules twice
-        table = load_or_solve(state.rules)
-    column = state.cards[state.current_seat].columns[0]
-    options = advise(table, column, state.dice, state.rolls_left)
-    return [Advice(o.keep, o.category, o.value, o.loss) for o in options]
+    return state_hints(state)
 
 
 def warm_up(rules: RuleSet) -> None:
-    """Prepares the advisor for these rules (loads or solves the table, compiles the code)."""
-    if not rules.is_single_column:
-        try:
-            from fivedice.strategy.bots import level_values
-        except ImportError:
-            return
-        try:
-            with _table_lock:
-                level_values(rules, "expert")
-        except FivediceError:  # not allowed here: the hint will say so
-            pass
-        return
-    try:
-        from fivedice.core.card import Column
-        from fivedice.strategy.advisor import advise
-        from fivedice.strategy.cache import load_or_solve
-    except ImportError:
-        return
-    try:
-        with _table_lock:
-            table = load_or_solve(rules)
-    except FivediceError:  # not allowed here ($FIVEDICE_SOLVE_RULES): the hint will say so
-        return
-    advise(table, Column(), (1, 2, 3, 4, 4), 2)
+    """Readies the coach for these rules (loads or solves the table, compiles the code)."""
+    from fivedice.service import warm_up_hints
 
-
-def advise_state(state: GameState, service: object | None = None) -> list[Advice] | None:
-    """The ranking, best first; prefers the service's `hint()` when it has one.
-
-    Runs the solver on first use of a rule set, so call it from a worker thread.
-    """
-    hint = getattr(service, "hint", None)
-    if hint is not None and service is not None and getattr(service, "state", None) is state:
-        try:
-            answer = hint()
-        except Exception:  # fall back to asking the advisor directly
-            answer = None
-        if answer:
-            return [
-                Advice(
-                    getattr(o, "keep", None),
-                    getattr(o, "category", None),
-                    float(getattr(o, "value", 0.0)),
-                    float(getattr(o, "loss", 0.0)),
-                    getattr(o, "column", None),
-                    bool(getattr(o, "estimate", False)),
-                )
-                for o in answer
-            ]
-    return _options(state)
+    warm_up_hints(rules)
 
 
 def decision_loss(
-    options: list[Advice],
+    options: list[Hint],
     keep: tuple[int, ...] | None,
     category: Category | None,
     column: int | None = None,
@@ -398,13 +318,5 @@ def decision_loss(
 
     With several columns a box is matched in its `column` (0-based) too.
     """
-    for option in options:
-        if (
-            category is not None
-            and option.category is category
-            and (option.column is None or column is None or option.column == column)
-        ):
-            return option.loss
-        if keep is not None and option.keep is not None and option.keep == tuple(sorted(keep)):
-            return option.loss
-    return None
+    found = next((option for option in options if option.is_choice(keep, category, column)), None)
+    return None if found is None else found.loss

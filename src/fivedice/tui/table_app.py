@@ -8,13 +8,12 @@ the screen shows it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from textual.app import App
 
 from fivedice.core.game import GameSettings
 from fivedice.plain_table import table_entry
-from fivedice.service import GameService, GameView
+from fivedice.service import GameService, GameView, Hint
 from fivedice.tui.table_screen import TableScreen
 
 CSS = """
@@ -58,7 +57,7 @@ class TableApp(App[None]):
         self.view = self.service.undo(self.view.game_id, self.view.version)
         return self.view
 
-    def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Any]:
+    def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Hint]:
         """The coach's options for typed (or entered) dice with `rolls_left`."""
         return self.service.hint(self.view.game_id, dice, rolls_left)
 
