@@ -108,6 +108,7 @@ __all__ = [
     "StaleVersionError",
     "StoreUnavailableError",
     "UndoRefusedError",
+    "chances_are_estimates",
     "cpu_next_action",
     "game_win_chances",
     "hold_positions",
@@ -289,6 +290,13 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
         return win_chances(state)
     moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
     return None if moments is None else win_chances(state, moments)
+
+
+def chances_are_estimates(rules: RuleSet) -> bool:
+    """Whether `game_win_chances` under these rules are an estimate (several columns)."""
+    from fivedice.strategy.chances import is_estimate
+
+    return is_estimate(rules)
 
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:

@@ -7,6 +7,7 @@ worth (`coach_hints`: the service's hints, one `Hint` type for one or several co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
@@ -33,6 +34,11 @@ class GameService(Protocol):
 
     @property
     def saved(self) -> bool: ...
+
+    @property
+    def game_id(self) -> int | None:
+        """The saved game's id (None: played in memory only)."""
+        ...
 
     def act(self, action: str) -> GameState: ...
 
@@ -95,6 +101,39 @@ class SavedGame:
         return action
 
 
+class TableGame:
+    """A game at the table (`fivedice table`) through the service: entries of real dice,
+    undo, and the coach for typed dice. Keeps the version of the last view, like
+    `SavedGame`."""
+
+    def __init__(self, service: Any, view: Any) -> None:
+        self.service = service
+        self.view = view
+
+    @property
+    def state(self) -> GameState:
+        state: GameState = self.view.state
+        return state
+
+    def act(self, action: str) -> Any:
+        """Sends an entry to the service (raises its errors; nothing changes then)."""
+        from fivedice.plain_table import table_entry
+
+        entry = table_entry(action)  # boxes named as on the card, in any language
+        self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
+        return self.view
+
+    def undo(self) -> Any:
+        """Takes back the last entry in effect through the service."""
+        self.view = self.service.undo(self.view.game_id, self.view.version)
+        return self.view
+
+    def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Hint]:
+        """The coach's options for typed (or entered) dice with `rolls_left`."""
+        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left)
+        return hints
+
+
 class UnsavedGame:
     """A game held in memory only, because the player chose to play without saving."""
 
@@ -102,6 +141,7 @@ class UnsavedGame:
         self.game = game
         self.practice = practice
         self.saved = False
+        self.game_id: int | None = None
 
     @property
     def state(self) -> GameState:
@@ -126,164 +166,152 @@ class UnsavedGame:
         return None
 
 
-_service: Any = None
-_database_url: str | None = None
-_practice = False
-_unsaved = False
+class Backend:
+    """The terminal apps' door to the application service: which database, whether new
+    games are practice games, and whether the player chose to play without saving.
 
-
-def configure(url: str | None = None, practice: bool = False) -> None:
-    """Chooses the database (None: the service's default) and whether games are practice."""
-    global _service, _database_url, _practice, _unsaved
-    _service, _database_url, _practice, _unsaved = None, url, practice, False
-
-
-def practice_default() -> bool:
-    """Whether new games are practice games unless the new-game screen says otherwise."""
-    return _practice
-
-
-def database_description() -> str:
-    """The database the app saves to, as the player can find it (a path, or a URL)."""
-    from fivedice.store import default_database_url
-
-    text = _database_url or default_database_url()
-    try:
-        from sqlalchemy.engine import make_url
-
-        url = make_url(text)
-    except Exception:  # not a URL at all: show it as it was given
-        return text
-    if url.get_backend_name() == "sqlite":
-        return str(url.database or ":memory:")
-    return url.render_as_string(hide_password=True)
-
-
-def open_service() -> Any:
-    """The application service on the chosen database; None once the player chose to play
-    without saving (`play_unsaved`).
-
-    Raises:
-        StoreError: the database cannot be opened (damaged, foreign, locked, too new, a
-            server that does not answer); the app shows it and lets the player choose.
+    The App owns one and hands it to the screens that need it (no module state). The service
+    is opened on first use; a database that cannot be opened raises, so the app can say why
+    and let the player choose (`StoreProblemScreen`), never silently playing unsaved.
     """
-    global _service
-    if _unsaved:
-        return None
-    if _service is None:
-        from fivedice.core.errors import N_
-        from fivedice.service import GameService as Service
-        from fivedice.store import StoreError
 
+    def __init__(self, url: str | None = None, practice: bool = False) -> None:
+        """Args:
+        url: the database URL (None: the service's default, `$FIVEDICE_DATABASE_URL` or
+            the user data directory).
+        practice: whether new games are practice games unless the new-game screen says
+            otherwise.
+        """
+        self.url = url
+        self.practice = practice
+        self.unsaved = False
+        self._service: Any = None
+
+    def database_description(self) -> str:
+        """The database the app saves to, as the player can find it (a path, or a URL)."""
+        from fivedice.store import default_database_url
+
+        text = self.url or default_database_url()
         try:
-            _service = Service.open(_database_url)
-        except StoreError:
-            raise
-        except Exception as error:  # e.g. a database driver that is not installed
-            raise StoreError(
-                N_("cannot use the database {database}: {reason}"),
-                database=database_description(),
-                reason=str(error) or type(error).__name__,
-            ) from error
-    return _service
+            from sqlalchemy.engine import make_url
 
+            url = make_url(text)
+        except Exception:  # not a URL at all: show it as it was given
+            return text
+        if url.get_backend_name() == "sqlite":
+            return str(url.database or ":memory:")
+        return url.render_as_string(hide_password=True)
 
-def play_unsaved() -> None:
-    """From now on games are played in memory only (the player chose so, knowing why)."""
-    global _unsaved
-    _unsaved = True
+    def open_service(self) -> Any:
+        """The application service on the chosen database; None once the player chose to
+        play without saving (`play_unsaved`).
 
+        Raises:
+            StoreError: the database cannot be opened (damaged, foreign, locked, too new, a
+                server that does not answer); the app shows it and lets the player choose.
+        """
+        if self.unsaved:
+            return None
+        if self._service is None:
+            from fivedice.core.errors import N_
+            from fivedice.service import GameService as Service
+            from fivedice.store import StoreError
 
-def is_unsaved() -> bool:
-    """Whether the player chose to play without saving."""
-    return _unsaved
+            try:
+                self._service = Service.open(self.url)
+            except StoreError:
+                raise
+            except Exception as error:  # e.g. a database driver that is not installed
+                raise StoreError(
+                    N_("cannot use the database {database}: {reason}"),
+                    database=self.database_description(),
+                    reason=str(error) or type(error).__name__,
+                ) from error
+        return self._service
 
+    def play_unsaved(self) -> None:
+        """From now on games are played in memory only (the player chose so, knowing why)."""
+        self.unsaved = True
 
-def latest_unfinished() -> int | None:
-    """The id of the newest unfinished saved game, if any."""
-    games = unfinished_games()
-    return games[0][1] if games else None
+    def latest_unfinished(self) -> int | None:
+        """The id of the newest unfinished saved game, if any."""
+        games = self.unfinished_games()
+        return games[0][1] if games else None
 
+    def start_game(
+        self, settings: GameSettings, seed: int | None = None, practice: bool | None = None
+    ) -> GameService:
+        """Starts a game through the service: saved, or in memory once the player chose that.
 
-def start_game(
-    settings: GameSettings, seed: int | None = None, practice: bool | None = None
-) -> GameService:
-    """Starts a game through the service: saved, or in memory once the player chose that.
+        Raises the service's errors (a store that cannot be written).
+        """
+        practice = self.practice if practice is None else practice
+        service = self.open_service()
+        if service is not None:
+            return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
+        from fivedice.service import LocalGame
 
-    Raises the service's errors (a store that cannot be written).
-    """
-    practice = _practice if practice is None else practice
-    service = open_service()
-    if service is not None:
-        return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
-    from fivedice.service import LocalGame
+        return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
 
-    return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
+    def unfinished_games(self) -> list[tuple[str, int]]:
+        """Saved games in progress, newest first, as (description, game id); practice games
+        say so.
 
+        Raises the service's errors (a store that cannot be read), so the screen can say so.
+        """
+        service = self.open_service()
+        if service is None:
+            return []
+        from fivedice.store import IN_PROGRESS
 
-def unfinished_games() -> list[tuple[str, int]]:
-    """Saved games in progress, newest first, as (description, game id); practice games
-    say so.
+        games = service.list_games(IN_PROGRESS)
+        practice = _("practice")
+        return [
+            (
+                f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
+                + (f" · {practice}" if g.practice else ""),
+                int(g.game_id),
+            )
+            for g in games[:5]
+            if g.kind == "play"  # games at the table resume with `fivedice table`
+        ]
 
-    Raises the service's errors (a store that cannot be read), so the screen can say so.
-    """
-    service = open_service()
-    if service is None:
-        return []
-    from fivedice.store import IN_PROGRESS
+    def abandon_game(self, game_id: int) -> None:
+        """Marks a saved game abandoned through the service (raises its errors)."""
+        service = self.open_service()
+        if service is None:
+            from fivedice.core.errors import N_, FivediceError
 
-    games = service.list_games(IN_PROGRESS)
-    practice = _("practice")
-    return [
-        (
-            f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
-            + (f" · {practice}" if g.practice else ""),
-            int(g.game_id),
-        )
-        for g in games[:5]
-        if g.kind == "play"  # games at the table resume with `fivedice table`
-    ]
+            raise FivediceError(N_("there is no database to abandon a game in"))
+        service.abandon(game_id)
 
+    def statistics(self, profile: str | None = None) -> list[ProfileStats]:
+        """Statistics per profile and rule preset (empty without a database).
 
-def abandon_game(game_id: int) -> None:
-    """Marks a saved game abandoned through the service (raises its errors)."""
-    service = open_service()
-    if service is None:
-        from fivedice.core.errors import N_, FivediceError
+        Raises the service's errors (a store that cannot be read), so the screen can say so.
+        """
+        service = self.open_service()
+        if service is None:
+            return []
+        found: list[ProfileStats] = service.stats(profile)
+        return found
 
-        raise FivediceError(N_("there is no database to abandon a game in"))
-    service.abandon(game_id)
+    def high_score_lists(self) -> dict[str, list[HighScore]]:
+        """The top solo results per rule preset (empty without a database)."""
+        service = self.open_service()
+        if service is None:
+            return {}
+        lists: dict[str, list[HighScore]] = service.high_scores()
+        return lists
 
+    def resume_game(self, game_id: int) -> GameService:
+        """Loads a saved game through the service (its own settings and dice)."""
+        service = self.open_service()
+        if service is None:
+            from fivedice.core.errors import N_, FivediceError
 
-def statistics(profile: str | None = None) -> list[ProfileStats]:
-    """Statistics per profile and rule preset (empty without a database).
-
-    Raises the service's errors (a store that cannot be read), so the screen can say so.
-    """
-    service = open_service()
-    if service is None:
-        return []
-    found: list[ProfileStats] = service.stats(profile)
-    return found
-
-
-def high_score_lists() -> dict[str, list[HighScore]]:
-    """The top solo results per rule preset (empty without a database)."""
-    service = open_service()
-    if service is None:
-        return {}
-    lists: dict[str, list[HighScore]] = service.high_scores()
-    return lists
-
-
-def resume_game(game_id: int) -> GameService:
-    """Loads a saved game through the service (its own settings and dice)."""
-    service = open_service()
-    if service is None:
-        from fivedice.core.errors import N_, FivediceError
-
-        raise FivediceError(N_("there is no database to resume a game from"))
-    return SavedGame(service, service.load(game_id))
+            raise FivediceError(N_("there is no database to resume a game from"))
+        return SavedGame(service, service.load(game_id))
 
 
 def coach_hints(state: GameState) -> list[Hint]:
