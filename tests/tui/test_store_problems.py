@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
@@ -65,3 +66,33 @@ def test_the_problem_is_said_in_the_players_language(tmp_path: Path) -> None:
         run(app, script)
     finally:
         set_language("en")
+
+
+def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
+    """Without a database the lessons run on one in memory (nothing kept), not a crash."""
+    from fivedice.tui.setup_screen import SetupScreen
+    from fivedice.tui.tutorial_screen import LessonScreen, TutorialScreen
+
+    path = tmp_path / "other.sqlite3"
+    FOREIGN["text"](path)
+    app = FivediceApp(backend=Backend(f"sqlite:///{path}"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, StoreProblemScreen))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        app.screen.query_one("#learn", Button).press()
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+        assert "0 of" in screen_text(app)  # the list, with no progress
+        # The list is built on mount and again on resume: press the button that stays.
+        for _ in range(80):
+            if isinstance(app.screen, LessonScreen):
+                break
+            buttons = [b for b in app.screen.query("#play-upper") if b.is_attached]
+            if buttons:
+                buttons[-1].press()
+            await pilot.pause(0.25)
+        assert isinstance(app.screen, LessonScreen)
+
+    run(app, script)
+    assert path.read_text() == "my shopping list\nmilk\n"

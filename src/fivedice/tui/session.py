@@ -186,6 +186,7 @@ class Backend:
         self.practice = practice
         self.unsaved = False
         self._service: Any = None
+        self._memory: Any = None  # the lessons' service once unsaved (see `lesson_service`)
 
     def database_description(self) -> str:
         """The database the app saves to, as the player can find it (a path, or a URL)."""
@@ -228,6 +229,23 @@ class Backend:
                     reason=str(error) or type(error).__name__,
                 ) from error
         return self._service
+
+    def lesson_service(self) -> Any:
+        """The service the tutorial plays its lessons through: the saved one, or, once the
+        player chose to play without saving, one in memory (the lessons work; what was done
+        is forgotten when the app ends, like the games).
+
+        Raises:
+            StoreError: as `open_service`.
+        """
+        service = self.open_service()
+        if service is not None:
+            return service
+        if self._memory is None:
+            from fivedice.service import GameService as Service
+
+            self._memory = Service.open("sqlite://")
+        return self._memory
 
     def play_unsaved(self) -> None:
         """From now on games are played in memory only (the player chose so, knowing why)."""

@@ -71,7 +71,7 @@ class TutorialScreen(Screen[None]):
     def refresh_lessons(self) -> None:
         """Reads the progress again and rebuilds the list."""
         try:
-            progress = self.backend.open_service().tutorial_progress()
+            progress = self.backend.lesson_service().tutorial_progress()
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
             progress = {}
@@ -107,7 +107,7 @@ class TutorialScreen(Screen[None]):
             self.open_lesson(button.removeprefix("play-"))
         elif button.startswith("skip-"):
             try:
-                self.backend.open_service().tutorial_skip(button.removeprefix("skip-"))
+                self.backend.lesson_service().tutorial_skip(button.removeprefix("skip-"))
             except FivediceError as error:
                 self.notify(error_text(error), severity="error")
             self.refresh_lessons()
@@ -115,7 +115,7 @@ class TutorialScreen(Screen[None]):
     def open_lesson(self, key: str) -> None:
         """Starts (or restarts) a lesson on its own screen."""
         try:
-            run = self.backend.open_service().tutorial_start(key, self.rules, seed=self.seed)
+            run = self.backend.lesson_service().tutorial_start(key, self.rules, seed=self.seed)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
             return
@@ -184,7 +184,7 @@ class LessonScreen(Screen[None]):
             said += " " + _("Press Escape for the lessons.")
         else:
             said = instruction(run)
-            coach = self.backend.open_service().tutorial_coach_line(run)
+            coach = self.backend.lesson_service().tutorial_coach_line(run)
             if coach:
                 said = f"{said}\n{coach}" if not run.version else coach
         self.query_one("#lesson-say", Static).update(said)
@@ -219,7 +219,7 @@ class LessonScreen(Screen[None]):
     def send(self, action: Action) -> None:
         """Sends one action through the service and shows the result."""
         try:
-            self.lesson_run = self.backend.open_service().tutorial_act(self.lesson_run, action)
+            self.lesson_run = self.backend.lesson_service().tutorial_act(self.lesson_run, action)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
         self.show()
@@ -250,7 +250,7 @@ class LessonScreen(Screen[None]):
 
     def action_restart(self) -> None:
         try:
-            self.lesson_run = self.backend.open_service().tutorial_start(
+            self.lesson_run = self.backend.lesson_service().tutorial_start(
                 self.lesson.key, self.rules, seed=self.lesson_run.seed
             )
         except FivediceError as error:
@@ -259,7 +259,7 @@ class LessonScreen(Screen[None]):
 
     def action_skip(self) -> None:
         try:
-            self.backend.open_service().tutorial_skip(self.lesson.key)
+            self.backend.lesson_service().tutorial_skip(self.lesson.key)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
         self.dismiss(None)
