@@ -96,3 +96,23 @@ def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
 
     run(app, script)
     assert path.read_text() == "my shopping list\nmilk\n"
+
+
+def test_the_tutorial_app_shows_a_database_it_cannot_open(tmp_path: Path) -> None:
+    from fivedice.core.rules import RuleSet
+    from fivedice.tui.tutorial_screen import TutorialApp, TutorialScreen
+
+    path = tmp_path / "other.sqlite3"
+    FOREIGN["users-table"](path)
+    before = path.read_bytes()
+    app = TutorialApp(RuleSet(), backend=Backend(f"sqlite:///{path}"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, StoreProblemScreen))
+        text = " ".join(screen_text(app).split())
+        assert path.name in text and "it holds other tables: users" in text
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
+
+    run(app, script)  # type: ignore[arg-type]
+    assert path.read_bytes() == before

@@ -26,6 +26,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
 from fivedice.plain_tutorial import lesson_state, state_label
 from fivedice.text import box_name, card_lines, error_text
+from fivedice.tui.dialogs import StoreProblemScreen
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import binding_texts
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, instruction
@@ -289,6 +290,29 @@ class TutorialApp(App[None]):
         self.backend = backend or Backend()
 
     def on_mount(self) -> None:
+        self._open_store()
+
+    def _open_store(self) -> None:
+        """Opens the saved progress; when it cannot be, says why and lets the player choose
+        (as the game app does): try again, go on without saving, or quit."""
+        try:
+            self.backend.open_service()
+        except FivediceError as error:
+            screen = StoreProblemScreen(self.backend.database_description(), error_text(error))
+            self.push_screen(screen, self._after_store_problem)
+            return
+        self._first_screen()
+
+    def _after_store_problem(self, choice: str | None) -> None:
+        if choice == "retry":
+            self.call_later(self._open_store)
+        elif choice == "unsaved":
+            self.backend.play_unsaved()
+            self.call_later(self._first_screen)
+        else:
+            self.exit()
+
+    def _first_screen(self) -> None:
         screen = TutorialScreen(self.rules, self.backend, seed=self.seed)
         self.push_screen(screen)
         if self.first_lesson:
