@@ -78,8 +78,9 @@ async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> N
 
 
 def test_full_game_against_a_cpu_through_the_keys() -> None:
-    # A readable pace for the first CPU turn, so the rules screen opens in its middle.
-    app = FivediceApp(SETTINGS, seed=7, pace=0.2, start_now=True)
+    # The slowest pace for the first CPU turn, so the rules screen opens in its middle even on
+    # a busy machine (at 0.2 s a step the CPU could finish its turn between two key presses).
+    app = FivediceApp(SETTINGS, seed=7, pace=2.5, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, GameScreen)
