@@ -1,8 +1,11 @@
-"""The terminal app's only door to the game: the application service, and the coach.
+"""The terminal apps' only door to the game: the application service, and the coach.
 
-Nothing here changes game state by itself: actions go through the service (`act`,
-`cpu_step`), and the coach only reads a state and asks the service what each choice is
-worth (`coach_hints`: the service's hints, one `Hint` type for one or several columns).
+`Backend` (one per App, handed to the screens that need it; no module state) opens the
+service on the chosen database and answers for saved games, statistics and lessons; the
+games it starts or resumes (`SavedGame`, `UnsavedGame`, `TableGame`) send every action to
+the service. Nothing here changes game state by itself, and the coach only reads a state and
+asks the service what each choice is worth (`coach_hints`: one `Hint` type for one or
+several columns).
 """
 
 from __future__ import annotations
