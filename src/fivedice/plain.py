@@ -33,7 +33,6 @@ from fivedice.service import (
     GameService,
     GameView,
     HintsUnavailableError,
-    hold_positions,
     make_cpu_player,
 )
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
@@ -480,25 +479,21 @@ class PlainSession:
         if not options:
             self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
             return
-        estimate = any(getattr(option, "estimate", False) for option in options)
+        estimate = any(option.estimate for option in options)
         self.say(
             _("The coach's best options (estimated points still to come):")
             if estimate
             else _("The coach's best options (expected points still to come):")
         )
         for number, option in enumerate(options[:HINT_OPTIONS], start=1):
-            column = getattr(option, "column", None)
-            text = choice_text(option.keep, option.category, column)
-            if option.category is None and state.dice is not None:
-                keep = tuple(option.keep or ())
-                if keep and len(keep) < len(state.dice):
-                    positions = sorted(hold_positions(state.dice, state.turn.held, keep))
-                    text += " " + _("(hold {positions})").format(
-                        positions=" ".join(map(str, positions))
-                    )
+            text = choice_text(option.keep, option.category, option.column)
+            if option.hold and state.dice is not None and len(option.hold) < len(state.dice):
+                text += " " + _("(hold {positions})").format(
+                    positions=" ".join(map(str, option.hold))
+                )
             value = f"{option.value:.1f}"
             loss = f" (-{option.loss:.1f})" if option.loss >= 0.05 else ""
-            self.say(f"  {number}. {text}: {'≈' if estimate else ''}{value}{loss}")
+            self.say(f"  {number}. {text}: {'≈' if option.estimate else ''}{value}{loss}")
 
 
 def dice_lines(view: GameView) -> list[str]:

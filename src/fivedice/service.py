@@ -28,10 +28,10 @@ from __future__ import annotations
 import json
 import random
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.actions import (
     Action,
@@ -43,7 +43,6 @@ from fivedice.core.actions import (
     parse_action,
 )
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.categories import Category
 from fivedice.core.dice import DiceSource, RandomDice
 from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.fairdice import (
@@ -89,6 +88,7 @@ from fivedice.store.tutorial_progress import (
     LessonProgress,
     TutorialStore,
 )
+from fivedice.strategy.hints import Hint, HintKind, estimated_hints, hints_for, hold_positions
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
@@ -96,7 +96,7 @@ from fivedice.strategy.limits import (
     check_cpu_levels,
     waiting_at_most,
 )
-from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
+from fivedice.tutorial import LESSONS, TutorialRun, find_lesson
 from fivedice.tutorial import engine as tutorial_engine
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
@@ -108,12 +108,13 @@ if TYPE_CHECKING:  # the review's types, named here so front ends need not impor
 
 __all__ = [
     "TABLE_KIND",
-    "ColumnOption",
     "CpuFactory",
     "CpuLevelError",
     "CpuPlayer",
     "GameService",
     "GameView",
+    "Hint",
+    "HintKind",
     "HintsUnavailableError",
     "LessonNotFoundError",
     "LocalGame",
@@ -122,13 +123,15 @@ __all__ = [
     "StaleVersionError",
     "StoreUnavailableError",
     "UndoRefusedError",
+    "chances_are_estimates",
     "cpu_next_action",
     "game_win_chances",
     "hold_positions",
     "make_cpu_player",
-    "multi_column_hint",
+    "state_hints",
     "table_coach_state",
     "undo_refusal",
+    "warm_up_hints",
 ]
 
 
@@ -256,23 +259,6 @@ def _check_solvable(settings: GameSettings) -> None:
         raise SettingsError(error.template, **error.params) from None
 
 
-def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
-    """Positions (1-5) to hold so that exactly the values in `keep` are held.
-
-    Dice already held are preferred, so a CPU changes as few holds as it can.
-    """
-    wanted = Counter(keep)
-    chosen: set[int] = set()
-    order = sorted(range(len(dice)), key=lambda i: not held[i])
-    for index in order:
-        if wanted[dice[index]] > 0:
-            wanted[dice[index]] -= 1
-            chosen.add(index + 1)
-    if sum(wanted.values()):
-        raise ValueError(f"cannot keep {tuple(keep)} from {tuple(dice)}")
-    return chosen
-
-
 def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     """The CPU's next single action: a release, a hold, a roll or a score, one step at a time."""
     turn = state.turn
@@ -319,6 +305,13 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
         return win_chances(state)
     moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
     return None if moments is None else win_chances(state, moments)
+
+
+def chances_are_estimates(rules: RuleSet) -> bool:
+    """Whether `game_win_chances` under these rules are an estimate (several columns)."""
+    from fivedice.strategy.chances import is_estimate
+
+    return is_estimate(rules)
 
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:
@@ -779,11 +772,11 @@ class GameService:
         game_id: int,
         dice: Sequence[int] | None = None,
         rolls_left: int | None = None,
-    ) -> list[Any]:
+    ) -> list[Hint]:
         """The options for the seat to move, best first (needs the strategy layer).
 
-        One column: the advisor's exact `Option`s. Several columns: `ColumnOption`s valued
-        as the expert CPU values them (see `multi_column_hint`): estimates, not exact values.
+        One column: exact values (the advisor's). Several columns: values as the expert CPU
+        estimates them (`Hint.estimate`). See `fivedice.strategy.hints`.
 
         Args:
             game_id: the game.
@@ -804,22 +797,9 @@ class GameService:
             raise HintsUnavailableError(
                 N_("typed dice are for games at the table; here the coach uses the dice rolled")
             )
-        if view.is_over or state.dice is None:
+        if view.is_over:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
-        if state.rules.columns != 1:
-            with waiting_at_most(self.solve_wait):
-                return multi_column_hint(state)
-        try:
-            from fivedice.strategy.advisor import advise
-            from fivedice.strategy.cache import load_or_solve
-        except ImportError as error:
-            raise HintsUnavailableError(
-                N_("the strategy layer is not available: {reason}"), reason=str(error)
-            ) from None
-        with waiting_at_most(self.solve_wait):
-            table = load_or_solve(state.rules)
-        column = state.cards[state.current_seat].columns[0]
-        return list(advise(table, column, state.dice, state.rolls_left))
+        return state_hints(state, self.solve_wait)
 
     def review(self, game_id: int) -> GameReview:
         """Every decision of every seat of a finished or abandoned game against the best one.
@@ -852,7 +832,7 @@ class GameService:
                 replay,
                 game_id=game_id,
                 status=record.status or "",
-                estimate_options=multi_column_hint,
+                estimate_options=estimated_hints,
                 win_chances=game_win_chances,
             )
 
@@ -1022,35 +1002,24 @@ class GameService:
         statistics stay as they are)."""
         TutorialStore(self.store).reset_tutorial(owner)
 
-    def tutorial_coach(self, state: GameState) -> list[Advice]:
+    def tutorial_coach(self, state: GameState) -> list[Hint]:
         """The coach's options for the seat to move, best first (empty when it cannot say:
         no dice yet, or no strategy layer)."""
         if state.dice is None or state.is_match_over:
             return []
+        table = self._coach_tables.get(state.rules) if state.rules.columns == 1 else None
         try:
-            if state.rules.columns != 1:
-                return [
-                    Advice(o.keep, o.category, o.column, o.loss) for o in multi_column_hint(state)
-                ]
-            from fivedice.strategy.advisor import advise
-            from fivedice.strategy.cache import load_or_solve
-        except (ImportError, HintsUnavailableError):
-            return []
-        table = self._coach_tables.get(state.rules)
-        if table is None:
-            # Bounded like a hint; where no table may be had (allow-list, busy) the lesson
-            # goes on with the coach silent rather than failing the player's action.
-            try:
+            if table is None and state.rules.columns == 1:
+                from fivedice.strategy.cache import load_or_solve
+
+                # Bounded like a hint; where no table may be had (allow-list, busy) the lesson
+                # goes on with the coach silent rather than failing the player's action.
                 with waiting_at_most(self.solve_wait):
                     table = load_or_solve(state.rules)
-            except (SolveNotAllowedError, SolverBusyError):
-                return []
-            self._coach_tables[state.rules] = table
-        column = state.cards[state.current_seat].columns[0]
-        return [
-            Advice(o.keep, o.category, None, o.loss)
-            for o in advise(table, column, state.dice, state.rolls_left)
-        ]
+                self._coach_tables[state.rules] = table
+            return hints_for(state, table)
+        except (ImportError, SolveNotAllowedError, SolverBusyError):
+            return []
 
     def tutorial_coach_line(self, run: TutorialRun) -> str:
         """The coach's suggestion for the decision now in the guided game ("" otherwise)."""
@@ -1059,86 +1028,47 @@ class GameService:
         return tutorial_engine.coach_line(run, self.tutorial_coach)
 
 
-class ColumnOption(NamedTuple):
-    """One choice of a several-column hint: keep dice, or score in a box of a column.
+def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]:
+    """The hints for the seat to move in a state, best first: the one path from the strategy
+    layer to every front end (`GameService.hint`, `LocalGame.hint`).
 
-    Shaped like the advisor's `Option` (keep, category, value, loss, label) plus `column`
-    (0-based; None for a keep) and `estimate` (always True: the values are the expert CPU's
-    estimates - optimal one-column values per column times its multiplier - not exact).
-    """
-
-    keep: tuple[int, ...] | None
-    category: Category | None
-    value: float
-    loss: float = 0.0
-    column: int | None = None
-    estimate: bool = True
-
-    @property
-    def label(self) -> str:
-        """The option as notation-like words: "keep 6 6", "keep nothing", "score 2:sixes"."""
-        if self.category is not None:
-            return f"score {(self.column or 0) + 1}:{self.category.key}"
-        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
-
-
-def multi_column_hint(state: GameState) -> list[ColumnOption]:
-    """Every keep and every legal (column, box) of the seat to move, best first.
-
-    Valued exactly as the expert CPU decides (`Bot.keep_options` and the same placement
-    kernel as `Bot.choose_box`): per column, the optimal one-column state values times the
-    column's multiplier. `value` is the estimated points still to come (the card's current
-    estimate plus the option's gain), `loss` the difference to the best option. Equal values
-    list boxes (columns left to right, card order) before keeps (largest first).
+    Args:
+        state: the position (a game, or a table game's coach state).
+        solve_wait: how long to wait for another thread's table solve (None: as needed).
 
     Raises:
         HintsUnavailableError: no dice rolled, the game is over, or no strategy layer.
+        SolveNotAllowedError, SolverBusyError: as `GameService.hint`.
     """
     if state.dice is None or state.is_match_over:
         raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
     try:
-        import numpy as np
-
-        from fivedice.core.categories import CATEGORIES
-        from fivedice.strategy import heuristics as h
-        from fivedice.strategy.bots import Level, make_bot
+        with waiting_at_most(solve_wait):
+            return hints_for(state)
     except ImportError as error:
         raise HintsUnavailableError(
             N_("the strategy layer is not available: {reason}"), reason=str(error)
         ) from None
-    rules = state.rules
-    card = state.cards[state.current_seat]
-    dice = state.dice
-    bot = make_bot(Level.EXPERT, rules)
-    values = bot.values_for(rules)
-    rt = h.rule_tables(rules)
-    boxes, _ = h.card_arrays(card.columns)
-    base = 0.0  # the card's estimated points to come: the zero of the options' values
-    for index, column_boxes in enumerate(boxes):
-        mask, up, armed = h.column_key(column_boxes, rt.params)
-        base += rules.column_multipliers[index] * float(values[mask, up, armed])
-    raw: list[tuple[float, int, ColumnOption]] = []
-    size = rules.columns * h.N_BOXES
-    cols = np.empty(size, dtype=np.int64)
-    box_ids = np.empty(size, dtype=np.int64)
-    jokers = np.empty(size, dtype=np.int64)
-    option_values = np.empty(size)
-    count = h.placement_options(
-        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
-        rt.scores, rt.joker_scores, rt.five, rt.params, values,
-        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
-    )  # fmt: skip
-    for i in range(count):
-        option = ColumnOption(
-            None, CATEGORIES[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
-        )
-        raw.append((option.value, len(raw), option))
-    if state.rolls_left > 0:
-        for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):
-            raw.append((base + gain, len(raw), ColumnOption(tuple(keep), None, base + gain)))
-    raw.sort(key=lambda item: (-round(item[0], 9), item[1]))
-    best = raw[0][0]
-    return [option._replace(loss=max(best - value, 0.0)) for value, _, option in raw]
+
+
+def warm_up_hints(rules: RuleSet) -> None:
+    """Readies hints for these rules ahead of the first one (loads or solves the table,
+    compiles the kernels), so the first hint comes at once. Silent when it cannot: the
+    hint itself will say why."""
+    from fivedice.core.card import Column
+
+    try:
+        if rules.columns != 1:
+            from fivedice.strategy.bots import level_values
+
+            level_values(rules, "expert")
+            return
+        from fivedice.strategy.advisor import advise
+        from fivedice.strategy.cache import load_or_solve
+
+        advise(load_or_solve(rules), Column(), (1, 2, 3, 4, 4), 2)
+    except (ImportError, FivediceError):  # no strategy layer, or not allowed here
+        return
 
 
 def table_coach_state(
@@ -1226,6 +1156,10 @@ class LocalGame:
         self.state = apply(self.state, action, self.dice)
         self.log.append((str(action), self.state.dice))
         return self.state
+
+    def hint(self) -> list[Hint]:
+        """The options for the seat to move, best first (see `state_hints`)."""
+        return state_hints(self.state)
 
     def cpu_step(self) -> Action:
         """Lets the CPU seat to move take one action, and returns it."""

@@ -6,7 +6,8 @@ in the current language (`fivedice.i18n`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
 from fivedice.core.card import Column, Placement, ScoreCard
@@ -15,6 +16,9 @@ from fivedice.core.errors import Phrase, Phrases
 from fivedice.core.game import FirstPlayer, GameState
 from fivedice.core.rules import BonusCondition, Joker, OfAKindScoring, RuleSet, Straights
 from fivedice.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from fivedice.strategy.hints import Hint
 
 _BOX_NAMES = BOX_NAMES
 
@@ -428,20 +432,14 @@ def option_text(
     return _("keep {dice}").format(dice=" ".join(map(str, keep)))
 
 
-def coach_lines(options: list[object], limit: int = 8, compact: bool = False) -> list[str]:
+def coach_lines(options: Sequence[Hint], limit: int = 8, compact: bool = False) -> list[str]:
     """The coach's best options, one a line, with the expected points to come and the loss.
 
-    `options` are the service's hint options (advisor `Option`s or `ColumnOption`s);
-    several-column values are estimates, marked ≈. `compact`: the numbers without words.
+    `options` are the service's hints; several-column values are estimates, marked ≈.
+    `compact`: the numbers without words.
     """
     lines = []
     for number, option in enumerate(options[:limit], start=1):
-        keep = getattr(option, "keep", None)
-        category = getattr(option, "category", None)
-        column = getattr(option, "column", None)
-        mark = "≈" if getattr(option, "estimate", False) else ""
-        value = float(getattr(option, "value", 0.0))
-        loss = float(getattr(option, "loss", 0.0))
         template = (
             "{number}. {option}: {mark}{value:.1f} (−{loss:.1f})"
             if compact
@@ -450,10 +448,10 @@ def coach_lines(options: list[object], limit: int = 8, compact: bool = False) ->
         lines.append(
             template.format(
                 number=number,
-                option=option_text(keep, category, column),
-                mark=mark,
-                value=value,
-                loss=loss,
+                option=option_text(option.keep, option.category, option.column),
+                mark="≈" if option.estimate else "",
+                value=option.value,
+                loss=option.loss,
             )
         )
     return lines

@@ -8,10 +8,11 @@ import pytest
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, ReviewRefusedError, multi_column_hint
+from fivedice.service import GameService, ReviewRefusedError
 from fivedice.store import FINISHED
 from fivedice.strategy.advisor import advise, expected_loss
 from fivedice.strategy.cache import load_or_solve
+from fivedice.strategy.hints import estimated_hints
 from fivedice.strategy.review import OPTIMAL_TOLERANCE
 
 
@@ -152,7 +153,7 @@ def test_an_estimated_loss_is_the_several_column_hints_loss(service):
     rules = find_ruleset("triple")
     view = service.create_game(GameSettings(seats=(Seat("Ed"),), rules=rules), seed=9)
     view = service.apply_action(view.game_id, "roll", view.version)
-    options = multi_column_hint(view.state)
+    options = estimated_hints(view.state)
     worst = options[-1]
     assert worst.category is not None and worst.loss > 0
     action = f"score {worst.column + 1}:{worst.category.key}"

@@ -19,25 +19,24 @@ from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.service import multi_column_hint
-from fivedice.tui import session
+from fivedice.strategy.hints import estimated_hints
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen
 from fivedice.tui.game_screen import GameScreen
 from fivedice.tui.records_screen import HighScoresScreen, StatsScreen
 from fivedice.tui.setup_screen import SetupScreen
 from fivedice.tui.widgets import ScoreTable, die_face
+from tests.tui.support import open_service, use_database
 
 SIZE = (80, 24)
 SETTINGS = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Every test saves its games in its own SQLite file."""
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 
@@ -79,8 +78,9 @@ async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> N
 
 
 def test_full_game_against_a_cpu_through_the_keys() -> None:
-    # A readable pace for the first CPU turn, so the rules screen opens in its middle.
-    app = FivediceApp(SETTINGS, seed=7, pace=0.2, start_now=True)
+    # The slowest pace for the first CPU turn, so the rules screen opens in its middle even on
+    # a busy machine (at 0.2 s a step the CPU could finish its turn between two key presses).
+    app = FivediceApp(SETTINGS, seed=7, pace=2.5, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, GameScreen)
@@ -103,7 +103,7 @@ def test_full_game_against_a_cpu_through_the_keys() -> None:
         await pilot.pause(0.6)
         assert app.service.state is before
         await pilot.press("escape")
-        app.pace_index = 0
+        app.play.pace_index = 0
         turns = 1
         while not app.service.state.is_match_over:
             if app.service.is_cpu_turn:
@@ -224,7 +224,7 @@ def finish_game(settings: GameSettings, seed: int | None, *, rounds: int | None 
     With `rounds`, stops after that many human turns and leaves the game unfinished. A game
     with a seed is a practice game: pass None for one that counts in the statistics.
     """
-    service = session.open_service()
+    service = open_service()
     view = service.create_game(settings, seed=seed)
     turns = 0
     while not view.is_over and (rounds is None or turns < rounds):
@@ -265,7 +265,7 @@ def test_statistics_and_high_scores_show_finished_games() -> None:
     for _ in (1, 2):
         finish_game(solo, None)
     finish_game(SETTINGS, None)  # against a CPU: counts in the statistics, not in the high scores
-    service = session.open_service()
+    service = open_service()
     stats = {(s.profile, s.rules): s for s in service.stats()}
     ann = stats[("Ann", "classic")]
     top = service.high_scores()["classic"]
@@ -348,7 +348,7 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
 def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
     older = finish_game(SETTINGS, None, rounds=1)  # seeded games are practice: not offered
     newer = finish_game(GameSettings(seats=(Seat("Cas"),)), None, rounds=2)
-    service = session.open_service()
+    service = open_service()
     app = FivediceApp()
 
     async def script(pilot: Pilot[None]) -> None:
@@ -483,12 +483,12 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         await pilot.press("c")
-        assert app.coach_mode
+        assert app.play.coach_mode
         await pilot.press("r", "1", "r")  # a keep, judged before the second roll
         await wait_for(pilot, lambda: log_text().count("Coach:") == 1, seconds=40)
         # The worst box there is: scoring it costs points, said as an estimate.
         state = app.service.state
-        options = multi_column_hint(state)
+        options = estimated_hints(state)
         worst = max((o for o in options if o.category is not None), key=lambda o: o.loss)
         assert worst.category is not None and worst.column is not None and worst.loss > 0.5
         table = screen.query_one(ScoreTable)
@@ -502,7 +502,7 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
         await wait_for(pilot, lambda: log_text().count("Coach:") == 2, seconds=40)
         line = log_text().rsplit("Coach:", 1)[1]
         assert f"≈{worst.loss:.2f}" in line and "estimate" in line
-        assert app.coach_decisions == 2 and app.coach_loss >= worst.loss - 1e-9
+        assert app.play.coach_decisions == 2 and app.play.coach_loss >= worst.loss - 1e-9
         # Finish through the service: the end screen's total is an estimate too.
         while not app.service.state.is_match_over:
             app.service.act("roll")
@@ -515,7 +515,7 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
             lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#coach-total")),
         )
         total = str(app.screen.query_one("#coach-total", Static).render())
-        assert f"≈{app.coach_loss:.1f}" in total and "estimate" in total
+        assert f"≈{app.play.coach_loss:.1f}" in total and "estimate" in total
 
     run(app, script)
 
@@ -525,7 +525,7 @@ def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
     for _ in (1, 2, 3):
         finish_game(solo, None)
     finish_game(GameSettings(seats=(Seat("Bea"),)), None)
-    service = session.open_service()
+    service = open_service()
     stats = {s.profile: s for s in service.stats()}
     ann, bea = stats["Ann"], stats["Bea"]
     assert sum(ann.distribution.values()) == 3

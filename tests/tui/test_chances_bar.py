@@ -9,18 +9,17 @@ from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.chances_bar import ChancesBar, chances_text
 from fivedice.tui.game_screen import GameScreen
+from tests.tui.support import use_database
 from tests.tui.test_app import run, screen_text, wait_for
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 

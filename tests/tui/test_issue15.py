@@ -15,11 +15,11 @@ from textual.pilot import Pilot
 from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.game_screen import GameScreen
 from fivedice.tui.widgets import ScoreTable
+from tests.tui.support import open_service, use_database
 
 from .test_app import screen_text, wait_for
 
@@ -28,11 +28,10 @@ DUEL = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Every test saves its games in its own SQLite file."""
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 
@@ -114,12 +113,12 @@ class FlakyStore:
     """Makes the service's writes fail while `down` is set, as a locked database would."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from fivedice.store import StoreUnavailableError
+        from fivedice.store import Store, StoreUnavailableError
 
         self.down = False
-        store = session.open_service().store
+        # Every store of the test fails alike: the app opens its own service (its Backend).
         for name in ("append_action", "save_session"):
-            original = getattr(store, name)
+            original = getattr(Store, name)
 
             def failing(*args: object, _original=original, **kwargs: object) -> object:
                 if self.down:
@@ -128,7 +127,7 @@ class FlakyStore:
                     )
                 return _original(*args, **kwargs)
 
-            monkeypatch.setattr(store, name, failing)
+            monkeypatch.setattr(Store, name, failing)
 
 
 def banner_text(app: FivediceApp) -> str:
@@ -160,7 +159,7 @@ def test_a_failed_save_of_a_cpu_turn_shows_a_banner_and_resumes_by_itself(monkey
         await wait_for(pilot, lambda: not app.service.is_cpu_turn)
         assert banner_text(app) == ""
         assert "t Try again" not in screen_text(app)
-        saved = session.open_service().load(app.service.game_id)
+        saved = open_service().load(app.service.game_id)
         assert saved.state == app.service.state  # nothing lost, nothing applied twice
 
     run(app, script)
@@ -183,7 +182,7 @@ def test_a_failed_save_of_a_human_action_is_retried_with_t(monkeypatch) -> None:
         await pilot.press("t")
         assert app.service.state.turn.held[0]
         assert banner_text(app) == ""
-        assert session.open_service().load(app.service.game_id).state == app.service.state
+        assert open_service().load(app.service.game_id).state == app.service.state
 
     run(app, script)
 
@@ -204,13 +203,15 @@ def foreign_file(path: Path) -> None:
 
 
 @pytest.mark.parametrize("make", [damaged_file, foreign_file])
-def test_a_database_that_cannot_be_opened_is_shown(tmp_path: Path, make) -> None:
+def test_a_database_that_cannot_be_opened_is_shown(
+    tmp_path: Path, make, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from fivedice.tui.dialogs import StoreProblemScreen
 
     path = tmp_path / "other.sqlite3"
     make(path)
     before = path.read_bytes()
-    session.configure(f"sqlite:///{path}")
+    use_database(monkeypatch, f"sqlite:///{path}")
     app = FivediceApp(SOLO, seed=1, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -230,10 +231,12 @@ def test_a_database_that_cannot_be_opened_is_shown(tmp_path: Path, make) -> None
         assert path.read_bytes() == before  # left as it was
 
 
-def test_quit_from_the_database_problem_screen(tmp_path: Path) -> None:
+def test_quit_from_the_database_problem_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "bad.sqlite3"
     damaged_file(path)
-    session.configure(f"sqlite:///{path}")
+    use_database(monkeypatch, f"sqlite:///{path}")
     app = FivediceApp()
 
     async def script(pilot: Pilot[None]) -> None:
@@ -309,7 +312,7 @@ def test_a_smaller_window_says_how_large_it_must_be(size: tuple[int, int]) -> No
 
 
 def test_abandon_stays_on_screen_with_long_names() -> None:
-    service = session.open_service()
+    service = open_service()
     long_names = GameSettings(
         seats=(Seat("Annemarie-Louise"), Seat("Bartholomeus Jr"), Seat("Cpu", "casual"))
     )
@@ -344,10 +347,10 @@ def test_the_coach_verdict_follows_the_move_it_judges() -> None:
         await pilot.press("c", "r", "enter")  # coach on; the CPU moves at once after this
         if isinstance(app.screen, ConfirmScreen):
             await pilot.press("y")
-        entries = app.move_log.entries
+        entries = app.play.move_log.entries
         await wait_for(pilot, lambda: any(e["kind"] == "coach" for e in entries), seconds=60)
         await wait_for(pilot, lambda: not app.service.is_cpu_turn)
-        kinds = [(e["kind"], e.get("name")) for e in app.move_log.entries]
+        kinds = [(e["kind"], e.get("name")) for e in app.play.move_log.entries]
         score = kinds.index(("score", "Ann"))
         assert kinds[score + 1] == ("coach", None)  # before the CPU's first move
         assert kinds[score + 2] == ("roll", "Bot")
@@ -410,7 +413,7 @@ def test_a_score_with_the_upper_bonus_says_so() -> None:
 
 
 def test_the_upper_bonus_row_says_0_once_out_of_reach() -> None:
-    service = session.open_service()
+    service = open_service()
     view = service.create_game(SOLO, seed=1)
     for box in ("ones", "twos", "threes", "fours", "fives", "sixes"):
         view = service.apply_action(view.game_id, "roll", view.version)
@@ -446,18 +449,18 @@ def test_resume_restores_pace_coach_language_and_log() -> None:
     async def first(pilot: Pilot[None]) -> None:
         await pilot.press("minus", "minus", "c", "l", "r", "2")  # slower, coach, Dutch
         kept["log"] = log_lines(app)
-        kept["pace"] = app.pace_index
+        kept["pace"] = app.play.pace_index
         await pilot.press("q")
 
     run(app, first)
     set_language("en")  # a new process starts in its own language
     again = FivediceApp(resume=True)
-    assert again.pace_index != kept["pace"]
+    assert again.play.pace_index != kept["pace"]
 
     async def second(pilot: Pilot[None]) -> None:
         assert isinstance(again.screen, GameScreen)
-        assert again.pace_index == kept["pace"]
-        assert again.coach_mode
+        assert again.play.pace_index == kept["pace"]
+        assert again.play.coach_mode
         assert "Beurt: Ann" in screen_text(again) and "coach aan" in screen_text(again)
         assert log_lines(again) == kept["log"]
 
@@ -614,7 +617,7 @@ def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
         assert scored.turn_number == 2
         await pilot.press("z")  # ... and take it back: the first turn again, same dice
         assert app.service.state == rolled
-        saved = session.open_service().load(app.service.game_id)
+        saved = open_service().load(app.service.game_id)
         assert saved.state == app.service.state
         assert saved.version == 5  # roll, hold, undo, score, undo: all in the log
 
@@ -644,13 +647,13 @@ def test_an_undone_decision_leaves_the_coach_total() -> None:
         await pilot.press("enter")
         if isinstance(app.screen, ConfirmScreen):
             await pilot.press("y")
-        entries = app.move_log.entries
+        entries = app.play.move_log.entries
         await wait_for(pilot, lambda: any(e["kind"] == "coach" for e in entries), seconds=60)
-        assert app.coach_decisions == 1
+        assert app.play.coach_decisions == 1
         await pilot.press("z")
         assert app.service.state.turn_number == 1
-        assert app.coach_decisions == 0 and app.coach_loss == 0.0
-        assert any(e["kind"] == "coach" for e in app.move_log.entries)  # still logged
+        assert app.play.coach_decisions == 0 and app.play.coach_loss == 0.0
+        assert any(e["kind"] == "coach" for e in app.play.move_log.entries)  # still logged
 
     run(app, script)
 

@@ -25,10 +25,10 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.service import GameService
 from fivedice.store import Store
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.game_screen import GameScreen
+from tests.tui.support import use_database
 
 from .test_app import wait_for
 
@@ -94,7 +94,7 @@ class Cluster:
 
 
 @pytest.fixture
-def cluster() -> Iterator[Cluster]:
+def cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cluster]:
     bin_dir = _postgres_bin()
     if bin_dir is None:
         pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
@@ -102,10 +102,9 @@ def cluster() -> Iterator[Cluster]:
     try:
         server.init()
         server.start()
-        session.configure(server.url)
+        use_database(monkeypatch, server.url)
         yield server
     finally:
-        session.configure(None)
         set_language("en")
         server.remove()
 

@@ -11,20 +11,19 @@ from textual.pilot import Pilot
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.service import GameService
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import EndScreen
 from fivedice.tui.game_screen import GameScreen
 from fivedice.tui.review_screen import ReviewApp, ReviewScreen
+from tests.tui.support import use_database
 from tests.tui.test_app import SIZE, screen_text, wait_for
 
 
 @pytest.fixture
-def url(tmp_path: Path):
+def url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    session.configure(url)
+    use_database(monkeypatch, url)
     yield url
-    session.configure(None)
     set_language("en")
 
 

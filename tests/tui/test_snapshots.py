@@ -20,10 +20,10 @@ from textual.pilot import Pilot
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.chances_bar import ChancesBar
 from fivedice.tui.game_screen import GameScreen
+from tests.tui.support import use_database
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("FIVEDICE_UPDATE_SNAPSHOTS") == "1"
@@ -32,10 +32,9 @@ CELL_WIDTH, LINE_HEIGHT = 12.2, 24.4  # Textual's SVG cell size
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 

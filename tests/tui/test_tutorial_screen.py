@@ -12,20 +12,19 @@ from textual.widgets import Button, OptionList, Static
 
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.setup_screen import SetupScreen
 from fivedice.tui.tutorial_screen import LessonScreen, TutorialApp, TutorialScreen
+from tests.tui.support import open_service, use_database
 from tests.tui.test_app import screen_text, wait_for
 
 SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
-    session.configure(f"sqlite:///{tmp_path / 'tutorial.sqlite3'}")
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'tutorial.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 
@@ -92,7 +91,7 @@ def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
         assert "Rolling and holding (done)" in screen_text(app)
 
     run(app, script)
-    progress = session.open_service().tutorial_progress()
+    progress = open_service().tutorial_progress()
     assert progress["rolling"].status == "done"
 
 
@@ -116,7 +115,7 @@ def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
 
     run(app, script)
-    assert session.open_service().tutorial_progress()["upper"].status == "skipped"
+    assert open_service().tutorial_progress()["upper"].status == "skipped"
 
 
 def test_the_lesson_screen_in_german_fits_80_columns():

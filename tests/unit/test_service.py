@@ -112,7 +112,7 @@ def test_multi_column_hints_are_legal_best_first_and_match_the_expert(tmp_path):
         legal = {(p.column, p.category) for p in state.placements()}
         boxes = [o for o in options if o.category is not None]
         assert {(o.column, o.category) for o in boxes} == legal
-        assert all(o.label == f"score {o.column + 1}:{o.category.key}" for o in boxes)
+        assert all(o.notation == f"score {o.column + 1}:{o.category.key}" for o in boxes)
         keeps = [o for o in options if o.category is None]
         if state.rolls_left:
             assert {o.keep for o in keeps} == {

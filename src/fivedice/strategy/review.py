@@ -36,7 +36,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Roll, Score, parse_action
 from fivedice.core.card import ScoreCard
@@ -44,6 +44,7 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet, preset_name
+from fivedice.strategy.hints import Hint, exact_hints
 
 if TYPE_CHECKING:
     from fivedice.strategy.solver import StrategyTable
@@ -72,27 +73,8 @@ class ReviewError(FivediceError):
     """A game cannot be reviewed (its log holds a choice no option matches)."""
 
 
-class ValuedOption(Protocol):
-    """What the review reads of an option: the advisor's `Option` and `ColumnOption` both fit.
-
-    `column` (0-based) is read with getattr: the one-column `Option` has none.
-    """
-
-    @property
-    def keep(self) -> tuple[int, ...] | None: ...
-
-    @property
-    def category(self) -> Category | None: ...
-
-    @property
-    def value(self) -> float: ...
-
-    @property
-    def loss(self) -> float: ...
-
-
-OptionsFor = Callable[[GameState], Sequence[ValuedOption]]
-"""Every option of the seat to move in a state, best first (`ValuedOption`s)."""
+OptionsFor = Callable[[GameState], Sequence[Hint]]
+"""Every option of the seat to move in a state, best first (`fivedice.strategy.hints`)."""
 
 ChancesFor = Callable[[GameState], tuple[float, ...] | None]
 """Every seat's chance of winning from a state (None: not known, e.g. a solo game)."""
@@ -294,13 +276,10 @@ def single_column_table(rules: RuleSet) -> StrategyTable:
 
 
 def exact_options(table: StrategyTable) -> OptionsFor:
-    """The advisor's exact options for a one-column state."""
-    from fivedice.strategy.advisor import advise
+    """The advisor's exact options for a one-column state (as the coach's hints)."""
 
-    def options(state: GameState) -> Sequence[ValuedOption]:
-        assert state.dice is not None  # only asked at a decision
-        column = state.cards[state.current_seat].columns[0]
-        return advise(table, column, state.dice, state.rolls_left)
+    def options(state: GameState) -> Sequence[Hint]:
+        return exact_hints(table, state)
 
     return options
 
@@ -386,23 +365,21 @@ def review_game(
     return GameReview(game_id, rules, status, exact, seats)
 
 
-def _matches(option: ValuedOption, choice: Choice, several_columns: bool) -> bool:
+def _matches(option: Hint, choice: Choice, several_columns: bool) -> bool:
     if choice.category is not None:
         if option.category is not choice.category:
             return False
-        return not several_columns or getattr(option, "column", 0) == choice.column
+        return not several_columns or (option.column or 0) == choice.column
     return option.keep is not None and tuple(option.keep) == choice.keep
 
 
-def _choice_of(option: ValuedOption, several_columns: bool) -> Choice:
+def _choice_of(option: Hint, several_columns: bool) -> Choice:
     if option.category is not None:
-        return Choice(None, option.category, getattr(option, "column", 0) or 0, several_columns)
+        return Choice(None, option.category, option.column or 0, several_columns)
     return Choice(keep=tuple(option.keep or ()))
 
 
-def _judge(
-    state: GameState, chosen: Choice, options: Sequence[ValuedOption], exact: bool
-) -> Decision:
+def _judge(state: GameState, chosen: Choice, options: Sequence[Hint], exact: bool) -> Decision:
     """The decision `chosen` at `state`, against the best of `options` (best first)."""
     several = not exact
     taken = next((option for option in options if _matches(option, chosen, several)), None)

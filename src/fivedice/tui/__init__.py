@@ -33,18 +33,16 @@ def run_app(
         practice: new games are practice games (kept out of statistics).
     """
     from fivedice.tui.app import FivediceApp
-    from fivedice.tui.session import configure
+    from fivedice.tui.session import Backend
 
-    configure(db, practice)
-    FivediceApp(settings, seed, resume=resume).run()
+    FivediceApp(settings, seed, resume=resume, backend=Backend(db, practice)).run()
 
 
 def run_tutorial(
     rules: RuleSet, *, db: str | None = None, lesson: str | None = None, seed: int | None = None
 ) -> None:
     """Runs the tutorial ("Learn by playing") in the terminal app until the player leaves."""
-    from fivedice.tui.session import configure
+    from fivedice.tui.session import Backend
     from fivedice.tui.tutorial_screen import TutorialApp
 
-    configure(db)
-    TutorialApp(rules, lesson=lesson, seed=seed).run()
+    TutorialApp(rules, lesson=lesson, seed=seed, backend=Backend(db)).run()

@@ -1,12 +1,15 @@
 """The winning-chances bar of the game screen: each seat's chance of winning, live.
 
-The bar watches the screen's game state and, whenever it changes, computes the chances in a
-worker thread (the first time for a rule set may load or compute the strategy tables), then
-shows one stacked bar (a colour per seat) and each seat's percentage. It is hidden with a
-single seat, and `w` switches it off and on (on by default).
+The bar watches the game state it is given (a function its screen passes) and, whenever it
+changes, computes the chances in a worker thread through the service (the first time for a
+rule set may load or compute the strategy tables), then shows one stacked bar (a colour per
+seat) and each seat's percentage. It is hidden with a single seat, and `w` switches it off
+and on (on by default).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.widget import Widget
@@ -61,12 +64,13 @@ def chances_text(
 class ChancesBar(Widget):
     """Each seat's chance of winning, updated after every action (see the module docstring)."""
 
-    DEFAULT_CSS = """
-    ChancesBar { height: 2; width: 100%; }
-    """
-
-    def __init__(self, **options: object) -> None:
+    def __init__(self, state_of: Callable[[], GameState], **options: object) -> None:
+        """Args:
+        state_of: the game state now (the bar looks at it every `POLL` seconds).
+        options: the widget's (id, classes).
+        """
         super().__init__(**options)  # type: ignore[arg-type]
+        self.state_of = state_of
         self.enabled = True
         self._seen: GameState | None = None
         self._shown: tuple[GameState, tuple[float, ...], bool] | None = None
@@ -84,8 +88,8 @@ class ChancesBar(Widget):
         return self.enabled
 
     def _look(self) -> None:
-        state: GameState | None = getattr(self.screen, "state", None)
-        if not self.enabled or state is None or state is self._seen:
+        state = self.state_of()
+        if not self.enabled or state is self._seen:
             return
         self._seen = state
         if len(state.seats) < 2:
@@ -95,11 +99,10 @@ class ChancesBar(Widget):
 
     def _compute(self, state: GameState) -> None:
         try:
-            from fivedice.service import game_win_chances
-            from fivedice.strategy.chances import is_estimate
+            from fivedice.service import chances_are_estimates, game_win_chances
 
             chances = game_win_chances(state)
-            estimate = is_estimate(state.rules)
+            estimate = chances_are_estimates(state.rules)
         except Exception:  # no strategy layer or no table: no bar, the game goes on
             chances = None
             estimate = False

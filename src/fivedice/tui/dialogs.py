@@ -28,6 +28,7 @@ from fivedice.text import (
     yahtzee_bonus_label,
 )
 from fivedice.tui.records_screen import open_records
+from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 
 
@@ -216,13 +217,28 @@ class EndScreen(Screen[str]):
     ]
 
     def __init__(
-        self, state: GameState, coach_loss: float | None, *, estimate: bool = False
+        self,
+        state: GameState,
+        coach_loss: float | None,
+        *,
+        backend: Backend,
+        game_id: int | None = None,
+        estimate: bool = False,
     ) -> None:
+        """Args:
+        state: the game at its end.
+        coach_loss: what the human's decisions cost in all (None: the coach was off).
+        backend: the service, for the records and the review.
+        game_id: the saved game, for its review (None: it was not saved).
+        estimate: the coach's costs are estimates (several columns).
+        """
         super().__init__()
         localize_bindings(self)
         self.state = state
         self.coach_loss = coach_loss
-        self.estimate = estimate  # the coach's costs are estimates (several columns)
+        self.backend = backend
+        self.game_id = game_id
+        self.estimate = estimate
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -273,11 +289,10 @@ class EndScreen(Screen[str]):
         """Opens the review of this game over the end screen (Back returns here)."""
         from fivedice.tui.review_screen import ReviewScreen
 
-        game_id = getattr(getattr(self.app, "service", None), "game_id", None)
-        if game_id is None:
+        if self.game_id is None:
             self.notify(_("This game was not saved, so it cannot be reviewed."), severity="error")
             return
-        self.app.push_screen(ReviewScreen(int(game_id)))
+        self.app.push_screen(ReviewScreen(self.game_id, self.backend))
 
     def action_ask_quit(self) -> None:
         """Escape asks before it quits the app (q quits at once, as the footer says)."""
@@ -290,4 +305,4 @@ class EndScreen(Screen[str]):
 
     def action_records(self, page: str) -> None:
         """Opens the statistics or high-score page over the end screen (Back returns here)."""
-        open_records(self.app, page)
+        open_records(self.app, page, self.backend)

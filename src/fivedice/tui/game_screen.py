@@ -1,7 +1,9 @@
 """The game screen: dice, every score card, the turn, CPU moves at a readable pace, the coach.
 
-The screen renders `app.service.state` and sends every action to the service as notation
-text (`roll`, `hold 1 3`, `score 2:chance`); it never changes game state itself.
+The screen renders the state of the game it is given and sends every action to the service as
+notation text (`roll`, `hold 1 3`, `score 2:chance`); it never changes game state itself. It
+keeps the app's session of the game (`PlaySession`) up to date and asks the app, by message,
+for a new game or a rematch (`NewGame`, `Rematch`).
 
 A save that fails is a state of the screen, not a passing message: a banner says so until a
 save succeeds, `t` tries again, and CPU turns try again by themselves every few seconds.
@@ -13,19 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
-from fivedice.core.game import GameState
+from fivedice.core.game import GameSettings, GameState
 from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, choice_text, error_text
@@ -39,15 +42,14 @@ from fivedice.tui.move_log import (
     entry_text,
     game_entry,
 )
-from fivedice.tui.session import Advice, advise_state, decision_loss, warm_up
+from fivedice.tui.play import PlaySession
+from fivedice.tui.session import Backend, GameService, coach_hints, decision_loss, warm_up
 from fivedice.tui.widgets import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.wording import localize_bindings
 
 if TYPE_CHECKING:
-    from fivedice.tui.app import FivediceApp
+    from fivedice.service import Hint
 
-# Seconds between two CPU actions, slowest last; `+`/`-` move along this list.
-PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
 TICK = 0.05
 # Cells across the side panel (dice, buttons, log) takes: dice 7 wide inside, or 5 (narrow).
 WIDE_SIDE, NARROW_SIDE = 51, 36
@@ -102,8 +104,26 @@ class GameScreen(Screen[None]):
         Binding("right", "card_cursor('right')", show=False),
     ]
 
-    def __init__(self) -> None:
+    class NewGame(Message):
+        """The player leaves this game for the new-game screen."""
+
+    class Rematch(Message):
+        """The player asks for another game with the same settings."""
+
+        def __init__(self, settings: GameSettings) -> None:
+            super().__init__()
+            self.settings = settings
+
+    def __init__(self, game: GameService, play: PlaySession, backend: Backend) -> None:
+        """Args:
+        game: the game in play (through the service: every action saved before shown).
+        play: the app's session of this game (pace, coach, log), changed as the game goes.
+        backend: the service, for the end screen's records and review.
+        """
         super().__init__()
+        self.game = game
+        self.play = play
+        self.backend = backend
         self._localize_bindings()
         self.paused = False
         self._last_cpu_step = 0.0
@@ -123,7 +143,7 @@ class GameScreen(Screen[None]):
         """Translates the footer, which offers undo only where it may be allowed (solo and
         practice games that are saved); `z` answers everywhere, saying why not."""
         localize_bindings(self)
-        service = self.fiveapp.service
+        service = self.game
         if service.saved and (service.practice or len(service.state.seats) == 1):
             return
         mapping = self._bindings.key_to_bindings
@@ -133,12 +153,8 @@ class GameScreen(Screen[None]):
             ]
 
     @property
-    def fiveapp(self) -> FivediceApp:
-        return cast("FivediceApp", self.app)
-
-    @property
     def state(self) -> GameState:
-        return self.fiveapp.service.state
+        return self.game.state
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -155,7 +171,7 @@ class GameScreen(Screen[None]):
                     yield FlatButton(_("Help"), id="help-button", compact=True)
                 yield Static(id="preview")
                 yield Static(id="hint")
-                yield ChancesBar(id="chances")
+                yield ChancesBar(lambda: self.game.state, id="chances")
                 yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -272,7 +288,7 @@ class GameScreen(Screen[None]):
         self.notify(_("Card shown in full: {name}").format(name=state.seats[shown].name), timeout=2)
 
     def _status_text(self, state: GameState) -> Text:
-        service = self.fiveapp.service
+        service = self.game
         if state.is_match_over:
             return Text(_("The game is over."), style="bold")
         seat = state.seats[state.current_seat]
@@ -301,13 +317,13 @@ class GameScreen(Screen[None]):
         if not service.saved:
             extras.append(_("not saved"))
         if any(s.is_cpu for s in state.seats):
-            pace = PACES[self.fiveapp.pace_index]
+            pace = self.play.pace
             extras.append(_("CPU {seconds} s").format(seconds=f"{pace:g}"))
             if self.paused:
                 extras.append(_("paused"))
             elif self._save_error is not None and service.is_cpu_turn:
                 extras.append(_("waiting for the save"))
-        if self.fiveapp.coach_mode:
+        if self.play.coach_mode:
             extras.append(_("coach on"))
         if extras:
             text.append("  [" + ", ".join(extras) + "]", style="dim")
@@ -329,7 +345,7 @@ class GameScreen(Screen[None]):
         banner.display = self._save_error is not None
         if self._save_error is None:
             return
-        if self.fiveapp.service.is_cpu_turn:
+        if self.game.is_cpu_turn:
             advice = _("The CPU tries again by itself; t tries now.")
         else:
             advice = _("Press t to try again.")
@@ -427,7 +443,7 @@ class GameScreen(Screen[None]):
 
     def _add_log(self, entry: Entry) -> Entry:
         """Adds an entry to the app's move log and shows it."""
-        self.fiveapp.move_log.append(entry)
+        self.play.move_log.append(entry)
         text = entry_text(entry)
         if text is not None:
             self.query_one("#log", RichLog).write(text)
@@ -438,7 +454,7 @@ class GameScreen(Screen[None]):
         """Shows the whole log again (in the current language, or with an entry inserted)."""
         log = self.query_one("#log", RichLog)
         log.clear()
-        for line in self.fiveapp.move_log.lines():
+        for line in self.play.move_log.lines():
             log.write(line)
 
     def _save_session(self) -> None:
@@ -446,7 +462,7 @@ class GameScreen(Screen[None]):
         banner like any failed save."""
         self._session_dirty = True
         try:
-            self.fiveapp.service.save_session(self.fiveapp.session_data())
+            self.game.save_session(self.play.data())
         except StoreError as error:
             self._save_error = error_text(error)
             return
@@ -457,7 +473,7 @@ class GameScreen(Screen[None]):
     # Acting through the service -------------------------------------------------------------
 
     def _human_turn(self, state: GameState) -> bool:
-        return not state.is_match_over and not self.fiveapp.service.is_cpu_turn
+        return not state.is_match_over and not self.game.is_cpu_turn
 
     def _human_can_roll(self, state: GameState) -> bool:
         return self._human_turn(state) and state.rolls_left > 0 and not all(state.turn.held)
@@ -471,7 +487,7 @@ class GameScreen(Screen[None]):
         """
         before = self.state
         try:
-            self.fiveapp.service.act(action)
+            self.game.act(action)
         except FivediceError as error:
             if is_save_failure(error):
                 self._pending = (action, judge)
@@ -496,7 +512,7 @@ class GameScreen(Screen[None]):
         undone = next(
             (
                 e
-                for e in reversed(self.fiveapp.move_log.entries)
+                for e in reversed(self.play.move_log.entries)
                 if e.get("kind") in ("roll", "hold", "release", "score")
             ),
             None,
@@ -507,19 +523,19 @@ class GameScreen(Screen[None]):
 
     def _forget_verdict(self, undone: Entry | None) -> None:
         """Takes a taken-back decision out of the coach's total (its verdict stays logged)."""
-        entries = self.fiveapp.move_log.entries
+        entries = self.play.move_log.entries
         position = next((i for i, e in enumerate(entries) if e is undone), None)
         if position is None or position + 1 >= len(entries):
             return
         verdict = entries[position + 1]
         if verdict.get("kind") == "coach" and isinstance(verdict.get("loss"), int | float):
-            app = self.fiveapp
-            app.coach_loss = max(app.coach_loss - float(verdict["loss"]), 0.0)
-            app.coach_decisions = max(app.coach_decisions - 1, 0)
+            play = self.play
+            play.coach_loss = max(play.coach_loss - float(verdict["loss"]), 0.0)
+            play.coach_decisions = max(play.coach_decisions - 1, 0)
 
     def action_undo(self) -> None:
         """Takes back the last action, when the service allows it (otherwise says why)."""
-        if not self.fiveapp.service.saved:
+        if not self.game.saved:
             self.notify(_("Undo needs a saved game."), severity="warning", timeout=4)
             return
         self.act(UNDO)
@@ -530,13 +546,13 @@ class GameScreen(Screen[None]):
         After a failed save it tries again every `RETRY_SECONDS`, so the game goes on by
         itself once saving works again.
         """
-        service = self.fiveapp.service
+        service = self.game
         if self.paused or self.app.screen is not self or self._too_small:
             return
         if not service.is_cpu_turn:
             return
         now = time.monotonic()
-        pace = PACES[self.fiveapp.pace_index]
+        pace = self.play.pace
         if self._save_error is not None:
             pace = max(pace, RETRY_SECONDS)
         if now - self._last_cpu_step < pace:
@@ -545,7 +561,7 @@ class GameScreen(Screen[None]):
         self._cpu_step()
 
     def _cpu_step(self) -> None:
-        service = self.fiveapp.service
+        service = self.game
         before = service.state
         try:
             action = service.cpu_step()
@@ -575,7 +591,7 @@ class GameScreen(Screen[None]):
                 self.act(action, judge)
                 return
             self._pending = None
-        if self.fiveapp.service.is_cpu_turn:
+        if self.game.is_cpu_turn:
             self._last_cpu_step = time.monotonic()
             self._cpu_step()
             return
@@ -688,8 +704,7 @@ class GameScreen(Screen[None]):
         self.refresh_view()
 
     def action_pace(self, step: int) -> None:
-        app = self.fiveapp
-        app.pace_index = min(max(app.pace_index + step, 0), len(PACES) - 1)
+        self.play.change_pace(step)
         self._save_session()
         self.refresh_view()
 
@@ -706,9 +721,9 @@ class GameScreen(Screen[None]):
     def action_new_game(self) -> None:
         """Asks before leaving a game in progress for the new-game screen."""
         if self.state.is_match_over:
-            self.fiveapp.show_setup()
+            self.post_message(self.NewGame())
             return
-        if self.fiveapp.service.saved:
+        if self.game.saved:
             question = _(
                 "Leave this game for a new one? It stays saved: resume it from the new-game screen."
             )
@@ -717,7 +732,7 @@ class GameScreen(Screen[None]):
 
         def leave(confirmed: bool | None) -> None:
             if confirmed:
-                self.fiveapp.show_setup()
+                self.post_message(self.NewGame())
 
         self.app.push_screen(ConfirmScreen(question), leave)
 
@@ -727,9 +742,9 @@ class GameScreen(Screen[None]):
     # The coach ---------------------------------------------------------------------------
 
     def action_coach(self) -> None:
-        app = self.fiveapp
-        app.coach_mode = not app.coach_mode
-        self.notify(_("Coach mode on.") if app.coach_mode else _("Coach mode off."), timeout=2)
+        play = self.play
+        play.coach_mode = not play.coach_mode
+        self.notify(_("Coach mode on.") if play.coach_mode else _("Coach mode off."), timeout=2)
         self._save_session()
         self.refresh_view()
 
@@ -742,14 +757,11 @@ class GameScreen(Screen[None]):
         hint.display = True
         hint.update(Text(_("The coach is thinking…"), style="dim"))
         self._hint_for = state
-        service = self.fiveapp.service
-        self.run_worker(
-            lambda: self._hint_worker(state, service), thread=True, group="hint", exclusive=True
-        )
+        self.run_worker(lambda: self._hint_worker(state), thread=True, group="hint", exclusive=True)
 
-    def _hint_worker(self, state: GameState, service: object) -> None:
+    def _hint_worker(self, state: GameState) -> None:
         try:
-            options = advise_state(state, service)
+            options = coach_hints(state)
         except Exception as error:  # the coach failing must not end the game
             self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
@@ -759,7 +771,7 @@ class GameScreen(Screen[None]):
         if self._hint_for is state:
             self.query_one("#hint", Static).update(Text(message, style="red"))
 
-    def _show_hint(self, state: GameState, options: list[Advice] | None) -> None:
+    def _show_hint(self, state: GameState, options: list[Hint]) -> None:
         if self._hint_for is not state or self.state is not state:
             return
         hint = self.query_one("#hint", Static)
@@ -796,12 +808,12 @@ class GameScreen(Screen[None]):
         `column` (0-based) is the column of a scored box. With several columns the costs are
         the expert CPU's estimates, and the coach says so.
         """
-        app = self.fiveapp
-        if not app.coach_mode or state.dice is None:
+        play = self.play
+        if not play.coach_mode or state.dice is None:
             return
-        app.coach_decisions += 1
+        play.coach_decisions += 1
         if not state.rules.is_single_column:
-            app.coach_estimated = True
+            play.coach_estimated = True
         self.run_worker(
             lambda: self._judge_worker(state, keep, category, column, anchor), thread=True
         )
@@ -815,7 +827,7 @@ class GameScreen(Screen[None]):
         anchor: Entry,
     ) -> None:
         try:
-            options = advise_state(state)
+            options = coach_hints(state)
         except Exception:  # no verdict rather than a crash
             return
         if not options:
@@ -824,11 +836,10 @@ class GameScreen(Screen[None]):
         if loss is not None:
             self.app.call_from_thread(self._report_loss, loss, options[0], anchor)
 
-    def _report_loss(self, loss: float, best: Advice, anchor: Entry) -> None:
-        app = self.fiveapp
-        app.coach_loss += loss
+    def _report_loss(self, loss: float, best: Hint, anchor: Entry) -> None:
+        self.play.coach_loss += loss
         verdict = coach_entry(loss, best.keep, best.category, best.column, best.estimate)
-        log = app.move_log
+        log = self.play.move_log
         if log.entries and log.entries[-1] is anchor:
             self._add_log(verdict)
         else:
@@ -841,16 +852,21 @@ class GameScreen(Screen[None]):
     # The end -----------------------------------------------------------------------------
 
     def _show_end(self) -> None:
-        app = self.fiveapp
-        loss = app.coach_loss if app.coach_decisions else None
-        screen = EndScreen(self.state, loss, estimate=app.coach_estimated)
+        play = self.play
+        loss = play.coach_loss if play.coach_decisions else None
+        screen = EndScreen(
+            self.state,
+            loss,
+            backend=self.backend,
+            game_id=self.game.game_id,
+            estimate=play.coach_estimated,
+        )
         self.app.push_screen(screen, self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
-        app = self.fiveapp
         if choice == "rematch":
-            app.start_game(app.service.state.settings)
+            self.post_message(self.Rematch(self.state.settings))
         elif choice == "new":
-            app.show_setup()
+            self.post_message(self.NewGame())
         else:
-            app.exit()
+            self.app.exit()

@@ -6,7 +6,7 @@ empty database (or with no database at all) they say there is nothing yet instea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,7 +21,7 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.text import box_name, error_text
-from fivedice.tui.session import high_score_lists, statistics
+from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 
 if TYPE_CHECKING:
@@ -38,9 +38,10 @@ class RecordsScreen(Screen[None]):
     ]
     PAGE = ""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: Backend) -> None:
         super().__init__()
         localize_bindings(self)
+        self.backend = backend
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="page"):
@@ -74,7 +75,7 @@ class RecordsScreen(Screen[None]):
     def action_show(self, page: str) -> None:
         # The other page replaces this one, so Back still returns to where both were opened.
         if page != self.PAGE:
-            self.app.switch_screen(records_screen(page))
+            self.app.switch_screen(records_screen(page, self.backend))
 
 
 class StatsScreen(RecordsScreen):
@@ -88,8 +89,8 @@ class StatsScreen(RecordsScreen):
         Binding("p", "next_player", "Player"),
     ]
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
         self.player: str | None = None  # None: every player
 
     def heading(self) -> str:
@@ -100,7 +101,7 @@ class StatsScreen(RecordsScreen):
     def players(self) -> list[str]:
         """The profiles with statistics, in the service's order (empty when none can be read)."""
         try:
-            found = statistics()
+            found = self.backend.statistics()
         except FivediceError:
             return []
         return list(dict.fromkeys(entry.profile for entry in found))
@@ -114,7 +115,7 @@ class StatsScreen(RecordsScreen):
         self.query_one("#page", VerticalScroll).scroll_home(animate=False)
 
     def body(self) -> RenderableType:
-        found = statistics(self.player)
+        found = self.backend.statistics(self.player)
         if not found:
             return Text(_("No games yet: finish a game to see statistics here."), style="dim")
         parts: list[RenderableType] = [
@@ -202,7 +203,7 @@ class HighScoresScreen(RecordsScreen):
         return _("High scores")
 
     def body(self) -> RenderableType:
-        lists = high_score_lists()
+        lists = self.backend.high_score_lists()
         if not lists:
             return Text(_("No games yet: finish a solo game to enter the list."), style="dim")
         parts: list[RenderableType] = [
@@ -230,11 +231,11 @@ def high_score_table(entries: list[HighScore]) -> Table:
     return table
 
 
-def records_screen(page: str) -> RecordsScreen:
+def records_screen(page: str, backend: Backend) -> RecordsScreen:
     """The statistics ("stats") or high-score ("top") screen."""
-    return HighScoresScreen() if page == "top" else StatsScreen()
+    return HighScoresScreen(backend) if page == "top" else StatsScreen(backend)
 
 
-def open_records(app: App[None], page: str) -> None:
+def open_records(app: App[Any], page: str, backend: Backend) -> None:
     """Opens a records page on top of the current screen (Back returns to it)."""
-    app.push_screen(records_screen(page))
+    app.push_screen(records_screen(page, backend))

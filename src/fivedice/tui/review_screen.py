@@ -36,7 +36,7 @@ from fivedice.review_text import (
     text_chart,
 )
 from fivedice.text import error_text
-from fivedice.tui.session import open_service
+from fivedice.tui.session import Backend
 from fivedice.tui.wording import level_name, localize_bindings
 
 if TYPE_CHECKING:
@@ -47,9 +47,9 @@ class ReviewUnavailableError(FivediceError):
     """There is no saved game to review (the game was played without a database)."""
 
 
-def load_review(game_id: int) -> GameReview:
+def load_review(backend: Backend, game_id: int) -> GameReview:
     """The review of a saved game, from the service (raises its errors)."""
-    service = open_service()
+    service = backend.open_service()
     if service is None:
         raise ReviewUnavailableError(N_("there is no database: the game was not saved"))
     review: GameReview = service.review(game_id)
@@ -65,10 +65,11 @@ class ReviewScreen(Screen[None]):
         Binding("shift+tab,left,p", "seat(-1)", "Player", show=False),
     ]
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, backend: Backend) -> None:
         super().__init__()
         localize_bindings(self)
         self.game_id = game_id
+        self.backend = backend
         self.review: GameReview | None = None
         self.seat = 0
 
@@ -85,7 +86,7 @@ class ReviewScreen(Screen[None]):
     @work(thread=True, exclusive=True)
     def _load(self) -> None:
         try:
-            review = load_review(self.game_id)
+            review = load_review(self.backend, self.game_id)
         except FivediceError as error:
             message = error_text(error)
             self.app.call_from_thread(self._show_error, message)
@@ -181,20 +182,18 @@ class ReviewScreen(Screen[None]):
 class ReviewApp(App[None]):
     """The review screen on its own (`fivedice review GAME --app`)."""
 
+    CSS_PATH = "app.tcss"  # the game app's styles (this module sits beside it)
     TITLE = "fivedice"
-    CSS = "#page { padding: 0 1; }\n.title { text-style: bold; }"
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, backend: Backend | None = None) -> None:
         super().__init__()
         self.game_id = game_id
+        self.backend = backend or Backend()
 
     def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.game_id), lambda _result: self.exit())
+        self.push_screen(ReviewScreen(self.game_id, self.backend), lambda _result: self.exit())
 
 
 def run_review_app(game_id: int, db: str | None = None) -> None:
     """Shows the review of a saved game in the terminal app until the player goes back."""
-    from fivedice.tui.session import configure
-
-    configure(db)
-    ReviewApp(game_id).run()
+    ReviewApp(game_id, Backend(db)).run()

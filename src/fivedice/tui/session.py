@@ -1,24 +1,25 @@
-"""The terminal app's only door to the game: the application service, and the coach.
+"""The terminal apps' only door to the game: the application service, and the coach.
 
-Nothing here changes game state by itself: actions go through the service (`act`,
-`cpu_step`), and the coach only reads a state and asks the advisor (or the service's own
-`hint`) what each choice is worth. The advisor is optional (it needs the strategy layer);
-every function says so by returning None when it cannot answer.
+`Backend` (one per App, handed to the screens that need it; no module state) opens the
+service on the chosen database and answers for saved games, statistics and lessons; the
+games it starts or resumes (`SavedGame`, `UnsavedGame`, `TableGame`) send every action to
+the service. Nothing here changes game state by itself, and the coach only reads a state and
+asks the service what each choice is worth (`coach_hints`: one `Hint` type for one or
+several columns).
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
-from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
+    from fivedice.service import Hint
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -36,6 +37,11 @@ class GameService(Protocol):
 
     @property
     def saved(self) -> bool: ...
+
+    @property
+    def game_id(self) -> int | None:
+        """The saved game's id (None: played in memory only)."""
+        ...
 
     def act(self, action: str) -> GameState: ...
 
@@ -97,9 +103,38 @@ class SavedGame:
         action, self.view = self.service.cpu_step(self.view.game_id, self.view.version)
         return action
 
-    def hint(self) -> list[Any]:
-        """The service's advice for the decision the seat to move faces."""
-        return list(self.service.hint(self.view.game_id))
+
+class TableGame:
+    """A game at the table (`fivedice table`) through the service: entries of real dice,
+    undo, and the coach for typed dice. Keeps the version of the last view, like
+    `SavedGame`."""
+
+    def __init__(self, service: Any, view: Any) -> None:
+        self.service = service
+        self.view = view
+
+    @property
+    def state(self) -> GameState:
+        state: GameState = self.view.state
+        return state
+
+    def act(self, action: str) -> Any:
+        """Sends an entry to the service (raises its errors; nothing changes then)."""
+        from fivedice.plain_table import table_entry
+
+        entry = table_entry(action)  # boxes named as on the card, in any language
+        self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
+        return self.view
+
+    def undo(self) -> Any:
+        """Takes back the last entry in effect through the service."""
+        self.view = self.service.undo(self.view.game_id, self.view.version)
+        return self.view
+
+    def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Hint]:
+        """The coach's options for typed (or entered) dice with `rolls_left`."""
+        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left)
+        return hints
 
 
 class UnsavedGame:
@@ -109,6 +144,7 @@ class UnsavedGame:
         self.game = game
         self.practice = practice
         self.saved = False
+        self.game_id: int | None = None
 
     @property
     def state(self) -> GameState:
@@ -133,263 +169,196 @@ class UnsavedGame:
         return None
 
 
-_service: Any = None
-_database_url: str | None = None
-_practice = False
-_unsaved = False
+class Backend:
+    """The terminal apps' door to the application service: which database, whether new
+    games are practice games, and whether the player chose to play without saving.
+
+    The App owns one and hands it to the screens that need it (no module state). The service
+    is opened on first use; a database that cannot be opened raises, so the app can say why
+    and let the player choose (`StoreProblemScreen`), never silently playing unsaved.
+    """
+
+    def __init__(self, url: str | None = None, practice: bool = False) -> None:
+        """Args:
+        url: the database URL (None: the service's default, `$FIVEDICE_DATABASE_URL` or
+            the user data directory).
+        practice: whether new games are practice games unless the new-game screen says
+            otherwise.
+        """
+        self.url = url
+        self.practice = practice
+        self.unsaved = False
+        self._service: Any = None
+        self._memory: Any = None  # the lessons' service once unsaved (see `lesson_service`)
+
+    def database_description(self) -> str:
+        """The database the app saves to, as the player can find it (a path, or a URL)."""
+        from fivedice.store import default_database_url
+
+        text = self.url or default_database_url()
+        try:
+            from sqlalchemy.engine import make_url
+
+            url = make_url(text)
+        except Exception:  # not a URL at all: show it as it was given
+            return text
+        if url.get_backend_name() == "sqlite":
+            return str(url.database or ":memory:")
+        return url.render_as_string(hide_password=True)
+
+    def open_service(self) -> Any:
+        """The application service on the chosen database; None once the player chose to
+        play without saving (`play_unsaved`).
+
+        Raises:
+            StoreError: the database cannot be opened (damaged, foreign, locked, too new, a
+                server that does not answer); the app shows it and lets the player choose.
+        """
+        if self.unsaved:
+            return None
+        if self._service is None:
+            from fivedice.core.errors import N_
+            from fivedice.service import GameService as Service
+            from fivedice.store import StoreError
+
+            try:
+                self._service = Service.open(self.url)
+            except StoreError:
+                raise
+            except Exception as error:  # e.g. a database driver that is not installed
+                raise StoreError(
+                    N_("cannot use the database {database}: {reason}"),
+                    database=self.database_description(),
+                    reason=str(error) or type(error).__name__,
+                ) from error
+        return self._service
+
+    def lesson_service(self) -> Any:
+        """The service the tutorial plays its lessons through: the saved one, or, once the
+        player chose to play without saving, one in memory (the lessons work; what was done
+        is forgotten when the app ends, like the games).
+
+        Raises:
+            StoreError: as `open_service`.
+        """
+        service = self.open_service()
+        if service is not None:
+            return service
+        if self._memory is None:
+            from fivedice.service import GameService as Service
+
+            self._memory = Service.open("sqlite://")
+        return self._memory
+
+    def play_unsaved(self) -> None:
+        """From now on games are played in memory only (the player chose so, knowing why)."""
+        self.unsaved = True
+
+    def latest_unfinished(self) -> int | None:
+        """The id of the newest unfinished saved game, if any."""
+        games = self.unfinished_games()
+        return games[0][1] if games else None
+
+    def start_game(
+        self, settings: GameSettings, seed: int | None = None, practice: bool | None = None
+    ) -> GameService:
+        """Starts a game through the service: saved, or in memory once the player chose that.
+
+        Raises the service's errors (a store that cannot be written).
+        """
+        practice = self.practice if practice is None else practice
+        service = self.open_service()
+        if service is not None:
+            return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
+        from fivedice.service import LocalGame
+
+        return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
+
+    def unfinished_games(self) -> list[tuple[str, int]]:
+        """Saved games in progress, newest first, as (description, game id); practice games
+        say so.
+
+        Raises the service's errors (a store that cannot be read), so the screen can say so.
+        """
+        service = self.open_service()
+        if service is None:
+            return []
+        from fivedice.store import IN_PROGRESS
+
+        games = service.list_games(IN_PROGRESS)
+        practice = _("practice")
+        return [
+            (
+                f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
+                + (f" · {practice}" if g.practice else ""),
+                int(g.game_id),
+            )
+            for g in games[:5]
+            if g.kind == "play"  # games at the table resume with `fivedice table`
+        ]
+
+    def abandon_game(self, game_id: int) -> None:
+        """Marks a saved game abandoned through the service (raises its errors)."""
+        service = self.open_service()
+        if service is None:
+            from fivedice.core.errors import N_, FivediceError
+
+            raise FivediceError(N_("there is no database to abandon a game in"))
+        service.abandon(game_id)
+
+    def statistics(self, profile: str | None = None) -> list[ProfileStats]:
+        """Statistics per profile and rule preset (empty without a database).
+
+        Raises the service's errors (a store that cannot be read), so the screen can say so.
+        """
+        service = self.open_service()
+        if service is None:
+            return []
+        found: list[ProfileStats] = service.stats(profile)
+        return found
+
+    def high_score_lists(self) -> dict[str, list[HighScore]]:
+        """The top solo results per rule preset (empty without a database)."""
+        service = self.open_service()
+        if service is None:
+            return {}
+        lists: dict[str, list[HighScore]] = service.high_scores()
+        return lists
+
+    def resume_game(self, game_id: int) -> GameService:
+        """Loads a saved game through the service (its own settings and dice)."""
+        service = self.open_service()
+        if service is None:
+            from fivedice.core.errors import N_, FivediceError
+
+            raise FivediceError(N_("there is no database to resume a game from"))
+        return SavedGame(service, service.load(game_id))
 
 
-def configure(url: str | None = None, practice: bool = False) -> None:
-    """Chooses the database (None: the service's default) and whether games are practice."""
-    global _service, _database_url, _practice, _unsaved
-    _service, _database_url, _practice, _unsaved = None, url, practice, False
+def coach_hints(state: GameState) -> list[Hint]:
+    """The coach's options for the seat to move in `state` (the game's now, or a decision
+    just made, for the coach's verdict), best first, from the service.
 
-
-def practice_default() -> bool:
-    """Whether new games are practice games unless the new-game screen says otherwise."""
-    return _practice
-
-
-def database_description() -> str:
-    """The database the app saves to, as the player can find it (a path, or a URL)."""
-    from fivedice.store import default_database_url
-
-    text = _database_url or default_database_url()
-    try:
-        from sqlalchemy.engine import make_url
-
-        url = make_url(text)
-    except Exception:  # not a URL at all: show it as it was given
-        return text
-    if url.get_backend_name() == "sqlite":
-        return str(url.database or ":memory:")
-    return url.render_as_string(hide_password=True)
-
-
-def open_service() -> Any:
-    """The application service on the chosen database; None once the player chose to play
-    without saving (`play_unsaved`).
+    May solve the rules' table on first use: call it from a worker thread.
 
     Raises:
-        StoreError: the database cannot be opened (damaged, foreign, locked, too new, a
-            server that does not answer); the app shows it and lets the player choose.
+        HintsUnavailableError: no strategy layer, or nothing to decide. Other service errors
+            (a table that may not be solved here).
     """
-    global _service
-    if _unsaved:
-        return None
-    if _service is None:
-        from fivedice.core.errors import N_
-        from fivedice.service import GameService as Service
-        from fivedice.store import StoreError
+    from fivedice.service import state_hints
 
-        try:
-            _service = Service.open(_database_url)
-        except StoreError:
-            raise
-        except Exception as error:  # e.g. a database driver that is not installed
-            raise StoreError(
-                N_("cannot use the database {database}: {reason}"),
-                database=database_description(),
-                reason=str(error) or type(error).__name__,
-            ) from error
-    return _service
-
-
-def play_unsaved() -> None:
-    """From now on games are played in memory only (the player chose so, knowing why)."""
-    global _unsaved
-    _unsaved = True
-
-
-def is_unsaved() -> bool:
-    """Whether the player chose to play without saving."""
-    return _unsaved
-
-
-def latest_unfinished() -> int | None:
-    """The id of the newest unfinished saved game, if any."""
-    games = unfinished_games()
-    return games[0][1] if games else None
-
-
-def start_game(
-    settings: GameSettings, seed: int | None = None, practice: bool | None = None
-) -> GameService:
-    """Starts a game through the service: saved, or in memory once the player chose that.
-
-    Raises the service's errors (a store that cannot be written).
-    """
-    practice = _practice if practice is None else practice
-    service = open_service()
-    if service is not None:
-        return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
-    from fivedice.service import LocalGame
-
-    return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
-
-
-def unfinished_games() -> list[tuple[str, int]]:
-    """Saved games in progress, newest first, as (description, game id); practice games
-    say so.
-
-    Raises the service's errors (a store that cannot be read), so the screen can say so.
-    """
-    service = open_service()
-    if service is None:
-        return []
-    from fivedice.store import IN_PROGRESS
-
-    games = service.list_games(IN_PROGRESS)
-    practice = _("practice")
-    return [
-        (
-            f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
-            + (f" · {practice}" if g.practice else ""),
-            int(g.game_id),
-        )
-        for g in games[:5]
-        if g.kind == "play"  # games at the table resume with `fivedice table`
-    ]
-
-
-def abandon_game(game_id: int) -> None:
-    """Marks a saved game abandoned through the service (raises its errors)."""
-    service = open_service()
-    if service is None:
-        from fivedice.core.errors import N_, FivediceError
-
-        raise FivediceError(N_("there is no database to abandon a game in"))
-    service.abandon(game_id)
-
-
-def statistics(profile: str | None = None) -> list[ProfileStats]:
-    """Statistics per profile and rule preset (empty without a database).
-
-    Raises the service's errors (a store that cannot be read), so the screen can say so.
-    """
-    service = open_service()
-    if service is None:
-        return []
-    found: list[ProfileStats] = service.stats(profile)
-    return found
-
-
-def high_score_lists() -> dict[str, list[HighScore]]:
-    """The top solo results per rule preset (empty without a database)."""
-    service = open_service()
-    if service is None:
-        return {}
-    lists: dict[str, list[HighScore]] = service.high_scores()
-    return lists
-
-
-def resume_game(game_id: int) -> GameService:
-    """Loads a saved game through the service (its own settings and dice)."""
-    service = open_service()
-    if service is None:
-        from fivedice.core.errors import N_, FivediceError
-
-        raise FivediceError(N_("there is no database to resume a game from"))
-    return SavedGame(service, service.load(game_id))
-
-
-@dataclass(frozen=True)
-class Advice:
-    """One option of the coach's ranking, already in the app's terms."""
-
-    keep: tuple[int, ...] | None
-    category: Category | None
-    value: float
-    loss: float
-    column: int | None = None
-    """The column (0-based) of a box in a several-column game; None otherwise."""
-    estimate: bool = False
-    """True when the values are the expert CPU's estimates rather than exact optima."""
-
-
-_table_lock = threading.Lock()
-
-
-def _options(state: GameState) -> list[Advice] | None:
-    """The advisor's ranking for the decision the seat to move faces now (blocking)."""
-    if state.dice is None or state.is_match_over:
-        return None
-    if not state.rules.is_single_column:
-        try:
-            from fivedice.service import multi_column_hint
-
-            with _table_lock:
-                found = multi_column_hint(state)
-        except Exception:  # no strategy layer: no ranking
-            return None
-        return [Advice(o.keep, o.category, o.value, o.loss, o.column, True) for o in found]
-    try:
-        from fivedice.strategy.advisor import advise
-        from fivedice.strategy.cache import load_or_solve
-    except ImportError:
-        return None
-    with _table_lock:  # two hints at once must not solve the same rules twice
-        table = load_or_solve(state.rules)
-    column = state.cards[state.current_seat].columns[0]
-    options = advise(table, column, state.dice, state.rolls_left)
-    return [Advice(o.keep, o.category, o.value, o.loss) for o in options]
+    return state_hints(state)
 
 
 def warm_up(rules: RuleSet) -> None:
-    """Prepares the advisor for these rules (loads or solves the table, compiles the code)."""
-    if not rules.is_single_column:
-        try:
-            from fivedice.strategy.bots import level_values
-        except ImportError:
-            return
-        try:
-            with _table_lock:
-                level_values(rules, "expert")
-        except FivediceError:  # not allowed here: the hint will say so
-            pass
-        return
-    try:
-        from fivedice.core.card import Column
-        from fivedice.strategy.advisor import advise
-        from fivedice.strategy.cache import load_or_solve
-    except ImportError:
-        return
-    try:
-        with _table_lock:
-            table = load_or_solve(rules)
-    except FivediceError:  # not allowed here ($FIVEDICE_SOLVE_RULES): the hint will say so
-        return
-    advise(table, Column(), (1, 2, 3, 4, 4), 2)
+    """Readies the coach for these rules (loads or solves the table, compiles the code)."""
+    from fivedice.service import warm_up_hints
 
-
-def advise_state(state: GameState, service: object | None = None) -> list[Advice] | None:
-    """The ranking, best first; prefers the service's `hint()` when it has one.
-
-    Runs the solver on first use of a rule set, so call it from a worker thread.
-    """
-    hint = getattr(service, "hint", None)
-    if hint is not None and service is not None and getattr(service, "state", None) is state:
-        try:
-            answer = hint()
-        except Exception:  # fall back to asking the advisor directly
-            answer = None
-        if answer:
-            return [
-                Advice(
-                    getattr(o, "keep", None),
-                    getattr(o, "category", None),
-                    float(getattr(o, "value", 0.0)),
-                    float(getattr(o, "loss", 0.0)),
-                    getattr(o, "column", None),
-                    bool(getattr(o, "estimate", False)),
-                )
-                for o in answer
-            ]
-    return _options(state)
+    warm_up_hints(rules)
 
 
 def decision_loss(
-    options: list[Advice],
+    options: list[Hint],
     keep: tuple[int, ...] | None,
     category: Category | None,
     column: int | None = None,
@@ -398,13 +367,5 @@ def decision_loss(
 
     With several columns a box is matched in its `column` (0-based) too.
     """
-    for option in options:
-        if (
-            category is not None
-            and option.category is category
-            and (option.column is None or column is None or option.column == column)
-        ):
-            return option.loss
-        if keep is not None and option.keep is not None and option.keep == tuple(sorted(keep)):
-            return option.loss
-    return None
+    found = next((option for option in options if option.is_choice(keep, category, column)), None)
+    return None if found is None else found.loss

@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static, Switch
 
@@ -29,11 +30,9 @@ from fivedice.strategy.levels import LEVELS
 from fivedice.text import cpu_name, error_text, first_player_name, preset_description, preset_title
 from fivedice.tui.dialogs import ConfirmScreen
 from fivedice.tui.records_screen import open_records
-from fivedice.tui.session import abandon_game, practice_default, unfinished_games
+from fivedice.tui.session import Backend
+from fivedice.tui.tutorial_screen import TutorialScreen
 from fivedice.tui.wording import choice_label, level_name, localize_bindings, option_label
-
-if TYPE_CHECKING:
-    from fivedice.tui.app import FivediceApp
 
 MAX_TABLE_SEATS = 8
 HUMAN = "human"
@@ -48,16 +47,16 @@ class SetupForm:
     options: dict[str, object] = field(default_factory=dict)
     first_player: str = FirstPlayer.FIRST_SEAT.value
     match_length: int = 1
-    practice: bool = field(default_factory=practice_default)
+    practice: bool = False
     """A practice game: kept out of statistics and high scores."""
 
     @classmethod
-    def default(cls) -> SetupForm:
+    def default(cls, practice: bool = False) -> SetupForm:
         """You and one casual CPU, classic rules."""
-        return cls(seats=[(_("You"), HUMAN), (_("CPU"), "casual")])
+        return cls(seats=[(_("You"), HUMAN), (_("CPU"), "casual")], practice=practice)
 
     @classmethod
-    def from_settings(cls, settings: GameSettings) -> SetupForm:
+    def from_settings(cls, settings: GameSettings, practice: bool = False) -> SetupForm:
         """A form showing existing settings (a rematch, or what the command line asked for)."""
         preset = next((p.name for p in PRESETS if p.rules == settings.rules), "classic")
         return cls(
@@ -66,6 +65,7 @@ class SetupForm:
             options=settings.rules.settings(),
             first_player=settings.first_player.value,
             match_length=settings.match_length,
+            practice=practice,
         )
 
     def rules(self) -> RuleSet:
@@ -97,7 +97,23 @@ def _option_kind(name: str) -> type:
 
 
 class SetupScreen(Screen[None]):
-    """Chooses everything about the next game, then starts it through the app."""
+    """Chooses everything about the next game; the App starts it (`Start`), or resumes a
+    saved one (`Resume`)."""
+
+    class Start(Message):
+        """The player starts a game with these settings (from this form)."""
+
+        def __init__(self, settings: GameSettings, form: SetupForm) -> None:
+            super().__init__()
+            self.settings = settings
+            self.form = form
+
+    class Resume(Message):
+        """The player resumes a saved game."""
+
+        def __init__(self, game_id: int) -> None:
+            super().__init__()
+            self.game_id = game_id
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s,f5", "start", "Start"),
@@ -108,17 +124,18 @@ class SetupScreen(Screen[None]):
     ]
     AUTO_FOCUS = "#start"
 
-    def __init__(self, form: SetupForm | None = None) -> None:
+    def __init__(self, backend: Backend, form: SetupForm | None = None) -> None:
+        """Args:
+        backend: the service, for the saved games, the records and the lessons.
+        form: what the form shows (default: you and one casual CPU, classic rules).
+        """
         super().__init__()
         localize_bindings(self)
-        self.form = form or SetupForm.default()
+        self.backend = backend
+        self.form = form or SetupForm.default(backend.practice)
         self.saved: list[tuple[str, int]] = []  # the unfinished games listed, as composed
         if not self.form.options:
             self.form.options = find_preset(self.form.preset).rules.settings()
-
-    @property
-    def fiveapp(self) -> FivediceApp:
-        return cast("FivediceApp", self.app)
 
     def compose(self) -> ComposeResult:
         form = self.form
@@ -134,7 +151,7 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Quit"), id="quit", compact=True)
             yield Button(_("Learn by playing"), id="learn", compact=True)
             try:
-                self.saved = unfinished_games()
+                self.saved = self.backend.unfinished_games()
             except FivediceError as error:  # shown, never silently an empty list
                 self.saved = []
                 yield Label(_("Unfinished games"), classes="section")
@@ -284,9 +301,7 @@ class SetupScreen(Screen[None]):
         elif button == "quit":
             self.app.exit()
         elif button == "learn":
-            from fivedice.tui.tutorial_screen import open_tutorial_for
-
-            open_tutorial_for(self, self.read_form())
+            self.open_tutorial()
         elif button in ("stats", "top"):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:
@@ -305,7 +320,7 @@ class SetupScreen(Screen[None]):
         elif button.startswith("resume-"):
             index = int(button.removeprefix("resume-"))
             if index < len(self.saved):
-                self.fiveapp.resume_game(self.saved[index][1])
+                self.post_message(self.Resume(self.saved[index][1]))
         elif button.startswith("abandon-"):
             index = int(button.removeprefix("abandon-"))
             if index < len(self.saved):
@@ -318,7 +333,7 @@ class SetupScreen(Screen[None]):
             if not confirmed:
                 return
             try:
-                abandon_game(game_id)
+                self.backend.abandon_game(game_id)
             except FivediceError as error:
                 self.notify(error_text(error), severity="error", timeout=6)
                 return
@@ -372,11 +387,21 @@ class SetupScreen(Screen[None]):
         except FivediceError as error:
             self.notify(error_text(error), severity="error", timeout=6)
             return
-        self.fiveapp.start_game(settings, form)
+        self.post_message(self.Start(settings, form))
 
     def action_records(self, page: str) -> None:
         """Opens the statistics ("stats") or high-score ("top") page."""
-        open_records(self.app, page)
+        open_records(self.app, page, self.backend)
+
+    def open_tutorial(self) -> None:
+        """ "Learn by playing": the lessons under the form's rules, over this screen (or the
+        reason those rules cannot be played)."""
+        try:
+            rules = self.read_form().rules()
+        except FivediceError as error:
+            self.notify(error_text(error), severity="error", timeout=6)
+            return
+        self.app.push_screen(TutorialScreen(rules, self.backend))
 
     def action_quit_app(self) -> None:
         self.app.exit()

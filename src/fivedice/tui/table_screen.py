@@ -10,7 +10,7 @@ no game state of its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,10 +36,8 @@ from fivedice.text import (
     upper_total_label,
     yahtzee_bonus_label,
 )
+from fivedice.tui.session import TableGame
 from fivedice.tui.wording import binding_texts, localize_bindings
-
-if TYPE_CHECKING:
-    from fivedice.tui.table_app import TableApp
 
 DICE = 5
 
@@ -101,9 +99,12 @@ class TableScreen(Screen[None]):
         Binding("q", "quit_table", "Quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, game: TableGame) -> None:
+        """Args:
+        game: the game at the table, through the service."""
         super().__init__()
         localize(self)
+        self.game = game
         self.typed: list[int] = []
         self.rolls_left = 0
         self.message = ""
@@ -115,12 +116,8 @@ class TableScreen(Screen[None]):
         return True
 
     @property
-    def table_app(self) -> TableApp:
-        return cast("TableApp", self.app)
-
-    @property
     def state(self) -> GameState:
-        return self.table_app.view.state
+        return self.game.state
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -247,7 +244,7 @@ class TableScreen(Screen[None]):
     def send(self, action: str) -> bool:
         """Sends an entry to the service; a refusal is shown and changes nothing."""
         try:
-            self.table_app.act(action)
+            self.game.act(action)
         except FivediceError as error:
             if isinstance(error, StoreError) and error.retryable:  # locked, server away
                 self.message = "\n".join(
@@ -306,7 +303,7 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         try:
-            self.table_app.undo()
+            self.game.undo()
         except FivediceError as error:
             self.message = _("Cannot undo: {reason}").format(reason=error_text(error))
         else:
@@ -329,7 +326,7 @@ class TableScreen(Screen[None]):
 
     def _hint_worker(self, dice: tuple[int, ...] | None, rolls: int) -> None:
         try:
-            options = self.table_app.hint(dice, rolls)
+            options = self.game.hint(dice, rolls)
             text = "\n".join(coach_lines(options, limit=5, compact=True))
         except FivediceError as error:
             text = _("No advice: {reason}").format(reason=error_text(error))

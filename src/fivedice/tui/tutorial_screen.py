@@ -26,26 +26,10 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
 from fivedice.plain_tutorial import lesson_state, state_label
 from fivedice.text import box_name, card_lines, error_text
-from fivedice.tui.session import open_service
-from fivedice.tui.setup_screen import SetupForm
+from fivedice.tui.dialogs import StoreProblemScreen
+from fivedice.tui.session import Backend
 from fivedice.tui.wording import binding_texts
 from fivedice.tutorial import LESSONS, Lesson, TutorialRun, instruction
-
-CSS = """
-TutorialScreen #lessons { height: auto; }
-TutorialScreen .lesson-row { height: 1; margin-bottom: 0; }
-TutorialScreen .lesson-title { width: 1fr; }
-TutorialScreen .lesson-row Button { margin-left: 1; min-width: 8; }
-LessonScreen #lesson-main { height: 1fr; }
-LessonScreen #lesson-card { width: 31; height: 100%; scrollbar-size: 1 1; }
-LessonScreen #lesson-side { width: 1fr; padding-left: 1; }
-LessonScreen #lesson-say { height: auto; max-height: 5; color: $accent; text-style: bold; }
-LessonScreen #lesson-feedback { height: auto; max-height: 8; }
-LessonScreen #lesson-dice { height: 1; margin: 1 0 0 0; }
-LessonScreen #lesson-dice Button { min-width: 5; margin-right: 1; }
-LessonScreen #lesson-dice Button.held { text-style: bold reverse; }
-LessonScreen #lesson-boxes { height: 1fr; min-height: 3; margin-top: 1; }
-"""
 
 
 def _localize(screen: Screen[None]) -> None:
@@ -62,12 +46,12 @@ def _localize(screen: Screen[None]) -> None:
 class TutorialScreen(Screen[None]):
     """The lessons, each with its state (done, skipped, not done yet) and Play/Skip."""
 
-    DEFAULT_CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,b", "close", "Back")]
 
-    def __init__(self, rules: RuleSet, *, seed: int | None = None) -> None:
+    def __init__(self, rules: RuleSet, backend: Backend, *, seed: int | None = None) -> None:
         super().__init__()
         self.rules = rules
+        self.backend = backend
         self.seed = seed
         _localize(self)
 
@@ -88,7 +72,7 @@ class TutorialScreen(Screen[None]):
     def refresh_lessons(self) -> None:
         """Reads the progress again and rebuilds the list."""
         try:
-            progress = open_service().tutorial_progress()
+            progress = self.backend.lesson_service().tutorial_progress()
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
             progress = {}
@@ -124,7 +108,7 @@ class TutorialScreen(Screen[None]):
             self.open_lesson(button.removeprefix("play-"))
         elif button.startswith("skip-"):
             try:
-                open_service().tutorial_skip(button.removeprefix("skip-"))
+                self.backend.lesson_service().tutorial_skip(button.removeprefix("skip-"))
             except FivediceError as error:
                 self.notify(error_text(error), severity="error")
             self.refresh_lessons()
@@ -132,11 +116,11 @@ class TutorialScreen(Screen[None]):
     def open_lesson(self, key: str) -> None:
         """Starts (or restarts) a lesson on its own screen."""
         try:
-            run = open_service().tutorial_start(key, self.rules, seed=self.seed)
+            run = self.backend.lesson_service().tutorial_start(key, self.rules, seed=self.seed)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
             return
-        self.app.push_screen(LessonScreen(run, self.rules))
+        self.app.push_screen(LessonScreen(run, self.rules, self.backend))
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
@@ -148,7 +132,6 @@ class TutorialScreen(Screen[None]):
 class LessonScreen(Screen[None]):
     """One lesson: what to do, what happened, the dice, the boxes and the card."""
 
-    DEFAULT_CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "roll", "Roll"),
         Binding("1", "die(1)", show=False),
@@ -163,10 +146,11 @@ class LessonScreen(Screen[None]):
 
     AUTO_FOCUS = "#lesson-boxes"
 
-    def __init__(self, run: TutorialRun, rules: RuleSet) -> None:
+    def __init__(self, run: TutorialRun, rules: RuleSet, backend: Backend) -> None:
         super().__init__()
         self.lesson_run = run
         self.rules = rules
+        self.backend = backend
         _localize(self)
 
     @property
@@ -201,7 +185,7 @@ class LessonScreen(Screen[None]):
             said += " " + _("Press Escape for the lessons.")
         else:
             said = instruction(run)
-            coach = open_service().tutorial_coach_line(run)
+            coach = self.backend.lesson_service().tutorial_coach_line(run)
             if coach:
                 said = f"{said}\n{coach}" if not run.version else coach
         self.query_one("#lesson-say", Static).update(said)
@@ -236,7 +220,7 @@ class LessonScreen(Screen[None]):
     def send(self, action: Action) -> None:
         """Sends one action through the service and shows the result."""
         try:
-            self.lesson_run = open_service().tutorial_act(self.lesson_run, action)
+            self.lesson_run = self.backend.lesson_service().tutorial_act(self.lesson_run, action)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
         self.show()
@@ -267,7 +251,7 @@ class LessonScreen(Screen[None]):
 
     def action_restart(self) -> None:
         try:
-            self.lesson_run = open_service().tutorial_start(
+            self.lesson_run = self.backend.lesson_service().tutorial_start(
                 self.lesson.key, self.rules, seed=self.lesson_run.seed
             )
         except FivediceError as error:
@@ -276,19 +260,13 @@ class LessonScreen(Screen[None]):
 
     def action_skip(self) -> None:
         try:
-            open_service().tutorial_skip(self.lesson.key)
+            self.backend.lesson_service().tutorial_skip(self.lesson.key)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
         self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-
-def open_tutorial(app: object, rules: RuleSet, seed: int | None = None) -> None:
-    """Opens the lesson list on top of the current screen (Back returns to it)."""
-    assert isinstance(app, App)
-    app.push_screen(TutorialScreen(rules, seed=seed))
 
 
 class TutorialApp(App[None]):
@@ -298,15 +276,44 @@ class TutorialApp(App[None]):
     TITLE = "fivedice"
 
     def __init__(
-        self, rules: RuleSet, *, lesson: str | None = None, seed: int | None = None
+        self,
+        rules: RuleSet,
+        *,
+        lesson: str | None = None,
+        seed: int | None = None,
+        backend: Backend | None = None,
     ) -> None:
         super().__init__()
         self.rules = rules
         self.first_lesson = lesson
         self.seed = seed
+        self.backend = backend or Backend()
 
     def on_mount(self) -> None:
-        screen = TutorialScreen(self.rules, seed=self.seed)
+        self._open_store()
+
+    def _open_store(self) -> None:
+        """Opens the saved progress; when it cannot be, says why and lets the player choose
+        (as the game app does): try again, go on without saving, or quit."""
+        try:
+            self.backend.open_service()
+        except FivediceError as error:
+            screen = StoreProblemScreen(self.backend.database_description(), error_text(error))
+            self.push_screen(screen, self._after_store_problem)
+            return
+        self._first_screen()
+
+    def _after_store_problem(self, choice: str | None) -> None:
+        if choice == "retry":
+            self.call_later(self._open_store)
+        elif choice == "unsaved":
+            self.backend.play_unsaved()
+            self.call_later(self._first_screen)
+        else:
+            self.exit()
+
+    def _first_screen(self) -> None:
+        screen = TutorialScreen(self.rules, self.backend, seed=self.seed)
         self.push_screen(screen)
         if self.first_lesson:
             from fivedice.plain_tutorial import pick_lesson
@@ -316,14 +323,3 @@ class TutorialApp(App[None]):
                 self.notify(_("There is no lesson {name!r}.").format(name=self.first_lesson))
             else:
                 screen.open_lesson(lesson.key)
-
-
-def open_tutorial_for(screen: Screen[None], form: SetupForm) -> None:
-    """The new-game screen's "Learn by playing": the lessons under the form's rules (or the
-    reason those rules cannot be played)."""
-    try:
-        rules = form.rules()
-    except FivediceError as error:
-        screen.notify(error_text(error), severity="error", timeout=6)
-        return
-    open_tutorial(screen.app, rules)

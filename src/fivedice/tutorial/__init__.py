@@ -8,7 +8,6 @@ tutorial games are never saved as games, so they never reach statistics or high 
 """
 
 from fivedice.tutorial.engine import (
-    Advice,
     Coach,
     Feedback,
     TutorialRun,
@@ -21,7 +20,6 @@ from fivedice.tutorial.lessons import LESSONS, Lesson, Step, StepKind, find_less
 
 __all__ = [
     "LESSONS",
-    "Advice",
     "Coach",
     "Feedback",
     "Lesson",

@@ -21,12 +21,12 @@ from typing import Any
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Column, Placement, ScoreCard
-from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice, ScriptedDice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
+from fivedice.strategy.hints import Hint, find_hint
 from fivedice.text import box_name, choice_text, dice_values, error_text, move_sentence
 from fivedice.tutorial.lessons import Lesson, Step, StepKind, Text
 
@@ -34,18 +34,9 @@ GUIDED_CPU_LEVEL = "beginner"
 LESSON_ROLLS = 3
 
 
-@dataclass(frozen=True)
-class Advice:
-    """One of the coach's options: a keep, or a box (`column` 0-based on several columns)."""
-
-    keep: tuple[int, ...] | None
-    category: Category | None
-    column: int | None
-    loss: float
-
-
-Coach = Callable[[GameState], Sequence[Advice]]
-"""The coach: every option for the seat to move, best first (empty: nothing to advise)."""
+Coach = Callable[[GameState], Sequence[Hint]]
+"""The coach: every option for the seat to move, best first (empty: nothing to advise);
+the service's hints (`GameService.tutorial_coach`)."""
 
 
 CpuMove = Callable[[GameState], Action]
@@ -374,7 +365,7 @@ def guided_dice(seed: int, number: int) -> RandomDice:
     return RandomDice(random.Random(f"fivedice/tutorial/{seed}/{number}"))
 
 
-def advice_text(option: Advice) -> str:
+def advice_text(option: Hint) -> str:
     """A coach option in words: "keep 6 6 6", "score Full house"."""
     return choice_text(option.keep, option.category, option.column)
 
@@ -391,31 +382,19 @@ def coach_line(run: TutorialRun, coach: Coach | None) -> str:
         return ""
     best = options[0]
     choice = advice_text(best)
-    if best.category is None and best.keep and len(best.keep) < len(state.dice):
-        from fivedice.service import hold_positions
-
-        positions = sorted(hold_positions(state.dice, state.turn.held, best.keep))
-        choice += " " + _("(hold {positions})").format(positions=" ".join(map(str, positions)))
+    if best.hold and best.keep and len(best.keep) < len(state.dice):
+        choice += " " + _("(hold {positions})").format(positions=" ".join(map(str, best.hold)))
     return _("Coach: {choice}.").format(choice=choice)
 
 
-def _judge(options: Sequence[Advice], action: Action, state: GameState) -> str:
+def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
     """What the coach says of a decision: the keep before a roll, or the box chosen."""
     if not options:
         return ""
-    chosen: Advice | None
     if isinstance(action, Score):
-        chosen = next(
-            (
-                o
-                for o in options
-                if o.category is action.category and (o.column or 0) == action.column
-            ),
-            None,
-        )
+        chosen = find_hint(options, category=action.category, column=action.column)
     else:
-        kept = state.turn.kept_values
-        chosen = next((o for o in options if o.category is None and o.keep == kept), None)
+        chosen = find_hint(options, keep=state.turn.kept_values)
     if chosen is None:
         return ""
     if chosen.loss < 0.05:

@@ -18,13 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fivedice.core.actions import Score
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, GameView, hold_positions
+from fivedice.service import GameService, GameView, Hint
 from fivedice.store import (
     IN_PROGRESS,
     DatabaseDamagedError,
@@ -661,44 +660,7 @@ class GameHub:
             view = self._load(game_id)
             self.check_turn(view, token)
             options = self.service.hint(game_id)
-        state = view.state
-        dice = state.dice or ()
-        result = []
-        for option in options:
-            # Several-column hints name their column and are estimates, not exact values.
-            column = getattr(option, "column", None)
-            estimate = bool(getattr(option, "estimate", False))
-            if option.category is not None:
-                result.append(
-                    {
-                        "kind": "score",
-                        "box": option.category.key,
-                        "column": None if column is None else column + 1,
-                        "keep": None,
-                        "hold": None,
-                        "action": str(Score(option.category, column or 0)),
-                        "value": float(option.value),  # exact: the float64 value as it is
-                        "loss": float(option.loss),
-                        "estimate": estimate,
-                    }
-                )
-            else:
-                keep = tuple(option.keep or ())
-                positions = sorted(hold_positions(dice, state.turn.held, keep))
-                result.append(
-                    {
-                        "kind": "keep",
-                        "box": None,
-                        "column": None,
-                        "keep": list(keep),
-                        "hold": positions,
-                        "action": "roll",
-                        "value": float(option.value),  # exact: the float64 value as it is
-                        "loss": float(option.loss),
-                        "estimate": estimate,
-                    }
-                )
-        return view, result
+        return view, [hint_data(option) for option in options]
 
     def _load(self, game_id: int) -> GameView:
         """The game as saved now (kept current: see `GameService.latest`)."""
@@ -712,3 +674,19 @@ class GameHub:
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""
         return game_data(view, self.public_id(view.game_id))
+
+
+def hint_data(hint: Hint) -> dict[str, Any]:
+    """A hint as the JSON API gives it (`HintOut`): a keep names the dice and the positions
+    to hold, a box its key and its column (from 1; None in a one-column game)."""
+    return {
+        "kind": hint.kind.value,
+        "box": hint.box,
+        "column": None if hint.column is None else hint.column + 1,
+        "keep": None if hint.keep is None else list(hint.keep),
+        "hold": None if hint.hold is None else list(hint.hold),
+        "action": hint.action,
+        "value": float(hint.value),  # exact: the float64 value as it is
+        "loss": float(hint.loss),
+        "estimate": hint.estimate,
+    }

@@ -159,18 +159,13 @@ def _coach(
         return None, _said(problem, visitor)
     shown = []
     for option in options[:COACH_OPTIONS]:
-        keep = getattr(option, "keep", None)
         words = in_language(
-            visitor.language,
-            option_text,
-            keep,
-            option.category,
-            getattr(option, "column", None) if view.state.rules.columns > 1 else None,
+            visitor.language, option_text, option.keep, option.category, option.column
         )
         shown.append(
             {
                 "text": words,
-                "value": f"{'≈' if getattr(option, 'estimate', False) else ''}{option.value:.1f}",
+                "value": f"{'≈' if option.estimate else ''}{option.value:.1f}",
                 "loss": f"{option.loss:.1f}",
             }
         )

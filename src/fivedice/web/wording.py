@@ -3,33 +3,18 @@
 `texts(gettext)` returns every message the templates use, already translated by the
 request's catalog; the parameter is called `_` so that `scripts/update-catalogs.sh` (Babel)
 extracts the literals. The shared wording of `fivedice.text` (box names, rules in words)
-uses the process-wide language, so `in_language` switches it under a lock for one call.
+uses the language in force, which `in_language` sets for one call in this request's context
+only (`fivedice.i18n.use_language`: a ContextVar, so concurrent requests need no lock).
 """
 
 from __future__ import annotations
 
 import gettext as gettext_module
-import threading
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
 
-from fivedice.i18n import LANGUAGES, current_language, load_translations, set_language
+from fivedice.i18n import LANGUAGES, in_language, load_translations
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-_LANGUAGE_LOCK = threading.Lock()
-
-
-def in_language(language: str, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Calls a `fivedice.text` function with `language` current (one thread at a time)."""
-    with _LANGUAGE_LOCK:
-        before = current_language()
-        set_language(language)
-        try:
-            return function(*args, **kwargs)
-        finally:
-            set_language(before)
+__all__ = ["Plural", "gettext_for", "in_language", "ngettext_for", "pick_language", "texts"]
 
 
 def gettext_for(language: str) -> Callable[[str], str]:

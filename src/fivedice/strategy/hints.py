@@ -1,0 +1,258 @@
+"""The coach's options at a decision as one `Hint` type, for one column or several.
+
+Every front end (terminal app, plain mode, web pages, JSON API, tutorial coach, review) gets
+hints from the service as `Hint`s built here, in one place: exact ones from the advisor's
+options for one column (`exact_hints`), estimated ones valued as the expert CPU values them
+for several columns (`estimated_hints`). `hints_for` picks the one that fits a state.
+
+Importing this module is cheap (core only): the solver, the advisor and the CPU kernels are
+imported when a hint is asked for, so the service can name `Hint` without the strategy
+layer's numpy/numba.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from fivedice.core.actions import Score
+from fivedice.core.categories import Category
+from fivedice.core.game import GameState
+
+if TYPE_CHECKING:
+    from fivedice.strategy.solver import StrategyTable
+
+__all__ = [
+    "Hint",
+    "HintKind",
+    "estimated_hints",
+    "exact_hints",
+    "find_hint",
+    "hints_for",
+    "hold_positions",
+]
+
+
+class HintKind(StrEnum):
+    """What a hint says to do: keep some dice and roll the others, or score a box."""
+
+    KEEP = "keep"
+    SCORE = "score"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One option of the coach at a decision: keep dice and roll, or score a box.
+
+    Exactly one of `keep` and `category` is set.
+
+    Attributes:
+        keep: the dice values to keep (sorted) before rolling the others, or None.
+        category: the box to score in now, or None.
+        column: the box's column (0-based) in a several-column game; None for a keep and for
+            a one-column game.
+        value: the expected points still to come after this choice (the box's points and
+            bonuses included, the points already on the card excluded).
+        loss: the best option's value minus this one's (0 for the best).
+        estimate: True when the values are the expert CPU's estimates (several columns:
+            each column's optimal one-column values times its multiplier), not exact optima.
+        hold: for a keep, the dice positions (1-5) to hold so that exactly `keep` is held,
+            preferring dice held already; None for a box.
+    """
+
+    keep: tuple[int, ...] | None
+    category: Category | None
+    value: float
+    loss: float = 0.0
+    column: int | None = None
+    estimate: bool = False
+    hold: tuple[int, ...] | None = None
+
+    @property
+    def kind(self) -> HintKind:
+        return HintKind.KEEP if self.category is None else HintKind.SCORE
+
+    @property
+    def box(self) -> str | None:
+        """The box's key ("full_house"), or None for a keep."""
+        return None if self.category is None else self.category.key
+
+    @property
+    def action(self) -> str:
+        """The action that carries the hint out, in the game's notation: "score 2:sixes", or
+        "roll" for a keep (once the dice of `hold` are held)."""
+        if self.category is None:
+            return "roll"
+        return str(Score(self.category, self.column or 0))
+
+    @property
+    def notation(self) -> str:
+        """The option as notation-like words: "keep 6 6", "keep nothing", "score sixes",
+        "score 1:sixes" (a box of a several-column game names its column; English, for logs
+        and `--json`; fronts word it through gettext)."""
+        if self.category is not None and self.column is not None:
+            return f"score {self.column + 1}:{self.category.key}"
+        if self.category is not None:
+            return f"score {self.category.key}"
+        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+
+    def is_choice(
+        self,
+        keep: Sequence[int] | None = None,
+        category: Category | None = None,
+        column: int | None = None,
+    ) -> bool:
+        """Whether this hint is the choice of a keep (any order), or of a box (in `column`,
+        when both name a column)."""
+        if category is not None:
+            return self.category is category and (
+                self.column is None or column is None or self.column == column
+            )
+        return keep is not None and self.keep is not None and self.keep == tuple(sorted(keep))
+
+
+def find_hint(
+    hints: Sequence[Hint],
+    keep: Sequence[int] | None = None,
+    category: Category | None = None,
+    column: int | None = None,
+) -> Hint | None:
+    """The hint of a choice (see `Hint.is_choice`), or None when it is not among them."""
+    return next((hint for hint in hints if hint.is_choice(keep, category, column)), None)
+
+
+def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
+    """Positions (1-5) to hold so that exactly the values in `keep` are held.
+
+    Dice already held are preferred, so a CPU changes as few holds as it can.
+
+    Raises:
+        ValueError: `keep` is not among the dice.
+    """
+    wanted = Counter(keep)
+    chosen: set[int] = set()
+    order = sorted(range(len(dice)), key=lambda i: not held[i])
+    for index in order:
+        if wanted[dice[index]] > 0:
+            wanted[dice[index]] -= 1
+            chosen.add(index + 1)
+    if sum(wanted.values()):
+        raise ValueError(f"cannot keep {tuple(keep)} from {tuple(dice)}")
+    return chosen
+
+
+def _holds(state: GameState, keep: tuple[int, ...]) -> tuple[int, ...]:
+    assert state.dice is not None
+    return tuple(sorted(hold_positions(state.dice, state.turn.held, keep)))
+
+
+def _check_decision(state: GameState) -> tuple[int, ...]:
+    if state.dice is None or state.is_match_over:
+        raise ValueError("there is no decision to hint at: no dice rolled, or the game is over")
+    return state.dice
+
+
+def hints_for(state: GameState, table: StrategyTable | None = None) -> list[Hint]:
+    """Every option of the seat to move, best first: exact for one column (from `table`, or
+    the solved table of the rules), estimated for several.
+
+    Raises:
+        ValueError: no dice are rolled, or the game is over.
+        SolveNotAllowedError, SolverBusyError: the rules' table may not be solved here, or
+            not now (see `fivedice.strategy.limits`).
+        ImportError: the strategy layer's numpy/numba are not installed.
+    """
+    _check_decision(state)
+    if state.rules.columns != 1:
+        return estimated_hints(state)
+    if table is None:
+        from fivedice.strategy.cache import load_or_solve
+
+        table = load_or_solve(state.rules)
+    return exact_hints(table, state)
+
+
+def exact_hints(table: StrategyTable, state: GameState) -> list[Hint]:
+    """The advisor's exact options for a one-column state, best first, as hints."""
+    from fivedice.strategy.advisor import advise
+
+    dice = _check_decision(state)
+    column = state.cards[state.current_seat].columns[0]
+    return [
+        Hint(
+            option.keep,
+            option.category,
+            option.value,
+            option.loss,
+            hold=None if option.keep is None else _holds(state, option.keep),
+        )
+        for option in advise(table, column, dice, state.rolls_left)
+    ]
+
+
+def estimated_hints(state: GameState) -> list[Hint]:
+    """Every keep and every legal (column, box) of the seat to move, best first.
+
+    Valued exactly as the expert CPU decides (`Bot.keep_options` and the same placement
+    kernel as `Bot.choose_box`): per column, the optimal one-column state values times the
+    column's multiplier. `value` is the estimated points still to come (the card's current
+    estimate plus the option's gain), `loss` the difference to the best option. Equal values
+    list boxes (columns left to right, card order) before keeps (largest first).
+
+    Raises:
+        ValueError: no dice rolled, or the game is over.
+    """
+    import numpy as np
+
+    from fivedice.core.categories import CATEGORIES
+    from fivedice.strategy import heuristics as h
+    from fivedice.strategy.bots import Level, make_bot
+
+    dice = _check_decision(state)
+    rules = state.rules
+    card = state.cards[state.current_seat]
+    bot = make_bot(Level.EXPERT, rules)
+    values = bot.values_for(rules)
+    rt = h.rule_tables(rules)
+    boxes, _ = h.card_arrays(card.columns)
+    base = 0.0  # the card's estimated points to come: the zero of the options' values
+    for index, column_boxes in enumerate(boxes):
+        mask, up, armed = h.column_key(column_boxes, rt.params)
+        base += rules.column_multipliers[index] * float(values[mask, up, armed])
+    raw: list[tuple[float, int, Hint]] = []
+    size = rules.columns * h.N_BOXES
+    cols = np.empty(size, dtype=np.int64)
+    box_ids = np.empty(size, dtype=np.int64)
+    jokers = np.empty(size, dtype=np.int64)
+    option_values = np.empty(size)
+    count = h.placement_options(
+        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
+        rt.scores, rt.joker_scores, rt.five, rt.params, values,
+        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
+    )  # fmt: skip
+    for i in range(count):
+        value = base + float(option_values[i])
+        hint = Hint(None, CATEGORIES[int(box_ids[i])], value, column=int(cols[i]), estimate=True)
+        raw.append((value, len(raw), hint))
+    if state.rolls_left > 0:
+        for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):
+            kept = tuple(keep)
+            hint = Hint(kept, None, base + gain, estimate=True, hold=_holds(state, kept))
+            raw.append((base + gain, len(raw), hint))
+    raw.sort(key=lambda item: (-round(item[0], 9), item[1]))
+    best = raw[0][0]
+    return [
+        Hint(
+            hint.keep,
+            hint.category,
+            hint.value,
+            max(best - value, 0.0),
+            hint.column,
+            hint.estimate,
+            hint.hold,
+        )
+        for value, _, hint in raw
+    ]
