@@ -407,7 +407,7 @@ class PlainSession:
         """Asks once before a box takes a 0 (end of input: no); True for any other score."""
         state = self.view.state
         for placement in state.placements():
-            if placement.category is action.category and placement.column == action.column:
+            if placement.category == action.category and placement.column == action.column:
                 if placement.points != 0:
                     return True
                 box = box_name(action.category)

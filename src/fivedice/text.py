@@ -619,7 +619,7 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
         (
             p
             for p in before.placements()
-            if p.category is action.category and p.column == action.column
+            if p.category == action.category and p.column == action.column
         ),
         None,
     )

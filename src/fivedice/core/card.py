@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from fivedice.core.boxes import CLASSIC_BOXES, Box, score_box
+from fivedice.core.boxes import CLASSIC_BOXES, KNOWN_BOXES, Box, score_box
 from fivedice.core.categories import Category, box_phrase
 from fivedice.core.dice import Roll, all_rolls, check_roll
 from fivedice.core.errors import N_, CardError, IllegalActionError, Phrase, Phrases
@@ -57,7 +57,9 @@ class Placement:
 @dataclass(frozen=True)
 class Column:
     """One column of a score card: its boxes' scores in card order (None = open) and the
-    extra Yahtzees earned. `boxes` are the rule set's boxes (default: the classic thirteen)."""
+    extra Yahtzees earned. `boxes` are the rule set's boxes (default: the classic thirteen),
+    as the one known object of each key (`boxes.KNOWN_BOXES`): the rule set's own box carries
+    the parameters that score (`RuleSet.box`)."""
 
     scores: tuple[int | None, ...] = (None,) * 13
     extra_yahtzees: int = 0
@@ -79,7 +81,9 @@ class Column:
         """An empty column of the rule set's boxes (default: the classic card)."""
         if rules is None or (rules.boxes == CLASSIC_BOXES and rules.dice == 5):
             return cls()
-        boxes = rules.boxes
+        # The known box objects of these keys (one object per key, so that `is` comparisons
+        # of boxes hold); their parameters are the rule set's (`RuleSet.box`).
+        boxes = tuple(KNOWN_BOXES[box.key] for box in rules.boxes)
         return cls((None,) * len(boxes), 0, boxes, par_per_face(rules))
 
     @classmethod

@@ -21,7 +21,7 @@ from functools import cache
 from fivedice.core.boxes import all_same, score_box
 from fivedice.core.categories import Category
 from fivedice.core.dice import all_rolls, check_roll
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import Joker, RuleSet
 
 
 def is_five_of_a_kind(dice: Sequence[int]) -> bool:
@@ -56,8 +56,9 @@ def box_scores(rules: RuleSet, dice: Sequence[int]) -> dict[Category, int]:
 def possible_scores(rules: RuleSet, category: Category) -> frozenset[int]:
     """Every score the box can hold under these rules (a scratch is a roll that scores 0)."""
     box = rules.box(category)
+    joker = rules.joker is not Joker.NONE
     scores: set[int] = set()
     for roll in all_rolls(rules.dice):
         scores.add(score_box(box, roll))
-        scores.add(score_box(box, roll, joker=all_same(roll)))
+        scores.add(score_box(box, roll, joker=joker and all_same(roll)))
     return frozenset(scores)

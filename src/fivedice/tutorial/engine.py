@@ -348,7 +348,7 @@ def _score_step(run: TutorialRun, step: Step, action: Action) -> TutorialRun:
             ).format(box=params["box"]),
         )
     chosen = next(p for p in placements if (p.category, p.column) == (action.category, 0))
-    if any(p.category is action.category for p in expected):
+    if any(p.category == action.category for p in expected):
         after = apply(state, action)
         sentence = move_sentence(None, action, state, after)
         return _advance(run, after, sentence, _done_line(run, after, step))
@@ -416,7 +416,7 @@ def _judge(options: Sequence[Advice], action: Action, state: GameState) -> str:
             (
                 o
                 for o in options
-                if o.category is action.category and (o.column or 0) == action.column
+                if o.category == action.category and (o.column or 0) == action.column
             ),
             None,
         )

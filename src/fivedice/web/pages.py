@@ -545,7 +545,7 @@ def _scores_zero(view: GameView, action: str, version: int) -> bool:
     if not isinstance(parsed, Score):
         return False
     return any(
-        p.category is parsed.category and p.column == parsed.column and p.points == 0
+        p.category == parsed.category and p.column == parsed.column and p.points == 0
         for p in view.state.placements()
     )
 
