@@ -226,7 +226,7 @@ def undo_refusal(
         return UndoRefusedError(
             N_("the last action was {name}'s; only your own can be taken back"), name=seat.name
         )
-    if isinstance(parse_action(target.entry.action), Roll):
+    if isinstance(parse_action(target.entry.action, None), Roll):
         return UndoRefusedError(N_("a roll cannot be taken back (that would be a free re-roll)"))
     return None
 
@@ -628,7 +628,7 @@ class GameService:
                 status=view.status,
             )
         if isinstance(action, str):
-            action = parse_action(action)
+            action = parse_action(action, view.state.rules.dice)
         state = view.state
         number = view.version + 1
         dice = RecordingDice(view.dice_for_action(number))

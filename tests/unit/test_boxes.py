@@ -5,7 +5,6 @@ over every roll of five and of six dice."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import pytest
 

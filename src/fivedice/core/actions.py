@@ -200,11 +200,12 @@ def _parse_box(text: str) -> tuple[Category, int]:
     return category, column
 
 
-def parse_action(text: str, dice: int = DICE_COUNT) -> Action:
+def parse_action(text: str, dice: int | None = DICE_COUNT) -> Action:
     """Reads an action from its notation (case and extra spaces ignored).
 
     `dice` is the number of dice of the rules in force (5; 6 in Maxi Yatzy): die positions
-    and entered dice are checked against it.
+    and entered dice are checked against it. None: any number fivedice plays (5 or 6), for
+    notation read back from a log whose game checks it when it is applied.
 
     Raises:
         MalformedActionError: the text is not an action; the message shows the notation.
@@ -226,9 +227,12 @@ def parse_action(text: str, dice: int = DICE_COUNT) -> Action:
         return Roll()
     if verb in ("hold", "release"):
         positions = _parse_positions(args)
-        _check_positions(positions, dice)
+        _check_positions(positions, MAX_DICE if dice is None else dice)
         return Hold(positions) if verb == "hold" else Release(positions)
     if verb == "dice":
+        if dice is None:
+            count = sum(1 for c in " ".join(args) if c.isdigit())
+            dice = count if DICE_COUNT <= count <= MAX_DICE else DICE_COUNT
         try:
             return EnterDice(parse_dice(" ".join(args), dice))
         except DiceError as error:
