@@ -243,6 +243,20 @@ class RuleSet:
             result[field.name] = value
         return result
 
+    def all_settings(self) -> dict[str, object]:
+        """Every option, the later ones too even at their defaults (for forms that edit them)."""
+        result: dict[str, object] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            result[field.name] = (
+                value.value
+                if isinstance(value, Enum)
+                else list(value)
+                if isinstance(value, tuple)
+                else value
+            )
+        return result
+
     def changed_settings(self, base: RuleSet | None = None) -> dict[str, object]:
         """The options that differ from `base` (default: the classic rules)."""
         reference = (base or RuleSet()).settings()

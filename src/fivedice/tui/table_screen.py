@@ -20,7 +20,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
@@ -206,13 +205,15 @@ class TableScreen(Screen[None]):
                     style = "bold"
                 table.add_column(Text(label, style=style), key=f"{seat_index}.{column}")
         columns = [column for card in state.cards for column in card.columns]
-        for category in CATEGORIES:
+        boxes = columns[0].boxes
+        last_upper = [box for box in boxes if box.is_upper][-1]
+        for category in boxes:
             cells = [
                 "·" if column.score(category) is None else str(column.score(category))
                 for column in columns
             ]
             table.add_row(box_name(category), *cells)
-            if category is UPPER[-1]:
+            if category == last_upper:
                 table.add_row(upper_total_label(), *(str(c.upper_total) for c in columns))
                 table.add_row(
                     upper_bonus_label(), *(str(c.upper_bonus(state.rules)) for c in columns)
