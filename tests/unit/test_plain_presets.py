@@ -5,14 +5,12 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from typer.testing import CliRunner
 
 from fivedice.cli import app
 from fivedice.core.rules import find_ruleset
 from fivedice.plain import run_plain
 from fivedice.service import GameService
-
 
 runner = CliRunner()
 
