@@ -49,7 +49,11 @@ def test_two_people_play_a_preset_to_the_end_over_the_api(client, preset):
 def _hold_most_common(client, game, headers):
     dice = game["dice"]
     face = max(set(dice), key=dice.count)
-    held = [i + 1 for i, (d, h) in enumerate(zip(dice, game["held"])) if d == face and not h]
+    held = [
+        i + 1
+        for i, (d, h) in enumerate(zip(dice, game["held"], strict=True))
+        if d == face and not h
+    ]
     if held:
         game = act(client, game, headers, "hold " + " ".join(map(str, held)))
     return game
