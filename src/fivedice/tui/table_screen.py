@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from fivedice.tui.table_app import TableApp
 
 DICE = 5
+"""The classic number of dice typed in (a rule set says its own: `RuleSet.dice`)."""
 
 
 def table_binding_texts() -> dict[str, str]:
@@ -120,6 +121,11 @@ class TableScreen(Screen[None]):
     @property
     def state(self) -> GameState:
         return self.table_app.view.state
+
+    @property
+    def _dice(self) -> int:
+        """How many dice a turn types in under the rules of this game."""
+        return self.state.rules.dice
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -231,7 +237,7 @@ class TableScreen(Screen[None]):
             return
         name = state.seats[state.current_seat].name
         if self.typed:
-            dice = " ".join(map(str, self.typed)) + " _" * (DICE - len(self.typed))
+            dice = " ".join(map(str, self.typed)) + " _" * (self._dice - len(self.typed))
         elif state.dice is not None:
             dice = " ".join(map(str, state.dice))
         else:
@@ -272,10 +278,10 @@ class TableScreen(Screen[None]):
     def action_type_die(self, face: int) -> None:
         if self.state.is_match_over:
             return
-        if len(self.typed) >= DICE:
+        if len(self.typed) >= self._dice:
             self.typed = []
         self.typed.append(face)
-        if len(self.typed) == DICE:
+        if len(self.typed) == self._dice:
             dice = " ".join(map(str, self.typed))
             self.typed = []
             self.send(f"dice {dice}")
