@@ -117,8 +117,8 @@ def preset_description(name: str) -> str:
         "simple": _("No extra-Yahtzee bonus and no joker"),
         "classic-five": _("Classic Five: no bonus, no joker, fixed straights"),
         "triple": _("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
-        "yatzy": _("Scandinavian Yatzy: 15 boxes, pairs, straights 15 and 20, 50 bonus at 63"),
-        "maxi-yatzy": _("Maxi Yatzy: six dice, 20 boxes, 100 bonus at 84, unused rolls saved"),
+        "yatzy": _("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
+        "maxi-yatzy": _("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
     }
     return descriptions.get(name, name)
 
@@ -483,7 +483,7 @@ def table_turn_lines(state: GameState) -> list[str]:
     seat = state.current_seat
     lines = [
         _("{name}'s turn {turn} of {turns}.").format(
-            name=state.seats[seat].name, turn=state.turn_number, turns=13 * rules.columns
+            name=state.seats[seat].name, turn=state.turn_number, turns=len(rules.boxes) * rules.columns
         )
     ]
     if state.dice is None:

@@ -605,13 +605,13 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "yatzy",
-        "Scandinavian Yatzy: 15 boxes, pairs, straights 15 and 20, 50 bonus at 63",
+        "Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63",
         YATZY_RULES,
         ("scandinavian", "yatzy-scandinavian"),
     ),
     Preset(
         "maxi-yatzy",
-        "Maxi Yatzy: six dice, 20 boxes, 100 bonus at 84, unused rolls saved",
+        "six dice, 20 boxes, bonus 100 at 84, unused rolls saved",
         MAXI_YATZY_RULES,
         ("maxi_yatzy", "maxi"),
     ),

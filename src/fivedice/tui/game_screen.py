@@ -282,16 +282,18 @@ class GameScreen(Screen[None]):
         if state.is_match_over:
             return Text(_("The game is over."), style="bold")
         seat = state.seats[state.current_seat]
+        # Saved rolls (Maxi Yatzy) add to the turn's own.
+        rolls = state.rules.rolls_per_turn + state.rolls_saved(state.current_seat)
         parts = [
             _("Turn: {name}").format(name=seat.name),
             _("round {turn}/{turns}").format(
-                turn=state.turn_number, turns=13 * state.rules.columns
+                turn=state.turn_number, turns=len(state.rules.boxes) * state.rules.columns
             ),
             ngettext(
                 "{left} of {rolls} roll left",
                 "{left} of {rolls} rolls left",
-                state.rules.rolls_per_turn,
-            ).format(left=state.rolls_left, rolls=state.rules.rolls_per_turn),
+                rolls,
+            ).format(left=state.rolls_left, rolls=rolls),
         ]
         if state.settings.match_length > 1:
             parts.insert(

@@ -194,7 +194,7 @@ class TableScreen(Screen[None]):
             head = _("At the table · {name}'s turn {turn} of {turns}").format(
                 name=state.seats[state.current_seat].name,
                 turn=state.turn_number,
-                turns=13 * state.rules.columns,
+                turns=len(state.rules.boxes) * state.rules.columns,
             )
         self.query_one("#status", Static).update(Text(f"{head} · {scores}"))
 
