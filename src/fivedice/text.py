@@ -483,7 +483,9 @@ def table_turn_lines(state: GameState) -> list[str]:
     seat = state.current_seat
     lines = [
         _("{name}'s turn {turn} of {turns}.").format(
-            name=state.seats[seat].name, turn=state.turn_number, turns=len(rules.boxes) * rules.columns
+            name=state.seats[seat].name,
+            turn=state.turn_number,
+            turns=len(rules.boxes) * rules.columns,
         )
     ]
     if state.dice is None:
