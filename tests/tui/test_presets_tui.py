@@ -69,6 +69,8 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         await pilot.press("h")
         hint = app.screen.query_one("#hint")
         await wait_for(pilot, lambda: "computerspelers" in str(hint.render()))
+        await pilot.press("c")  # coach mode is refused the same way
+        assert not app.coach_mode
         turns = 0
         while not isinstance(app.screen, EndScreen):
             state = app.service.state

@@ -27,6 +27,7 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
+from fivedice.service import strategy_refusal
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, choice_text, error_text
 from fivedice.tui.chances_bar import ChancesBar
@@ -738,6 +739,10 @@ class GameScreen(Screen[None]):
 
     def action_coach(self) -> None:
         app = self.fiveapp
+        refusal = strategy_refusal(self.state.rules)
+        if refusal is not None and not app.coach_mode:
+            self.notify(error_text(refusal), severity="warning", timeout=4)
+            return
         app.coach_mode = not app.coach_mode
         self.notify(_("Coach mode on.") if app.coach_mode else _("Coach mode off."), timeout=2)
         self._save_session()
