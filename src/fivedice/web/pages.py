@@ -32,7 +32,7 @@ from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
-from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
+from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS, StoreError
@@ -318,6 +318,9 @@ def board_context(
         "pid": data["id"],
         "rows": rows,
         "upper_count": len(UPPER),
+        "turns": len(state.rules.boxes) * state.rules.columns,
+        # The extra-Yahtzee row: always on the Yahtzee card (as before), elsewhere when paid.
+        "show_yahtzee_bonus": state.rules.yahtzee_bonus or state.rules.family is Family.YAHTZEE,
         "dice": dice,
         "can_act": can_act,
         "can_roll": can_act and "roll" in data["legal_actions"],

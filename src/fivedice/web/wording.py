@@ -215,6 +215,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "watching": _("You are watching: you hold no seat in this game."),
         "not_your_turn": _("Waiting for {name}."),
         "keys_help": _("Keys: 1–5 hold or release a die, R rolls, H asks for a hint."),
+        "keys_help_six": _("Keys: 1–6 hold or release a die, R rolls, H asks for a hint."),
         "invite": _("Invite links (send one to each player)"),
         "upper_total": _("Upper total"),
         "against_par": _("Against par"),
