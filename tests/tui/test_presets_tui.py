@@ -45,6 +45,18 @@ async def wait_for(pilot: Pilot[None], condition, seconds: float = 20) -> None:
     raise AssertionError("timed out waiting for the app")
 
 
+async def press_until(pilot: Pilot[None], key: str, condition, tries: int = 10) -> None:
+    """Presses `key` until `condition` holds (a key that comes while the app is still busy
+    with the last action is dropped by the screen, so it is pressed again)."""
+    for _ in range(tries):
+        await pilot.press(key)
+        for _ in range(40):
+            if condition():
+                return
+            await pilot.pause(0.05)
+    raise AssertionError(f"pressing {key!r} did not do it")
+
+
 @pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
     rules = find_ruleset(preset)
@@ -73,17 +85,27 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         assert not app.coach_mode
         turns = 0
         while not isinstance(app.screen, EndScreen):
-            state = app.service.state
-            if state.dice is None:
-                await pilot.press("r")
+            before = app.service.state.cards
+            if app.service.state.dice is None:
+                await press_until(pilot, "r", lambda: app.service.state.dice is not None)
             if rules.dice == 6 and app.service.state.rolls_left > 0:
-                await pilot.press("6")  # die 6 has a key
-                assert app.service.state.turn.held[5]
-                await pilot.press("space")
-            await pilot.press("enter")
+                # Die 6 has a key.
+                await press_until(pilot, "6", lambda: app.service.state.turn.held[5])
+                rolls = app.service.state.turn.rolls_used
+                await press_until(
+                    pilot,
+                    "space",
+                    lambda rolls=rolls: app.service.state.turn.rolls_used > rolls,
+                )
+
+            def scored(before=before) -> bool:
+                return isinstance(app.screen, EndScreen) or app.service.state.cards != before
+
+            await press_until(
+                pilot, "enter", lambda: isinstance(app.screen, ConfirmScreen) or scored()
+            )
             if isinstance(app.screen, ConfirmScreen):
-                await pilot.press("y")
-            await pilot.pause()
+                await press_until(pilot, "y", scored)
             turns += 1
             assert turns <= 2 * len(rules.boxes) + 2
         final = app.service.state
