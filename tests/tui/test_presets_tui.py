@@ -14,20 +14,19 @@ from textual.pilot import Pilot
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.game_screen import GameScreen
 from fivedice.tui.widgets import Die, ScoreTable
+from tests.tui.support import use_database
 
 SIZE = (80, 24)
 
 
 @pytest.fixture(autouse=True)
-def database(tmp_path: Path):
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     yield
-    session.configure(None)
     set_language("en")
 
 
@@ -82,7 +81,7 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         hint = app.screen.query_one("#hint")
         await wait_for(pilot, lambda: "computerspelers" in str(hint.render()))
         await pilot.press("c")  # coach mode is refused the same way
-        assert not app.coach_mode
+        assert not app.play.coach_mode
         turns = 0
         while not isinstance(app.screen, EndScreen):
             before = app.service.state.cards
