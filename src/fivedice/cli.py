@@ -22,7 +22,7 @@ from fivedice.cli_common import (
     parse_column,
 )
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import _, set_language
+from fivedice.i18n import LANGUAGES, _, set_language
 
 app = typer.Typer(
     name="fivedice",
@@ -32,7 +32,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=f"Language: {', '.join(LANGUAGES)} (default from $LANG)."),
+]
 
 
 @app.callback()

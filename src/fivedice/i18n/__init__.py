@@ -15,7 +15,16 @@ from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "fivedice"
-LANGUAGES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "Deutsch"}
+# The one list of languages every front end offers (web switcher, Accept-Language, --lang,
+# FIVEDICE_LANG, the terminal app's `l` key, the sheet), each named in its own language.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "de": "Deutsch",
+    "ja": "日本語",
+    "fr": "Français",
+    "es": "Español",
+}
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"

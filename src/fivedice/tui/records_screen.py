@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import _
+from fivedice.i18n import _, formats
 from fivedice.text import box_name, error_text
 from fivedice.tui.session import high_score_lists, statistics
 from fivedice.tui.wording import localize_bindings
@@ -142,9 +142,9 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
         _("Games"),
         str(entry.games),
         _("Average"),
-        f"{entry.average:.1f}",
+        formats.number(entry.average, 1),
         _("Upper bonus"),
-        f"{entry.upper_bonus_rate:.0%}",
+        formats.percent(entry.upper_bonus_rate),
     )
     summary.add_row(_("Wins"), wins, _("Best"), str(entry.best), _("Yahtzees"), str(entry.yahtzees))
     summary.add_row("", "", _("Worst"), str(entry.worst), "", "")
@@ -155,7 +155,8 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
             boxes.add_column(width=2)  # a gap between the pairs
         boxes.add_column()
         boxes.add_column(justify="right", style="bold")
-    cells = [(box_name(c), f"{entry.box_averages.get(c.key, 0.0):.1f}") for c in CATEGORIES]
+    averages = entry.box_averages
+    cells = [(box_name(c), formats.number(averages.get(c.key, 0.0), 1)) for c in CATEGORIES]
     rows = (len(cells) + 2) // 3
     for row in range(rows):
         line: list[str] = []
@@ -225,7 +226,11 @@ def high_score_table(entries: list[HighScore]) -> Table:
     table.add_column(_("Game"), justify="right")
     for entry in entries:
         table.add_row(
-            str(entry.place), str(entry.total), entry.profile, entry.date, f"#{entry.game_id}"
+            str(entry.place),
+            str(entry.total),
+            entry.profile,
+            formats.day(entry.date),
+            f"#{entry.game_id}",
         )
     return table
 

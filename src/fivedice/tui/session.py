@@ -237,13 +237,14 @@ def unfinished_games() -> list[tuple[str, int]]:
     service = open_service()
     if service is None:
         return []
+    from fivedice.i18n import formats
     from fivedice.store import IN_PROGRESS
 
     games = service.list_games(IN_PROGRESS)
     practice = _("practice")
     return [
         (
-            f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
+            f"#{g.game_id} {formats.moment(g.started)} · {', '.join(g.players)} · {g.rules}"
             + (f" · {practice}" if g.practice else ""),
             int(g.game_id),
         )

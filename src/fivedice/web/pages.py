@@ -32,7 +32,7 @@ from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
-from fivedice.i18n import LANGUAGES
+from fivedice.i18n import LANGUAGES, formats
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS, StoreError
 from fivedice.store.browser_seats import session_key
@@ -89,6 +89,25 @@ def csrf_token(context: Context) -> str:
 
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
+
+
+@pass_context
+def _number_filter(context: Context, value: float, digits: int = 0) -> str:
+    return formats.number(value, digits, context.get("lang"))
+
+
+@pass_context
+def _percent_filter(context: Context, rate: float) -> str:
+    return formats.percent(rate, context.get("lang"))
+
+
+@pass_context
+def _day_filter(context: Context, value: str) -> str:
+    return formats.day(value, context.get("lang")) if value else ""
+
+
+# Figures and dates as the visitor's language writes them: `{{ r.average|number(1) }}`.
+templates.env.filters.update(number=_number_filter, percent=_percent_filter, day=_day_filter)
 
 
 def hub_of(request: Request) -> GameHub:
@@ -841,7 +860,7 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
         found.append(
             {
                 "pid": public_id,
-                "started": f"{summary.started:%Y-%m-%d %H:%M}" if summary else "",
+                "started": formats.moment(summary.started, visitor.language) if summary else "",
                 "rules": preset_name(state.rules),
                 "players": [seat.name for seat in state.seats],
                 "totals": list(state.match_totals),
