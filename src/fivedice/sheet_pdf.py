@@ -397,7 +397,9 @@ class _Drawer:
         gap = 6.0
         width = (geo.width - 2 * MARGIN - gap * (halves - 1)) / halves
         line = 2.9
-        parts = [(sheet.rules_title, "B")] + [(f"• {text}", "") for text in sheet.rules_lines]
+        # A no-break space keeps the bullet with its text: a line without spaces (Japanese)
+        # would otherwise leave the bullet alone on a line of its own.
+        parts = [(sheet.rules_title, "B")] + [(f"•\u00a0{text}", "") for text in sheet.rules_lines]
         blocks: list[tuple[str, list[str]]] = []
         for text, style in parts:
             pdf.set_font(FONT, style, 7.0 if style else 6.5)
