@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
-from fivedice.text import box_name
+from fivedice.text import box_name, preset_title
 
 if TYPE_CHECKING:
     from fivedice.service import CurvePoint, Decision, GameReview, SeatReview
@@ -40,8 +40,10 @@ def points(value: float, exact: bool) -> str:
 
 
 def review_title(review: GameReview) -> str:
-    """ "Review of game 12 · classic" """
-    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=review.rules_name)
+    """ "Review of game 12 · Classic" """
+    return _("Review of game {game} · {rules}").format(
+        game=review.game_id, rules=preset_title(review.rules_name)
+    )
 
 
 def exactness_note(review: GameReview) -> str:

@@ -74,7 +74,9 @@ class Die(Static):
 
     def show(self, value: int | None, held: bool, width: int = 7) -> None:
         """Renders a face (`width` 7 or 5) and, on a fourth line, whether it is held."""
-        label = fit_cells(_("held"), width) if held else ""
+        label = _("held") if held else ""
+        if text_width(label) > width:  # "guardado", "キープ": the border says it, and a tick
+            label = "✓"
         self.update(die_face(value, width) + "\n" + pad_cells(label, width, "^"))
         self.set_class(held, "held")
         self.border_title = str(self.position)
@@ -115,8 +117,9 @@ def _name(text: str, width: int = 9) -> str:
 
 def _short(text: str, width: int) -> str:
     """A seat name in `width` cells: "CPU 1 (expert)" becomes "CPU 1", then "CPU1"."""
-    if text_width(text) > width and "(" in text:
-        text = text[: text.index("(")].strip() or text
+    bracket = min((text.find(mark) for mark in "(（" if mark in text), default=-1)
+    if text_width(text) > width and bracket >= 0:  # "CPU 1（達人）": a full-width bracket
+        text = text[:bracket].strip() or text
     if text_width(text) > width:
         text = text.replace(" ", "")
     return _name(text, width)
@@ -281,7 +284,7 @@ class ScoreTable(DataTable[Text]):
             if level == 0 or seat_index == shown:
                 for column in range(rules.columns):
                     if level == 0:
-                        label = _name(seat.name, 6 if multi else 9)
+                        label = _short(seat.name, 6 if multi else 9)
                         if multi:
                             label += f" ×{rules.column_multipliers[column]}"
                     else:
