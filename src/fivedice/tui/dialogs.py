@@ -18,7 +18,7 @@ from fivedice.cells import text_width
 from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
-from fivedice.i18n import LANGUAGES, _, ngettext
+from fivedice.i18n import LANGUAGES, _, formats, ngettext
 from fivedice.text import (
     box_name,
     describe_rules,
@@ -277,7 +277,9 @@ class EndScreen(Screen[str]):
                     total = _("Coach: your decisions cost ≈{points} points in all (an estimate).")
                 else:
                     total = _("Coach: your decisions cost {points} expected points in all.")
-                yield Static(total.format(points=f"{self.coach_loss:.1f}"), id="coach-total")
+                yield Static(
+                    total.format(points=formats.number(self.coach_loss, 1)), id="coach-total"
+                )
             yield Static(card_table(state), id="final-cards")
             with Horizontal(id="end-buttons"):
                 yield Button(_("New game"), id="new", variant="primary", compact=True)

@@ -22,6 +22,7 @@ from fivedice.core.dice import parse_dice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import find_ruleset
+from fivedice.i18n import formats
 from fivedice.plain_table import build_table_settings
 from fivedice.service import GameView
 from fivedice.text import option_text, placement_notes
@@ -170,8 +171,9 @@ def _coach(
         shown.append(
             {
                 "text": words,
-                "value": f"{'≈' if getattr(option, 'estimate', False) else ''}{option.value:.1f}",
-                "loss": f"{option.loss:.1f}",
+                "value": ("≈" if getattr(option, "estimate", False) else "")
+                + formats.number(option.value, 1, visitor.language),
+                "loss": formats.number(option.loss, 1, visitor.language),
             }
         )
     return shown, None
