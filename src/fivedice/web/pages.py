@@ -837,6 +837,14 @@ async def _in_thread(function: Any, *args: Any, **kwargs: Any) -> GameView:
     return view
 
 
+def _preset_words(rules: RuleSet, language: str) -> str:
+    """The preset the rules are, as players of `language` call it ("custom" if none)."""
+    name = preset_name(rules)
+    if name is None:
+        return gettext_for(language)("custom")
+    return in_language(language, preset_title, name)
+
+
 def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> list[dict[str, Any]]:
     """The visitor's games still in progress (those whose seats they hold), newest first."""
     if visitor.session is None:
@@ -861,7 +869,7 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
             {
                 "pid": public_id,
                 "started": formats.moment(summary.started, visitor.language) if summary else "",
-                "rules": preset_name(state.rules),
+                "rules": _preset_words(state.rules, visitor.language),
                 "players": [seat.name for seat in state.seats],
                 "totals": list(state.match_totals),
                 "game_number": state.game_number,
