@@ -46,7 +46,14 @@ from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.dice import DiceSource, RandomDice
 from fivedice.core.errors import N_, FivediceError, SettingsError
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, DiceSeeds, HmacDice
+from fivedice.core.fairdice import (
+    LEGACY_SCHEME,
+    SCHEME,
+    DiceSeedError,
+    DiceSeeds,
+    HmacDice,
+    client_seed_list,
+)
 from fivedice.core.game import GameKind, GameSettings, GameState, apply, new_game
 from fivedice.core.rules import RuleSet
 from fivedice.store import (
@@ -66,7 +73,14 @@ from fivedice.store import (
     dice_for,
     record_to_text,
 )
-from fivedice.store.records import UNDO, RecordingDice, UndoTarget, apply_logged, verify_record
+from fivedice.store.records import (
+    UNDO,
+    RecordingDice,
+    UndoTarget,
+    apply_logged,
+    parse_record,
+    verify_record,
+)
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 from fivedice.store.tutorial_progress import (
     DONE,
@@ -90,6 +104,7 @@ if TYPE_CHECKING:  # the review's types, named here so front ends need not impor
     from fivedice.strategy.review import Decision as Decision
     from fivedice.strategy.review import GameReview as GameReview
     from fivedice.strategy.review import SeatReview as SeatReview
+    from fivedice.verify import Verification
 
 __all__ = [
     "TABLE_KIND",
@@ -430,6 +445,7 @@ class GameService:
         seed: int | None = None,
         practice: bool = False,
         client_seeds: Sequence[str | None] = (),
+        server_seed: bytes | None = None,
     ) -> GameView:
         """Saves a new game (with its first-player roll-off, if any) and returns it.
 
@@ -441,6 +457,9 @@ class GameService:
             practice: keep the game out of statistics and high scores.
             client_seeds: each seat's own seed, in seat order (None or "" for none; missing
                 seats have none), mixed into the verifiable dice of a game without `seed`.
+            server_seed: the secret server seed, when it was drawn (and its commitment shown)
+                before the game was created - a room's, before its friends added seeds;
+                None draws a fresh one.
 
         Raises:
             DiceSeedError: a client seed cannot be used, or client seeds with a `seed`.
@@ -466,7 +485,11 @@ class GameService:
                 )
             practice = True  # the client chose the dice
         else:
-            seeds = DiceSeeds.new(client_seeds, len(settings.seats))
+            seeds = (
+                DiceSeeds.new(client_seeds, len(settings.seats))
+                if server_seed is None
+                else DiceSeeds(server_seed, client_seed_list(client_seeds, len(settings.seats)))
+            )
             seed = random.SystemRandom().getrandbits(62)  # seeds the CPU players' choices
         dice_fields: dict[str, Any] = {}
         if seeds is not None:
@@ -890,6 +913,18 @@ class GameService:
         record = self.store.load_game(game_id)
         self._checked_state(game_id, record)
         return record_to_text(record)
+
+    def verify_dice(self, game_id: int) -> Verification:
+        """Checks a game's dice as anyone else would: from its exported record alone (the
+        commitment, and every roll recomputed from the revealed seeds).
+
+        Raises:
+            GameNotFoundError; GameDamagedError as `export`; VerifyRefusedError: the game
+            is in progress (its server seed is still secret).
+        """
+        from fivedice.verify import verify_record as check_dice
+
+        return check_dice(parse_record(self.export(game_id), check=False))
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
         """Statistics per profile and rule preset (practice games excluded)."""

@@ -209,6 +209,11 @@ def test_axe_finds_nothing_serious_on_any_page(browser, served):  # noqa: F811
         look("game-over")
         page.goto(f"{base}/g/{over}/review")
         look("review")
+        page.goto(f"{base}/g/{over}/verify")
+        look("verify")
+        if size == 360:  # the 64-digit commitment and seed wrap on a phone
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 360, f"the verify page is {width} px wide on a 360 px phone"
         for path, name in (
             ("/rules", "rules"),
             ("/stats", "stats"),

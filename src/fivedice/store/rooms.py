@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from fivedice.core.errors import N_
+from fivedice.core.fairdice import commitment_of, new_server_seed
 from fivedice.store import schema
 from fivedice.store.database import Store, _now
 from fivedice.store.errors import StoreConflictError, StoreError
@@ -41,6 +42,8 @@ class RoomSeat:
     level: str | None
     joined: bool
     game_seat: int | None
+    client_seed: str = ""
+    """The dice seed the seat's player gave when joining ("" for none)."""
 
 
 @dataclass(frozen=True)
@@ -53,10 +56,19 @@ class Room:
     version: int
     game_id: int | None
     seats: tuple[RoomSeat, ...]
+    server_seed: bytes | None = field(default=None, repr=False)
+    """The game's secret server seed, drawn with the room (None: a room made before
+    verifiable dice in rooms). Never shown before the game is over; `commitment` is."""
 
     @property
     def started(self) -> bool:
         return self.status == STARTED
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 of the server seed: shown in the waiting room before anyone adds a
+        client seed, and the same as the game's commitment once it starts."""
+        return None if self.server_seed is None else commitment_of(self.server_seed)
 
 
 def normalize_code(text: str) -> str:
@@ -71,10 +83,11 @@ class Rooms:
         self.store = store
 
     def create(
-        self, host_key: str, options: dict[str, Any], seats: list[tuple[str, str, str | None]]
+        self, host_key: str, options: dict[str, Any], seats: list[tuple[str, str, str | None, str]]
     ) -> Room:
-        """A new waiting room; `seats` are (kind, name, level). Seats other than friends
-        count as joined (the host holds them)."""
+        """A new waiting room; `seats` are (kind, name, level, client seed). Seats other than
+        friends count as joined (the host holds them). The game's secret server seed is
+        drawn now, so its commitment can be shown before any friend adds a seed."""
         for _attempt in range(8):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
@@ -88,6 +101,7 @@ class Rooms:
                             version=0,
                             game_id=None,
                             created_at=_now(),
+                            server_seed=new_server_seed().hex(),
                         )
                     ).inserted_primary_key
                     assert room_id is not None
@@ -103,8 +117,9 @@ class Rooms:
                                 "level": level,
                                 "joined": kind != "friend",
                                 "game_seat": None,
+                                "client_seed": seed or None,
                             }
-                            for index, (kind, name, level) in enumerate(seats)
+                            for index, (kind, name, level, seed) in enumerate(seats)
                         ],
                     )
             except StoreConflictError:
@@ -137,9 +152,11 @@ class Rooms:
                     s.level,
                     bool(s.joined),
                     None if s.game_seat is None else int(s.game_seat),
+                    s.client_seed or "",
                 )
                 for s in seats
             ),
+            _seed_bytes(row.server_seed),
         )
 
     def by_id(self, room_id: int) -> Room:
@@ -171,12 +188,22 @@ class Rooms:
             )
             return [(int(r.seat), str(r.session_key)) for r in rows]
 
-    def join(self, room_id: int, seat: int | None, session_key: str, name: str | None) -> Room:
+    def join(
+        self,
+        room_id: int,
+        seat: int | None,
+        session_key: str,
+        name: str | None,
+        client_seed: str = "",
+    ) -> Room:
         """Joins a friend's seat: `seat` (an invitation) or the first one nobody joined (the
         room code). A seat already joined is shared with this browser (same invitation).
+        `client_seed` (checked by the caller) is the seat's own dice seed; joining again
+        before the start replaces it.
 
         Raises:
-            RoomError: no free seat (code), or not a friend's seat.
+            RoomError: no free seat (code), not a friend's seat, or a client seed for a game
+                that has started (its dice are fixed).
         """
         with self.store._errors(N_("join the room")), self.store.writing() as db:
             room = self._read(db, schema.rooms.c.id == room_id)
@@ -214,6 +241,13 @@ class Rooms:
                 changes["joined"] = True
             if name and not room.started:
                 changes["name"] = name[:40]
+            if client_seed:
+                if room.started:
+                    raise RoomError(
+                        N_("this game has started: its dice are fixed, so a seed can no longer"
+                           " be added")
+                    )  # fmt: skip
+                changes["client_seed"] = client_seed
             if changes:
                 db.execute(
                     update(schema.room_seats)
@@ -297,6 +331,15 @@ class Rooms:
                 )
                 .values(kind="cpu", level=level)
             )
+
+
+def _seed_bytes(text: str | None) -> bytes | None:
+    """The stored server seed (hex) as bytes; None if absent or not 32 bytes of hex."""
+    try:
+        seed = bytes.fromhex(text) if text else None
+    except ValueError:
+        return None
+    return seed if seed is not None and len(seed) == 32 else None
 
 
 def _hold(db: Connection, session_key: str, game_id: int, seat: int) -> None:

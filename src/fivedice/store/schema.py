@@ -145,6 +145,9 @@ rooms = Table(
     Column("version", Integer, nullable=False),
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Migration 0003_roomseeds: the game's secret server seed (hex), drawn with the room so
+    # that its commitment is shown before any friend adds a client seed; NULL: older rooms.
+    Column("server_seed", String(64), nullable=True),
 )
 Index("ix_rooms_game", rooms.c.game_id)
 
@@ -158,6 +161,7 @@ room_seats = Table(
     Column("level", String(20), nullable=True),
     Column("joined", Boolean, nullable=False),
     Column("game_seat", Integer, nullable=True),
+    Column("client_seed", String(256), nullable=True),  # the seat's own dice seed (0003)
 )
 
 room_claims = Table(

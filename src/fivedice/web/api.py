@@ -116,6 +116,11 @@ class NewGameIn(BaseModel):
     first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
     match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
     practice: bool = False
+    client_seeds: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list,
+        max_length=8,
+        description='each seat\'s own dice seed, in seat order ("" for none); not with `seed`',
+    )
 
 
 class ActionIn(BaseModel):
@@ -189,6 +194,11 @@ class GameOut(BaseModel):
     )
     server_seed: str | None = Field(
         description="the server seed (hex), revealed once the game is over; null before"
+    )
+    client_seeds: list[str] = Field(
+        default_factory=list,
+        description='each seat\'s own dice seed, in seat order ("" for none); mixed into'
+        " the dice with the server seed",
     )
     rules: str | None = Field(description="the preset these rules are, or null")
     rule_settings: dict[str, Any]
@@ -301,6 +311,7 @@ def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
         match_length=body.match_length,
         seed=body.seed,
         practice=body.practice,
+        client_seeds=body.client_seeds,
     )
     return {**hub.data(view), "tokens": hub.seat_tokens(view)}
 
@@ -446,6 +457,12 @@ class RoomPlayerIn(BaseModel):
     name: str = Field(min_length=1, max_length=40, examples=["Bob"])
     kind: SeatKind = "friend"
     level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
+    client_seed: str = Field(
+        default="",
+        max_length=64,
+        description="the host's or a pass-and-play seat's own dice seed (friends add theirs"
+        " when joining)",
+    )
 
 
 class NewRoomIn(BaseModel):
@@ -477,6 +494,10 @@ class RoomOut(BaseModel):
     status: Literal["waiting", "started"]
     version: int
     game: str | None
+    dice_commitment: str | None = Field(
+        description="SHA-256 (hex) of the game's secret server seed, drawn with the room"
+        " before anyone added a seed; null: dice from a chosen seed"
+    )
     seats: list[RoomSeatOut]
 
 
@@ -498,6 +519,12 @@ class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     invitation: str | None = Field(default=None, max_length=64)
     name: str | None = Field(default=None, min_length=1, max_length=40)
+    client_seed: str = Field(
+        default="",
+        max_length=64,
+        description="your own dice seed: mixed into the game's dice, so that nobody - the"
+        " server included - chooses them (before the start only)",
+    )
 
 
 class JoinOut(BaseModel):
@@ -544,7 +571,12 @@ def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
     """Makes a room; the answer holds the host key and each friend's seat invitation."""
     room = hub.create_room(
         [
-            RoomSeatSpec(p.kind, p.name.strip(), (p.level or "casual") if p.kind == "cpu" else None)
+            RoomSeatSpec(
+                p.kind,
+                p.name.strip(),
+                (p.level or "casual") if p.kind == "cpu" else None,
+                p.client_seed if p.kind in ("me", "local") else "",
+            )
             for p in body.players
         ],
         host_session=None,
@@ -579,7 +611,9 @@ def join_room(code: str, body: JoinIn, hub: Hub) -> dict[str, Any]:
     """Joins a friend's seat. With an invitation: that seat (also after the start: a second
     device shares the seat). Without: the first seat nobody joined, before the start."""
     client = f"api:{body.invitation or secrets.token_hex(16)}"
-    room, seat = hub.join_room(code, client, invitation=body.invitation, name=body.name)
+    room, seat = hub.join_room(
+        code, client, invitation=body.invitation, name=body.name, client_seed=body.client_seed
+    )
     return {"room": hub.room_data(room), "seat": seat, "invitation": hub.invitation(room, seat)}
 
 

@@ -24,7 +24,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
-from fivedice.web import api, pages, review, rooms, sheet, table, tutorial
+from fivedice.web import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.driver import CpuDriver
 from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
 from fivedice.web.hub import GameHub, error_status
@@ -119,6 +119,7 @@ def create_app(
     app.include_router(table.router)
     app.include_router(tutorial.router)
     app.include_router(rooms.router)
+    app.include_router(fairness.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
 

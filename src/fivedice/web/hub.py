@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from fivedice.core.actions import Score
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
+from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
@@ -71,7 +72,7 @@ def error_status(error: FivediceError) -> int:
         return 404 if error.template == NO_ROOM else 409
     if isinstance(error, SeatError):
         return error.status
-    if isinstance(error, MalformedActionError | RuleSetError | SettingsError):
+    if isinstance(error, MalformedActionError | RuleSetError | SettingsError | DiceSeedError):
         return 422
     if isinstance(error, StoreUnavailableError | SolverBusyError):
         return 503
@@ -95,6 +96,23 @@ class RoomSeatSpec:
     kind: str  # me | friend | local | cpu
     name: str
     level: str | None = None
+    client_seed: str = ""  # the seat's own dice seed (the host's and pass-and-play seats)
+
+
+def _room_seed(options: dict[str, Any], text: str) -> str:
+    """A seat's client seed for a room, checked: none at all for a room whose dice come
+    from a chosen seed (they are known in advance; a seed would change nothing).
+
+    Raises:
+        DiceSeedError: the seed cannot be used (too long, control characters), or the room
+            has a chosen seed.
+    """
+    seed = check_client_seed(text)
+    if seed and options.get("seed") is not None:
+        raise DiceSeedError(
+            N_("a game with a chosen seed takes no client seeds: its dice are known")
+        )
+    return seed
 
 
 def _no_live(kind: str, ident: int, version: int) -> None:
@@ -211,17 +229,24 @@ class GameHub:
         match_length: int = 1,
         seed: int | None = None,
         practice: bool = False,
+        client_seeds: Sequence[str | None] = (),
+        server_seed: bytes | None = None,
     ) -> GameView:
-        """Starts and saves a game.
+        """Starts and saves a game. `client_seeds`: each seat's own dice seed, in seat order;
+        `server_seed`: one drawn (and committed to) earlier - a room's.
 
         Raises:
-            FivediceError (RuleSetError, SettingsError, ...): the settings cannot be played.
+            FivediceError (RuleSetError, SettingsError, DiceSeedError, ...): the settings
+                cannot be played, or a client seed cannot be used.
         """
         game_settings = self._settings(
             players, rules=rules, settings=settings, first_player=first_player,
             match_length=match_length, seed=seed, practice=practice,
         )  # fmt: skip
-        return self.service.create_game(game_settings, seed=seed, practice=practice)
+        return self.service.create_game(
+            game_settings, seed=seed, practice=practice, client_seeds=client_seeds,
+            server_seed=server_seed,
+        )  # fmt: skip
 
     def _settings(
         self,
@@ -453,23 +478,39 @@ class GameHub:
         self._settings(
             [PlayerSpec(s.name, s.level if s.kind == "cpu" else None) for s in seats], **options
         )  # raises if they cannot be played
+        seeds = [_room_seed(options, s.client_seed) if s.kind != "cpu" else "" for s in seats]
         host = session_key(host_session) if host_session else ""
-        return self.rooms.create(host, options, [(s.kind, s.name, s.level) for s in seats])
+        return self.rooms.create(
+            host,
+            options,
+            [(s.kind, s.name, s.level, seed) for s, seed in zip(seats, seeds, strict=True)],
+        )
 
     def room(self, code: str) -> Room:
         """Raises: RoomError: no such room."""
         return self.rooms.by_code(code)
 
     def join_room(
-        self, code: str, session: str, *, invitation: str | None = None, name: str | None = None
+        self,
+        code: str,
+        session: str,
+        *,
+        invitation: str | None = None,
+        name: str | None = None,
+        client_seed: str = "",
     ) -> tuple[Room, int]:
         """Joins a friend's seat by invitation (that seat, shared with any browser that has
-        the invitation) or by the room code (the first seat nobody joined).
+        the invitation) or by the room code (the first seat nobody joined). `client_seed`:
+        the friend's own dice seed, mixed into the game's dice (the room committed to its
+        server seed before, so nobody - not the server either - chooses the dice).
 
         Raises:
             RoomError: unknown code, a wrong invitation, or no free seat.
+            DiceSeedError: a seed that cannot be used, or one for a room whose dice come
+                from a chosen seed.
         """
         room = self.rooms.by_code(code)
+        client_seed = _room_seed(room.options, client_seed)
         seat = None
         if name is not None:
             # The rule every other form applies (a room seat becomes a game seat's name).
@@ -488,7 +529,7 @@ class GameHub:
             seat = self.seat_of_invitation(room, invitation)
             if seat is None:
                 raise RoomError(N_("this invitation is not one of this game's"))
-        after = self.rooms.join(room.room_id, seat, session_key(session), name)
+        after = self.rooms.join(room.room_id, seat, session_key(session), name, client_seed)
         if after.version != room.version:
             self.changed("r", room.room_id, after.version)
         if seat is None:
@@ -510,6 +551,7 @@ class GameHub:
         if room.started:
             raise RoomError(N_("this game has started already"))
         players: list[PlayerSpec] = []
+        client_seeds: list[str] = []  # per game seat: the seed its player gave, or ""
         game_seats: dict[int, int | None] = {}
         cpus: dict[int, str] = {}
         for seat in room.seats:
@@ -519,12 +561,16 @@ class GameHub:
                     continue
                 cpus[seat.seat] = "casual"
                 players.append(PlayerSpec(seat.name, "casual"))
+                client_seeds.append("")
             else:
                 players.append(PlayerSpec(seat.name, seat.level if seat.kind == "cpu" else None))
+                client_seeds.append(seat.client_seed if seat.kind != "cpu" else "")
             game_seats[seat.seat] = len(players) - 1
         if not any(p.level is None for p in players):
             raise RoomError(N_("nobody has joined yet: wait, or fill the seats with CPUs"))
-        view = self.create(players, **room.options)
+        view = self.create(
+            players, **room.options, client_seeds=client_seeds, server_seed=room.server_seed
+        )
         started = self.rooms.start(room.room_id, version, view.game_id, game_seats, cpus)
         if room.host_key:
             host_seats = [
@@ -569,6 +615,7 @@ class GameHub:
             "status": room.status,
             "version": room.version,
             "game": None if room.game_id is None else self.public_id(room.game_id),
+            "dice_commitment": room.commitment if room.options.get("seed") is None else None,
             "seats": [
                 {
                     "seat": s.seat,

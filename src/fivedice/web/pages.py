@@ -701,6 +701,7 @@ def _form_defaults() -> dict[str, Any]:
         "first_player": "first_seat",
         "match_length": 1,
         "seed": "",
+        "client_seed": "",
         "practice": False,
         "options": {},
     }
@@ -760,7 +761,9 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
         return value.strip()[:100] if isinstance(value, str) else ""
 
     values = _form_defaults()
+    my_seed = field("client_seed")[:64]  # the visitor's own dice seed, for the "me" seat
     players: list[PlayerSpec] = []
+    client_seeds: list[str] = []  # per player, in seat order
     room_seats: list[RoomSeatSpec] = []
     for index in range(FORM_SEATS):
         kind = field(f"kind{index}") or "none"
@@ -771,11 +774,14 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
         values["seats"][index] = {"name": name, "kind": kind, "level": level}
         if kind in ("me", "friend", "local"):
             default = in_language(visitor.language, player_name, index + 1)
+            seat_seed = my_seed if kind == "me" else ""
             players.append(PlayerSpec(name or default))
-            room_seats.append(RoomSeatSpec(kind, name or default))
+            client_seeds.append(seat_seed)
+            room_seats.append(RoomSeatSpec(kind, name or default, None, seat_seed))
         elif kind == "cpu":
             default = in_language(visitor.language, cpu_name, index + 1)
             players.append(PlayerSpec(name or default, level))
+            client_seeds.append("")
             room_seats.append(RoomSeatSpec(kind, name or default, level))
     settings = {name: field(f"opt_{name}") for name in OPTION_NAMES if field(f"opt_{name}") != ""}
     values.update(
@@ -783,6 +789,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
         first_player=field("first_player") or "first_seat",
         match_length=field("match_length") or "1",
         seed=field("seed"),
+        client_seed=my_seed,
         practice=bool(field("practice")),
         options=settings,
     )
@@ -814,7 +821,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
                 partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
             )
             return RedirectResponse(f"/r/{room.code}", status_code=303)
-        view = await _in_thread(hub.create, players, **options)
+        view = await _in_thread(hub.create, players, **options, client_seeds=client_seeds)
     except FivediceError as problem:
         return render(
             request,

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from fivedice.core.errors import FivediceError
+from fivedice.core.fairdice import DiceSeedError
 from fivedice.store.browser_seats import session_key
 from fivedice.store.rooms import Room, RoomError
 from fivedice.text import error_text
@@ -76,6 +77,7 @@ def room_context(request: Request, hub: GameHub, room: Room, visitor: Visitor) -
         "joined_any": any(s.kind == "friend" and s.joined for s in room.seats),
         "waiting_for": len(waiting),
         "events": f"/api/rooms/{room.code}/events",
+        "commitment": room.commitment if room.options.get("seed") is None else None,
     }
 
 
@@ -107,7 +109,7 @@ def invitation(
     name = next(s.name for s in room.seats if s.seat == seat)
     return render(
         request, visitor, "join.html", code=room.code, seat=seat, key=key, seat_name=name,
-        started=room.started,
+        started=room.started, chosen_seed=room.options.get("seed") is not None,
     )  # fmt: skip
 
 
@@ -126,20 +128,31 @@ def join(
     name: Annotated[str, Form(max_length=40)] = "",
     seat: Annotated[str, Form(max_length=4)] = "",
     key: Annotated[str, Form(max_length=64)] = "",
+    client_seed: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
-    """Joins a seat: by invitation (`seat` and `key`) or by room code (the first free seat)."""
+    """Joins a seat: by invitation (`seat` and `key`) or by room code (the first free seat),
+    with the friend's own dice seed if they gave one."""
     if visitor.session is None:
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     try:
         room, _seat = hub.join_room(
-            code, visitor.session, invitation=key or None, name=name.strip() or None
-        )
+            code, visitor.session, invitation=key or None, name=name.strip() or None,
+            client_seed=client_seed,
+        )  # fmt: skip
+    except DiceSeedError as problem:  # the same form again, to fix the seed
+        invited = int(seat) if key and seat.isascii() and seat.isdigit() else None
+        return render(
+            request, visitor, "join.html", status=error_status(problem),
+            code=code[:12], seat=invited, key=key if invited is not None else "",
+            seat_name=name, error=_said(problem, visitor), client_seed=client_seed[:64],
+        )  # fmt: skip
     except FivediceError as problem:
         if key:
             return _problem(request, visitor, problem)
         return render(
             request, visitor, "join.html", status=error_status(problem),
             code=code[:12], seat=None, key="", seat_name=name, error=_said(problem, visitor),
+            client_seed=client_seed[:64],
         )  # fmt: skip
     if room.started and room.game_id is not None:
         return RedirectResponse(f"/g/{hub.public_id(room.game_id)}", status_code=303)

@@ -63,6 +63,7 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
         "practice": view.practice,
         "dice_commitment": view.dice_commitment,
         "server_seed": view.server_seed,  # None until the game is over (see Fair dice)
+        "client_seeds": list(view.client_seeds),  # each seat's own seed ("" for none)
         "rules": preset_name(state.rules),
         "rule_settings": state.rules.settings(),
         "game_number": state.game_number,

@@ -206,6 +206,30 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "did": _("{name}: {action}"),
         "game_over": _("Game over."),
         "review_game": _("Review this game"),
+        "fair_dice": _("Fair dice"),
+        "fair_commitment": _(
+            "Before the first roll the server committed to a secret seed for the dice. Its"
+            " fingerprint (SHA-256):"
+        ),
+        "fair_secret": _(
+            "The seed itself is revealed when the game ends; then anyone can check every roll."
+        ),
+        "fair_revealed": _("The game is over; the server's seed was:"),
+        "fair_client_seeds": _("The players' own seeds, mixed into the dice:"),
+        "fair_no_client_seeds": _("No player added a seed of their own."),
+        "verify_dice": _("Verify the dice"),
+        "download_record": _("Download the game record"),
+        "verify_title": _("Checking the dice of this game"),
+        "verify_yourself": _(
+            "Check it yourself: download the record and run {command}, or recompute the dice"
+            " with a few lines of your own code (the construction is in the README)."
+        ),
+        "back_to_game": _("Back to the game"),
+        "your_dice_seed": _("Your dice seed (optional)"),
+        "dice_seed_note": _(
+            "Any text, up to 64 characters. It is mixed into the dice, so that nobody - not"
+            " even the server - can choose them."
+        ),
         "finished_games": _("Finished games"),
         "review": _("Review"),
         "rank": _("Rank"),
