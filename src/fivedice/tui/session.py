@@ -239,13 +239,14 @@ def unfinished_games() -> list[tuple[str, int]]:
         return []
     from fivedice.i18n import formats
     from fivedice.store import IN_PROGRESS
+    from fivedice.text import preset_title
 
     games = service.list_games(IN_PROGRESS)
     practice = _("practice")
     return [
         (
-            f"#{g.game_id} {formats.moment(g.started)} · {', '.join(g.players)} · {g.rules}"
-            + (f" · {practice}" if g.practice else ""),
+            f"#{g.game_id} {formats.moment(g.started)} · {', '.join(g.players)} · "
+            f"{preset_title(g.rules)}" + (f" · {practice}" if g.practice else ""),
             int(g.game_id),
         )
         for g in games[:5]
