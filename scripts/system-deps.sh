@@ -6,8 +6,9 @@
 # through executable_path, `playwright install` is never run. fonts-liberation: text in the
 # screenshots (apt installs no recommended packages here). poppler-utils: pdftoppm, to render
 # the score sheet PDF as pictures for a person to look at (tests/unit/test_sheet_pdf.py).
+# fonts-noto-cjk: Japanese text in the screenshots and in the Japanese score sheet PDF.
 set -euo pipefail
-PACKAGES=(postgresql chromium fonts-liberation poppler-utils)
+PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -28,7 +28,7 @@ from fivedice.core.dice import DICE_COUNT
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import _, formats, ngettext
 from fivedice.service import (
     CpuFactory,
     GameService,
@@ -494,8 +494,8 @@ class PlainSession:
                 text += " " + _("(hold {positions})").format(
                     positions=" ".join(map(str, option.hold))
                 )
-            value = f"{option.value:.1f}"
-            loss = f" (-{option.loss:.1f})" if option.loss >= 0.05 else ""
+            value = formats.number(option.value, 1)
+            loss = f" (-{formats.number(option.loss, 1)})" if option.loss >= 0.05 else ""
             self.say(f"  {number}. {text}: {'≈' if option.estimate else ''}{value}{loss}")
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from fivedice.i18n import _, ngettext
-from fivedice.text import box_name
+from fivedice.i18n import _, formats, ngettext
+from fivedice.text import box_name, preset_title
 
 if TYPE_CHECKING:
     from fivedice.service import CurvePoint, Decision, GameReview, SeatReview
@@ -36,12 +36,14 @@ def choice_words(choice: Choice) -> str:
 
 def points(value: float, exact: bool) -> str:
     """Expected points with two decimals; "≈" in front of an estimate."""
-    return ("" if exact else "≈") + f"{value:.2f}"
+    return ("" if exact else "≈") + formats.number(value, 2)
 
 
 def review_title(review: GameReview) -> str:
-    """ "Review of game 12 · classic" """
-    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=review.rules_name)
+    """ "Review of game 12 · Classic" """
+    return _("Review of game {game} · {rules}").format(
+        game=review.game_id, rules=preset_title(review.rules_name)
+    )
 
 
 def exactness_note(review: GameReview) -> str:
@@ -73,7 +75,7 @@ def seat_summary(seat: SeatReview, exact: bool) -> str:
         loss=points(seat.total_loss, exact),
         optimal=optimal,
         count=len(seat.decisions),
-        share=f"{seat.optimal_share:.0%}",
+        share=formats.percent(seat.optimal_share),
     )
 
 
@@ -134,10 +136,10 @@ def chance_series(review: GameReview, seat: SeatReview) -> list[tuple[str, list[
 def percent(chance: float) -> str:
     """A chance in whole percent, never rounded to a certainty it is not: "<1%", ">99%"."""
     if 0 < chance < 0.005:
-        return "<1%"
+        return "<" + formats.percent(0.01)
     if 0.995 <= chance < 1:
-        return ">99%"
-    return f"{chance:.0%}"
+        return ">" + formats.percent(0.99)
+    return formats.percent(chance)
 
 
 def chances_line(seat: SeatReview, exact: bool = True) -> str | None:

@@ -9,7 +9,10 @@ landscape when several rule-set columns (triple ×1 ×2 ×3) need the room.
 The font is DejaVu Sans (Latin, Greek, Cyrillic, and the die faces ⚀-⚅), embedded as a
 subset. It is the copy matplotlib ships (a dependency anyway), so a fresh install after
 `make play` makes sheets without any system font. A language whose script DejaVu lacks
-(Japanese, Chinese, Korean) needs a fallback font: add its file to `FALLBACK_FONTS`.
+(Japanese) needs a fallback font for the characters DejaVu has not (Latin stays DejaVu):
+`FALLBACK_FONTS` lists where to look for it (Debian's fonts-noto-cjk); when none is
+installed, the sheet is refused with a message that says what to install, never printed
+with empty boxes for the missing characters.
 """
 
 from __future__ import annotations
@@ -37,7 +40,36 @@ ROW_HEIGHTS = {
     RowKind.TICKS: 9.0,
     RowKind.GRAND: 9.5,
 }
-FALLBACK_FONTS: dict[str, tuple[Path, ...]] = {}  # language -> extra font files, in order
+NOTO_CJK = Path("/usr/share/fonts/opentype/noto")
+
+
+@dataclass(frozen=True)
+class FallbackFont:
+    """A font for the characters DejaVu lacks: the regular and bold files (an OpenType
+    collection holds several fonts: `index` picks the one for the language)."""
+
+    name: str
+    regular: Path
+    bold: Path
+    index: int = 0
+
+
+# language -> the fonts that may serve it, first found wins; the name goes into the error.
+FALLBACK_FONTS: dict[str, tuple[FallbackFont, ...]] = {
+    "ja": (
+        FallbackFont(
+            "Noto Sans CJK JP",
+            NOTO_CJK / "NotoSansCJK-Regular.ttc",
+            NOTO_CJK / "NotoSansCJK-Bold.ttc",
+            0,  # the collection's first font is the Japanese one
+        ),
+        FallbackFont(
+            "Noto Sans CJK JP",
+            NOTO_CJK / "NotoSansCJKjp-Regular.otf",
+            NOTO_CJK / "NotoSansCJKjp-Bold.otf",
+        ),
+    ),
+}
 SHADE_SECTION = (225, 225, 225)
 SHADE_SUM = (244, 244, 244)
 SHADE_GRAND = (230, 230, 230)
@@ -59,6 +91,28 @@ def font_files() -> tuple[Path, Path]:
             return regular, bold
     raise SheetError(
         N_("the score sheet needs the DejaVu Sans font that matplotlib ships; reinstall fivedice")
+    )
+
+
+def fallback_font(language: str) -> FallbackFont | None:
+    """The installed font for the characters of `language` DejaVu lacks (None: DejaVu has
+    them all).
+
+    Raises:
+        SheetError: the language needs a font that is not installed.
+    """
+    candidates = FALLBACK_FONTS.get(language, ())
+    for font in candidates:
+        if font.regular.is_file() and font.bold.is_file():
+            return font
+    if not candidates:
+        return None
+    raise SheetError(
+        N_(
+            "a score sheet in this language needs the {font} font, which is not installed "
+            "(on Debian and Ubuntu: apt install fonts-noto-cjk)"
+        ),
+        font=candidates[0].name,
     )
 
 
@@ -106,13 +160,11 @@ class _Drawer:
         pdf = FPDF(unit="mm", format="A4" if paper is Paper.A4 else "Letter")
         pdf.add_font(FONT, "", str(regular))
         pdf.add_font(FONT, "B", str(bold))
-        fallbacks = []
-        for number, path in enumerate(FALLBACK_FONTS.get(sheet.language, ())):
-            name = f"fallback{number}"
-            pdf.add_font(name, "", str(path))
-            fallbacks.append(name)
-        if fallbacks:
-            pdf.set_fallback_fonts(fallbacks, exact_match=False)
+        fallback = fallback_font(sheet.language)
+        if fallback is not None:
+            for style, path in (("", fallback.regular), ("B", fallback.bold)):
+                pdf.add_font("fallback", style, str(path), collection_font_number=fallback.index)
+            pdf.set_fallback_fonts(["fallback"], exact_match=False)
         pdf.set_auto_page_break(False)
         pdf.set_margins(MARGIN, MARGIN, MARGIN)
         pdf.set_title(f"fivedice · {sheet.title}")
@@ -345,7 +397,9 @@ class _Drawer:
         gap = 6.0
         width = (geo.width - 2 * MARGIN - gap * (halves - 1)) / halves
         line = 2.9
-        parts = [(sheet.rules_title, "B")] + [(f"• {text}", "") for text in sheet.rules_lines]
+        # A no-break space keeps the bullet with its text: a line without spaces (Japanese)
+        # would otherwise leave the bullet alone on a line of its own.
+        parts = [(sheet.rules_title, "B")] + [(f"•\u00a0{text}", "") for text in sheet.rules_lines]
         blocks: list[tuple[str, list[str]]] = []
         for text, style in parts:
             pdf.set_font(FONT, style, 7.0 if style else 6.5)

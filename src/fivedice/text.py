@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from fivedice.cells import pad_cells, text_width
 from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
 from fivedice.core.boxes import KNOWN_BOXES, Box, BoxKind
 from fivedice.core.card import Column, Placement, ScoreCard
@@ -352,7 +353,7 @@ def card_lines(
     labels = [upper_total_label(), par_label(), upper_bonus_label(), yahtzee_bonus_label()]
     columns = card.columns
     boxes = columns[0].boxes
-    width = max(len(name) for name in [*map(box_name, boxes), *labels])
+    width = max(text_width(name) for name in [*map(box_name, boxes), *labels])
     lines = []
     last_upper = [box for box in boxes if box.is_upper][-1]
 
@@ -366,25 +367,25 @@ def card_lines(
 
     column_word = _("col")
     header = " " * width + "".join(
-        f" {column_word + ' ' + str(i + 1):>{CELL}}" for i in range(len(columns))
+        " " + pad_cells(f"{column_word} {i + 1}", CELL, ">") for i in range(len(columns))
     )
     if len(columns) > 1:
         lines.append(header)
     for category in boxes:
         row = "".join(" " + cell(col, i, category) for i, col in enumerate(columns))
-        lines.append(f"{box_name(category):<{width}}{row}")
+        lines.append(pad_cells(box_name(category), width) + row)
         if category == last_upper:
             par = "".join(f" {col.upper_par:>+{CELL}}" for col in columns)
             upper = "".join(f" {col.upper_total:>{CELL}}" for col in columns)
             bonus = "".join(f" {col.upper_bonus(rules):>{CELL}}" for col in columns)
-            lines.append(f"{upper_total_label():<{width}}{upper}")
-            lines.append(f"{par_label():<{width}}{par}")
-            lines.append(f"{upper_bonus_label():<{width}}{bonus}")
+            lines.append(pad_cells(upper_total_label(), width) + upper)
+            lines.append(pad_cells(par_label(), width) + par)
+            lines.append(pad_cells(upper_bonus_label(), width) + bonus)
     if rules.yahtzee_bonus or rules.family is Family.YAHTZEE:
         extra = "".join(f" {col.yahtzee_bonus_total(rules):>{CELL}}" for col in columns)
-        lines.append(f"{yahtzee_bonus_label():<{width}}{extra}")
+        lines.append(pad_cells(yahtzee_bonus_label(), width) + extra)
     totals = "".join(f" {t:>{CELL}}" for t in card.column_totals(rules))
-    lines.append(f"{total_label():<{width}}{totals}")
+    lines.append(pad_cells(total_label(), width) + totals)
     return lines
 
 

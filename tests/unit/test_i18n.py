@@ -180,3 +180,58 @@ def test_store_service_and_web_errors_are_translated(tmp_path):
         assert error_text(hints) == "die Strategieschicht ist nicht verfügbar: numpy"
     finally:
         set_language("en")
+
+
+def test_six_languages_each_named_in_its_own_words():
+    from fivedice.i18n import load_translations
+
+    assert LANGUAGES == {
+        "en": "English",
+        "nl": "Nederlands",
+        "de": "Deutsch",
+        "ja": "日本語",
+        "fr": "Français",
+        "es": "Español",
+    }
+    for code in LANGUAGES:
+        if code != "en":
+            assert catalog_path(code).is_file(), code
+            # Each catalog is really that language's (not an English copy).
+            assert load_translations(code).gettext("New game") != "New game", code
+
+
+def test_region_locales_pick_their_language(monkeypatch):
+    from fivedice.i18n import detect_language
+
+    for variable in ("FIVEDICE_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    for value, code in (("ja_JP.UTF-8", "ja"), ("fr_CA.UTF-8", "fr"), ("es_MX", "es")):
+        monkeypatch.setenv("LANG", value)
+        assert detect_language() == code
+
+
+def test_numbers_percentages_and_dates_as_each_language_writes_them():
+    from datetime import UTC, datetime
+
+    from fivedice.i18n import formats
+
+    moment = datetime(2026, 11, 30, 16, 5, tzinfo=UTC)
+    assert formats.number(1234.5, 1, "en") == "1,234.5"
+    assert formats.number(1234.5, 1, "ja") == "1,234.5"
+    assert formats.number(1234.5, 1, "de") == "1.234,5"
+    assert formats.number(231.456, 2, "nl") == "231,46"
+    assert formats.number(231.5, 1, "fr").replace("\u202f", " ") == "231,5"
+    assert formats.number(12.0, 1, "es") == "12,0"
+    assert formats.percent(0.456, "en") == "46%"
+    assert formats.percent(0.456, "de").replace("\xa0", " ") == "46 %"
+    assert formats.day(moment, "ja") == "2026/11/30"
+    assert formats.day("2026-11-30", "de") == "30.11.2026"
+    assert formats.day(moment, "en") == "Nov 30, 2026"
+    assert formats.moment(moment, "ja") == "2026/11/30 16:05"
+    assert formats.moment(moment, "nl") == "30 nov 2026, 16:05"
+    try:  # without a language: the current one
+        set_language("de")
+        assert formats.number(0.5, 1) == "0,5"
+    finally:
+        set_language("en")
+    assert formats.number(0.5, 1) == "0.5"

@@ -243,6 +243,70 @@ def test_the_sheet_speaks_the_language(language):
     assert {"nl": "Eindtotaal", "de": "Gesamtsumme"}[language] in text
 
 
+def _japanese_font_or_skip() -> None:
+    from fivedice.sheet_pdf import FALLBACK_FONTS
+
+    if not any(f.regular.is_file() and f.bold.is_file() for f in FALLBACK_FONTS["ja"]):
+        if os.environ.get("CI"):
+            pytest.fail("Noto Sans CJK is missing in CI (scripts/system-deps.sh installs it)")
+        pytest.skip("Noto Sans CJK is missing (scripts/system-deps.sh installs fonts-noto-cjk)")
+
+
+def test_a_japanese_sheet_holds_japanese_text():
+    """Japanese box names come out as text in Noto Sans CJK JP; Latin stays DejaVu Sans."""
+    _japanese_font_or_skip()
+    try:
+        set_language("ja")
+        columns = blank_columns(["Ann", "花子"], None)
+        sheet = build_sheet(find_ruleset("classic"), columns, language="ja")
+        names = [box_name(category) for category in CATEGORIES]
+    finally:
+        set_language("en")
+    assert "スリーカード" in names and "ヤッツィー" in names
+    data = render_pdf(sheet, Paper.A4)
+    _pages, text = pdf_text(data)
+    # pypdf reads the CJK font's two-byte codes with a NUL or a space between the glyphs.
+    compact = "".join(text.replace("\x00", "").split())
+    for name in names:
+        assert name.replace(" ", "") in compact
+    assert "花子" in compact and "Ann" in compact
+    assert "Grand total" not in text and "How to score" not in text
+    reader = PdfReader(io.BytesIO(data))
+    fonts = {str(font["/BaseFont"]) for font in reader.pages[0]["/Resources"]["/Font"].values()}
+    assert any("NotoSansCJKJP" in font for font in fonts), fonts
+    assert any("DejaVuSans" in font for font in fonts), fonts
+    if shutil.which("pdftoppm"):  # a picture for a person to look at
+        ARTIFACTS.mkdir(exist_ok=True)
+        pdf = ARTIFACTS / "sheet-ja-blank.pdf"
+        pdf.write_bytes(data)
+        target = str(ARTIFACTS / "sheet-ja-blank")
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-singlefile", str(pdf), target],
+                       check=True, timeout=60)  # fmt: skip
+
+
+def test_a_japanese_sheet_without_its_font_is_refused(monkeypatch, tmp_path):
+    """No CJK font installed: a clear error in the player's language, never empty boxes."""
+    from fivedice.i18n import load_translations
+    from fivedice.sheet_pdf import FALLBACK_FONTS, FallbackFont
+    from fivedice.text import error_text
+
+    missing = FallbackFont("Noto Sans CJK JP", tmp_path / "none.ttc", tmp_path / "none-b.ttc")
+    monkeypatch.setitem(FALLBACK_FONTS, "ja", (missing,))
+    try:
+        set_language("ja")
+        sheet = build_sheet(find_ruleset("classic"), blank_columns(["Ann"], None), language="ja")
+    finally:
+        set_language("en")
+    with pytest.raises(SheetError) as caught:
+        render_pdf(sheet, Paper.A4)
+    english = str(caught.value)
+    assert "Noto Sans CJK JP" in english and "fonts-noto-cjk" in english
+    japanese = error_text(caught.value, load_translations("ja").gettext)
+    assert japanese != english and "Noto Sans CJK JP" in japanese
+    # English, Dutch and the other Latin languages need no such font.
+    assert render_pdf(build_sheet(find_ruleset("classic"), blank_columns(["Ann"], None)))
+
+
 def test_a_filled_sheet_holds_the_scores_and_totals():
     state = scripted_game()
     sheet = build_sheet(state.rules, game_columns(state), summary=match_summary(state))

@@ -106,7 +106,9 @@ def test_previews_are_marked_as_previews_for_a_watcher(client):
 def test_the_resume_list_tells_games_apart_and_asks_before_abandoning(client, app):
     location = start(client, preset="free-choice")
     page = client.get("/resume").text
-    assert re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d, rules: free-choice", page)
+    # The date and time as the page's language writes them (Babel), the preset by its name.
+    when = r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M"
+    assert re.search(rf"started {when}, rules: Free choice", page), page
     assert f'href="{location}/abandon"' in page and f'action="{location}/abandon"' not in page
     question = client.get(location + "/abandon").text
     assert "Abandon this game?" in question and "Ann, CPU 2" in question

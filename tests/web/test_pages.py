@@ -7,7 +7,7 @@ import re
 import stat
 
 from fivedice.core.rules import find_ruleset
-from fivedice.i18n import set_language
+from fivedice.i18n import LANGUAGES, set_language
 from fivedice.text import describe_rules
 from fivedice.web.guard import SESSION_COOKIE
 from fivedice.web.pages import LANG_COOKIE, LEGACY_SEATS_COOKIE
@@ -136,8 +136,26 @@ def test_languages_from_cookie_and_accept_language(client):
     )
 
 
+def test_every_language_is_offered_and_named_in_its_own_words(client):
+    page = client.get("/", headers={"Accept-Language": "ja-JP,ja;q=0.9"}).text
+    assert '<html lang="ja">' in page
+    for code, name in LANGUAGES.items():
+        assert f'href="/lang/{code}?next=' in page and name in page
+    assert {"ja": "日本語", "fr": "Français", "es": "Español"}.items() <= LANGUAGES.items()
+    client.get("/lang/es?next=/")
+    assert '<html lang="es">' in client.get("/", headers={"Accept-Language": "ja"}).text
+
+
 def test_pick_language():
-    assert pick_language(None, "fr, de;q=0.5, nl;q=0.8") == "nl"
+    assert pick_language(None, "fr, de;q=0.5, nl;q=0.8") == "fr"
+    assert pick_language(None, "sv, de;q=0.5, nl;q=0.8") == "nl"
+    # Region tags choose the language; the q-values order them, then the order given.
+    assert pick_language(None, "ja-JP,ja;q=0.9,en-US;q=0.8") == "ja"
+    assert pick_language(None, "en;q=0.5, fr-CA;q=0.9") == "fr"
+    assert pick_language(None, "pt-BR, es-419;q=0.7, en;q=0.3") == "es"
+    assert pick_language(None, "ES-es") == "es"
+    assert pick_language(None, "de;q=0.8, ja;q=0.8") == "de"
+    assert pick_language("ja", "fr") == "ja"
     assert pick_language("de", "nl") == "de"
     assert pick_language("xx", None) == "en"
     assert pick_language(None, "nl;q=0") == "en"

@@ -25,7 +25,7 @@ from fivedice.cli import (
     verify,
     web,
 )
-from fivedice.i18n import set_language
+from fivedice.i18n import LANGUAGES, set_language
 
 __all__ = ["COMMAND_GROUPS", "app", "main"]
 
@@ -37,7 +37,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+LangOption = Annotated[
+    str | None,
+    typer.Option("--lang", help=f"Language: {', '.join(LANGUAGES)} (default from $LANG)."),
+]
 
 
 @app.callback()

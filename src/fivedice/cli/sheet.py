@@ -69,7 +69,8 @@ def sheet(
     ] = None,
     paper: Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.")] = "a4",
     lang: Annotated[
-        str | None, typer.Option("--lang", help="Language of the sheet: en, nl or de.")
+        str | None,
+        typer.Option("--lang", help=f"Language of the sheet: {', '.join(LANGUAGES)}."),
     ] = None,
     db: DbOption = None,
 ) -> None:

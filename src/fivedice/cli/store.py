@@ -81,24 +81,26 @@ def stats(
     if not found:
         typer.echo(_("No finished games yet."))
         return
+    from fivedice.i18n import formats
+
     for entry in found:
         typer.echo(f"== {shown(entry.profile)} · {shown(entry.rules)} ==")
         typer.echo(
             _(
-                "games {games}, wins {wins} of {multi} against others, average {average:.1f}, "
+                "games {games}, wins {wins} of {multi} against others, average {average}, "
                 "best {best}, worst {worst}"
             ).format(
                 games=entry.games,
                 wins=entry.wins,
                 multi=entry.multiplayer_games,
-                average=entry.average,
+                average=formats.number(entry.average, 1),
                 best=entry.best,
                 worst=entry.worst,
             )
         )
         typer.echo(
-            _("upper bonus {rate:.0%} of columns, Yahtzees {count}").format(
-                rate=entry.upper_bonus_rate, count=entry.yahtzees
+            _("upper bonus {rate} of columns, Yahtzees {count}").format(
+                rate=formats.percent(entry.upper_bonus_rate), count=entry.yahtzees
             )
         )
         typer.echo(
@@ -108,7 +110,9 @@ def stats(
         )
         typer.echo(
             _("average per box: {boxes}").format(
-                boxes=", ".join(f"{k} {v:.1f}" for k, v in entry.box_averages.items())
+                boxes=", ".join(
+                    f"{k} {formats.number(v, 1)}" for k, v in entry.box_averages.items()
+                )
             )
         )
 
@@ -128,12 +132,14 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not lists:
         typer.echo(_("No finished solo games yet."))
         return
+    from fivedice.i18n import formats
+
     for rules, entries in lists.items():
         typer.echo(f"== {shown(rules)} ==")
         for entry in entries:
             typer.echo(
                 f"{entry.place:>2}. {entry.total:>5}  {shown(entry.profile)}  "
-                f"({_('game')} {entry.game_id}, {entry.date})"
+                f"({_('game')} {entry.game_id}, {formats.day(entry.date)})"
             )
 
 

@@ -29,7 +29,16 @@ R = TypeVar("R")
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "fivedice"
-LANGUAGES: dict[str, str] = {"en": "English", "nl": "Nederlands", "de": "Deutsch"}
+# The one list of languages every front end offers (web switcher, Accept-Language, --lang,
+# FIVEDICE_LANG, the terminal app's `l` key, the sheet), each named in its own language.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "de": "Deutsch",
+    "ja": "日本語",
+    "fr": "Français",
+    "es": "Español",
+}
 
 # The language of a context that has not chosen one: (code, catalog). Replaced whole, never
 # mutated, so a reader in another thread sees one language or the other, never a mix.

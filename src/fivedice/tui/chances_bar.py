@@ -14,8 +14,9 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widget import Widget
 
+from fivedice.cells import fit_cells, text_width
 from fivedice.core.game import GameState
-from fivedice.i18n import _
+from fivedice.i18n import _, formats
 
 # One colour per seat (up to eight seats), readable on dark and light themes.
 SEAT_STYLES: tuple[str, ...] = (
@@ -50,8 +51,11 @@ def chances_text(
         ("≈ " if estimate else "", None),
         ("≈ " if estimate else "", 4),
     ):
-        parts = [f"{name[:cut]} {chance:.0%}" for name, chance in zip(names, chances, strict=True)]
-        if len(lead) + len(" · ".join(parts)) <= width:
+        parts = [
+            f"{name if cut is None else fit_cells(name, cut)} {formats.percent(chance)}"
+            for name, chance in zip(names, chances, strict=True)
+        ]
+        if text_width(lead + " · ".join(parts)) <= width:
             break
     text.append(lead, style="dim")
     for seat, part in enumerate(parts):

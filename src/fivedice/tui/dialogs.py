@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,9 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
+from fivedice.cells import text_width
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import LANGUAGES, _, formats, ngettext
 from fivedice.text import (
     box_name,
     describe_rules,
@@ -104,6 +107,34 @@ class StoreProblemScreen(Screen[str]):
         self.dismiss(choice)
 
 
+KEY_LINE = re.compile(r"^(\S(?:.*?\S)?) {2,}(\S.*)$")
+"""A line of the keys page: the key(s), two or more spaces, what they do."""
+
+
+def hanging_lines(lines: list[str]) -> Group:
+    """Lines of a text page; a bullet ("• ...") or a key line ("h    hint") that wraps goes on
+    under its text, not under the bullet or key. The key column is as wide as the widest
+    key in cells, so keys and texts line up in every language (a Japanese key such as
+    "矢印キー" takes 8 cells, not 4)."""
+    keyed = [KEY_LINE.match(line) for line in lines]
+    key_width = max((text_width(match.group(1)) for match in keyed if match), default=0)
+    parts: list[Text | Table] = []
+    for line, match in zip(lines, keyed, strict=True):
+        if line.startswith("• "):
+            head, body, width = "•", line[2:], 1
+        elif match:
+            head, body, width = match.group(1), match.group(2), key_width
+        else:
+            parts.append(Text(line))
+            continue
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=width, no_wrap=True)
+        grid.add_column(overflow="fold")  # Japanese has no spaces to wrap at
+        grid.add_row(head, body)
+        parts.append(grid)
+    return Group(*parts)
+
+
 class TextScreen(Screen[None]):
     """A page of text (rules, help); any of Escape, q or the page's own key closes it.
 
@@ -123,7 +154,7 @@ class TextScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="page"):
             yield Static(Text(self.title_text, style="bold"), classes="title")
-            yield Static("\n".join(self.lines))
+            yield Static(hanging_lines(self.lines))
         yield Footer()
 
     def action_close(self) -> None:
@@ -168,7 +199,7 @@ def help_lines() -> list[str]:
         _("u             the rules in force (pauses the CPU)"),
         _("?             this help (pauses the CPU)"),
         _("Tab           move between the card and the buttons (Enter presses)"),
-        _("l             next language: English, Nederlands, Deutsch"),
+        _("l             next language ({languages})").format(languages=" ".join(LANGUAGES)),
         _("n             a new game"),
         _("q             quit (the game is kept when the service saves it)"),
         "",
@@ -263,7 +294,9 @@ class EndScreen(Screen[str]):
                     total = _("Coach: your decisions cost ≈{points} points in all (an estimate).")
                 else:
                     total = _("Coach: your decisions cost {points} expected points in all.")
-                yield Static(total.format(points=f"{self.coach_loss:.1f}"), id="coach-total")
+                yield Static(
+                    total.format(points=formats.number(self.coach_loss, 1)), id="coach-total"
+                )
             yield Static(card_table(state), id="final-cards")
             with Horizontal(id="end-buttons"):
                 yield Button(_("New game"), id="new", variant="primary", compact=True)

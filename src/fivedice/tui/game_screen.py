@@ -26,10 +26,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
+from fivedice.cells import pad_cells
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
-from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
+from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service import strategy_refusal
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, choice_text, error_text
@@ -803,10 +804,12 @@ class GameScreen(Screen[None]):
         # best, then the choice, so no figure can be read as another option.
         text = Text(title, style="bold")
         for index, option in enumerate(options[:4]):
-            loss = _("best") if index == 0 else f"−{option.loss:.2f}"
-            value = f"≈{option.value:.0f}" if estimate else f"{option.value:6.1f}"
+            loss = _("best") if index == 0 else "−" + formats.number(option.loss, 2)
+            exact = pad_cells(formats.number(option.value, 1), 6, ">")
+            value = "≈" + formats.number(option.value) if estimate else exact
             choice = choice_text(option.keep, option.category, option.column)
-            text.append(f"\n{value} {loss:>6}  {choice}", style="green" if index == 0 else "")
+            line = f"\n{value} {pad_cells(loss, 6, '>')}  {choice}"
+            text.append(line, style="green" if index == 0 else "")
         hint.update(text)
 
     def _coach_judge(

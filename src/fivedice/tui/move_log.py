@@ -13,7 +13,7 @@ from typing import Any
 from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
-from fivedice.i18n import _
+from fivedice.i18n import _, formats
 from fivedice.text import (
     choice_text,
     hold_sentence,
@@ -141,7 +141,7 @@ def _entry_text(entry: Entry) -> str | None:
             message = _("Coach: that cost ≈{points} points (an estimate); best was {choice}.")
         else:
             message = _("Coach: that cost {points} expected points; best was {choice}.")
-        return message.format(points=f"{loss:.2f}", choice=choice)
+        return message.format(points=formats.number(loss, 2), choice=choice)
     if kind == "undo":
         name = str(entry["name"])
         undone = entry.get("undone")

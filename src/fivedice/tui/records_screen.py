@@ -19,8 +19,8 @@ from textual.widgets import Footer, Static
 
 from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import _
-from fivedice.text import box_name, error_text
+from fivedice.i18n import _, formats
+from fivedice.text import box_name, error_text, preset_title
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 
@@ -129,7 +129,7 @@ class StatsScreen(RecordsScreen):
 
 def stats_block(entry: ProfileStats) -> list[RenderableType]:
     """One player's figures under one preset: a summary and the average of every box."""
-    title = Text(f"{entry.profile} · {entry.rules}", style="bold underline")
+    title = Text(f"{entry.profile} · {preset_title(entry.rules)}", style="bold underline")
     wins = (
         _("{wins} of {games}").format(wins=entry.wins, games=entry.multiplayer_games)
         if entry.multiplayer_games
@@ -143,9 +143,9 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
         _("Games"),
         str(entry.games),
         _("Average"),
-        f"{entry.average:.1f}",
+        formats.number(entry.average, 1),
         _("Upper bonus"),
-        f"{entry.upper_bonus_rate:.0%}",
+        formats.percent(entry.upper_bonus_rate),
     )
     summary.add_row(_("Wins"), wins, _("Best"), str(entry.best), _("Yahtzees"), str(entry.yahtzees))
     summary.add_row("", "", _("Worst"), str(entry.worst), "", "")
@@ -157,7 +157,7 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
         boxes.add_column()
         boxes.add_column(justify="right", style="bold")
     cells = [
-        (box_name(KNOWN_BOXES[key]), f"{average:.1f}")
+        (box_name(KNOWN_BOXES[key]), formats.number(average, 1))
         for key, average in entry.box_averages.items()
         if key in KNOWN_BOXES
     ]
@@ -215,7 +215,7 @@ class HighScoresScreen(RecordsScreen):
         ]
         for rules, entries in lists.items():
             parts.append(Text(""))
-            parts.append(Text(rules, style="bold underline"))
+            parts.append(Text(preset_title(rules), style="bold underline"))
             parts.append(high_score_table(entries))
         return Group(*parts)
 
@@ -230,7 +230,11 @@ def high_score_table(entries: list[HighScore]) -> Table:
     table.add_column(_("Game"), justify="right")
     for entry in entries:
         table.add_row(
-            str(entry.place), str(entry.total), entry.profile, entry.date, f"#{entry.game_id}"
+            str(entry.place),
+            str(entry.total),
+            entry.profile,
+            formats.day(entry.date),
+            f"#{entry.game_id}",
         )
     return table
 

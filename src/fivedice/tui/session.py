@@ -283,14 +283,16 @@ class Backend:
         service = self.open_service()
         if service is None:
             return []
+        from fivedice.i18n import formats
         from fivedice.store import IN_PROGRESS
+        from fivedice.text import preset_title
 
         games = service.list_games(IN_PROGRESS)
         practice = _("practice")
         return [
             (
-                f"#{g.game_id} {g.started:%Y-%m-%d %H:%M} · {', '.join(g.players)} · {g.rules}"
-                + (f" · {practice}" if g.practice else ""),
+                f"#{g.game_id} {formats.moment(g.started)} · {', '.join(g.players)} · "
+                f"{preset_title(g.rules)}" + (f" · {practice}" if g.practice else ""),
                 int(g.game_id),
             )
             for g in games[:5]

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static, Switch
 
+from fivedice.cells import text_width
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
@@ -86,6 +87,15 @@ class SetupForm:
         )
 
 
+def _top_row_is_tight(labels: list[str]) -> bool:
+    """Whether the title and the buttons of the top row would run past 80 columns with
+    buttons at their usual width (16 cells): then they are as wide as their words
+    ("Meilleurs scores", "Mejores puntuaciones"), so Quit stays in sight."""
+    # From the page's left padding: the title and its margin, each button and its margin.
+    usual = sum(max(16, text_width(label) + 2) + 1 for label in labels) - 1
+    return 1 + text_width(_("New game")) + 2 + usual > 80
+
+
 def switch_state(on: bool) -> str:
     """A switch's state in words."""
     return _("on") if on else _("off")
@@ -143,12 +153,13 @@ class SetupScreen(Screen[None]):
             (_("CPU: {level}").format(level=level_name(level)), level) for level in LEVELS
         ]
         with VerticalScroll(id="page"):
-            with Horizontal(classes="row"):
+            labels = [_("Start"), _("Statistics"), _("High scores"), _("Quit")]
+            with Horizontal(classes="row tight" if _top_row_is_tight(labels) else "row"):
                 yield Static(_("New game"), classes="title")
-                yield Button(_("Start"), id="start", variant="success", compact=True)
-                yield Button(_("Statistics"), id="stats", compact=True)
-                yield Button(_("High scores"), id="top", compact=True)
-                yield Button(_("Quit"), id="quit", compact=True)
+                yield Button(labels[0], id="start", variant="success", compact=True)
+                yield Button(labels[1], id="stats", compact=True)
+                yield Button(labels[2], id="top", compact=True)
+                yield Button(labels[3], id="quit", compact=True)
             yield Button(_("Learn by playing"), id="learn", compact=True)
             try:
                 self.saved = self.backend.unfinished_games()

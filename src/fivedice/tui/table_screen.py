@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from fivedice.cells import pad_cells
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
@@ -173,7 +174,9 @@ class TableScreen(Screen[None]):
                 key = f"{p.column + 1}:{p.category.key}" if multi else p.category.key
                 name = box_name(p.category) + (f" ({p.column + 1})" if multi else "")
                 notes = placement_notes(p)
-                label = f"{name:<16} {p.points:>4}" + (f"  {', '.join(notes)}" if notes else "")
+                label = f"{pad_cells(name, 16)} {p.points:>4}" + (
+                    f"  {', '.join(notes)}" if notes else ""
+                )
                 boxes.add_option(Option(label, id=key))
         boxes.display = boxes.option_count > 0
         if boxes.option_count:

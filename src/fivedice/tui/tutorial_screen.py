@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from fivedice.cells import pad_cells
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
@@ -203,7 +204,7 @@ class LessonScreen(Screen[None]):
         boxes.clear_options()
         if not run.finished and not state.seats[state.current_seat].is_cpu:
             boxes.add_options(
-                Option(f"{box_name(p.category):<16} {p.points:>4}", id=p.category.key)
+                Option(f"{pad_cells(box_name(p.category), 16)} {p.points:>4}", id=p.category.key)
                 for p in state.placements()
             )
         seat = 0 if run.finished else state.current_seat

@@ -15,6 +15,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
+from fivedice.cells import fit_cells, pad_cells, text_width
 from fivedice.core.card import Column, Placement
 from fivedice.core.categories import Category
 from fivedice.core.dice import MAX_DICE
@@ -74,8 +75,10 @@ class Die(Static):
 
     def show(self, value: int | None, held: bool, width: int = 7) -> None:
         """Renders a face (`width` 7 or 5) and, on a fourth line, whether it is held."""
-        label = _("held")[:width] if held else ""
-        self.update(die_face(value, width) + "\n" + f"{label:^{width}}")
+        label = _("held") if held else ""
+        if text_width(label) > width:  # "guardado", "キープ": the border says it, and a tick
+            label = "✓"
+        self.update(die_face(value, width) + "\n" + pad_cells(label, width, "^"))
         self.set_class(held, "held")
         self.border_title = str(self.position)
 
@@ -115,14 +118,15 @@ class CellTarget:
 
 
 def _name(text: str, width: int = 9) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return fit_cells(text, width)
 
 
 def _short(text: str, width: int) -> str:
     """A seat name in `width` cells: "CPU 1 (expert)" becomes "CPU 1", then "CPU1"."""
-    if len(text) > width and "(" in text:
-        text = text[: text.index("(")].strip() or text
-    if len(text) > width:
+    bracket = min((text.find(mark) for mark in "(（" if mark in text), default=-1)
+    if text_width(text) > width and bracket >= 0:  # "CPU 1（達人）": a full-width bracket
+        text = text[:bracket].strip() or text
+    if text_width(text) > width:
         text = text.replace(" ", "")
     return _name(text, width)
 
@@ -293,7 +297,7 @@ class ScoreTable(DataTable[Text]):
             if level == 0 or seat_index == shown:
                 for column in range(rules.columns):
                     if level == 0:
-                        label = _name(seat.name, 6 if multi else 9)
+                        label = _short(seat.name, 6 if multi else 9)
                         if multi:
                             label += f" ×{rules.column_multipliers[column]}"
                     else:
@@ -327,7 +331,7 @@ class ScoreTable(DataTable[Text]):
         """The cells a level of the table needs across (without a scrollbar)."""
         corner, rows, columns = self._plan(state, shown, level)
         padding = 0 if level >= 2 else 2
-        width = max([corner.cell_len, *(len(label) for label, _ in rows)]) + (padding or 1)
+        width = max([corner.cell_len, *(text_width(label) for label, _ in rows)]) + (padding or 1)
         for column in columns:
             content = max(cell.cell_len for cell in [column.header, *column.cells])
             width += content + (padding or 1)

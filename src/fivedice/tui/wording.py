@@ -11,6 +11,7 @@ import dataclasses
 
 from textual.dom import DOMNode
 
+from fivedice.cells import fit_cells
 from fivedice.core.categories import Category
 from fivedice.i18n import _
 from fivedice.text import box_name
@@ -80,13 +81,13 @@ def short_box_name(category: Category) -> str:
         "full_straight": _("Full str."),
     }
     name = names.get(category.key) or box_name(category)
-    return name if len(name) <= 10 else name[:9] + "…"
+    return fit_cells(name, 10)
 
 
 def short_sum_labels() -> tuple[str, str, str, str, str]:
     """Upper total, upper bonus, Yahtzee bonus, total and grand total in at most 10 cells."""
     labels = (_("Upper sum"), _("Bonus"), _("Yahtzee +"), _("Total"), _("Grand tot."))
-    return tuple(label if len(label) <= 10 else label[:9] + "…" for label in labels)  # type: ignore[return-value]
+    return tuple(fit_cells(label, 10) for label in labels)  # type: ignore[return-value]
 
 
 def option_label(name: str) -> str:

@@ -25,7 +25,7 @@ from fivedice.core.dice import RandomDice, ScriptedDice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
 from fivedice.core.rules import Family, FillOrder, RuleSet
-from fivedice.i18n import _
+from fivedice.i18n import _, formats
 from fivedice.strategy.hints import Hint, find_hint
 from fivedice.text import box_name, choice_text, dice_values, error_text, move_sentence
 from fivedice.tutorial.lessons import Lesson, Step, StepKind, Text
@@ -407,7 +407,7 @@ def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
     if chosen.loss < 0.05:
         return _("The coach agrees: that was the best choice.")
     return _("The coach would {choice} (about {loss} points more in expectation).").format(
-        choice=advice_text(options[0]), loss=f"{chosen.loss:.1f}"
+        choice=advice_text(options[0]), loss=formats.number(chosen.loss, 1)
     )
 
 

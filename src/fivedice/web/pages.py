@@ -33,7 +33,7 @@ from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
-from fivedice.i18n import LANGUAGES
+from fivedice.i18n import LANGUAGES, formats
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS, StoreError
 from fivedice.store.browser_seats import session_key
@@ -90,6 +90,25 @@ def csrf_token(context: Context) -> str:
 
 templates.env.globals["csrf_field"] = csrf_field
 templates.env.globals["csrf_token"] = csrf_token
+
+
+@pass_context
+def _number_filter(context: Context, value: float, digits: int = 0) -> str:
+    return formats.number(value, digits, context.get("lang"))
+
+
+@pass_context
+def _percent_filter(context: Context, rate: float) -> str:
+    return formats.percent(rate, context.get("lang"))
+
+
+@pass_context
+def _day_filter(context: Context, value: str) -> str:
+    return formats.day(value, context.get("lang")) if value else ""
+
+
+# Figures and dates as the visitor's language writes them: `{{ r.average|number(1) }}`.
+templates.env.filters.update(number=_number_filter, percent=_percent_filter, day=_day_filter)
 
 
 def hub_of(request: Request) -> GameHub:
@@ -831,6 +850,14 @@ async def _in_thread(function: Any, *args: Any, **kwargs: Any) -> GameView:
     return view
 
 
+def _preset_words(rules: RuleSet, language: str) -> str:
+    """The preset the rules are, as players of `language` call it ("custom" if none)."""
+    name = preset_name(rules)
+    if name is None:
+        return gettext_for(language)("custom")
+    return in_language(language, preset_title, name)
+
+
 def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> list[dict[str, Any]]:
     """The visitor's games still in progress (those whose seats they hold), newest first."""
     if visitor.session is None:
@@ -854,8 +881,8 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
         found.append(
             {
                 "pid": public_id,
-                "started": f"{summary.started:%Y-%m-%d %H:%M}" if summary else "",
-                "rules": preset_name(state.rules),
+                "started": formats.moment(summary.started, visitor.language) if summary else "",
+                "rules": _preset_words(state.rules, visitor.language),
                 "players": [seat.name for seat in state.seats],
                 "totals": list(state.match_totals),
                 "game_number": state.game_number,
@@ -941,6 +968,8 @@ def rules_page(request: Request, visitor: Who, preset: str = "classic") -> Respo
 def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
     """Statistics per player and rule preset (finished, non-practice games)."""
     rows = [entry.to_json() for entry in hub.service.stats()]
+    for row in rows:  # the preset as players of the language call it
+        row["rules"] = in_language(visitor.language, preset_title, str(row["rules"]))
     return render(request, visitor, "stats.html", rows=rows)
 
 

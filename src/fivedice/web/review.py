@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from fivedice.i18n import formats
 from fivedice.review_text import (
     chance_label,
     chance_series,
@@ -164,7 +165,9 @@ def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Res
         seat_context["chart_size"] = (round(width * 100), round(height * 100))
         seat_context["chart_caption"] = words["chart_chances" if chances else "chart"]
         seat_context["chart_alt"] = words["chart_alt"].format(
-            name=seat.name, start=f"{curve[0].expected_final:.0f}", final=curve[-1].scored
+            name=seat.name,
+            start=formats.number(curve[0].expected_final, 0, visitor.language),
+            final=curve[-1].scored,
         )
         if chances:
             seat_context["chart_alt"] += " " + words["chances_alt"].format(

@@ -21,6 +21,7 @@ from fivedice.core.dice import parse_dice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import find_ruleset
+from fivedice.i18n import formats
 from fivedice.plain_table import build_table_settings
 from fivedice.service import GameView
 from fivedice.text import option_text, placement_notes
@@ -164,8 +165,9 @@ def _coach(
         shown.append(
             {
                 "text": words,
-                "value": f"{'≈' if option.estimate else ''}{option.value:.1f}",
-                "loss": f"{option.loss:.1f}",
+                "value": ("≈" if option.estimate else "")
+                + formats.number(option.value, 1, visitor.language),
+                "loss": formats.number(option.loss, 1, visitor.language),
             }
         )
     return shown, None
