@@ -278,7 +278,7 @@ def expected_loss(options: Sequence[Option], chosen: Sequence[int] | Category) -
     """
     for option in options:
         if isinstance(chosen, Category):
-            if option.category is chosen:
+            if option.category == chosen:
                 return option.loss
         elif option.keep is not None and option.keep == tuple(sorted(chosen)):
             return option.loss

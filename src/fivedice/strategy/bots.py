@@ -315,7 +315,7 @@ class Bot:
         chosen = self._pick(option_values[:n], ("box", card, roll))
         column, category = int(cols[chosen]), CATEGORIES[int(box_ids[chosen])]
         for placement in legal:
-            if placement.column == column and placement.category is category:
+            if placement.column == column and placement.category == category:
                 return placement
         raise AssertionError(f"kernel chose an illegal box {category} in column {column}")
 

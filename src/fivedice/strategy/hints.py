@@ -108,7 +108,7 @@ class Hint:
         """Whether this hint is the choice of a keep (any order), or of a box (in `column`,
         when both name a column)."""
         if category is not None:
-            return self.category is category and (
+            return self.category == category and (
                 self.column is None or column is None or self.column == column
             )
         return keep is not None and self.keep is not None and self.keep == tuple(sorted(keep))

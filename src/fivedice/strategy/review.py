@@ -367,7 +367,7 @@ def review_game(
 
 def _matches(option: Hint, choice: Choice, several_columns: bool) -> bool:
     if choice.category is not None:
-        if option.category is not choice.category:
+        if option.category != choice.category:
             return False
         return not several_columns or (option.column or 0) == choice.column
     return option.keep is not None and tuple(option.keep) == choice.keep
