@@ -276,6 +276,23 @@ class GameHub:
         self._published(after)
         return after
 
+    def try_act(
+        self, game_id: int, token: str | None, action: str, version: int
+    ) -> GameView | None:
+        """`act`, unless another thread holds the game's lock: then None at once (the event
+        loop calls this, and runs `act` in a thread only when it would have to wait)."""
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            view = self._view_at(game_id, version)
+            self.check_turn(view, token)
+            after = self.service.apply_action(game_id, action, version)
+        finally:
+            lock.release()
+        self._published(after)
+        return after
+
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
         with self._locked(game_id):
@@ -370,13 +387,30 @@ class GameHub:
         Raises:
             UnknownGameError: no such game.
         """
+        events = self._events(game_id, after, known, blocking=True)
+        assert events is not None  # (only a call that may not wait gets None)
+        return events
+
+    def events_now(
+        self, game_id: int, after: int | None, known: int | None
+    ) -> list[tuple[int, str, str]] | None:
+        """`events_since` if it can answer without waiting (for the event loop): None when
+        another thread holds the game's lock or the whole log must be read again."""
+        return self._events(game_id, after, known, blocking=False)
+
+    def _events(
+        self, game_id: int, after: int | None, known: int | None, *, blocking: bool
+    ) -> list[tuple[int, str, str]] | None:
         if after is not None and known is not None and known <= after:
             return []
         if after is not None and known is not None:
             ready = self._recent(game_id, after + 1, known)
             if ready is not None:  # (this worker's own writes: no database read at all)
                 return ready
-        with self._locked(game_id):
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=blocking):
+            return None
+        try:
             steps: list[GameView] = []
             try:
                 view = self.service.latest(game_id, steps)
@@ -387,6 +421,8 @@ class GameHub:
             for step in steps:  # the versions another worker saved, each made once
                 self.json_text(step)
             text = self.json_text(view)
+        finally:
+            lock.release()
         if after is None:  # a new stream: the game now
             return [(view.version, text, "game")]
         if after == view.version:
@@ -395,6 +431,8 @@ class GameHub:
             ready = self._recent(game_id, after + 1, view.version)
             if ready is not None:
                 return ready
+        if not blocking:
+            return None  # the whole log is read again: not in the event loop
         try:
             record = self.service.record(game_id)
         except GameNotFoundError:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "fivedice"
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
+SHUTDOWN_POLL_SECONDS = 0.5
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 Topic = tuple[str, int]
 
@@ -46,15 +48,31 @@ class Subscription:
     topic: Topic
     known: int = -1
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False  # the client went away, or the server is shutting down
 
     async def wait(self, timeout: float | None = None) -> int | None:
         """Waits for a change; returns the newest version announced since the last wait
-        (None: unknown, ask the database; -1: nothing new)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wake.wait(), timeout)
+        (None: unknown, ask the database; -1: nothing new, or `timeout` seconds passed)."""
+        if not self.wake.is_set():
+            # (A timer instead of `asyncio.wait_for`, which makes a task for every wait.)
+            timer = (
+                None
+                if timeout is None
+                else asyncio.get_running_loop().call_later(timeout, self.wake.set)
+            )
+            try:
+                await self.wake.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
         self.wake.clear()
         known, self.known = self.known, -1
         return None if known == UNKNOWN else known
+
+    def close(self) -> None:
+        """Ends the stream that waits on this subscription."""
+        self.closed = True
+        self.wake.set()
 
 
 class Live:
@@ -76,6 +94,8 @@ class Live:
         self._stop = threading.Event()
         self._notifier = store.engine.execution_options(isolation_level="AUTOCOMMIT")
         self.local_hooks: list[Callable[[str, int, int], None]] = []
+        self.streams: set[Subscription] = set()  # the open event streams (`closing`)
+        self._watcher: asyncio.Task[None] | None = None
         self.remote_hooks: list[Callable[[str, int, int], None]] = []
 
     @property
@@ -87,6 +107,7 @@ class Live:
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        self._watcher = loop.create_task(self._watch_shutdown())
         if self.shared:
             self._stop.clear()
             self._listener = threading.Thread(
@@ -95,10 +116,29 @@ class Live:
             self._listener.start()
 
     def stop(self) -> None:
+        self.closing()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
         self._stop.set()
         if self._listener is not None:
             self._listener.join(timeout=3)
             self._listener = None
+
+    def closing(self) -> None:
+        """Ends every open stream (the server is shutting down)."""
+        for sub in list(self.streams):
+            sub.close()
+
+    async def _watch_shutdown(self) -> None:
+        """Ends the streams as soon as uvicorn is asked to stop (SIGTERM, Ctrl+C): it waits
+        for open answers to finish before it stops, and a stream would never finish."""
+        while True:
+            await asyncio.sleep(SHUTDOWN_POLL_SECONDS)
+            handler = signal.getsignal(signal.SIGTERM)
+            server = getattr(handler, "__self__", None)
+            if server is not None and getattr(server, "should_exit", False):
+                self.closing()
 
     # -- subscribing (event loop) ----------------------------------------------------------
 
