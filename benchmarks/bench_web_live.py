@@ -33,6 +33,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -44,11 +45,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
 from bench_web import POSTGRES_ENV, free_port, postgres_database
 
 HERE = Path(__file__).resolve().parent
 TICKS = os.sysconf("SC_CLK_TCK")
+try:  # the clients parse every event; orjson (if installed) takes less of the shared CPU
+    from orjson import loads
+except ImportError:
+    from json import loads
+NO_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_read=None)
 MATCH_LENGTH = 20  # games per room: a room never runs out of moves while it is measured
 
 
@@ -171,6 +178,7 @@ class Figures:
     start_versions: int = 0
     end_versions: int = 0
     rooms_ready: int = 0
+    client_cpu_seconds: float = 0.0
 
 
 def next_action(game: dict[str, Any]) -> str:
@@ -184,29 +192,31 @@ def next_action(game: dict[str, Any]) -> str:
     return f"score {best['box']}"
 
 
-async def stream(client: httpx.AsyncClient, game_id: str, seat: Seat, figures: Figures) -> None:
+async def stream(
+    client: aiohttp.ClientSession, game_id: str, seat: Seat, figures: Figures
+) -> None:
     """Follows the game's event stream: every version's arrival time, the newest game.
     A dropped stream reconnects with `Last-Event-ID`, as a browser does (counted as an error)."""
     while True:
         headers = {"Last-Event-ID": str(seat.game["version"])} if seat.game else {}
         try:
-            async with client.stream(
-                "GET", f"/api/games/{game_id}/events", headers=headers, timeout=None
+            async with client.get(
+                f"/api/games/{game_id}/events", headers=headers, timeout=NO_TIMEOUT
             ) as answer:
                 version = None
-                async for line in answer.aiter_lines():
-                    if line.startswith("id:"):
-                        version = int(line[3:].strip())
-                    elif line.startswith("data:") and version is not None:
+                async for raw in answer.content:
+                    if raw.startswith(b"id:"):
+                        version = int(raw[3:])
+                    elif raw.startswith(b"data:") and version is not None:
                         seat.arrivals.setdefault(version, time.monotonic())
-                        seat.see(json.loads(line[5:]))
-        except httpx.HTTPError as error:
+                        seat.see(loads(raw[5:]))
+        except (aiohttp.ClientError, TimeoutError) as error:
             figures.errors.append(f"stream: {error!r}"[:100])
             await asyncio.sleep(0.2)
 
 
 async def play(
-    client: httpx.AsyncClient,
+    client: aiohttp.ClientSession,
     game_id: str,
     me: Seat,
     other: Seat,
@@ -217,6 +227,8 @@ async def play(
 ) -> None:
     """One human: acts whenever it is their turn, until the game ends or the time is up."""
     rng = random.Random(me.token)
+    url = f"/api/games/{game_id}/actions"
+    headers = {"Authorization": f"Bearer {me.token}", "Content-Type": "application/json"}
     while time.monotonic() < deadline:
         game = me.game
         if game.get("status") != "in_progress":
@@ -228,44 +240,48 @@ async def play(
             continue
         if think_s:
             await asyncio.sleep(rng.expovariate(1 / think_s))
+        body = json.dumps({"action": next_action(game), "version": game["version"]})
         started = time.monotonic()
         try:
-            answer = await client.post(
-                f"/api/games/{game_id}/actions",
-                json={"action": next_action(game), "version": game["version"]},
-                headers={"Authorization": f"Bearer {me.token}"},
-            )
-        except httpx.HTTPError as error:
+            async with client.post(url, data=body, headers=headers) as answer:
+                status, text = answer.status, await answer.read()
+        except (aiohttp.ClientError, TimeoutError) as error:
             figures.errors.append(f"action: {error!r}"[:100])
             await asyncio.sleep(0.2)
             continue
         done = time.monotonic()
-        if answer.status_code != 200:
-            figures.errors.append(f"{answer.status_code} {answer.text[:100]}")
+        if status != 200:
+            figures.errors.append(f"{status} {text[:100]!r}")
             await asyncio.sleep(0.05)
             continue
-        after = answer.json()
+        after = loads(text)
         if done < deadline:
             figures.action_ms.append(1000 * (done - started))
             accepted.append((after["version"], done, other))
         me.see(after)
 
 
-async def set_up_room(client: httpx.AsyncClient, number: int) -> tuple[str, Seat, Seat]:
+async def _json(answer: aiohttp.ClientResponse) -> Any:
+    if answer.status >= 400:
+        raise RuntimeError(f"{answer.status} {(await answer.text())[:200]}")
+    return loads(await answer.read())
+
+
+async def set_up_room(client: aiohttp.ClientSession, number: int) -> tuple[str, Seat, Seat]:
     """`_set_up_room`, tried again (a few times) when the connection fails."""
     for attempt in range(3):
         try:
             return await _set_up_room(client, number)
-        except httpx.TransportError:
+        except aiohttp.ClientConnectionError:
             if attempt == 2:
                 raise
             await asyncio.sleep(0.5)
     raise AssertionError("unreachable")
 
 
-async def _set_up_room(client: httpx.AsyncClient, number: int) -> tuple[str, Seat, Seat]:
+async def _set_up_room(client: aiohttp.ClientSession, number: int) -> tuple[str, Seat, Seat]:
     """A room of Ann (host), Bob (joins by invitation) and a casual CPU, started."""
-    made = await client.post(
+    async with client.post(
         "/api/rooms",
         json={
             "players": [
@@ -276,52 +292,54 @@ async def _set_up_room(client: httpx.AsyncClient, number: int) -> tuple[str, Sea
             "seed": number,
             "match_length": MATCH_LENGTH,
         },
-    )
-    made.raise_for_status()
-    room = made.json()
+    ) as made:
+        room = await _json(made)
     code, host_key = room["room"]["code"], room["host_key"]
     invitation = room["invitations"][0]["invitation"]
-    joined = await client.post(f"/api/rooms/{code}/join", json={"invitation": invitation})
-    joined.raise_for_status()
-    started = await client.post(
+    async with client.post(f"/api/rooms/{code}/join", json={"invitation": invitation}) as joined:
+        room_version = (await _json(joined))["room"]["version"]
+    async with client.post(
         f"/api/rooms/{code}/start",
-        json={"version": joined.json()["room"]["version"]},
+        json={"version": room_version},
         headers={"Authorization": f"Bearer {host_key}"},
-    )
-    started.raise_for_status()
-    body = started.json()
+    ) as started:
+        body = await _json(started)
     ann = Seat("Ann", body["tokens"][0]["token"], body["tokens"][0]["seat"])
-    bobs = await client.get(
+    async with client.get(
         f"/api/rooms/{code}/seat", headers={"Authorization": f"Bearer {invitation}"}
-    )
-    bobs.raise_for_status()
-    token = bobs.json()["tokens"][0]
+    ) as bobs:
+        token = (await _json(bobs))["tokens"][0]
     bob = Seat("Bob", token["token"], token["seat"])
     return body["room"]["game"], ann, bob
+
+
+def _cpu_now() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def client_main(
     base: str, rooms: range, think_s: float, go_at: Any, seconds: float, ready: Any
 ) -> dict[str, Any]:
     figures = Figures()
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    transport_kw = {"limits": limits, "timeout": 60}
-    async with (
-        httpx.AsyncClient(base_url=base, **transport_kw) as actions,
-        httpx.AsyncClient(base_url=base, **transport_kw) as streams,
-    ):
+    # One connection per request in flight (keep-alive), none shared by two at once: the
+    # streams each hold one, the actions reuse theirs.
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    async with aiohttp.ClientSession(
+        base_url=base, connector=connector, timeout=aiohttp.ClientTimeout(total=60)
+    ) as client:
         setting_up = asyncio.Semaphore(8)  # rooms are made a few at a time, not all at once
 
         async def one_room(number: int) -> tuple[str, Seat, Seat]:
             async with setting_up:
-                return await set_up_room(actions, number)
+                return await set_up_room(client, number)
 
         made = await asyncio.gather(*(one_room(n) for n in rooms))
         listeners = []
         for game_id, ann, bob in made:
             listeners += [
-                asyncio.create_task(stream(streams, game_id, ann, figures)),
-                asyncio.create_task(stream(streams, game_id, bob, figures)),
+                asyncio.create_task(stream(client, game_id, ann, figures)),
+                asyncio.create_task(stream(client, game_id, bob, figures)),
             ]
         while not all(seat.game for _g, ann, bob in made for seat in (ann, bob)):
             await asyncio.sleep(0.05)
@@ -335,13 +353,15 @@ async def client_main(
         figures.start_versions = sum(
             max(ann.game["version"], bob.game["version"]) for _g, ann, bob in made
         )
+        cpu_start = _cpu_now()
         accepted: list[tuple[int, float, Seat]] = []
         players = [
-            asyncio.create_task(play(actions, g, me, other, think_s, deadline, figures, accepted))
+            asyncio.create_task(play(client, g, me, other, think_s, deadline, figures, accepted))
             for g, ann, bob in made
             for me, other in ((ann, bob), (bob, ann))
         ]
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        figures.client_cpu_seconds = _cpu_now() - cpu_start
         figures.end_versions = sum(
             max(ann.game["version"], bob.game["version"]) for _g, ann, bob in made
         )
@@ -434,6 +454,7 @@ def run_scenario(
     action_ms = [x for r in results for x in r["action_ms"]]
     push_ms = [x for r in results for x in r["push_ms"]]
     errors = [e for r in results for e in r["errors"]]
+    client_cpu = sum(r["client_cpu_seconds"] for r in results)
     return {
         "rooms": rooms,
         "think_ms": think_ms,
@@ -448,6 +469,10 @@ def run_scenario(
         else None,
         # How the work fell on the server's processes (supervisor first): the balance.
         "server_cpu_share": [round(x / sum(each), 3) if sum(each) else 0.0 for x in each],
+        "client_cpu_ms_per_action": round(1000 * client_cpu / actions, 3) if actions else None,
+        # Cores' worth of CPU over the measurement: the server's, the clients'.
+        "server_cores": round((cpu_after - cpu_before) / seconds, 2),
+        "client_cores": round(client_cpu / seconds, 2),
         "database_cpu_ms_per_action": round(1000 * (db_after - db_before) / actions, 3)
         if actions and db_pids
         else None,

@@ -73,11 +73,11 @@ def create_app(
 
     def on_change(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version)
+            driver.poke(ident, version, seats=kind == "s")
 
     def on_remote_change(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version, remote=True)
+            driver.poke(ident, version, remote=True, seats=kind == "s")
 
     def on_remote(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s"):

@@ -34,6 +34,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
 
 if TYPE_CHECKING:
+    from fivedice.service import GameView
     from fivedice.web.hub import GameHub
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
+INLINE_LEVELS = frozenset({"beginner", "casual"})  # decide fast: stepped in the event loop
 
 
 class Lease:
@@ -111,6 +113,8 @@ class CpuDriver:
         self._again: set[int] = set()
         self._scanner: asyncio.Task[None] | None = None
         self._stopping = False
+        self._warm: set[str] = set()  # levels this process has decided with once
+        self._stepping: dict[int, int] = {}  # game -> the version its running step makes
 
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
@@ -125,13 +129,22 @@ class CpuDriver:
                 await task
         await run_in_threadpool(self.lease.close)
 
-    def poke(self, game_id: int, version: int | None = None, *, remote: bool = False) -> None:
+    def poke(
+        self,
+        game_id: int,
+        version: int | None = None,
+        *,
+        remote: bool = False,
+        seats: bool = False,
+    ) -> None:
         """A game changed (to `version`, when known): drive it if a CPU is to move (runs
-        in the event loop). `remote`: the change came from another worker."""
+        in the event loop). `remote`: the change came from another worker; `seats`: its
+        seats changed (a seat handed to a CPU), not its version."""
         if self._stopping:
             return
         if game_id in self._tasks:
-            self._again.add(game_id)
+            if seats or version is None or self._stepping.get(game_id) != version:
+                self._again.add(game_id)
             return
         if remote:
             return  # the worker that wrote it drives it (or the next scan, if it died)
@@ -166,7 +179,7 @@ class CpuDriver:
     async def _drive(self, game_id: int) -> None:
         try:
             for attempt in range(LEASE_TRIES):
-                if await run_in_threadpool(self.lease.acquire, game_id):
+                if self.lease.acquire(game_id):  # (PostgreSQL: one short round trip)
                     break
                 if attempt + 1 == LEASE_TRIES:
                     return  # another worker drives it
@@ -174,38 +187,70 @@ class CpuDriver:
             try:
                 await self._steps(game_id)
             finally:
-                await run_in_threadpool(self.lease.release, game_id)
+                self.lease.release(game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # never let one game stop the driver
             log.warning("CPU of game %s stopped: %s", game_id, error)
         finally:
             self._tasks.pop(game_id, None)
+            self._stepping.pop(game_id, None)
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
 
+    async def _fresh(self, game_id: int) -> GameView:
+        """The game as saved now: read in the event loop (one short read), or in a thread
+        when another thread holds the game's lock."""
+        view = self.hub.try_fresh(game_id)
+        if view is None:
+            view = await run_in_threadpool(self.hub.fresh, game_id)
+        return view
+
+    async def _step(self, view: GameView) -> GameView:
+        """One CPU step. The levels that decide in well under a millisecond (beginner,
+        casual) step in the event loop once this process has made one such decision (the
+        first may load or compile the bot); the others, which may wait for a table solve,
+        and any step whose game lock is busy, step in a thread."""
+        level = view.state.seats[view.state.current_seat].cpu_level
+        if level in self._warm:
+            after = self.hub.try_drive_cpu(view.game_id, view.version)
+            if after is not None:
+                return after
+        after = await run_in_threadpool(self.hub.drive_cpu, view.game_id, view.version)
+        if level in INLINE_LEVELS:
+            self._warm.add(level)
+        return after
+
     async def _steps(self, game_id: int) -> None:
         failures = 0
+        view: GameView | None = None
         while not self._stopping:
-            self._again.discard(game_id)
-            try:
-                view = await run_in_threadpool(self.hub.fresh, game_id)
-            except FivediceError as error:
-                log.warning("cannot read game %s: %s", game_id, error)
-                return
+            if view is None:
+                self._again.discard(game_id)
+                try:
+                    view = await self._fresh(game_id)
+                except FivediceError as error:
+                    log.warning("cannot read game %s: %s", game_id, error)
+                    return
             if not view.is_cpu_turn:
                 if game_id in self._again:
+                    view = None
                     continue  # it changed while we looked
                 return
             await asyncio.sleep(self.delay)
             try:
-                await run_in_threadpool(self.hub.drive_cpu, game_id, view.version)
+                # The step's own answer is the game now (the version check refuses a step
+                # on a game someone else moved on): no read before the next step.
+                self._stepping[game_id] = view.version + 1  # (its own poke is no news)
+                view = await self._step(view)
                 failures = 0
             except StaleVersionError:
+                view = None
                 continue  # someone else moved it on: look again
             except FivediceError as error:
                 log.warning("CPU step of game %s refused: %s", game_id, error)
+                view = None
                 failures += 1
                 if failures >= MAX_FAILURES:
                     return

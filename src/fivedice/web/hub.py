@@ -309,6 +309,28 @@ class GameHub:
         self._published(after)
         return after
 
+    def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
+        """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            _action, after = self.service.cpu_step(game_id, version)
+        finally:
+            lock.release()
+        self._published(after)
+        return after
+
+    def try_fresh(self, game_id: int) -> GameView | None:
+        """`fresh`, unless another thread holds the game's lock: then None at once."""
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            return self._load(game_id)
+        finally:
+            lock.release()
+
     def fresh(self, game_id: int) -> GameView:
         """The game as saved now (read from the database, never from a cache)."""
         with self._locked(game_id):
