@@ -20,7 +20,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -138,6 +138,16 @@ _APPEND_IN_ONE = (
     )
     .returning(schema.actions.c.seq)
 )
+# ... and, when the store announces appends (`Store.notices`), the notification too: sent by
+# PostgreSQL when the statement commits, only if the action was saved.
+_INSERTED = _APPEND_IN_ONE.cte("inserted")
+_APPEND_AND_NOTIFY = select(
+    _INSERTED.c.seq,
+    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text)),
+)
+_NOTIFY = select(
+    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text))
+)
 _ACTIONS_AFTER = and_(
     schema.actions.c.game_id == schema.games.c.id, schema.actions.c.seq > bindparam("b_after")
 )
@@ -227,6 +237,9 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        # PostgreSQL: NOTIFY this channel with `notice(game id, new version)` in the same
+        # statement (or transaction) as every saved action (the web app's live fan-out).
+        self.notices: tuple[str, Callable[[int, int], str]] | None = None
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -648,12 +661,20 @@ class Store:
         }
         in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
         in_one |= {"a_dice": action["dice"], "a_at": now}
+        notice = None
+        if self.notices is not None and not self.is_sqlite:
+            channel, payload = self.notices
+            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
         with self._errors(N_("save the action"), writing=True):
             try:
                 if not self.is_sqlite and not finished_game_numbers:
-                    # The usual action on a server: one statement, one round trip.
+                    # The usual action on a server: one statement, one round trip (its
+                    # NOTIFY included).
+                    statement = _APPEND_IN_ONE if notice is None else _APPEND_AND_NOTIFY
                     with self._tail_reader.connect() as connection:
-                        saved = connection.execute(_APPEND_IN_ONE, {**advance, **in_one})
+                        saved = connection.execute(
+                            statement, {**advance, **in_one, **(notice or {})}
+                        )
                         if saved.first() is None:  # the version check failed: nothing saved
                             self._refuse(connection, game_id, expected_version)
                     return
@@ -662,6 +683,8 @@ class Store:
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
                     connection.execute(_INSERT_ACTION, action)
+                    if notice is not None:
+                        connection.execute(_NOTIFY, notice)  # (sent at the commit)
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
                         profiles = {

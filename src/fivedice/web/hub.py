@@ -97,7 +97,7 @@ class RoomSeatSpec:
     level: str | None = None
 
 
-def _no_live(kind: str, ident: int, version: int) -> None:
+def _no_live(kind: str, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
 
@@ -351,10 +351,13 @@ class GameHub:
 
     # -- the event stream ------------------------------------------------------------------
 
-    def _published(self, view: GameView) -> None:
-        """A write committed: keep its JSON for the streams and announce it."""
+    def _published(self, view: GameView, *, appended: bool = True) -> None:
+        """A write committed: keep its JSON for the streams and announce it (`appended`: an
+        action the store saved, whose statement notified the other workers already when
+        the store does that, see `Store.notices`)."""
         self._keep(view.game_id, view.version, self._json(view), view.status)
-        self.changed("g", view.game_id, view.version)
+        notified = appended and self.service.store.notices is not None
+        self.changed("g", view.game_id, view.version, notified=notified)
 
     def _json(self, view: GameView) -> str:
         return json.dumps(self.data(view), separators=(",", ":"))
@@ -596,7 +599,7 @@ class GameHub:
                 room.host_key, [(view.game_id, seat) for seat in host_seats if seat is not None]
             )
         self.changed("r", room.room_id, started.version)
-        self._published(view)
+        self._published(view, appended=False)
         return started, view
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str = "casual") -> GameView:

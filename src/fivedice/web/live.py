@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,9 +89,10 @@ class Live:
         self.on_remote = on_remote
         self._subs: dict[Topic, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._listener: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._listener: asyncio.Task[None] | None = None
         self._notifier = store.engine.execution_options(isolation_level="AUTOCOMMIT")
+        if self.shared:  # every saved action notifies in its own statement (no round trip)
+            store.notices = (CHANNEL, _game_payload)
         self.local_hooks: list[Callable[[str, int, int], None]] = []
         self.streams: set[Subscription] = set()  # the open event streams (`closing`)
         self._watcher: asyncio.Task[None] | None = None
@@ -109,21 +109,14 @@ class Live:
         self._loop = loop
         self._watcher = loop.create_task(self._watch_shutdown())
         if self.shared:
-            self._stop.clear()
-            self._listener = threading.Thread(
-                target=self._listen, name="fivedice-listen", daemon=True
-            )
-            self._listener.start()
+            self._listener = loop.create_task(self._listen())
 
     def stop(self) -> None:
         self.closing()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            self._watcher = None
-        self._stop.set()
-        if self._listener is not None:
-            self._listener.join(timeout=3)
-            self._listener = None
+        for task in (self._watcher, self._listener):
+            if task is not None:
+                task.cancel()
+        self._watcher = self._listener = None
 
     def closing(self) -> None:
         """Ends every open stream (the server is shutting down)."""
@@ -166,10 +159,11 @@ class Live:
 
     # -- writers (any thread) --------------------------------------------------------------
 
-    def changed(self, kind: str, ident: int, version: int) -> None:
-        """A change of a topic was committed: wake this worker's streams, tell the others."""
+    def changed(self, kind: str, ident: int, version: int, *, notified: bool = False) -> None:
+        """A change of a topic was committed: wake this worker's streams, tell the others
+        (`notified`: the write's own statement told them, see `Store.notices`)."""
         self._call_soon(self._local, kind, ident, version)
-        if self.shared:
+        if self.shared and not notified:
             try:
                 # One statement in autocommit: no BEGIN and COMMIT round trips around it.
                 with self._notifier.connect() as connection:
@@ -203,25 +197,31 @@ class Live:
     def _conninfo(self) -> str:
         return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
-    def _listen(self) -> None:
+    async def _listen(self) -> None:
+        """LISTEN on one connection of this worker, in the event loop (no thread: a
+        notification wakes the streams without handing the interpreter to another thread)."""
         import psycopg
 
         delay = 0.2
-        while not self._stop.is_set():
+        while True:
             try:
-                with psycopg.connect(self._conninfo(), autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                connection = await psycopg.AsyncConnection.connect(
+                    self._conninfo(), autocommit=True
+                )
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
                     delay = 0.2
                     # Missed while (re)connecting: let everyone look again.
-                    self._call_soon(self._heard, "*", 0, 0)
-                    while not self._stop.is_set():
-                        for note in connection.notifies(timeout=1.0):
-                            parsed = _parse(note.payload)
-                            if parsed is not None:
-                                self._call_soon(self._heard, *parsed)
+                    self._heard("*", 0, 0)
+                    async for note in connection.notifies():
+                        parsed = _parse(note.payload)
+                        if parsed is not None:
+                            self._heard(*parsed)
+            except asyncio.CancelledError:
+                raise
             except Exception as error:
                 log.warning("listener connection lost (%s); reconnecting", error)
-                self._stop.wait(delay)
+                await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
     def _heard(self, kind: str, ident: int, version: int) -> None:
@@ -238,6 +238,10 @@ class Live:
             self.on_remote(kind, ident, version)
         for hook in self.remote_hooks:
             hook(kind, ident, version)
+
+
+def _game_payload(game_id: int, version: int) -> str:
+    return f"g:{game_id}:{version}"
 
 
 def _parse(payload: str) -> tuple[str, int, int] | None:
