@@ -39,8 +39,8 @@ from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
 NO_ROOM = N_("no game has the code {code!r}")
-LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
-RECENT_VERSIONS = 4  # ... and how many of each one's latest versions
+LATEST_CACHED = 1024  # games whose latest JSON the hub keeps for the event streams
+RECENT_VERSIONS = 8  # ... and how many of each one's latest versions (a CPU turn is 3-4)
 LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
@@ -717,13 +717,27 @@ class GameHub:
         return view, result
 
     def _load(self, game_id: int) -> GameView:
-        """The game as saved now (kept current: see `GameService.latest`)."""
+        """The game as saved now (kept current: see `GameService.latest`).
+
+        When the game's JSON is kept for the streams (another worker moved it on), the JSON
+        of every version caught up with is kept too: the streams of this worker send them
+        from memory instead of replaying the whole log for the versions in between.
+        """
+        steps: list[GameView] = []
         try:
-            return self.service.latest(game_id)
+            view = self.service.latest(game_id, steps)
         except GameNotFoundError:
             raise UnknownGameError(
                 N_("no game has the id {game}"), game=self.public_id(game_id)
             ) from None
+        with self._latest_lock:
+            kept = self._latest.get(game_id, ())
+        if kept and kept[-1][0] < view.version:
+            for step in steps:
+                if step.version > kept[-1][0]:
+                    self.json_text(step)
+            self.json_text(view)
+        return view
 
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""
