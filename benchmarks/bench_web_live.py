@@ -500,21 +500,23 @@ def run_database(
     name: str, url: str, workers: int, args: argparse.Namespace, db_pids: list[int]
 ) -> dict[str, Any]:
     result: dict[str, Any] = {"database": name, "workers": workers}
-    with live_server(url, workers, 0) as (base, pid):
-        result["throughput"] = run_scenario(
-            base, [pid], db_pids, args.busy_rooms, 0, args.seconds, args.clients, args.priority
-        )
-    with live_server(url, workers, args.cpu_delay_ms) as (base, pid):
-        result["latency"] = run_scenario(
-            base,
-            [pid],
-            db_pids,
-            args.rooms,
-            args.think_ms,
-            args.seconds,
-            args.clients,
-            args.priority,
-        )
+    if "throughput" in args.scenarios:
+        with live_server(url, workers, 0) as (base, pid):
+            result["throughput"] = run_scenario(
+                base, [pid], db_pids, args.busy_rooms, 0, args.seconds, args.clients, args.priority
+            )
+    if "latency" in args.scenarios:
+        with live_server(url, workers, args.cpu_delay_ms) as (base, pid):
+            result["latency"] = run_scenario(
+                base,
+                [pid],
+                db_pids,
+                args.rooms,
+                args.think_ms,
+                args.seconds,
+                args.clients,
+                args.priority,
+            )
     return result
 
 
@@ -535,6 +537,11 @@ def main(argv: list[str]) -> None:
         type=int,
         default=0,
         help="run server, database and clients at this much higher priority (nice -N; root)",
+    )
+    parser.add_argument(
+        "--scenarios",
+        default="throughput,latency",
+        help="which scenarios to run (comma-separated: throughput, latency)",
     )
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")

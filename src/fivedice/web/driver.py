@@ -25,7 +25,8 @@ import contextlib
 import logging
 import os
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from fivedice.web.hub import GameHub
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
@@ -152,7 +154,7 @@ class CpuDriver:
             kept = self.hub.service.kept(game_id)
             if kept is not None and kept.version == version and not kept.is_cpu_turn:
                 return  # a human (or nobody) is to move
-        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id, version))
 
     async def _scan_forever(self) -> None:
         while not self._stopping:
@@ -176,18 +178,18 @@ class CpuDriver:
         with store._errors(N_("look for CPU turns")), store._reader.begin() as connection:
             return [(int(row.id), int(row.version)) for row in connection.execute(query)]
 
-    async def _drive(self, game_id: int) -> None:
+    async def _drive(self, game_id: int, version: int | None = None) -> None:
         try:
             for attempt in range(LEASE_TRIES):
-                if self.lease.acquire(game_id):  # (PostgreSQL: one short round trip)
+                if await self._lease(self.lease.acquire, game_id):
                     break
                 if attempt + 1 == LEASE_TRIES:
                     return  # another worker drives it
                 await asyncio.sleep(LEASE_RETRY_SECONDS)  # (perhaps it is just letting go)
             try:
-                await self._steps(game_id)
+                await self._steps(game_id, version)
             finally:
-                self.lease.release(game_id)
+                await self._lease(self.lease.release, game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # never let one game stop the driver
@@ -198,6 +200,13 @@ class CpuDriver:
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
+
+    async def _lease(self, call: Callable[[int], _T], game_id: int) -> _T:
+        """A lease call: nothing to wait for on SQLite; a round trip on PostgreSQL, made
+        in a thread (see `GameHub.inline_database`)."""
+        if self.hub.inline_database:
+            return call(game_id)
+        return await run_in_threadpool(call, game_id)
 
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
@@ -222,9 +231,13 @@ class CpuDriver:
             self._warm.add(level)
         return after
 
-    async def _steps(self, game_id: int) -> None:
+    async def _steps(self, game_id: int, version: int | None) -> None:
         failures = 0
-        view: GameView | None = None
+        # The kept view, when it is the version this worker was poked with (its own write
+        # or a scan that read it): no read needed to begin.
+        view = self.hub.service.kept(game_id)
+        if view is None or version is None or view.version != version:
+            view = None
         while not self._stopping:
             if view is None:
                 self._again.discard(game_id)

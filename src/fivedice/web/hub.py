@@ -110,6 +110,12 @@ class GameHub:
         self.browser_seats = BrowserSeats(service.store)
         self.rooms = Rooms(service.store)
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+        # Whether the event loop may read and write the database itself (`try_act` and the
+        # other `try_` calls): on SQLite a write is tens of microseconds in this process; on
+        # PostgreSQL each statement waits for a round trip to another process, which on a
+        # busy machine can take milliseconds: the loop would stall for all its clients, so
+        # those calls go to the thread pool, where they overlap.
+        self.inline_database = service.store.is_sqlite
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
         # The recent versions' JSON per game, as the streams send it: (version, text, status).
@@ -281,6 +287,8 @@ class GameHub:
     ) -> GameView | None:
         """`act`, unless another thread holds the game's lock: then None at once (the event
         loop calls this, and runs `act` in a thread only when it would have to wait)."""
+        if not self.inline_database:
+            return None
         lock = self._locks[game_id % LOCK_STRIPES]
         if not lock.acquire(blocking=False):
             return None
@@ -311,6 +319,8 @@ class GameHub:
 
     def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
         """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
+        if not self.inline_database:
+            return None
         lock = self._locks[game_id % LOCK_STRIPES]
         if not lock.acquire(blocking=False):
             return None
@@ -323,6 +333,8 @@ class GameHub:
 
     def try_fresh(self, game_id: int) -> GameView | None:
         """`fresh`, unless another thread holds the game's lock: then None at once."""
+        if not self.inline_database:
+            return None
         lock = self._locks[game_id % LOCK_STRIPES]
         if not lock.acquire(blocking=False):
             return None
@@ -432,6 +444,8 @@ class GameHub:
             ready = self._recent(game_id, after + 1, known)
             if ready is not None:  # (this worker's own writes: no database read at all)
                 return ready
+        if not blocking and not self.inline_database:
+            return None
         lock = self._locks[game_id % LOCK_STRIPES]
         if not lock.acquire(blocking=blocking):
             return None
