@@ -623,6 +623,28 @@ class Store:
             ).all()
         return record_from_rows(game, seats, logged)
 
+    def append_parameters(
+        self, game_id: int, expected_version: int, entry: ActionEntry, after: GameState
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+        """The bound values of an append's statements: the game's row (`b_`), the action's
+        (`a_`, for the one-statement form) and the notice (`n_`, None when none is sent)."""
+        now = _now()
+        advance = {
+            "b_id": game_id,
+            "b_expected": expected_version,
+            "b_version": expected_version + 1,
+            "b_now": now,
+            "b_status": FINISHED if after.is_match_over else IN_PROGRESS,
+            "b_totals": json.dumps(list(after.match_totals)),
+        }
+        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
+        in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
+        notice = None
+        if self.notices is not None and not self.is_sqlite:
+            channel, payload = self.notices
+            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
+        return advance, in_one, notice
+
     def append_action(
         self,
         game_id: int,
@@ -641,30 +663,16 @@ class Store:
             GameClosedError: the game is finished or abandoned.
             StoreUnavailableError: the write failed (locked, disk full, ...): nothing written.
         """
-        now = _now()
-        status = FINISHED if after.is_match_over else IN_PROGRESS
-        advance = {
-            "b_id": game_id,
-            "b_expected": expected_version,
-            "b_version": expected_version + 1,
-            "b_now": now,
-            "b_status": status,
-            "b_totals": json.dumps(list(after.match_totals)),
-        }
+        advance, in_one, notice = self.append_parameters(game_id, expected_version, entry, after)
+        now = advance["b_now"]
         action = {
             "game_id": game_id,
             "seq": entry.seq,
             "seat": entry.seat,
             "action": entry.action,
-            "dice": dice_text(entry.dice),
+            "dice": in_one["a_dice"],
             "created_at": now,
         }
-        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
-        in_one |= {"a_dice": action["dice"], "a_at": now}
-        notice = None
-        if self.notices is not None and not self.is_sqlite:
-            channel, payload = self.notices
-            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
         with self._errors(N_("save the action"), writing=True):
             try:
                 if not self.is_sqlite and not finished_game_numbers:
@@ -719,6 +727,12 @@ class Store:
         # transaction around it (no BEGIN and COMMIT round trips).
         with self._errors(N_("read the game")), self._tail_reader.connect() as connection:
             rows = connection.execute(_GAME_TAIL, {"b_id": game_id, "b_after": after}).all()
+        return self.tail_of(game_id, after, rows)
+
+    def tail_of(
+        self, game_id: int, after: int, rows: Sequence[Any]
+    ) -> tuple[int, str, tuple[ActionEntry, ...]]:
+        """`game_tail`'s answer from the rows of its query (`_GAME_TAIL`), checked."""
         if not rows:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         version, status = int(rows[0].version), str(rows[0].status)
@@ -737,6 +751,15 @@ class Store:
                 schema.games.c.id == game_id
             )
         ).one_or_none()
+        Store.refuse(game_id, expected_version, row)
+
+    @staticmethod
+    def refuse(game_id: int, expected_version: int, row: Any) -> None:
+        """Raises why an append was refused, from the game's row (version, status) now.
+
+        Raises:
+            GameNotFoundError, GameClosedError, StaleVersionError.
+        """
         if row is None:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         _check_status(game_id, row.status)

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
@@ -379,8 +379,10 @@ async def post_action(request: Request, game_id: str) -> Response:
     body = await _action_body(request)
     gid = hub.game_id(game_id)
     token = _bearer_token(request)
-    view = hub.try_act(gid, token, body.action, body.version)
-    if view is None:  # the game's lock is busy (a hint, a page): wait for it in a thread
+    view = hub.try_act(gid, token, body.action, body.version)  # SQLite
+    if view is None:  # PostgreSQL: the statement awaited in the loop
+        view = await hub.act_async(gid, token, body.action, body.version)
+    if view is None:  # a lock a thread holds (a hint, a page), a game to load: in a thread
         view = await run_in_threadpool(hub.act, gid, token, body.action, body.version)
     return Response(hub.json_text(view), media_type="application/json")
 
@@ -430,6 +432,7 @@ def _encoded(batch: list[tuple[int, str, str]]) -> bytes:
 
 Fetch = Callable[[int, int | None, int | None], list[tuple[int, str, str]]]
 FetchNow = Callable[[int, int | None, int | None], list[tuple[int, str, str]] | None]
+FetchAsync = Callable[[int, int | None, int | None], Awaitable[list[tuple[int, str, str]] | None]]
 
 
 class EventStream(Response):
@@ -452,12 +455,13 @@ class EventStream(Response):
         after: int | None,
         fetch: Fetch,
         fetch_now: FetchNow,
+        fetch_async: FetchAsync | None = None,
     ) -> None:
         self.status_code = 200
         self.background = None
         self.init_headers({"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         self._live, self._sub, self._first, self._after = live, sub, first, after
-        self._fetch, self._fetch_now = fetch, fetch_now
+        self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         sub, live = self._sub, self._live
@@ -492,6 +496,8 @@ class EventStream(Response):
                 if known is not None and last is not None and known <= last:
                     continue  # (heard again through PostgreSQL: sent already)
                 ready = self._fetch_now(ident, last, known)
+                if ready is None and self._fetch_async is not None:
+                    ready = await self._fetch_async(ident, last, known)
                 if ready is None:
                     ready = await run_in_threadpool(self._fetch, ident, last, known)
                 batch = ready
@@ -507,18 +513,25 @@ class EventStream(Response):
 
 
 async def _stream(
-    request: Request, topic: tuple[str, int], fetch: Fetch, fetch_now: FetchNow, after: int | None
+    request: Request,
+    topic: tuple[str, int],
+    fetch: Fetch,
+    fetch_now: FetchNow,
+    after: int | None,
+    fetch_async: FetchAsync | None = None,
 ) -> EventStream:
     live: Live = request.app.state.live
     sub = live.subscribe(topic)
     try:
         first = fetch_now(topic[1], after, None)
+        if first is None and fetch_async is not None:
+            first = await fetch_async(topic[1], after, None)
         if first is None:
             first = await run_in_threadpool(fetch, topic[1], after, None)
     except BaseException:
         live.unsubscribe(sub)
         raise
-    return EventStream(live, sub, first, after, fetch, fetch_now)
+    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async)
 
 
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {
@@ -549,7 +562,9 @@ async def game_events(
     """
     gid = hub.game_id(game_id)
     after_version = _after(last_event_id, after)
-    return await _stream(request, ("g", gid), hub.events_since, hub.events_now, after_version)
+    return await _stream(
+        request, ("g", gid), hub.events_since, hub.events_now, after_version, hub.events_async
+    )
 
 
 # -- rooms -----------------------------------------------------------------------------------

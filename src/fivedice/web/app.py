@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
+from fivedice.store.pg_async import AsyncStatements
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
 from fivedice.web import api, pages, review, rooms, sheet, table, tutorial
@@ -91,6 +92,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         live.start(asyncio.get_running_loop())
+        if not service.store.is_sqlite:  # the hot statements awaited in this loop
+            hub.statements = AsyncStatements(service.store)
         if drive_cpus:
             driver.start()
         try:
@@ -98,6 +101,9 @@ def create_app(
         finally:
             await driver.stop()
             live.stop()
+            statements, hub.statements = hub.statements, None
+            if statements is not None:
+                await statements.close()
 
     app = FastAPI(
         title="fivedice",

@@ -211,7 +211,9 @@ class CpuDriver:
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
         when another thread holds the game's lock."""
-        view = self.hub.try_fresh(game_id)
+        view = self.hub.try_fresh(game_id)  # SQLite
+        if view is None:  # PostgreSQL
+            view = await self.hub.fresh_async(game_id)
         if view is None:
             view = await run_in_threadpool(self.hub.fresh, game_id)
         return view
@@ -223,7 +225,9 @@ class CpuDriver:
         and any step whose game lock is busy, step in a thread."""
         level = view.state.seats[view.state.current_seat].cpu_level
         if level in self._warm:
-            after = self.hub.try_drive_cpu(view.game_id, view.version)
+            after = self.hub.try_drive_cpu(view.game_id, view.version)  # SQLite
+            if after is None:  # PostgreSQL
+                after = await self.hub.drive_cpu_async(view.game_id, view.version)
             if after is not None:
                 return after
         after = await run_in_threadpool(self.hub.drive_cpu, view.game_id, view.version)

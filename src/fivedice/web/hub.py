@@ -10,13 +10,15 @@ consistent.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Score
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
@@ -37,6 +39,9 @@ from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
+
+if TYPE_CHECKING:
+    from fivedice.store.pg_async import AsyncStatements
 
 NO_ROOM = N_("no game has the code {code!r}")
 LATEST_CACHED = 1024  # games whose latest JSON the hub keeps for the event streams
@@ -116,6 +121,12 @@ class GameHub:
         # busy machine can take milliseconds: the loop would stall for all its clients, so
         # those calls go to the thread pool, where they overlap.
         self.inline_database = service.store.is_sqlite
+        # PostgreSQL: the hot statements awaited in the event loop (set by the app while it
+        # runs; see `fivedice.store.pg_async`), and the loop's own game locks (stripes like
+        # `_locks`), so two coroutines of one game take turns instead of one of them
+        # falling back to a thread.
+        self.statements: AsyncStatements | None = None
+        self._async_locks: tuple[asyncio.Lock, ...] = ()
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
         # The recent versions' JSON per game, as the streams send it: (version, text, status).
@@ -300,6 +311,112 @@ class GameHub:
             lock.release()
         self._published(after)
         return after
+
+    @contextlib.asynccontextmanager
+    async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
+        """The game's locks for a coroutine: its stripe of the loop's locks, then (without
+        waiting) the threads' lock. Yields False when a thread holds it."""
+        if not self._async_locks:
+            self._async_locks = tuple(asyncio.Lock() for _ in range(LOCK_STRIPES))
+        async with self._async_locks[game_id % LOCK_STRIPES]:
+            lock = self._locks[game_id % LOCK_STRIPES]
+            if not lock.acquire(blocking=False):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                lock.release()
+
+    async def _latest_async(
+        self, statements: AsyncStatements, game_id: int, *, keep: bool = False
+    ) -> GameView | None:
+        """`_load` awaited (None: only `_load` can say); `keep`: keep the JSON of every
+        version caught up with even when none is kept yet."""
+        steps: list[GameView] = []
+        try:
+            view = await self.service.latest_async(statements, game_id, steps)
+        except GameNotFoundError:
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
+        if view is not None:
+            self._keep_caught_up(steps, view, always=keep)
+        return view
+
+    async def act_async(
+        self, game_id: int, token: str | None, action: str, version: int
+    ) -> GameView | None:
+        """`act` awaited in the event loop (PostgreSQL). None, with nothing done, when
+        only `act` can do it (call it in a thread then)."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            view = self.service.kept(game_id)
+            if view is not None and view.version != version:
+                view = await self._latest_async(statements, game_id)
+            if view is None:
+                return None
+            self.check_turn(view, token)
+            after = await self.service.apply_action_async(statements, game_id, action, version)
+        if after is not None:
+            self._published(after)
+        return after
+
+    async def drive_cpu_async(self, game_id: int, version: int) -> GameView | None:
+        """`drive_cpu` awaited in the event loop (PostgreSQL; a CPU that decides at once).
+        None, with nothing done, when only `drive_cpu` can do it."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            after = await self.service.cpu_step_async(statements, game_id, version)
+        if after is not None:
+            self._published(after)
+        return after
+
+    async def fresh_async(self, game_id: int) -> GameView | None:
+        """`fresh` awaited in the event loop (PostgreSQL); None: ask `fresh` in a thread."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            return await self._latest_async(statements, game_id)
+
+    async def events_async(
+        self, game_id: int, after: int | None, known: int | None
+    ) -> list[tuple[int, str, str]] | None:
+        """`events_since` awaited in the event loop (PostgreSQL): from memory, or after one
+        catch-up read. None: ask `events_since` in a thread (a game not kept, versions
+        older than the kept ones)."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if after is not None and known is not None:
+                ready = self._recent(game_id, after + 1, known)  # (another stream's read)
+                if ready is not None:
+                    return ready
+            if not locked:
+                return None
+            view = await self._latest_async(statements, game_id, keep=True)
+            if view is None:
+                return None
+            text = self.json_text(view)
+        if after is None:
+            return [(view.version, text, "game")]
+        if after == view.version:
+            return []
+        if after < view.version:
+            return self._recent(game_id, after + 1, view.version)
+        return None
 
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
@@ -744,14 +861,23 @@ class GameHub:
             raise UnknownGameError(
                 N_("no game has the id {game}"), game=self.public_id(game_id)
             ) from None
+        self._keep_caught_up(steps, view)
+        return view
+
+    def _keep_caught_up(
+        self, steps: list[GameView], view: GameView, *, always: bool = False
+    ) -> None:
+        """Keeps the JSON of the versions a catch-up went through (`steps`, then `view`)
+        when some of the game's JSON is kept already (its streams will want them), or
+        `always`."""
         with self._latest_lock:
-            kept = self._latest.get(game_id, ())
-        if kept and kept[-1][0] < view.version:
+            kept = self._latest.get(view.game_id, ())
+        newest = kept[-1][0] if kept else -1
+        if (kept or always) and newest < view.version:
             for step in steps:
-                if step.version > kept[-1][0]:
+                if step.version > newest:
                     self.json_text(step)
             self.json_text(view)
-        return view
 
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""
