@@ -95,6 +95,7 @@ def create_app(
         if not service.store.is_sqlite:  # the hot statements awaited in this loop
             hub.statements = AsyncStatements(service.store)
         if drive_cpus:
+            await driver.warm_up()
             driver.start()
         try:
             yield

@@ -121,6 +121,18 @@ class CpuDriver:
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
 
+    async def warm_up(self) -> None:
+        """Plays one turn of each level that steps in the event loop, in a thread, before
+        the worker serves: the first decision of a process loads the bots' compiled code
+        (numba), which holds the interpreter for most of a second, and would otherwise
+        stall every request of the worker the first time a CPU moves."""
+        try:
+            await run_in_threadpool(_play_a_turn, INLINE_LEVELS)
+        except Exception as error:  # the first real move pays it then
+            log.warning("could not warm the CPU players up: %s", error)
+            return
+        self._warm.update(INLINE_LEVELS)
+
     async def stop(self) -> None:
         self._stopping = True
         tasks = [*self._tasks.values(), *([self._scanner] if self._scanner else [])]
@@ -272,3 +284,15 @@ class CpuDriver:
                 if failures >= MAX_FAILURES:
                     return
                 await asyncio.sleep(RETRY_SECONDS)
+
+
+def _play_a_turn(levels: frozenset[str]) -> None:
+    """One whole turn of a game of these CPU levels, in memory (`CpuDriver.warm_up`)."""
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.core.rules import RuleSet
+    from fivedice.service import LocalGame
+
+    seats = tuple(Seat(f"CPU {number}", level) for number, level in enumerate(sorted(levels)))
+    game = LocalGame.start(GameSettings(seats=seats, rules=RuleSet()), seed=1)
+    for _ in range(4 * len(seats)):  # (a turn is at most 4 steps: 3 rolls and a box)
+        game.cpu_step()
