@@ -2,13 +2,14 @@
 
 One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
 changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
-`scan_seconds`, it pokes every game in progress that has a CPU seat (so a game whose worker
-died is picked up; a game whose kept view is at the version the scan read, with a human to
-move, is skipped). Pokes are cheap when nothing is to do: a change this worker made that
-left a human to move starts nothing (the kept view says so), and a change another worker
-made only wakes a task this worker already runs for the game (the writer drives the game
-itself; a worker that cannot get a game's lease tries again shortly, in case the holder was
-just letting go). A poked game gets one task that, while a CPU seat is to move, waits the
+`scan_seconds`, it pokes every game in progress that has a CPU seat and whose version has
+not moved since the scan before (so a game whose worker died is picked up within two scans;
+a game whose kept view is at the version the scan read, with a human to move, is skipped).
+Pokes are cheap when nothing is to do: a change this worker made that left a
+human to move starts nothing (the kept view says so), and a change another worker made only
+wakes a task this worker already runs for the game (the writer drives the game itself; a
+worker that cannot get a game's lease tries again shortly, in case the holder was just
+letting go). A poked game gets one task that, while a CPU seat is to move, waits the
 room's pace (`delay_ms`) and asks the hub for one CPU step.
 
 Exactly once: the store's version check refuses a second step made against the same
@@ -169,10 +170,18 @@ class CpuDriver:
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id, version))
 
     async def _scan_forever(self) -> None:
+        before: dict[int, int] | None = None  # the versions the last scan read
         while not self._stopping:
             try:
-                for game_id, version in await run_in_threadpool(self._games_with_cpus):
-                    self.poke(game_id, version)  # (nothing to do when the kept view says so)
+                found = await run_in_threadpool(self._games_with_cpus)
+                for game_id, version in found:
+                    # A game whose version moved since the last scan has someone alive
+                    # moving it: only the others are poked (the first scan pokes all).
+                    # Otherwise every scan would poke every game another worker writes
+                    # (this worker's kept view of it is behind), each a lease round trip.
+                    if before is None or before.get(game_id) == version:
+                        self.poke(game_id, version)  # (nothing to do if the kept view says so)
+                before = dict(found)
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
