@@ -25,9 +25,7 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
@@ -40,7 +38,6 @@ if TYPE_CHECKING:
     from fivedice.web.hub import GameHub
 
 log = logging.getLogger(__name__)
-_T = TypeVar("_T")
 
 LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
@@ -52,56 +49,58 @@ INLINE_LEVELS = frozenset({"beginner", "casual"})  # decide fast: stepped in the
 
 class Lease:
     """Who drives a game's CPUs: on PostgreSQL an advisory lock per game, held on one
-    dedicated connection of this worker; on SQLite always granted (one worker)."""
+    dedicated connection of this worker (psycopg's async connection, awaited in the event
+    loop: no thread); on SQLite always granted (one worker)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._connection: Any = None
-        self._lock = threading.Lock()
+        self._lock: asyncio.Lock | None = None
 
-    def acquire(self, game_id: int) -> bool:
+    async def acquire(self, game_id: int) -> bool:
         if self.store.is_sqlite:
             return True
-        with self._lock:
-            try:
-                return bool(self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
-            except Exception as error:
-                log.warning("advisory lock unavailable: %s", error)
-                self._drop()
-                return False
+        try:
+            return bool(await self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
+        except Exception as error:
+            log.warning("advisory lock unavailable: %s", error)
+            await self._drop()
+            return False
 
-    def release(self, game_id: int) -> None:
+    async def release(self, game_id: int) -> None:
         if self.store.is_sqlite:
             return
-        with self._lock:
-            try:
-                self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
-            except Exception:  # the connection is gone: so is the lock
-                self._drop()
+        try:
+            await self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
+        except Exception:  # the connection is gone: so is the lock
+            await self._drop()
 
-    def _execute(self, sql: str, game_id: int) -> Any:
+    async def _execute(self, sql: str, game_id: int) -> Any:
         import psycopg
 
-        if self._connection is None or self._connection.closed:
-            conninfo = self.store.url.set(drivername="postgresql").render_as_string(
-                hide_password=False
-            )
-            # Named, so an operator (and the tests) can see which process drives a game.
-            self._connection = psycopg.connect(
-                conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
-            )
-        row = self._connection.execute(sql, (LOCK_CLASS, game_id)).fetchone()
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # (one connection: one statement at a time)
+            if self._connection is None or self._connection.closed:
+                conninfo = self.store.url.set(drivername="postgresql").render_as_string(
+                    hide_password=False
+                )
+                # Named, so an operator (and the tests) can see which process drives a game.
+                self._connection = await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
+                )
+            cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
+            row = await cursor.fetchone()
         return row[0] if row else None
 
-    def _drop(self) -> None:
-        with contextlib.suppress(Exception):
-            if self._connection is not None:
-                self._connection.close()
-        self._connection = None
+    async def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
 
-    def close(self) -> None:
-        with self._lock:
-            self._drop()
+    async def close(self) -> None:
+        await self._drop()
 
 
 class CpuDriver:
@@ -142,7 +141,7 @@ class CpuDriver:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        await run_in_threadpool(self.lease.close)
+        await self.lease.close()
 
     def poke(
         self,
@@ -202,7 +201,7 @@ class CpuDriver:
     async def _drive(self, game_id: int, version: int | None = None) -> None:
         try:
             for attempt in range(LEASE_TRIES):
-                if await self._lease(self.lease.acquire, game_id):
+                if await self.lease.acquire(game_id):
                     break
                 if attempt + 1 == LEASE_TRIES:
                     return  # another worker drives it
@@ -210,7 +209,7 @@ class CpuDriver:
             try:
                 await self._steps(game_id, version)
             finally:
-                await self._lease(self.lease.release, game_id)
+                await self.lease.release(game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # never let one game stop the driver
@@ -221,13 +220,6 @@ class CpuDriver:
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
-
-    async def _lease(self, call: Callable[[int], _T], game_id: int) -> _T:
-        """A lease call: nothing to wait for on SQLite; a round trip on PostgreSQL, made
-        in a thread (see `GameHub.inline_database`)."""
-        if self.hub.inline_database:
-            return call(game_id)
-        return await run_in_threadpool(call, game_id)
 
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
