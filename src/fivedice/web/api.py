@@ -467,11 +467,14 @@ class EventStream(Response):
         sub, live = self._sub, self._live
         loop = asyncio.get_running_loop()
 
+        gone = False  # the client went away (else the stream ends with a proper end)
+
         async def listen() -> None:
+            nonlocal gone
             while (await receive())["type"] != "http.disconnect":
                 pass
-            sub.closed = True
-            sub.wake.set()
+            gone = True
+            sub.close()
 
         listener = loop.create_task(listen())
         live.streams.add(sub)
@@ -502,12 +505,12 @@ class EventStream(Response):
                     ready = await run_in_threadpool(self._fetch, ident, last, known)
                 batch = ready
         except OSError:
-            pass  # the client went away while we wrote
+            gone = True  # the client went away while we wrote
         finally:
             live.streams.discard(sub)
             live.unsubscribe(sub)
             listener.cancel()
-        if not sub.closed:
+        if not gone:
             with contextlib.suppress(OSError):
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
 
