@@ -445,7 +445,9 @@ class EventStream(Response):
     the client goes away or the server shuts down (`Live.closing`).
     """
 
-    media_type = "text/event-stream"
+    # None, as sse-starlette's: FastAPI then documents the errors of the stream's route (404,
+    # 422) as the JSON they are; the stream's own type is set per answer below.
+    media_type = None
 
     def __init__(
         self,
@@ -459,7 +461,13 @@ class EventStream(Response):
     ) -> None:
         self.status_code = 200
         self.background = None
-        self.init_headers({"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.init_headers(
+            {
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
         self._live, self._sub, self._first, self._after = live, sub, first, after
         self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
 
