@@ -102,6 +102,7 @@ from fivedice.tutorial import LESSONS, TutorialRun, find_lesson
 from fivedice.tutorial import engine as tutorial_engine
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
+    from fivedice.store.pg_async import AsyncStatements
     from fivedice.strategy.review import CurvePoint as CurvePoint
     from fivedice.strategy.review import Decision as Decision
     from fivedice.strategy.review import GameReview as GameReview
@@ -590,23 +591,46 @@ class GameService:
         if cached is None:
             return self.load(game_id)
         version, status, entries = self.store.game_tail(game_id, cached.version)
+        view = self._caught_up(cached, version, status, entries, steps)
+        return self.load(game_id) if view is None else view
+
+    async def latest_async(
+        self, statements: AsyncStatements, game_id: int, steps: list[GameView] | None = None
+    ) -> GameView | None:
+        """`latest` in the event loop (PostgreSQL, see `fivedice.store.pg_async`): None
+        when the game must be loaded and replayed (call `latest` in a thread then)."""
+        cached = self.kept(game_id)
+        if cached is None:
+            return None
+        version, status, entries = await statements.game_tail(game_id, cached.version)
+        return self._caught_up(cached, version, status, entries, steps)
+
+    def _caught_up(
+        self,
+        cached: GameView,
+        version: int,
+        status: str,
+        entries: Sequence[ActionEntry],
+        steps: list[GameView] | None,
+    ) -> GameView | None:
+        """The cached view brought up to the game's tail (None: only `load` can say)."""
         if version == cached.version and status == cached.status:
             return cached
         if version < cached.version or len(entries) != version - cached.version:
-            return self.load(game_id)
+            return None
         state = cached.state
         between = []
         try:
             for number, entry in enumerate(entries, start=cached.version + 1):
                 if entry.seq != number:
-                    return self.load(game_id)
+                    return None
                 if number > cached.version + 1:
                     between.append(replace(cached, state=state, version=number - 1))
                 state = apply_logged(state, entry)
         except RecordError:
-            return self.load(game_id)  # an undo: the whole log decides (and checks)
+            return None  # an undo: the whole log decides (and checks)
         if status != ABANDONED and (status == FINISHED) != state.is_match_over:
-            return self.load(game_id)  # the status and the log disagree: let `load` say so
+            return None  # the status and the log disagree: let `load` say so
         view = replace(cached, state=state, version=version, status=status)
         self._remember(view)
         if steps is not None:
@@ -647,10 +671,59 @@ class GameService:
             view = self.latest(game_id)  # perhaps another process moved the game on
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
+        entry, after, finished = self._prepared(view, action)
+        try:
+            self.store.append_action(game_id, view.version, entry, after, finished)
+        except (StaleVersionError, GameClosedError):
+            self._forget(game_id)
+            raise
+        return self._applied(view, after)
+
+    async def apply_action_async(
+        self, statements: AsyncStatements, game_id: int, action: Action | str, version: int
+    ) -> GameView | None:
+        """`apply_action` in the event loop (PostgreSQL, see `fivedice.store.pg_async`) for
+        the usual action on a game this service keeps. None, with nothing saved, for what
+        only `apply_action` does (a game not kept, an undo, an action that ends a game of
+        the match): call it in a thread then.
+
+        Raises:
+            As `apply_action`.
+        """
+        if isinstance(action, str) and action.strip().lower() == UNDO:
+            return None
+        view = self.kept(game_id)
+        if view is None:
+            return None
+        if version != view.version:
+            view = await self.latest_async(statements, game_id)
+            if view is None:
+                return None
+            if version != view.version:
+                raise StaleVersionError(game_id, version, view.version)
+        entry, after, finished = self._prepared(view, action)
+        if finished:
+            return None
+        try:
+            await statements.append(game_id, view.version, entry, after)
+        except (StaleVersionError, GameClosedError):
+            self._forget(game_id)
+            raise
+        return self._applied(view, after)
+
+    def _prepared(
+        self, view: GameView, action: Action | str
+    ) -> tuple[ActionEntry, GameState, tuple[int, ...]]:
+        """The log entry of `action` on `view`, the state after it and the games of the
+        match it finishes (nothing is saved).
+
+        Raises:
+            GameClosedError, MalformedActionError, IllegalActionError.
+        """
         if view.status != IN_PROGRESS:
             raise GameClosedError(
                 N_("game {game_id} is {status}; it takes no more actions"),
-                game_id=game_id,
+                game_id=view.game_id,
                 status=view.status,
             )
         if isinstance(action, str):
@@ -661,13 +734,12 @@ class GameService:
         after = apply(state, action, dice)  # raises before anything is written
         finished = _finished_game_numbers(state, after)
         entry = ActionEntry(number, state.current_seat, str(action), tuple(dice.values))
-        try:
-            self.store.append_action(game_id, view.version, entry, after, finished)
-        except (StaleVersionError, GameClosedError):
-            self._forget(game_id)
-            raise
+        return entry, after, finished
+
+    def _applied(self, view: GameView, after: GameState) -> GameView:
+        """The view after a saved action, kept."""
         status = FINISHED if after.is_match_over else IN_PROGRESS
-        new_view = replace(view, state=after, version=number, status=status)
+        new_view = replace(view, state=after, version=view.version + 1, status=status)
         self._remember(new_view)
         return new_view
 
@@ -778,6 +850,18 @@ class GameService:
                 raise StaleVersionError(game_id, version, view.version)
         action = self.cpu_action(view)
         return action, self.apply_action(game_id, action, version)
+
+    async def cpu_step_async(
+        self, statements: AsyncStatements, game_id: int, version: int
+    ) -> GameView | None:
+        """`cpu_step` in the event loop (PostgreSQL) for a game this service keeps at
+        `version`, with a CPU that decides at once (the web driver's beginner and casual
+        seats): None, with nothing saved, when only `cpu_step` can do it."""
+        view = self.kept(game_id)
+        if view is None or view.version != version:
+            return None
+        action = self.cpu_action(view)
+        return await self.apply_action_async(statements, game_id, action, version)
 
     def hint(
         self,

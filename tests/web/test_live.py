@@ -177,3 +177,20 @@ def test_a_room_over_the_api(live_app):
         late = httpx.post(f"{base}/api/rooms/{code}/join", json={})
         assert late.status_code == 409
         assert httpx.get(f"{base}/api/rooms/ZZZZZZ").status_code == 404
+
+
+def test_streams_end_when_the_server_shuts_down_and_leave_no_subscription(live_app):
+    # uvicorn waits for open answers before it stops: an endless stream must end by itself
+    # (`Live.closing`, which the worker calls when uvicorn is asked to stop).
+    live = live_app.state.live
+    with running(live_app) as base:
+        game, _seats = _new(base, [{"name": "Ann"}])
+        url = f"{base}/api/games/{game['id']}/events"
+        with httpx.stream("GET", url, timeout=30) as response:
+            stream = events(response)
+            assert data(take(stream, 1)[0])["version"] == 0
+            topic = ("g", live_app.state.hub.game_id(game["id"]))
+            assert live.watchers(topic) == 1
+            live._loop.call_soon_threadsafe(live.closing)
+            assert list(stream) == []  # the answer ended, nothing more was sent
+        wait_until(lambda: live.watchers(topic) == 0, "the subscription to be dropped")

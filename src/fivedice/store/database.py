@@ -20,7 +20,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -137,6 +137,16 @@ _APPEND_IN_ONE = (
     )
     .returning(schema.actions.c.seq)
 )
+# ... and, when the store announces appends (`Store.notices`), the notification too: sent by
+# PostgreSQL when the statement commits, only if the action was saved.
+_INSERTED = _APPEND_IN_ONE.cte("inserted")
+_APPEND_AND_NOTIFY = select(
+    _INSERTED.c.seq,
+    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text)),
+)
+_NOTIFY = select(
+    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text))
+)
 _ACTIONS_AFTER = and_(
     schema.actions.c.game_id == schema.games.c.id, schema.actions.c.seq > bindparam("b_after")
 )
@@ -230,6 +240,9 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        # PostgreSQL: NOTIFY this channel with `notice(game id, new version)` in the same
+        # statement (or transaction) as every saved action (the web app's live fan-out).
+        self.notices: tuple[str, Callable[[int, int], str]] | None = None
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -613,6 +626,28 @@ class Store:
             ).all()
         return record_from_rows(game, seats, logged)
 
+    def append_parameters(
+        self, game_id: int, expected_version: int, entry: ActionEntry, after: GameState
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+        """The bound values of an append's statements: the game's row (`b_`), the action's
+        (`a_`, for the one-statement form) and the notice (`n_`, None when none is sent)."""
+        now = _now()
+        advance = {
+            "b_id": game_id,
+            "b_expected": expected_version,
+            "b_version": expected_version + 1,
+            "b_now": now,
+            "b_status": FINISHED if after.is_match_over else IN_PROGRESS,
+            "b_totals": json.dumps(list(after.match_totals)),
+        }
+        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
+        in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
+        notice = None
+        if self.notices is not None and not self.is_sqlite:
+            channel, payload = self.notices
+            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
+        return advance, in_one, notice
+
     def append_action(
         self,
         game_id: int,
@@ -631,32 +666,26 @@ class Store:
             GameClosedError: the game is finished or abandoned.
             StoreUnavailableError: the write failed (locked, disk full, ...): nothing written.
         """
-        now = _now()
-        status = FINISHED if after.is_match_over else IN_PROGRESS
-        advance = {
-            "b_id": game_id,
-            "b_expected": expected_version,
-            "b_version": expected_version + 1,
-            "b_now": now,
-            "b_status": status,
-            "b_totals": json.dumps(list(after.match_totals)),
-        }
+        advance, in_one, notice = self.append_parameters(game_id, expected_version, entry, after)
+        now = advance["b_now"]
         action = {
             "game_id": game_id,
             "seq": entry.seq,
             "seat": entry.seat,
             "action": entry.action,
-            "dice": dice_text(entry.dice),
+            "dice": in_one["a_dice"],
             "created_at": now,
         }
-        in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
-        in_one |= {"a_dice": action["dice"], "a_at": now}
         with self._errors(N_("save the action"), writing=True):
             try:
                 if not self.is_sqlite and not finished_game_numbers:
-                    # The usual action on a server: one statement, one round trip.
+                    # The usual action on a server: one statement, one round trip (its
+                    # NOTIFY included).
+                    statement = _APPEND_IN_ONE if notice is None else _APPEND_AND_NOTIFY
                     with self._tail_reader.connect() as connection:
-                        saved = connection.execute(_APPEND_IN_ONE, {**advance, **in_one})
+                        saved = connection.execute(
+                            statement, {**advance, **in_one, **(notice or {})}
+                        )
                         if saved.first() is None:  # the version check failed: nothing saved
                             self._refuse(connection, game_id, expected_version)
                     return
@@ -665,6 +694,8 @@ class Store:
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
                     connection.execute(_INSERT_ACTION, action)
+                    if notice is not None:
+                        connection.execute(_NOTIFY, notice)  # (sent at the commit)
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
                         profiles = {
@@ -699,6 +730,12 @@ class Store:
         # transaction around it (no BEGIN and COMMIT round trips).
         with self._errors(N_("read the game")), self._tail_reader.connect() as connection:
             rows = connection.execute(_GAME_TAIL, {"b_id": game_id, "b_after": after}).all()
+        return self.tail_of(game_id, after, rows)
+
+    def tail_of(
+        self, game_id: int, after: int, rows: Sequence[Any]
+    ) -> tuple[int, str, tuple[ActionEntry, ...]]:
+        """`game_tail`'s answer from the rows of its query (`_GAME_TAIL`), checked."""
         if not rows:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         version, status = int(rows[0].version), str(rows[0].status)
@@ -717,6 +754,15 @@ class Store:
                 schema.games.c.id == game_id
             )
         ).one_or_none()
+        Store.refuse(game_id, expected_version, row)
+
+    @staticmethod
+    def refuse(game_id: int, expected_version: int, row: Any) -> None:
+        """Raises why an append was refused, from the game's row (version, status) now.
+
+        Raises:
+            GameNotFoundError, GameClosedError, StaleVersionError.
+        """
         if row is None:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         _check_status(game_id, row.status)

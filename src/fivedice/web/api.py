@@ -8,15 +8,18 @@ nothing changed). A refused request never changes a game.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
@@ -32,7 +35,7 @@ from fivedice.web.hub import (
     SeatError,
     hmac_equal,
 )
-from fivedice.web.live import Live
+from fivedice.web.live import Live, Subscription
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -330,15 +333,77 @@ def get_game(game_id: str, hub: Hub) -> Response:
     return _game_json(hub, hub.load(hub.game_id(game_id)))
 
 
+def _bearer_token(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, as `HTTPBearer` reads it."""
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _sep, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+async def _action_body(request: Request) -> ActionIn:
+    """The body of `POST .../actions`, checked as FastAPI would check an `ActionIn` body.
+
+    Raises:
+        RequestValidationError: not JSON, or not an `ActionIn` (422, "malformed request").
+    """
+    raw = await request.body()
+    try:
+        parsed = json.loads(raw)
+    except ValueError as error:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "json_invalid",
+                    "loc": ("body",),
+                    "msg": f"JSON decode error: {error}",
+                    "input": {},
+                }
+            ]
+        ) from None
+    try:
+        return ActionIn.model_validate(parsed)
+    except ValidationError as error:
+        raise RequestValidationError(
+            [{**item, "loc": ("body", *item["loc"])} for item in error.errors()]
+        ) from None
+
+
+_ACTION_BODY_DOC = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": ActionIn.model_json_schema()}},
+    },
+    "security": [{"HTTPBearer": []}],
+}
+
+
 @router.post(
     "/games/{game_id}/actions",
     response_model=GameOut,
     responses=_AUTH_ERRORS,
+    openapi_extra=_ACTION_BODY_DOC,
 )
-def post_action(game_id: str, body: ActionIn, hub: Hub, credentials: Credentials) -> Response:
-    """Applies an action of the seat to move; `version` must be the game's version."""
-    view = hub.act(hub.game_id(game_id), _token(credentials), body.action, body.version)
-    return _game_json(hub, view)
+async def post_action(request: Request, game_id: str) -> Response:
+    """Applies an action of the seat to move; `version` must be the game's version.
+
+    The hot path of a live game, kept lean: the body is checked by hand (the same `ActionIn`
+    model, the same 422), and the action is applied in the event loop (one short write, no
+    hop to the thread pool) unless another thread holds the game's lock.
+    """
+    hub: GameHub = request.app.state.hub
+    body = await _action_body(request)
+    gid = hub.game_id(game_id)
+    token = _bearer_token(request)
+    view = hub.try_act(gid, token, body.action, body.version)  # SQLite
+    if view is None:  # PostgreSQL: the statement awaited in the loop
+        view = await hub.act_async(gid, token, body.action, body.version)
+    if view is None:  # a lock a thread holds (a hint, a page), a game to load: in a thread
+        view = await run_in_threadpool(hub.act, gid, token, body.action, body.version)
+    return Response(hub.json_text(view), media_type="application/json")
 
 
 @router.post("/games/{game_id}/cpu", response_model=CpuStepOut, responses=_AUTH_ERRORS)
@@ -360,6 +425,7 @@ def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]
 # -- the event stream ------------------------------------------------------------------------
 
 HEARTBEAT_SECONDS = 15  # a comment line this often keeps proxies from closing idle streams
+PING = b": ping\r\n\r\n"
 
 
 def _after(last_event_id: str | None, after: int | None) -> int | None:
@@ -372,52 +438,130 @@ def _after(last_event_id: str | None, after: int | None) -> int | None:
     return after
 
 
-def _sse(batch: list[tuple[int, str, str]]) -> list[ServerSentEvent]:
-    # Each game version is a plain "message" event; a "reset" is named (see the README).
-    return [
-        ServerSentEvent(
-            data=text, id=str(version), event=None if name in ("game", "room") else name
+def _encoded(batch: list[tuple[int, str, str]]) -> bytes:
+    """Events as `text/event-stream` text. Each game version is a plain "message" event
+    (`id:` the version, `data:` the game's JSON, made once per version and shared by every
+    stream and answer); a "reset" is named (see the README)."""
+    parts = []
+    for version, text, name in batch:
+        named = "" if name in ("game", "room") else f"event: {name}\r\n"
+        parts.append(f"id: {version}\r\n{named}data: {text}\r\n\r\n")
+    return "".join(parts).encode()
+
+
+Fetch = Callable[[int, int | None, int | None], list[tuple[int, str, str]]]
+FetchNow = Callable[[int, int | None, int | None], list[tuple[int, str, str]] | None]
+FetchAsync = Callable[[int, int | None, int | None], Awaitable[list[tuple[int, str, str]] | None]]
+
+
+class EventStream(Response):
+    """A `text/event-stream` answer fed by one `Live` subscription.
+
+    Lean on purpose (one per watching page, woken for every version): the events of a
+    wake-up are sent in one chunk, fetched in the event loop when memory (or one short read)
+    answers, and in a thread only when the game's lock is busy or the log must be replayed.
+    A comment line is sent after `HEARTBEAT_SECONDS` without events; the stream ends when
+    the client goes away or the server shuts down (`Live.closing`).
+    """
+
+    # None, as sse-starlette's: FastAPI then documents the errors of the stream's route (404,
+    # 422) as the JSON they are; the stream's own type is set per answer below.
+    media_type = None
+
+    def __init__(
+        self,
+        live: Live,
+        sub: Subscription,
+        first: list[tuple[int, str, str]],
+        after: int | None,
+        fetch: Fetch,
+        fetch_now: FetchNow,
+        fetch_async: FetchAsync | None = None,
+    ) -> None:
+        self.status_code = 200
+        self.background = None
+        self.init_headers(
+            {
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
         )
-        for version, text, name in batch
-    ]
+        self._live, self._sub, self._first, self._after = live, sub, first, after
+        self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        sub, live = self._sub, self._live
+        loop = asyncio.get_running_loop()
+
+        gone = False  # the client went away (else the stream ends with a proper end)
+
+        async def listen() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            sub.close()
+
+        listener = loop.create_task(listen())
+        live.streams.add(sub)
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            batch, last, ident = self._first, self._after, sub.topic[1]
+            quiet_since = loop.time()
+            while not sub.closed:
+                if batch:
+                    body = _encoded(batch)
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    last, quiet_since = batch[-1][0], loop.time()
+                known = await sub.wait(HEARTBEAT_SECONDS)
+                batch = []
+                if sub.closed:
+                    break
+                if known == -1:  # nothing new: a heartbeat when it is time for one
+                    if loop.time() - quiet_since >= HEARTBEAT_SECONDS - 0.5:
+                        await send({"type": "http.response.body", "body": PING, "more_body": True})
+                        quiet_since = loop.time()
+                    continue
+                if known is not None and last is not None and known <= last:
+                    continue  # (heard again through PostgreSQL: sent already)
+                ready = self._fetch_now(ident, last, known)
+                if ready is None and self._fetch_async is not None:
+                    ready = await self._fetch_async(ident, last, known)
+                if ready is None:
+                    ready = await run_in_threadpool(self._fetch, ident, last, known)
+                batch = ready
+        except OSError:
+            gone = True  # the client went away while we wrote
+        finally:
+            live.streams.discard(sub)
+            live.unsubscribe(sub)
+            listener.cancel()
+        if not gone:
+            with contextlib.suppress(OSError):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 async def _stream(
     request: Request,
     topic: tuple[str, int],
-    fetch: Any,
+    fetch: Fetch,
+    fetch_now: FetchNow,
     after: int | None,
-) -> EventSourceResponse:
+    fetch_async: FetchAsync | None = None,
+) -> EventStream:
     live: Live = request.app.state.live
     sub = live.subscribe(topic)
     try:
-        first = await run_in_threadpool(fetch, topic[1], after, None)
+        first = fetch_now(topic[1], after, None)
+        if first is None and fetch_async is not None:
+            first = await fetch_async(topic[1], after, None)
+        if first is None:
+            first = await run_in_threadpool(fetch, topic[1], after, None)
     except BaseException:
         live.unsubscribe(sub)
         raise
-
-    async def events() -> AsyncIterator[ServerSentEvent]:
-        last = after
-        batch = first
-        try:
-            while True:
-                for event in _sse(batch):
-                    yield event
-                if batch:
-                    last = batch[-1][0]
-                known = await sub.wait()
-                if known == -1:
-                    batch = []
-                    continue
-                batch = await run_in_threadpool(fetch, topic[1], last, known)
-        finally:
-            live.unsubscribe(sub)
-
-    return EventSourceResponse(
-        events(),
-        ping=HEARTBEAT_SECONDS,
-        headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"},
-    )
+    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async)
 
 
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {
@@ -431,25 +575,26 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.get("/games/{game_id}/events", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@router.get(
+    "/games/{game_id}/events", response_class=EventStream, responses=_STREAM_DOC, status_code=200
+)
 async def game_events(
     request: Request,
     game_id: str,
     hub: Hub,
     after: Annotated[int | None, Query(ge=0, le=10**9, description="the version seen")] = None,
     last_event_id: Annotated[str | None, Header(max_length=40)] = None,
-) -> EventSourceResponse:
+) -> EventStream:
     """Every new version of the game, as it is saved (anyone who knows its id may watch).
 
     Without `Last-Event-ID` or `after`, the stream starts with the game now. With them it
     starts with every version after that one, in order, each once.
     """
     gid = hub.game_id(game_id)
-
-    def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
-        return hub.events_since(ident, seen, known)
-
-    return await _stream(request, ("g", gid), fetch, _after(last_event_id, after))
+    after_version = _after(last_event_id, after)
+    return await _stream(
+        request, ("g", gid), hub.events_since, hub.events_now, after_version, hub.events_async
+    )
 
 
 # -- rooms -----------------------------------------------------------------------------------
@@ -664,20 +809,25 @@ def start_room(code: str, body: StartIn, hub: Hub, credentials: Credentials) -> 
     return {"room": hub.room_data(room), "tokens": tokens}
 
 
-@router.get("/rooms/{code}/events", response_class=EventSourceResponse, responses=_STREAM_DOC)
+@router.get(
+    "/rooms/{code}/events", response_class=EventStream, responses=_STREAM_DOC, status_code=200
+)
 async def room_events(
     request: Request,
     code: str,
     hub: Hub,
     last_event_id: Annotated[str | None, Header(max_length=40)] = None,
-) -> EventSourceResponse:
+) -> EventStream:
     """The room as it changes (joins, the start): `id:` its version, `data:` as GET returns."""
     room = await run_in_threadpool(hub.room, code)
 
     def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
         return hub.room_events_since(ident, seen)
 
-    return await _stream(request, ("r", room.room_id), fetch, _after(last_event_id, None))
+    def later(ident: int, seen: int | None, known: int | None) -> None:
+        return None  # (rooms change a few times in their life: read in a thread)
+
+    return await _stream(request, ("r", room.room_id), fetch, later, _after(last_event_id, None))
 
 
 @router.post("/games/{game_id}/seats/{seat}/cpu", response_model=GameOut, responses=_ROOM_ERRORS)

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import FivediceError
 from fivedice.service import GameService
+from fivedice.store.pg_async import AsyncStatements
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
 from fivedice.web import api, fairness, pages, review, rooms, sheet, table, tutorial
@@ -73,11 +74,11 @@ def create_app(
 
     def on_change(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version)
+            driver.poke(ident, version, seats=kind == "s")
 
     def on_remote_change(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version, remote=True)
+            driver.poke(ident, version, remote=True, seats=kind == "s")
 
     def on_remote(kind: str, ident: int, version: int) -> None:
         if kind in ("g", "s"):
@@ -91,13 +92,19 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         live.start(asyncio.get_running_loop())
+        if not service.store.is_sqlite:  # the hot statements awaited in this loop
+            hub.statements = AsyncStatements(service.store)
         if drive_cpus:
+            await driver.warm_up()
             driver.start()
         try:
             yield
         finally:
             await driver.stop()
             live.stop()
+            statements, hub.statements = hub.statements, None
+            if statements is not None:
+                await statements.close()
 
     app = FastAPI(
         title="fivedice",

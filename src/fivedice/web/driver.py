@@ -2,13 +2,14 @@
 
 One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
 changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
-`scan_seconds`, it pokes every game in progress that has a CPU seat (so a game whose worker
-died is picked up; a game whose kept view is at the version the scan read, with a human to
-move, is skipped). Pokes are cheap when nothing is to do: a change this worker made that
-left a human to move starts nothing (the kept view says so), and a change another worker
-made only wakes a task this worker already runs for the game (the writer drives the game
-itself; a worker that cannot get a game's lease tries again shortly, in case the holder was
-just letting go). A poked game gets one task that, while a CPU seat is to move, waits the
+`scan_seconds`, it pokes every game in progress that has a CPU seat and whose version has
+not moved since the scan before (so a game whose worker died is picked up within two scans;
+a game whose kept view is at the version the scan read, with a human to move, is skipped).
+Pokes are cheap when nothing is to do: a change this worker made that left a
+human to move starts nothing (the kept view says so), and a change another worker made only
+wakes a task this worker already runs for the game (the writer drives the game itself; a
+worker that cannot get a game's lease tries again shortly, in case the holder was just
+letting go). A poked game gets one task that, while a CPU seat is to move, waits the
 room's pace (`delay_ms`) and asks the hub for one CPU step.
 
 Exactly once: the store's version check refuses a second step made against the same
@@ -24,7 +25,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -34,6 +34,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
 
 if TYPE_CHECKING:
+    from fivedice.service import GameView
     from fivedice.web.hub import GameHub
 
 log = logging.getLogger(__name__)
@@ -43,60 +44,63 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
+INLINE_LEVELS = frozenset({"beginner", "casual"})  # decide fast: stepped in the event loop
 
 
 class Lease:
     """Who drives a game's CPUs: on PostgreSQL an advisory lock per game, held on one
-    dedicated connection of this worker; on SQLite always granted (one worker)."""
+    dedicated connection of this worker (psycopg's async connection, awaited in the event
+    loop: no thread); on SQLite always granted (one worker)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._connection: Any = None
-        self._lock = threading.Lock()
+        self._lock: asyncio.Lock | None = None
 
-    def acquire(self, game_id: int) -> bool:
+    async def acquire(self, game_id: int) -> bool:
         if self.store.is_sqlite:
             return True
-        with self._lock:
-            try:
-                return bool(self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
-            except Exception as error:
-                log.warning("advisory lock unavailable: %s", error)
-                self._drop()
-                return False
+        try:
+            return bool(await self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
+        except Exception as error:
+            log.warning("advisory lock unavailable: %s", error)
+            await self._drop()
+            return False
 
-    def release(self, game_id: int) -> None:
+    async def release(self, game_id: int) -> None:
         if self.store.is_sqlite:
             return
-        with self._lock:
-            try:
-                self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
-            except Exception:  # the connection is gone: so is the lock
-                self._drop()
+        try:
+            await self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
+        except Exception:  # the connection is gone: so is the lock
+            await self._drop()
 
-    def _execute(self, sql: str, game_id: int) -> Any:
+    async def _execute(self, sql: str, game_id: int) -> Any:
         import psycopg
 
-        if self._connection is None or self._connection.closed:
-            conninfo = self.store.url.set(drivername="postgresql").render_as_string(
-                hide_password=False
-            )
-            # Named, so an operator (and the tests) can see which process drives a game.
-            self._connection = psycopg.connect(
-                conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
-            )
-        row = self._connection.execute(sql, (LOCK_CLASS, game_id)).fetchone()
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:  # (one connection: one statement at a time)
+            if self._connection is None or self._connection.closed:
+                conninfo = self.store.url.set(drivername="postgresql").render_as_string(
+                    hide_password=False
+                )
+                # Named, so an operator (and the tests) can see which process drives a game.
+                self._connection = await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
+                )
+            cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
+            row = await cursor.fetchone()
         return row[0] if row else None
 
-    def _drop(self) -> None:
-        with contextlib.suppress(Exception):
-            if self._connection is not None:
-                self._connection.close()
-        self._connection = None
+    async def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
 
-    def close(self) -> None:
-        with self._lock:
-            self._drop()
+    async def close(self) -> None:
+        await self._drop()
 
 
 class CpuDriver:
@@ -111,9 +115,23 @@ class CpuDriver:
         self._again: set[int] = set()
         self._scanner: asyncio.Task[None] | None = None
         self._stopping = False
+        self._warm: set[str] = set()  # levels this process has decided with once
+        self._stepping: dict[int, int] = {}  # game -> the version its running step makes
 
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
+
+    async def warm_up(self) -> None:
+        """Plays one turn of each level that steps in the event loop, in a thread, before
+        the worker serves: the first decision of a process loads the bots' compiled code
+        (numba), which holds the interpreter for most of a second, and would otherwise
+        stall every request of the worker the first time a CPU moves."""
+        try:
+            await run_in_threadpool(_play_a_turn, INLINE_LEVELS)
+        except Exception as error:  # the first real move pays it then
+            log.warning("could not warm the CPU players up: %s", error)
+            return
+        self._warm.update(INLINE_LEVELS)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -123,15 +141,24 @@ class CpuDriver:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        await run_in_threadpool(self.lease.close)
+        await self.lease.close()
 
-    def poke(self, game_id: int, version: int | None = None, *, remote: bool = False) -> None:
+    def poke(
+        self,
+        game_id: int,
+        version: int | None = None,
+        *,
+        remote: bool = False,
+        seats: bool = False,
+    ) -> None:
         """A game changed (to `version`, when known): drive it if a CPU is to move (runs
-        in the event loop). `remote`: the change came from another worker."""
+        in the event loop). `remote`: the change came from another worker; `seats`: its
+        seats changed (a seat handed to a CPU), not its version."""
         if self._stopping:
             return
         if game_id in self._tasks:
-            self._again.add(game_id)
+            if seats or version is None or self._stepping.get(game_id) != version:
+                self._again.add(game_id)
             return
         if remote:
             return  # the worker that wrote it drives it (or the next scan, if it died)
@@ -139,13 +166,21 @@ class CpuDriver:
             kept = self.hub.service.kept(game_id)
             if kept is not None and kept.version == version and not kept.is_cpu_turn:
                 return  # a human (or nobody) is to move
-        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id))
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id, version))
 
     async def _scan_forever(self) -> None:
+        before: dict[int, int] | None = None  # the versions the last scan read
         while not self._stopping:
             try:
-                for game_id, version in await run_in_threadpool(self._games_with_cpus):
-                    self.poke(game_id, version)  # (nothing to do when the kept view says so)
+                found = await run_in_threadpool(self._games_with_cpus)
+                for game_id, version in found:
+                    # A game whose version moved since the last scan has someone alive
+                    # moving it: only the others are poked (the first scan pokes all).
+                    # Otherwise every scan would poke every game another worker writes
+                    # (this worker's kept view of it is behind), each a lease round trip.
+                    if before is None or before.get(game_id) == version:
+                        self.poke(game_id, version)  # (nothing to do if the kept view says so)
+                before = dict(found)
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
@@ -163,50 +198,102 @@ class CpuDriver:
         with store._errors(N_("look for CPU turns")), store._reader.begin() as connection:
             return [(int(row.id), int(row.version)) for row in connection.execute(query)]
 
-    async def _drive(self, game_id: int) -> None:
+    async def _drive(self, game_id: int, version: int | None = None) -> None:
         try:
             for attempt in range(LEASE_TRIES):
-                if await run_in_threadpool(self.lease.acquire, game_id):
+                if await self.lease.acquire(game_id):
                     break
                 if attempt + 1 == LEASE_TRIES:
                     return  # another worker drives it
                 await asyncio.sleep(LEASE_RETRY_SECONDS)  # (perhaps it is just letting go)
             try:
-                await self._steps(game_id)
+                await self._steps(game_id, version)
             finally:
-                await run_in_threadpool(self.lease.release, game_id)
+                await self.lease.release(game_id)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # never let one game stop the driver
             log.warning("CPU of game %s stopped: %s", game_id, error)
         finally:
             self._tasks.pop(game_id, None)
+            self._stepping.pop(game_id, None)
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
 
-    async def _steps(self, game_id: int) -> None:
+    async def _fresh(self, game_id: int) -> GameView:
+        """The game as saved now: read in the event loop (one short read), or in a thread
+        when another thread holds the game's lock."""
+        view = self.hub.try_fresh(game_id)  # SQLite
+        if view is None:  # PostgreSQL
+            view = await self.hub.fresh_async(game_id)
+        if view is None:
+            view = await run_in_threadpool(self.hub.fresh, game_id)
+        return view
+
+    async def _step(self, view: GameView) -> GameView:
+        """One CPU step. The levels that decide in well under a millisecond (beginner,
+        casual) step in the event loop once this process has made one such decision (the
+        first may load or compile the bot); the others, which may wait for a table solve,
+        and any step whose game lock is busy, step in a thread."""
+        level = view.state.seats[view.state.current_seat].cpu_level
+        if level in self._warm:
+            after = self.hub.try_drive_cpu(view.game_id, view.version)  # SQLite
+            if after is None:  # PostgreSQL
+                after = await self.hub.drive_cpu_async(view.game_id, view.version)
+            if after is not None:
+                return after
+        after = await run_in_threadpool(self.hub.drive_cpu, view.game_id, view.version)
+        if level in INLINE_LEVELS:
+            self._warm.add(level)
+        return after
+
+    async def _steps(self, game_id: int, version: int | None) -> None:
         failures = 0
+        # The kept view, when it is the version this worker was poked with (its own write
+        # or a scan that read it): no read needed to begin.
+        view = self.hub.service.kept(game_id)
+        if view is None or version is None or view.version != version:
+            view = None
         while not self._stopping:
-            self._again.discard(game_id)
-            try:
-                view = await run_in_threadpool(self.hub.fresh, game_id)
-            except FivediceError as error:
-                log.warning("cannot read game %s: %s", game_id, error)
-                return
+            if view is None:
+                self._again.discard(game_id)
+                try:
+                    view = await self._fresh(game_id)
+                except FivediceError as error:
+                    log.warning("cannot read game %s: %s", game_id, error)
+                    return
             if not view.is_cpu_turn:
                 if game_id in self._again:
+                    view = None
                     continue  # it changed while we looked
                 return
             await asyncio.sleep(self.delay)
             try:
-                await run_in_threadpool(self.hub.drive_cpu, game_id, view.version)
+                # The step's own answer is the game now (the version check refuses a step
+                # on a game someone else moved on): no read before the next step.
+                self._stepping[game_id] = view.version + 1  # (its own poke is no news)
+                view = await self._step(view)
                 failures = 0
             except StaleVersionError:
+                view = None
                 continue  # someone else moved it on: look again
             except FivediceError as error:
                 log.warning("CPU step of game %s refused: %s", game_id, error)
+                view = None
                 failures += 1
                 if failures >= MAX_FAILURES:
                     return
                 await asyncio.sleep(RETRY_SECONDS)
+
+
+def _play_a_turn(levels: frozenset[str]) -> None:
+    """One whole turn of a game of these CPU levels, in memory (`CpuDriver.warm_up`)."""
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.core.rules import RuleSet
+    from fivedice.service import LocalGame
+
+    seats = tuple(Seat(f"CPU {number}", level) for number, level in enumerate(sorted(levels)))
+    game = LocalGame.start(GameSettings(seats=seats, rules=RuleSet()), seed=1)
+    for _ in range(4 * len(seats)):  # (a turn is at most 4 steps: 3 rolls and a box)
+        game.cpu_step()

@@ -10,13 +10,15 @@ consistent.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError, check_client_seed
@@ -38,9 +40,12 @@ from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
+if TYPE_CHECKING:
+    from fivedice.store.pg_async import AsyncStatements
+
 NO_ROOM = N_("no game has the code {code!r}")
-LATEST_CACHED = 2048  # games whose latest JSON the hub keeps for the event streams
-RECENT_VERSIONS = 4  # ... and how many of each one's latest versions
+LATEST_CACHED = 1024  # games whose latest JSON the hub keeps for the event streams
+RECENT_VERSIONS = 8  # ... and how many of each one's latest versions (a CPU turn is 3-4)
 LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
@@ -114,7 +119,7 @@ def _room_seed(options: dict[str, Any], text: str) -> str:
     return seed
 
 
-def _no_live(kind: str, ident: int, version: int) -> None:
+def _no_live(kind: str, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
 
@@ -127,6 +132,18 @@ class GameHub:
         self.browser_seats = BrowserSeats(service.store)
         self.rooms = Rooms(service.store)
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+        # Whether the event loop may read and write the database itself (`try_act` and the
+        # other `try_` calls): on SQLite a write is tens of microseconds in this process; on
+        # PostgreSQL each statement waits for a round trip to another process, which on a
+        # busy machine can take milliseconds: the loop would stall for all its clients, so
+        # those calls go to the thread pool, where they overlap.
+        self.inline_database = service.store.is_sqlite
+        # PostgreSQL: the hot statements awaited in the event loop (set by the app while it
+        # runs; see `fivedice.store.pg_async`), and the loop's own game locks (stripes like
+        # `_locks`), so two coroutines of one game take turns instead of one of them
+        # falling back to a thread.
+        self.statements: AsyncStatements | None = None
+        self._async_locks: tuple[asyncio.Lock, ...] = ()
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
         # The recent versions' JSON per game, as the streams send it: (version, text, status).
@@ -300,6 +317,131 @@ class GameHub:
         self._published(after)
         return after
 
+    def try_act(
+        self, game_id: int, token: str | None, action: str, version: int
+    ) -> GameView | None:
+        """`act`, unless another thread holds the game's lock: then None at once (the event
+        loop calls this, and runs `act` in a thread only when it would have to wait)."""
+        if not self.inline_database:
+            return None
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            view = self._view_at(game_id, version)
+            self.check_turn(view, token)
+            after = self.service.apply_action(game_id, action, version)
+        finally:
+            lock.release()
+        self._published(after)
+        return after
+
+    @contextlib.asynccontextmanager
+    async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
+        """The game's locks for a coroutine: its stripe of the loop's locks, then (without
+        waiting) the threads' lock. Yields False when a thread holds it."""
+        if not self._async_locks:
+            self._async_locks = tuple(asyncio.Lock() for _ in range(LOCK_STRIPES))
+        async with self._async_locks[game_id % LOCK_STRIPES]:
+            lock = self._locks[game_id % LOCK_STRIPES]
+            if not lock.acquire(blocking=False):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                lock.release()
+
+    async def _latest_async(
+        self, statements: AsyncStatements, game_id: int, *, keep: bool = False
+    ) -> GameView | None:
+        """`_load` awaited (None: only `_load` can say); `keep`: keep the JSON of every
+        version caught up with even when none is kept yet."""
+        steps: list[GameView] = []
+        try:
+            view = await self.service.latest_async(statements, game_id, steps)
+        except GameNotFoundError:
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
+        if view is not None:
+            self._keep_caught_up(steps, view, always=keep)
+        return view
+
+    async def act_async(
+        self, game_id: int, token: str | None, action: str, version: int
+    ) -> GameView | None:
+        """`act` awaited in the event loop (PostgreSQL). None, with nothing done, when
+        only `act` can do it (call it in a thread then)."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            view = self.service.kept(game_id)
+            if view is not None and view.version != version:
+                view = await self._latest_async(statements, game_id)
+            if view is None:
+                return None
+            self.check_turn(view, token)
+            after = await self.service.apply_action_async(statements, game_id, action, version)
+        if after is not None:
+            self._published(after)
+        return after
+
+    async def drive_cpu_async(self, game_id: int, version: int) -> GameView | None:
+        """`drive_cpu` awaited in the event loop (PostgreSQL; a CPU that decides at once).
+        None, with nothing done, when only `drive_cpu` can do it."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            after = await self.service.cpu_step_async(statements, game_id, version)
+        if after is not None:
+            self._published(after)
+        return after
+
+    async def fresh_async(self, game_id: int) -> GameView | None:
+        """`fresh` awaited in the event loop (PostgreSQL); None: ask `fresh` in a thread."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if not locked:
+                return None
+            return await self._latest_async(statements, game_id)
+
+    async def events_async(
+        self, game_id: int, after: int | None, known: int | None
+    ) -> list[tuple[int, str, str]] | None:
+        """`events_since` awaited in the event loop (PostgreSQL): from memory, or after one
+        catch-up read. None: ask `events_since` in a thread (a game not kept, versions
+        older than the kept ones)."""
+        statements = self.statements
+        if statements is None:
+            return None
+        async with self._locked_async(game_id) as locked:
+            if after is not None and known is not None:
+                ready = self._recent(game_id, after + 1, known)  # (another stream's read)
+                if ready is not None:
+                    return ready
+            if not locked:
+                return None
+            view = await self._latest_async(statements, game_id, keep=True)
+            if view is None:
+                return None
+            text = self.json_text(view)
+        if after is None:
+            return [(view.version, text, "game")]
+        if after == view.version:
+            return []
+        if after < view.version:
+            return self._recent(game_id, after + 1, view.version)
+        return None
+
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
         with self._locked(game_id):
@@ -315,6 +457,32 @@ class GameHub:
             _action, after = self.service.cpu_step(game_id, version)
         self._published(after)
         return after
+
+    def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
+        """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
+        if not self.inline_database:
+            return None
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            _action, after = self.service.cpu_step(game_id, version)
+        finally:
+            lock.release()
+        self._published(after)
+        return after
+
+    def try_fresh(self, game_id: int) -> GameView | None:
+        """`fresh`, unless another thread holds the game's lock: then None at once."""
+        if not self.inline_database:
+            return None
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            return self._load(game_id)
+        finally:
+            lock.release()
 
     def fresh(self, game_id: int) -> GameView:
         """The game as saved now (read from the database, never from a cache)."""
@@ -336,10 +504,13 @@ class GameHub:
 
     # -- the event stream ------------------------------------------------------------------
 
-    def _published(self, view: GameView) -> None:
-        """A write committed: keep its JSON for the streams and announce it."""
+    def _published(self, view: GameView, *, appended: bool = True) -> None:
+        """A write committed: keep its JSON for the streams and announce it (`appended`: an
+        action the store saved, whose statement notified the other workers already when
+        the store does that, see `Store.notices`)."""
         self._keep(view.game_id, view.version, self._json(view), view.status)
-        self.changed("g", view.game_id, view.version)
+        notified = appended and self.service.store.notices is not None
+        self.changed("g", view.game_id, view.version, notified=notified)
 
     def _json(self, view: GameView) -> str:
         return json.dumps(self.data(view), separators=(",", ":"))
@@ -394,13 +565,32 @@ class GameHub:
         Raises:
             UnknownGameError: no such game.
         """
+        events = self._events(game_id, after, known, blocking=True)
+        assert events is not None  # (only a call that may not wait gets None)
+        return events
+
+    def events_now(
+        self, game_id: int, after: int | None, known: int | None
+    ) -> list[tuple[int, str, str]] | None:
+        """`events_since` if it can answer without waiting (for the event loop): None when
+        another thread holds the game's lock or the whole log must be read again."""
+        return self._events(game_id, after, known, blocking=False)
+
+    def _events(
+        self, game_id: int, after: int | None, known: int | None, *, blocking: bool
+    ) -> list[tuple[int, str, str]] | None:
         if after is not None and known is not None and known <= after:
             return []
         if after is not None and known is not None:
             ready = self._recent(game_id, after + 1, known)
             if ready is not None:  # (this worker's own writes: no database read at all)
                 return ready
-        with self._locked(game_id):
+        if not blocking and not self.inline_database:
+            return None
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not lock.acquire(blocking=blocking):
+            return None
+        try:
             steps: list[GameView] = []
             try:
                 view = self.service.latest(game_id, steps)
@@ -411,6 +601,8 @@ class GameHub:
             for step in steps:  # the versions another worker saved, each made once
                 self.json_text(step)
             text = self.json_text(view)
+        finally:
+            lock.release()
         if after is None:  # a new stream: the game now
             return [(view.version, text, "game")]
         if after == view.version:
@@ -419,6 +611,8 @@ class GameHub:
             ready = self._recent(game_id, after + 1, view.version)
             if ready is not None:
                 return ready
+        if not blocking:
+            return None  # the whole log is read again: not in the event loop
         try:
             record = self.service.record(game_id)
         except GameNotFoundError:
@@ -581,7 +775,7 @@ class GameHub:
                 room.host_key, [(view.game_id, seat) for seat in host_seats if seat is not None]
             )
         self.changed("r", room.room_id, started.version)
-        self._published(view)
+        self._published(view, appended=False)
         return started, view
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str = "casual") -> GameView:
@@ -663,13 +857,36 @@ class GameHub:
         return view, [hint_data(option) for option in options]
 
     def _load(self, game_id: int) -> GameView:
-        """The game as saved now (kept current: see `GameService.latest`)."""
+        """The game as saved now (kept current: see `GameService.latest`).
+
+        When the game's JSON is kept for the streams (another worker moved it on), the JSON
+        of every version caught up with is kept too: the streams of this worker send them
+        from memory instead of replaying the whole log for the versions in between.
+        """
+        steps: list[GameView] = []
         try:
-            return self.service.latest(game_id)
+            view = self.service.latest(game_id, steps)
         except GameNotFoundError:
             raise UnknownGameError(
                 N_("no game has the id {game}"), game=self.public_id(game_id)
             ) from None
+        self._keep_caught_up(steps, view)
+        return view
+
+    def _keep_caught_up(
+        self, steps: list[GameView], view: GameView, *, always: bool = False
+    ) -> None:
+        """Keeps the JSON of the versions a catch-up went through (`steps`, then `view`)
+        when some of the game's JSON is kept already (its streams will want them), or
+        `always`."""
+        with self._latest_lock:
+            kept = self._latest.get(view.game_id, ())
+        newest = kept[-1][0] if kept else -1
+        if (kept or always) and newest < view.version:
+            for step in steps:
+                if step.version > newest:
+                    self.json_text(step)
+            self.json_text(view)
 
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""

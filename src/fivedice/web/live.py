@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "fivedice"
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
+SHUTDOWN_POLL_SECONDS = 0.5
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 Topic = tuple[str, int]
 
@@ -46,15 +47,31 @@ class Subscription:
     topic: Topic
     known: int = -1
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False  # the client went away, or the server is shutting down
 
     async def wait(self, timeout: float | None = None) -> int | None:
         """Waits for a change; returns the newest version announced since the last wait
-        (None: unknown, ask the database; -1: nothing new)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wake.wait(), timeout)
+        (None: unknown, ask the database; -1: nothing new, or `timeout` seconds passed)."""
+        if not self.wake.is_set():
+            # (A timer instead of `asyncio.wait_for`, which makes a task for every wait.)
+            timer = (
+                None
+                if timeout is None
+                else asyncio.get_running_loop().call_later(timeout, self.wake.set)
+            )
+            try:
+                await self.wake.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
         self.wake.clear()
         known, self.known = self.known, -1
         return None if known == UNKNOWN else known
+
+    def close(self) -> None:
+        """Ends the stream that waits on this subscription."""
+        self.closed = True
+        self.wake.set()
 
 
 class Live:
@@ -72,10 +89,13 @@ class Live:
         self.on_remote = on_remote
         self._subs: dict[Topic, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._listener: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._listener: asyncio.Task[None] | None = None
         self._notifier = store.engine.execution_options(isolation_level="AUTOCOMMIT")
+        if self.shared:  # every saved action notifies in its own statement (no round trip)
+            store.notices = (CHANNEL, _game_payload)
         self.local_hooks: list[Callable[[str, int, int], None]] = []
+        self.streams: set[Subscription] = set()  # the open event streams (`closing`)
+        self._watcher: asyncio.Task[None] | None = None
         self.remote_hooks: list[Callable[[str, int, int], None]] = []
 
     @property
@@ -87,18 +107,31 @@ class Live:
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        self._watcher = loop.create_task(self._watch_shutdown())
         if self.shared:
-            self._stop.clear()
-            self._listener = threading.Thread(
-                target=self._listen, name="fivedice-listen", daemon=True
-            )
-            self._listener.start()
+            self._listener = loop.create_task(self._listen())
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._listener is not None:
-            self._listener.join(timeout=3)
-            self._listener = None
+        self.closing()
+        for task in (self._watcher, self._listener):
+            if task is not None:
+                task.cancel()
+        self._watcher = self._listener = None
+
+    def closing(self) -> None:
+        """Ends every open stream (the server is shutting down)."""
+        for sub in list(self.streams):
+            sub.close()
+
+    async def _watch_shutdown(self) -> None:
+        """Ends the streams as soon as uvicorn is asked to stop (SIGTERM, Ctrl+C): it waits
+        for open answers to finish before it stops, and a stream would never finish."""
+        while True:
+            await asyncio.sleep(SHUTDOWN_POLL_SECONDS)
+            handler = signal.getsignal(signal.SIGTERM)
+            server = getattr(handler, "__self__", None)
+            if server is not None and getattr(server, "should_exit", False):
+                self.closing()
 
     # -- subscribing (event loop) ----------------------------------------------------------
 
@@ -126,10 +159,11 @@ class Live:
 
     # -- writers (any thread) --------------------------------------------------------------
 
-    def changed(self, kind: str, ident: int, version: int) -> None:
-        """A change of a topic was committed: wake this worker's streams, tell the others."""
+    def changed(self, kind: str, ident: int, version: int, *, notified: bool = False) -> None:
+        """A change of a topic was committed: wake this worker's streams, tell the others
+        (`notified`: the write's own statement told them, see `Store.notices`)."""
         self._call_soon(self._local, kind, ident, version)
-        if self.shared:
+        if self.shared and not notified:
             try:
                 # One statement in autocommit: no BEGIN and COMMIT round trips around it.
                 with self._notifier.connect() as connection:
@@ -163,25 +197,31 @@ class Live:
     def _conninfo(self) -> str:
         return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
-    def _listen(self) -> None:
+    async def _listen(self) -> None:
+        """LISTEN on one connection of this worker, in the event loop (no thread: a
+        notification wakes the streams without handing the interpreter to another thread)."""
         import psycopg
 
         delay = 0.2
-        while not self._stop.is_set():
+        while True:
             try:
-                with psycopg.connect(self._conninfo(), autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
+                connection = await psycopg.AsyncConnection.connect(
+                    self._conninfo(), autocommit=True
+                )
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
                     delay = 0.2
                     # Missed while (re)connecting: let everyone look again.
-                    self._call_soon(self._heard, "*", 0, 0)
-                    while not self._stop.is_set():
-                        for note in connection.notifies(timeout=1.0):
-                            parsed = _parse(note.payload)
-                            if parsed is not None:
-                                self._call_soon(self._heard, *parsed)
+                    self._heard("*", 0, 0)
+                    async for note in connection.notifies():
+                        parsed = _parse(note.payload)
+                        if parsed is not None:
+                            self._heard(*parsed)
+            except asyncio.CancelledError:
+                raise
             except Exception as error:
                 log.warning("listener connection lost (%s); reconnecting", error)
-                self._stop.wait(delay)
+                await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
     def _heard(self, kind: str, ident: int, version: int) -> None:
@@ -198,6 +238,10 @@ class Live:
             self.on_remote(kind, ident, version)
         for hook in self.remote_hooks:
             hook(kind, ident, version)
+
+
+def _game_payload(game_id: int, version: int) -> str:
+    return f"g:{game_id}:{version}"
 
 
 def _parse(payload: str) -> tuple[str, int, int] | None:
