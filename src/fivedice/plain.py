@@ -44,6 +44,7 @@ from fivedice.text import (
     describe_rules,
     error_text,
     find_box,
+    list_text,
     match_progress_lines,
     move_sentence,
     opening_lines,
@@ -268,7 +269,7 @@ def parse_command(text: str) -> Action:
         raise MalformedActionError(
             N_("no box is called {text!r}; the boxes are {boxes}"),
             text=box_text.strip(),
-            boxes=", ".join(box_name(c) for c in CATEGORIES),
+            boxes=list_text(box_name(c) for c in CATEGORIES),
         )
     return Score(category, column)
 
@@ -498,7 +499,10 @@ class PlainSession:
                     )
             value = f"{option.value:.1f}"
             loss = f" (-{option.loss:.1f})" if option.loss >= 0.05 else ""
-            self.say(f"  {number}. {text}: {'≈' if estimate else ''}{value}{loss}")
+            line = _("{number}. {option}: {value}").format(
+                number=number, option=text, value=("≈" if estimate else "") + value
+            )
+            self.say(f"  {line}{loss}")
 
 
 def dice_lines(view: GameView) -> list[str]:
@@ -558,7 +562,7 @@ def run_plain(
     if not resuming:
         waiting = service.latest_unfinished()
         if waiting is not None:
-            names = ", ".join(waiting.players)
+            names = list_text(waiting.players)
             if reader.isatty():
                 stdout.write(
                     _("Game {id} ({names}) is unfinished. Resume it? [y/N] ").format(
