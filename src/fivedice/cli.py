@@ -32,7 +32,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, nl or de.")]
+LangOption = Annotated[
+    str | None, typer.Option("--lang", help="Language: en, nl, de, ja, fr or es.")
+]
 
 
 @app.callback()
@@ -224,8 +226,10 @@ for _module in (
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: the command line with its help in the player's language."""
+    from fivedice.cli_help import localized_command
+
+    localized_command(app, sys.argv[1:])()
 
 
 if __name__ == "__main__":

@@ -8,21 +8,22 @@ import re
 from html.parser import HTMLParser
 
 from fivedice.web.pages import LANG_COOKIE
-from tests.web.test_pages import start, version_of
+from tests.web.test_pages import FORM, start, version_of
 
 ALLOWED = {
-    # What the player types or reads as a name: the app's name, the CPU seats, the dice
-    # notation of the rules, and the hash names of the fair-dice check.
+    # The app's and the CPU seats' names, file formats and names, the hash of the fair-dice check, keys.
     "fivedice",
     "CPU",
-    "SHA",
-    "HMAC",
-    "Ann",
     "PDF",
+    "A4",
+    "SHA-256",
+    "README",
+    "R",  # the keys of the game page: R rolls, H shows the hint
+    "H",
 }
 """The only ASCII words a Japanese page may show (kept small on purpose)."""
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 
 
 class VisibleText(HTMLParser):
@@ -45,7 +46,11 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         values = dict(attrs)
         lang = values.get("lang")
-        hidden = tag in ("script", "style", "template") or (lang is not None and lang != "ja")
+        hidden = (
+            tag in ("script", "style", "template", "code", "kbd")  # code: what one types
+            or (lang is not None and lang != "ja")  # another language's own words
+            or "hreflang" in values  # the language switcher's codes
+        )
         if tag not in self.VOID:
             self.open.append((tag, hidden))
         if hidden or self.hidden():
@@ -87,3 +92,52 @@ def test_the_main_pages_show_no_english(client):
     for url in ("/", "/rules", "/rules?preset=triple", "/stats", "/highscores", "/resume",
                 "/join", "/sheet", "/table", "/tutorial"):
         assert_japanese(client, url)
+
+
+def test_a_whole_game_in_japanese_shows_no_english(client, app, service):
+    """New game, hint, coach, chances, refused moves, zero confirmations, every CPU turn, the
+    end of the game, and its review, rules, sheet and verify pages."""
+    client.cookies.set(LANG_COOKIE, "ja")
+    location = start(client, name0="太郎", name1="", seed="")
+    game_id = app.state.hub.game_id(location.rsplit("/", 1)[1])
+    assert_japanese(client, location)
+    client.post(location + "/coach")
+    client.post(location + "/chances")
+    view = service.load(game_id)
+    while not view.is_over:
+        if view.is_cpu_turn:
+            _action, view = service.cpu_step(game_id, view.version)
+            assert_japanese(client, location)
+            continue
+        client.post(location + "/act", data={"action": "roll", "version": view.version})
+        page = assert_japanese(client, location + "?hint=1")
+        # A stale page's move is refused, in Japanese.
+        stale = client.post(location + "/act", data={"action": "roll", "version": 0})
+        assert english_words(stale.text) == []
+        view = service.load(game_id)
+        worst = min(view.state.placements(), key=lambda p: p.points)
+        action = {"action": f"score {worst.category.key}", "version": view.version}
+        asked = client.post(location + "/act", data=action)
+        assert english_words(asked.text) == []
+        if service.load(game_id).version == view.version:  # a 0 is confirmed first
+            assert "0" in asked.text
+            client.post(location + "/act", data={**action, "confirm_zero": "1"})
+        view = service.load(game_id)
+        assert view.version > version_of(page)
+    assert_japanese(client, location)
+    for page in ("/review", "/rules", "/sheet", "/verify"):
+        assert_japanese(client, location + page)
+
+
+def test_refusals_and_unknown_pages_are_japanese(client):
+    client.cookies.set(LANG_COOKIE, "ja")
+    for url in ("/no-such-page", "/g/1-nothing", "/r/222222"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert english_words(response.text) == [], url
+    refused = client.post("/games", data={**FORM, "seed": "たくさん"})
+    assert refused.status_code == 422 and english_words(refused.text) == []
+    malformed = client.post("/g/1-nothing/act", data={"action": "roll", "version": "二"})
+    assert malformed.status_code in (404, 422) and english_words(malformed.text) == []
+    # The API keeps its JSON for programs.
+    assert client.get("/api/games/999999").headers["content-type"].startswith("application/json")
