@@ -98,7 +98,7 @@ def test_a_saved_match_fills_the_sheet(tmp_path):
         (["--players", "A,B,C", "--columns", "2"], "3 players need at least 3 columns"),
         (["--rules", "nope"], "no rule preset is called 'nope'"),
         (["--set", "joker=maybe"], "Joker must be one of"),
-        (["--lang", "fr"], "the languages are en, nl, de, not 'fr'"),
+        (["--lang", "pt"], "the languages are en, nl, de, ja, fr, es, not 'pt'"),
         (["--game", "999"], "no saved game 999"),
         (["--game", "1", "--players", "Ann"], "--game takes the players and the rules"),
     ],
