@@ -27,85 +27,121 @@ from fivedice.core.errors import N_
 from fivedice.i18n import LANGUAGES, _, set_language
 
 HELP_TEXTS = (
-    N_('Five dice, every house rule, and a coach that knows the best move.'),
-    N_('Every box the dice may go in now, and the points each placement earns.'),
-    N_('Five dice, e.g. 33355.'),
-    N_('Rule preset: classic, free-choice, simple, ...'),
-    N_('Override a rule option, KEY=VALUE (repeatable).'),
+    N_("Five dice, every house rule, and a coach that knows the best move."),
+    N_("Every box the dice may go in now, and the points each placement earns."),
+    N_("Five dice, e.g. 33355."),
+    N_("Rule preset: classic, free-choice, simple, ..."),
+    N_("Override a rule option, KEY=VALUE (repeatable)."),
     N_('Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
-    N_('Print JSON.'),
-    N_('The active rules in words, generated from the rule set.'),
-    N_('Print the options as JSON.'),
-    N_('Play a game in the terminal app; `--plain` reads one action per line instead.\n\nThe plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`\nfill in the new-game screen.'),
-    N_('Line-based play on stdin/stdout.'),
-    N_('A human seat (repeatable).'),
-    N_('A CPU seat: beginner, casual, strong or expert (repeatable).'),
-    N_('Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game).'),
-    N_('Your own seed, mixed into the dice so that nobody can choose them (repeatable: one per human seat, in order).'),
-    N_('First player: first_seat, highest_die, highest_sum.'),
-    N_('Games in the match.'),
-    N_('Continue GAME, or the latest unfinished game.'),
-    N_('The saved game to resume (see `fivedice games`).'),
-    N_('Practice: kept out of statistics and high scores.'),
-    N_('Database URL (sqlite:///path or postgresql+psycopg://...); default $FIVEDICE_DATABASE_URL or a file in the user data directory.'),
-    N_('Solve a rule set: the optimal expected score (the table is cached for later use).'),
-    N_('Solve again; neither read nor write the cache.'),
-    N_('Every option for the dice with its expected points to come, best first.'),
-    N_('The five dice, e.g. 11666.'),
-    N_('Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1.'),
-    N_('Plays many solitaire games of CPU players and reports their scores.'),
-    N_('CPU level (beginner, casual, strong, expert, master); repeat it to seat several at one table.'),
-    N_('Opponent level for head-to-head win rates (repeatable).'),
-    N_('Number of games.'),
-    N_('Dice seed (0 to 2^63 - 1): same seed, same games.'),
-    N_('Print the results as JSON.'),
-    N_('Draw the score histogram to this image file.'),
-    N_('Saved games, newest first: id, start, players, rules, status, actions, totals, kind.'),
-    N_('Statistics per player and rule preset (practice games are not counted).'),
+    N_("Print JSON."),
+    N_("The active rules in words, generated from the rule set."),
+    N_("Print the options as JSON."),
+    N_(
+        "Play a game in the terminal app; `--plain` reads one action per line instead.\n\nThe "
+        "plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`\n"
+        "fill in the new-game screen."
+    ),
+    N_("Line-based play on stdin/stdout."),
+    N_("A human seat (repeatable)."),
+    N_("A CPU seat: beginner, casual, strong or expert (repeatable)."),
+    N_("Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."),
+    N_(
+        "Your own seed, mixed into the dice so that nobody can choose them (repeatable: one "
+        "per human seat, in order)."
+    ),
+    N_("First player: first_seat, highest_die, highest_sum."),
+    N_("Games in the match."),
+    N_("Continue GAME, or the latest unfinished game."),
+    N_("The saved game to resume (see `fivedice games`)."),
+    N_("Practice: kept out of statistics and high scores."),
+    N_(
+        "Database URL (sqlite:///path or postgresql+psycopg://...); default "
+        "$FIVEDICE_DATABASE_URL or a file in the user data directory."
+    ),
+    N_("Solve a rule set: the optimal expected score (the table is cached for later use)."),
+    N_("Solve again; neither read nor write the cache."),
+    N_("Every option for the dice with its expected points to come, best first."),
+    N_("The five dice, e.g. 11666."),
+    N_("Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1."),
+    N_("Plays many solitaire games of CPU players and reports their scores."),
+    N_(
+        "CPU level (beginner, casual, strong, expert, master); repeat it to seat several at "
+        "one table."
+    ),
+    N_("Opponent level for head-to-head win rates (repeatable)."),
+    N_("Number of games."),
+    N_("Dice seed (0 to 2^63 - 1): same seed, same games."),
+    N_("Print the results as JSON."),
+    N_("Draw the score histogram to this image file."),
+    N_("Saved games, newest first: id, start, players, rules, status, actions, totals, kind."),
+    N_("Statistics per player and rule preset (practice games are not counted)."),
     N_("A player's name (default: all)."),
-    N_('The ten best solo games per rule preset (practice games are not counted).'),
-    N_('The game record as text: settings, seed, and every action with the dice it rolled.'),
+    N_("The ten best solo games per rule preset (practice games are not counted)."),
+    N_("The game record as text: settings, seed, and every action with the dice it rolled."),
     N_("The game's id (see `fivedice games`)."),
-    N_('Checks a game record and shows it move by move, with the final card.'),
-    N_('A record written by `fivedice export`.'),
-    N_('Marks an unfinished game abandoned (it stays listed but is no longer resumed).'),
+    N_("Checks a game record and shows it move by move, with the final card."),
+    N_("A record written by `fivedice export`."),
+    N_("Marks an unfinished game abandoned (it stays listed but is no longer resumed)."),
     N_("The unfinished game's id."),
-    N_('Keep the score of a game played with real dice: enter the dice, the app keeps the card.\n\nEach turn the player enters what they rolled (`dice 3 3 3 5 5`) and picks a box, or enters\nthe points alone (`score full_house 25`). `--plain` reads one entry per line.'),
-    N_('A player at the table, in order of play (repeatable).'),
+    N_(
+        "Keep the score of a game played with real dice: enter the dice, the app keeps the "
+        "card.\n\nEach turn the player enters what they rolled (`dice 3 3 3 5 5`) and picks a "
+        "box, or enters\nthe points alone (`score full_house 25`). `--plain` reads one entry "
+        "per line."
+    ),
+    N_("A player at the table, in order of play (repeatable)."),
     N_("Who starts: a player's name, or first_seat, highest_die, highest_sum."),
-    N_('Line-based score keeping on stdin/stdout.'),
-    N_('Continue GAME, or the latest unfinished table game.'),
-    N_('The saved table game to resume (see `fivedice games`).'),
+    N_("Line-based score keeping on stdin/stdout."),
+    N_("Continue GAME, or the latest unfinished table game."),
+    N_("The saved table game to resume (see `fivedice games`)."),
     N_("Seed of the app's roll-off for --first."),
-    N_('Serve the game in a browser, with a JSON API under /api (docs at /docs).'),
-    N_('Address to listen on.'),
-    N_('Port to listen on.'),
-    N_('Worker processes (use PostgreSQL for more than a few).'),
-    N_('Trust X-Forwarded-* from --forwarded-allow-ips.'),
-    N_('Proxies whose X-Forwarded-* headers are trusted.'),
-    N_("The site's address as players see it (https://dice.example.org): invite links use it, and forms posted from it are accepted; default $FIVEDICE_PUBLIC_URL, else relative invite links."),
-    N_('Solve only these rule presets, e.g. classic,free-choice (for public servers; default $FIVEDICE_SOLVE_RULES, else every rule set).'),
-    N_('A printable score sheet (PDF): the boxes of the rules in force, one column per game.\n\nUp to six columns fit on one page; more continue on further pages.'),
+    N_("Serve the game in a browser, with a JSON API under /api (docs at /docs)."),
+    N_("Address to listen on."),
+    N_("Port to listen on."),
+    N_("Worker processes (use PostgreSQL for more than a few)."),
+    N_("Trust X-Forwarded-* from --forwarded-allow-ips."),
+    N_("Proxies whose X-Forwarded-* headers are trusted."),
+    N_(
+        "The site's address as players see it (https://dice.example.org): invite links use it, "
+        "and forms posted from it are accepted; default $FIVEDICE_PUBLIC_URL, else relative "
+        "invite links."
+    ),
+    N_(
+        "Solve only these rule presets, e.g. classic,free-choice (for public servers; default "
+        "$FIVEDICE_SOLVE_RULES, else every rule set)."
+    ),
+    N_(
+        "A printable score sheet (PDF): the boxes of the rules in force, one column per "
+        "game.\n\nUp to six columns fit on one page; more continue on further pages."
+    ),
     N_("The PDF file to write ('-': standard output)."),
     N_('Names for the column headings, e.g. "Ann,Bob".'),
-    N_('How many columns (games or players); default one per player, else 6.'),
-    N_('Fill the sheet in from this saved game (see `fivedice games`).'),
-    N_('Paper size: a4 or letter.'),
-    N_('Language of the sheet: en, nl or de.'),
-    N_('Every keep and box of a finished game against the best option, with the points lost.\n\nExact for one column; estimates (marked ≈) for several columns. Games in progress are\nnot reviewed.'),
+    N_("How many columns (games or players); default one per player, else 6."),
+    N_("Fill the sheet in from this saved game (see `fivedice games`)."),
+    N_("Paper size: a4 or letter."),
+    N_("Language of the sheet: en, nl or de."),
+    N_(
+        "Every keep and box of a finished game against the best option, with the points "
+        "lost.\n\nExact for one column; estimates (marked ≈) for several columns. Games in "
+        "progress are\nnot reviewed."
+    ),
     N_("The finished game's id (see `fivedice games`)."),
-    N_('Draw the score chart of each seat.'),
-    N_('Show the review in the terminal app instead.'),
-    N_('Learn by playing: short lessons with scripted dice, then a game with the coach.\n\nThe lessons follow the rules in force (`--rules`, `--set`): the joker rule, the bonuses\nand the box values. Progress is kept apart from games and statistics.'),
-    N_('Line-based lessons on stdin/stdout.'),
-    N_('List the lessons and which are done.'),
-    N_('Start with this lesson (key or number).'),
-    N_('Forget the tutorial progress (games stay).'),
+    N_("Draw the score chart of each seat."),
+    N_("Show the review in the terminal app instead."),
+    N_(
+        "Learn by playing: short lessons with scripted dice, then a game with the coach.\n\n"
+        "The lessons follow the rules in force (`--rules`, `--set`): the joker rule, the "
+        "bonuses\nand the box values. Progress is kept apart from games and statistics."
+    ),
+    N_("Line-based lessons on stdin/stdout."),
+    N_("List the lessons and which are done."),
+    N_("Start with this lesson (key or number)."),
+    N_("Forget the tutorial progress (games stay)."),
     N_("Seed for the guided game's dice."),
     N_("Checks a finished game's dice: the commitment, and every roll recomputed from the seeds."),
-    N_('A record written by `fivedice export` (- reads stdin).'),
-    N_('Show this message and exit.'),
-    N_('Language: en, nl, de, ja, fr or es.'),
+    N_("A record written by `fivedice export` (- reads stdin)."),
+    N_("Show this message and exit."),
+    N_("Language: en, nl, de, ja, fr or es."),
 )
 """The help of every command and parameter, as written where it is defined."""
 

@@ -13,7 +13,6 @@ say the same thing. Nothing here reads the store: a saved game comes in as its `
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum

@@ -11,7 +11,7 @@ from fivedice.web.pages import LANG_COOKIE
 from tests.web.test_pages import FORM, start, version_of
 
 ALLOWED = {
-    # The app's and the CPU seats' names, file formats and names, the hash of the fair-dice check, keys.
+    # The app's and the CPU seats' names, file formats and names, the fair-dice hash, keys.
     "fivedice",
     "CPU",
     "PDF",
@@ -32,8 +32,23 @@ class VisibleText(HTMLParser):
     or read aloud (title, alt, aria-label, placeholder, a button's value)."""
 
     SHOWN = ("title", "alt", "aria-label", "placeholder")
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr"}
+    VOID = frozenset(
+        [
+            "area",
+            "base",
+            "br",
+            "col",
+            "embed",
+            "hr",
+            "img",
+            "input",
+            "link",
+            "meta",
+            "source",
+            "track",
+            "wbr",
+        ]
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -89,8 +104,18 @@ def assert_japanese(client, url: str) -> str:
 
 def test_the_main_pages_show_no_english(client):
     client.cookies.set(LANG_COOKIE, "ja")
-    for url in ("/", "/rules", "/rules?preset=triple", "/stats", "/highscores", "/resume",
-                "/join", "/sheet", "/table", "/tutorial"):
+    for url in (
+        "/",
+        "/rules",
+        "/rules?preset=triple",
+        "/stats",
+        "/highscores",
+        "/resume",
+        "/join",
+        "/sheet",
+        "/table",
+        "/tutorial",
+    ):
         assert_japanese(client, url)
 
 

@@ -227,7 +227,7 @@ class LessonScreen(Screen[None]):
         lines = card_lines(state.rules, state.cards[seat], previews)
         if len(state.seats) > 1:
             others = [
-                f"{seat.name}: {total}"
+                _("{name}: {total}").format(name=seat.name, total=total)
                 for index, (seat, total) in enumerate(zip(state.seats, state.totals, strict=True))
             ]
             lines = [*others, "", *lines]

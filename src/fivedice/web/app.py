@@ -168,7 +168,9 @@ def create_app(
     return app
 
 
-MALFORMED_FORM = N_("This form was not filled in as the page sends it; reload the page and try again.")
+MALFORMED_FORM = N_(
+    "This form was not filled in as the page sends it; reload the page and try again."
+)
 PAGE_ERRORS = {
     404: N_("There is no such page here."),
     405: N_("That cannot be done on this page."),
