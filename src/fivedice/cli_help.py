@@ -16,6 +16,7 @@ main callback could set the language.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -159,6 +160,37 @@ FRAME_TEXTS = {
 
 USAGE = N_("Usage:")
 
+USAGE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (
+            r"No such option: (?P<name>\S+)(?: \(Possible options: .*\))?",
+            N_("There is no option {name}."),
+        ),
+        (r"No such command '(?P<name>.*)'\.", N_("There is no command {name!r}.")),
+        (
+            r"Missing (?:option|argument|parameter) '?(?P<name>[^'.]+)'?\..*",
+            N_("{name} is missing."),
+        ),
+        (r"Option '(?P<name>.*)' requires .*", N_("The option {name} needs a value.")),
+        (r"Option '(?P<name>.*)' does not take a value\.", N_("The option {name} takes no value.")),
+        (
+            r"Got unexpected extra argument(?:\(s\)|s?) \((?P<args>.*)\)",
+            N_("Unexpected arguments: {args}"),
+        ),
+        (
+            r"Invalid value for '(?P<name>[^']*)': Input should be a valid integer.*",
+            N_("{name} takes a whole number."),
+        ),
+        (
+            r"Invalid value for '(?P<name>[^']*)': Input should be a valid number.*",
+            N_("{name} takes a number."),
+        ),
+        (r"Invalid value for '(?P<name>[^']*)': .*", N_("The value of {name} is not accepted.")),
+    )
+)
+"""Typer's refusals of a command line (English only) and what a player reads instead."""
+
 
 def language_of(args: Sequence[str]) -> str | None:
     """The language `--lang` names on the command line (`--lang ja`, `--lang=ja`), if any."""
@@ -206,6 +238,28 @@ def _localize_frame() -> None:
     formatter.write_usage = write_usage  # type: ignore[method-assign]
 
 
+def usage_error_text(message: str) -> str:
+    """Typer's refusal of a command line, in the current language (as it is when unknown)."""
+    for pattern, template in USAGE_ERRORS:
+        found = pattern.fullmatch(message.strip())
+        if found:
+            return _(template).format(**found.groupdict())
+    return message
+
+
+def _localize_errors() -> None:
+    """Typer's error panel says why a command line was refused in the current language."""
+    original = getattr(rich_utils, "_fivedice_format_error", rich_utils.rich_format_error)
+
+    def rich_format_error(error: Any) -> None:
+        english = error.format_message()
+        error.format_message = lambda: usage_error_text(english)
+        original(error)
+
+    rich_utils._fivedice_format_error = original  # type: ignore[attr-defined]
+    rich_utils.rich_format_error = rich_format_error  # type: ignore[assignment]
+
+
 def localized_command(app: typer.Typer, args: Sequence[str]) -> Any:
     """The click command of `app` with its help in the language of `args` or the
     environment."""
@@ -214,4 +268,5 @@ def localized_command(app: typer.Typer, args: Sequence[str]) -> Any:
     command = typer.main.get_command(app)
     localize(command)
     _localize_frame()
+    _localize_errors()
     return command

@@ -47,18 +47,21 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not found:
         typer.echo(_("No saved games."))
         return
-    from fivedice.text import error_text
+    from fivedice.text import error_text, list_text, status_text
 
     for game in found:
         practice = " " + _("(practice)") if game.practice else ""
         if game.kind == "table":
             practice += " " + _("(at the table)")
         totals = " ".join(map(str, game.totals)) if game.damage is None else "?"
-        players = ", ".join(shown(name) for name in game.players)
+        players = list_text(shown(name) for name in game.players)
+        actions = ngettext("{count} action", "{count} actions", game.actions)
+        status = shown(status_text(game.status))
         typer.echo(
-            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {shown(game.status):<11} "
-            f"{shown(game.rules):<12} {game.actions:>4} {_('actions')}  "
-            f"{players}: {totals}{practice}"
+            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {status:<11} "
+            f"{shown(game.rules):<12} {actions.format(count=f'{game.actions:>4}')}  "
+            + _("{name}: {total}").format(name=players, total=totals)
+            + practice
         )
         if game.damage is not None:
             typer.echo(f"       ! {shown(error_text(game.damage))}")

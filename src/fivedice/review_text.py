@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, ngettext
-from fivedice.text import box_name
+from fivedice.text import box_name, preset_title
 
 if TYPE_CHECKING:
     from fivedice.service import CurvePoint, Decision, GameReview, SeatReview
@@ -41,7 +41,9 @@ def points(value: float, exact: bool) -> str:
 
 def review_title(review: GameReview) -> str:
     """ "Review of game 12 · classic" """
-    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=review.rules_name)
+    name = review.rules_name
+    rules = _("custom") if name == "custom" else preset_title(name)
+    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=rules)
 
 
 def exactness_note(review: GameReview) -> str:

@@ -26,6 +26,16 @@ def list_text(items: Iterable[str], gettext: Callable[[str], str] | None = None)
     return (gettext or _)(", ").join(items)
 
 
+def status_text(status: str) -> str:
+    """A saved game's status ("in_progress", "finished", "abandoned") in words."""
+    words = {
+        "in_progress": _("in progress"),
+        "finished": _("finished"),
+        "abandoned": _("abandoned"),
+    }
+    return words.get(status, status)
+
+
 def box_name(category: Category) -> str:
     """The box's name as players know it, in the current language."""
     return _(_BOX_NAMES[category])
