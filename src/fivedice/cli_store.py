@@ -84,8 +84,11 @@ def stats(
     if not found:
         typer.echo(_("No finished games yet."))
         return
+    from fivedice.core.categories import Category
+    from fivedice.text import box_name, list_text, preset_title
+
     for entry in found:
-        typer.echo(f"== {shown(entry.profile)} · {shown(entry.rules)} ==")
+        typer.echo(f"== {shown(entry.profile)} · {shown(preset_title(entry.rules))} ==")
         typer.echo(
             _(
                 "games {games}, wins {wins} of {multi} against others, average {average:.1f}, "
@@ -106,12 +109,17 @@ def stats(
         )
         typer.echo(
             _("scores: {buckets}").format(
-                buckets=", ".join(f"{k}: {v}" for k, v in entry.distribution.items())
+                buckets=list_text(
+                    _("{name}: {total}").format(name=k, total=v)
+                    for k, v in entry.distribution.items()
+                )
             )
         )
         typer.echo(
             _("average per box: {boxes}").format(
-                boxes=", ".join(f"{k} {v:.1f}" for k, v in entry.box_averages.items())
+                boxes=list_text(
+                    f"{box_name(Category(k))} {v:.1f}" for k, v in entry.box_averages.items()
+                )
             )
         )
 
@@ -131,8 +139,10 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not lists:
         typer.echo(_("No finished solo games yet."))
         return
+    from fivedice.text import preset_title
+
     for rules, entries in lists.items():
-        typer.echo(f"== {shown(rules)} ==")
+        typer.echo(f"== {shown(preset_title(rules))} ==")
         for entry in entries:
             typer.echo(
                 f"{entry.place:>2}. {entry.total:>5}  {shown(entry.profile)}  "

@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, ngettext
-from fivedice.text import box_name, preset_title
+from fivedice.text import box_name, list_text, preset_title
 
 if TYPE_CHECKING:
     from fivedice.service import CurvePoint, Decision, GameReview, SeatReview
@@ -90,7 +90,7 @@ def when_words(decision: Decision, match: bool) -> str:
     turn = _("turn {turn}").format(turn=decision.turn)
     if match:
         turn = _("game {game}, turn {turn}").format(game=decision.game, turn=decision.turn)
-    return f"{turn}, {rolls}"
+    return list_text([turn, rolls])
 
 
 def decision_line(decision: Decision, match: bool = False) -> str:

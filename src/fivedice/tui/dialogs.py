@@ -15,11 +15,12 @@ from textual.widgets import Button, Footer, Static
 from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import LANGUAGES, _, ngettext
 from fivedice.text import (
     box_name,
     describe_rules,
     first_player_name,
+    list_text,
     preset_title,
     ranking_lines,
     total_label,
@@ -168,7 +169,9 @@ def help_lines() -> list[str]:
         _("u             the rules in force (pauses the CPU)"),
         _("?             this help (pauses the CPU)"),
         _("Tab           move between the card and the buttons (Enter presses)"),
-        _("l             next language: English, Nederlands, Deutsch"),
+        _("l             next language: {languages}").format(
+            languages=list_text(LANGUAGES.values())
+        ),
         _("n             a new game"),
         _("q             quit (the game is kept when the service saves it)"),
         "",

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
-from fivedice.text import box_name, error_text
+from fivedice.text import box_name, error_text, preset_title
 from fivedice.tui.session import high_score_lists, statistics
 from fivedice.tui.wording import localize_bindings
 
@@ -128,7 +128,7 @@ class StatsScreen(RecordsScreen):
 
 def stats_block(entry: ProfileStats) -> list[RenderableType]:
     """One player's figures under one preset: a summary and the average of every box."""
-    title = Text(f"{entry.profile} · {entry.rules}", style="bold underline")
+    title = Text(f"{entry.profile} · {preset_title(entry.rules)}", style="bold underline")
     wins = (
         _("{wins} of {games}").format(wins=entry.wins, games=entry.multiplayer_games)
         if entry.multiplayer_games
@@ -210,7 +210,7 @@ class HighScoresScreen(RecordsScreen):
         ]
         for rules, entries in lists.items():
             parts.append(Text(""))
-            parts.append(Text(rules, style="bold underline"))
+            parts.append(Text(preset_title(rules), style="bold underline"))
             parts.append(high_score_table(entries))
         return Group(*parts)
 
