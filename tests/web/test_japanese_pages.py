@@ -87,18 +87,20 @@ class VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-def english_words(page: str) -> list[str]:
-    """The ASCII words of a page's visible text that are not on the allow-list."""
+def english_words(page: str, typed: frozenset[str] = frozenset()) -> list[str]:
+    """The ASCII words of a page's visible text that are not on the allow-list (nor `typed`:
+    what this page's player typed or is to type, such as a room code)."""
     reader = VisibleText()
     reader.feed(page)
-    return sorted({w for part in reader.parts for w in WORD.findall(part) if w not in ALLOWED})
+    allowed = ALLOWED | typed
+    return sorted({w for part in reader.parts for w in WORD.findall(part) if w not in allowed})
 
 
-def assert_japanese(client, url: str) -> str:
+def assert_japanese(client, url: str, typed: frozenset[str] = frozenset()) -> str:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
     assert re.search(r"[\u3040-\u30ff]", response.text), url  # kana: the page is Japanese
-    assert english_words(response.text) == [], url
+    assert english_words(response.text, typed) == [], url
     return response.text
 
 
@@ -152,6 +154,9 @@ def test_a_whole_game_in_japanese_shows_no_english(client, app, service):
     assert_japanese(client, location)
     for page in ("/review", "/rules", "/sheet", "/verify"):
         assert_japanese(client, location + page)
+    stats = assert_japanese(client, "/stats")  # the finished game counts, under its preset's name
+    assert "クラシック" in stats and "太郎" in stats
+    assert_japanese(client, "/resume")
 
 
 def test_refusals_and_unknown_pages_are_japanese(client):
@@ -166,3 +171,38 @@ def test_refusals_and_unknown_pages_are_japanese(client):
     assert malformed.status_code in (404, 422) and english_words(malformed.text) == []
     # The API keeps its JSON for programs.
     assert client.get("/api/games/999999").headers["content-type"].startswith("application/json")
+
+
+def test_the_table_tutorial_and_room_pages_show_no_english(client, app):
+    from fivedice.tutorial import LESSONS
+    from tests.web import test_table_pages as table
+    from tests.web.conftest import ORIGIN, PageClient
+    from tests.web.test_rooms import ROOM_FORM
+
+    client.cookies.set(LANG_COOKIE, "ja")
+    # At the table: the entry form, the boxes for the dice, a refusal, a score.
+    location = table.start(client, "太郎", "花子")
+    assert_japanese(client, location)
+    page = table.post(client, f"{location}/dice", dice="3 3 3 5 5")
+    assert english_words(page.text) == []
+    refused = table.post(client, f"{location}/score", box="full_house", points="30")
+    assert refused.status_code == 409 and english_words(refused.text) == []
+    assert english_words(table.post(client, f"{location}/score", box="full_house").text) == []
+    # Every lesson of the tutorial, and a roll in the first.
+    for lesson in LESSONS:
+        assert_japanese(client, f"/tutorial/{lesson.key}")
+    rolled = client.post(f"/tutorial/{LESSONS[0].key}/act", data={"action": "roll"})
+    assert english_words(rolled.text) == []
+    # A room: the host's waiting room, and a friend's invitation and join form.
+    response = client.post(
+        "/games", data={**ROOM_FORM, "name0": "太郎", "name1": "花子"}, follow_redirects=False
+    )
+    room = response.headers["location"]
+    code = frozenset([room.removeprefix("/r/")])  # the room code, typed by friends who join
+    page = assert_japanese(client, room, code)
+    invite = re.findall(r'data-invite value="([^"]+)"', page)[0].replace("&amp;", "&")
+    with PageClient(app, headers={"Origin": ORIGIN}) as friend:
+        friend.cookies.set(LANG_COOKIE, "ja")
+        assert_japanese(friend, invite, code)
+        wrong = friend.post("/join", data={"code": "222222", "name": "花子"})
+        assert wrong.status_code == 404 and english_words(wrong.text) == []

@@ -182,6 +182,7 @@ class ReviewApp(App[None]):
     """The review screen on its own (`fivedice review GAME --app`)."""
 
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
     CSS = "#page { padding: 0 1; }\n.title { text-style: bold; }"
 
     def __init__(self, game_id: int) -> None:

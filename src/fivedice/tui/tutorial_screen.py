@@ -102,7 +102,10 @@ class TutorialScreen(Screen[None]):
             rows.append(
                 Horizontal(
                     Static(
-                        f"{mark} {number}. {_(lesson.title)} ({state_label(state)})",
+                        f"{mark} {number}. "
+                        + _("{title} ({state})").format(
+                            title=_(lesson.title), state=state_label(state)
+                        ),
                         classes="lesson-title",
                     ),
                     Button(play, id=f"play-{lesson.key}", compact=True, variant="success"),
@@ -296,6 +299,7 @@ class TutorialApp(App[None]):
 
     CSS_PATH = "app.tcss"  # the game app's styles (this module sits beside it)
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
 
     def __init__(
         self, rules: RuleSet, *, lesson: str | None = None, seed: int | None = None
