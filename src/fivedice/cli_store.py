@@ -169,7 +169,7 @@ def replay(
 ) -> None:
     """Checks a game record and shows it move by move, with the final card."""
     from fivedice.store.records import parse_record
-    from fivedice.text import dice_text, state_lines
+    from fivedice.text import dice_text, replay_sentence, state_lines
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -181,12 +181,13 @@ def replay(
         fail(_("{file} is not a valid record: {error}").format(file=file, error=error))
     last = None
     for entry, state in record.states():
-        last = state
-        if entry is None:
+        before, last = last, state
+        if entry is None or before is None:
             continue
         name = state.settings.seats[entry.seat].name
+        said = replay_sentence(name, entry.action, before, state)
         shown = dice_text(state.dice, state.turn.held) if state.dice is not None else ""
-        typer.echo(f"{entry.seq:>4}. {name}: {entry.action:<24} {shown}".rstrip())
+        typer.echo(f"{entry.seq:>4}. {said:<32} {shown}".rstrip())
     assert last is not None
     typer.echo("")
     for line in state_lines(last):

@@ -647,6 +647,21 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
     return score_sentence(actor, placement_text(placement, before.rules))
 
 
+def replay_sentence(actor: str, notation: str, before: GameState, after: GameState) -> str:
+    """A saved action (its notation, as in a game record) as a sentence; an undo is said as
+    such, and notation that is no action is shown as it is."""
+    from fivedice.core.actions import parse_action
+    from fivedice.core.errors import FivediceError
+
+    if notation.strip().lower() == "undo":
+        return _("{name} takes back the last action").format(name=actor)
+    try:
+        action = parse_action(notation)
+    except FivediceError:
+        return notation
+    return move_sentence(actor, action, before, after)
+
+
 def keep_text(keep: tuple[int, ...]) -> str:
     """A keep in words: "keep 6 6 6" or "roll all five again"."""
     if not keep:
