@@ -51,7 +51,7 @@ def test_text_has_the_summary_the_costliest_decisions_and_a_chart(database):
     assert result.exit_code == 0, result.output
     data = json.loads(invoke(game_id, "--db", url, "--json").output)
     out = result.output
-    assert f"Review of game {game_id} · classic" in out
+    assert f"Review of game {game_id} · Classic" in out
     assert f"Expected points lost: {data['seats'][0]['total_loss']:.2f}" in out
     assert "Values are exact" in out
     assert "turns played" in out and "• expected final score   + points scored" in out

@@ -275,13 +275,13 @@ def test_statistics_and_high_scores_show_finished_games() -> None:
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("s")
         text = screen_text(app)
-        assert "Ann · classic" in text and "Average per box" in text
+        assert "Ann · Classic" in text and "Average per box" in text
         assert f"{ann.average:.1f}" in text and str(ann.best) in text and str(ann.worst) in text
         assert "of 1" in text  # wins against others: one game had two seats
         assert "Chance" in text and f"{ann.box_averages['chance']:.1f}" in text
         await pilot.press("t")
         text = screen_text(app)
-        assert "High scores" in text and "classic" in text
+        assert "High scores" in text and "Classic" in text
         lines = [line for line in text.splitlines() if "Ann" in line]
         assert len(lines) == 2
         assert str(top[0].total) in lines[0] and str(top[1].total) in lines[1]
@@ -308,7 +308,7 @@ def test_end_screen_opens_statistics_and_high_scores() -> None:
         total = app.service.state.totals[0]
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
-        assert "Ann · classic" in screen_text(app)
+        assert "Ann · Classic" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
         await pilot.click("#top")
@@ -335,7 +335,7 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
         text = screen_text(app)
         assert "Am Zug: Eva" in text and "Kniffel" in text and "Würfeln" in text
         assert app.service.state is state  # switching language is not a game action
-        await pilot.press("l", "l")  # en, then nl again
+        await pilot.press("l", "l", "l", "l", "l")  # ja, fr, es, en, then nl again
         await pilot.press("n")
         assert isinstance(app.screen, ConfirmScreen)  # leaving a game asks first
         await pilot.press("y")
@@ -542,21 +542,21 @@ def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
         text = screen_text(app)
-        assert "every player" in text and "Ann · classic" in text and "Bea · classic" in text
+        assert "every player" in text and "Ann · Classic" in text and "Bea · Classic" in text
         assert "games per 50 points" in text
         await pilot.press("p")
         text = screen_text(app)
-        assert "Statistics: Ann" in text and "Ann · classic" in text and "Bea ·" not in text
+        assert "Statistics: Ann" in text and "Ann · Classic" in text and "Bea ·" not in text
         # The whole block, distribution included, fits 80×24 without scrolling.
         assert shows_distribution(ann.distribution)
         page = app.screen.query_one("#page")
         assert page.virtual_size.height <= page.size.height
         await pilot.press("p")
         text = screen_text(app)
-        assert "Statistics: Bea" in text and "Bea · classic" in text and "Ann ·" not in text
+        assert "Statistics: Bea" in text and "Bea · Classic" in text and "Ann ·" not in text
         assert shows_distribution(bea.distribution)
         await pilot.press("p")  # back to every player
         text = screen_text(app)
-        assert "every player" in text and "Ann · classic" in text and "Bea · classic" in text
+        assert "every player" in text and "Ann · Classic" in text and "Bea · Classic" in text
 
     run(app, script)
