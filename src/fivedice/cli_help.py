@@ -159,6 +159,9 @@ FRAME_TEXTS = {
 """Typer's words around the help and its error panel, by the name of its setting."""
 
 USAGE = N_("Usage:")
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
+"""The usage line's placeholders for the options and for a command with its arguments."""
 
 USAGE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), template)
@@ -211,6 +214,10 @@ def localize(command: Any) -> None:
         command.help = _(command.help)
     if getattr(command, "short_help", None):
         command.short_help = _(command.short_help)
+    if getattr(command, "options_metavar", None) == OPTIONS_METAVAR:
+        command.options_metavar = _(OPTIONS_METAVAR)
+    if getattr(command, "subcommand_metavar", None) == SUBCOMMAND_METAVAR:
+        command.subcommand_metavar = _(SUBCOMMAND_METAVAR)
     with contextlib.suppress(Exception):  # the help option exists only once asked for
         command.get_help_option(_click.Context(command))
     params = list(command.params)

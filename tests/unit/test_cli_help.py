@@ -14,7 +14,7 @@ import typer.main
 from fivedice.cli import app
 from fivedice.cli_help import HELP_TEXTS, language_of
 
-SYNTAX = re.compile(r"--?[\w-]+|<[^>]*>|\$\w+|`[^`]*`|\[[A-Z]+\]|[a-z]+_[a-z_]+|\S*[/:.=]\S*")
+SYNTAX = re.compile(r"--?[\w-]+|<[^>]*>|\$\w+|`[^`]*`|[a-z]+_[a-z_]+|\S*[/:.=]\S*")
 """What a help screen shows as typed, not as words: options, types, variables, code, keys,
 paths and addresses."""
 
@@ -60,6 +60,7 @@ def test_every_help_text_is_listed_for_translation():
 def test_the_main_help_is_japanese():
     screen = help_screen("--help")
     assert "使い方：" in screen and "コマンド" in screen and "オプション" in screen
+    assert "[オプション] コマンド [引数]..." in screen  # the usage line
     assert "このヘルプを表示して終了します。" in screen
     assert english_sentences(screen) == []
     assert "Show this message" not in screen and "Usage" not in screen
