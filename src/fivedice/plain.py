@@ -44,6 +44,7 @@ from fivedice.text import (
     describe_rules,
     error_text,
     find_box,
+    list_text,
     match_progress_lines,
     move_sentence,
     opening_lines,
@@ -270,7 +271,7 @@ def parse_command(text: str, rules: RuleSet | None = None) -> Action:
         raise MalformedActionError(
             N_("no box is called {text!r}; the boxes are {boxes}"),
             text=box_text.strip(),
-            boxes=", ".join(box_name(c) for c in boxes),
+            boxes=list_text(box_name(c) for c in boxes),
         )
     return Score(category, column)
 
@@ -496,7 +497,10 @@ class PlainSession:
                 )
             value = formats.number(option.value, 1)
             loss = f" (-{formats.number(option.loss, 1)})" if option.loss >= 0.05 else ""
-            self.say(f"  {number}. {text}: {'≈' if option.estimate else ''}{value}{loss}")
+            line = _("{number}. {option}: {value}").format(
+                number=number, option=text, value=("≈" if option.estimate else "") + value
+            )
+            self.say(f"  {line}{loss}")
 
 
 def dice_lines(view: GameView) -> list[str]:
@@ -556,7 +560,7 @@ def run_plain(
     if not resuming:
         waiting = service.latest_unfinished()
         if waiting is not None:
-            names = ", ".join(waiting.players)
+            names = list_text(waiting.players)
             if reader.isatty():
                 stdout.write(
                     _("Game {id} ({names}) is unfinished. Resume it? [y/N] ").format(

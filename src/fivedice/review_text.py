@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
-from fivedice.text import box_name, preset_title
+from fivedice.text import box_name, list_text, preset_title
 
 if TYPE_CHECKING:
     from fivedice.service import CurvePoint, Decision, GameReview, SeatReview
@@ -41,9 +41,9 @@ def points(value: float, exact: bool) -> str:
 
 def review_title(review: GameReview) -> str:
     """ "Review of game 12 · Classic" """
-    return _("Review of game {game} · {rules}").format(
-        game=review.game_id, rules=preset_title(review.rules_name)
-    )
+    name = review.rules_name
+    rules = _("custom") if name == "custom" else preset_title(name)
+    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=rules)
 
 
 def exactness_note(review: GameReview) -> str:
@@ -90,7 +90,7 @@ def when_words(decision: Decision, match: bool) -> str:
     turn = _("turn {turn}").format(turn=decision.turn)
     if match:
         turn = _("game {game}, turn {turn}").format(game=decision.game, turn=decision.turn)
-    return f"{turn}, {rolls}"
+    return list_text([turn, rolls])
 
 
 def decision_line(decision: Decision, match: bool = False) -> str:

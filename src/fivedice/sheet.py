@@ -12,6 +12,7 @@ say the same thing. Nothing here reads the store: a saved game comes in as its `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -56,13 +57,14 @@ def parse_paper(text: str) -> Paper:
 
 
 def parse_names(text: str | None) -> list[str]:
-    """Player names from "Ann, Bob" (commas between names; empty entries are skipped).
+    """Player names from "Ann, Bob" (commas between names, a Japanese "、" or "，" too; empty
+    entries are skipped).
 
     Raises:
         SheetError: a name longer than 40 characters.
         PlayerNameError: a name with a control character, line break or direction mark.
     """
-    names = [name.strip() for name in (text or "").split(",") if name.strip()]
+    names = [name.strip() for name in re.split("[,、，]", text or "") if name.strip()]
     for name in names:
         if len(name) > MAX_NAME_LENGTH:
             raise SheetError(

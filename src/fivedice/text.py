@@ -6,7 +6,7 @@ in the current language (`fivedice.i18n`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.cells import pad_cells, text_width
@@ -29,6 +29,23 @@ from fivedice.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from fivedice.strategy.hints import Hint
+
+
+def list_text(items: Iterable[str], gettext: Callable[[str], str] | None = None) -> str:
+    """Items joined as a list in the language: "Ones, Chance" in English, "1の目、チャンス" in
+    Japanese (the separator is a message of its own, so no comma is built into a sentence)."""
+    # Translators: the separator between the items of a list: a comma and a space in English.
+    return (gettext or _)(", ").join(items)
+
+
+def status_text(status: str) -> str:
+    """A saved game's status ("in_progress", "finished", "abandoned") in words."""
+    words = {
+        "in_progress": _("in progress"),
+        "finished": _("finished"),
+        "abandoned": _("abandoned"),
+    }
+    return words.get(status, status)
 
 
 def box_name(category: Category) -> str:
@@ -169,7 +186,7 @@ def describe_rules(rules: RuleSet) -> list[str]:
         )
     lines.extend(_order_sentences(rules))
     if rules.columns > 1:
-        multipliers = ", ".join(f"×{m}" for m in rules.column_multipliers)
+        multipliers = list_text(f"×{m}" for m in rules.column_multipliers)
         lines.append(
             ngettext(
                 "{count} column, filled in any order, one box a turn; it counts {multipliers}.",
@@ -412,11 +429,12 @@ def state_lines(state: GameState) -> list[str]:
     previews = {(p.column, p.category): p.points for p in state.placements()}
     for index, card in enumerate(state.cards):
         if len(state.cards) > 1 or index != seat:
-            lines.append(
-                f"== {state.seats[index].name}: {card.total(rules)} =="
+            heading = (
+                _("{name}: {total}").format(name=state.seats[index].name, total=card.total(rules))
                 if index != seat
-                else f"== {state.seats[index].name} =="
+                else state.seats[index].name
             )
+            lines.append(f"== {heading} ==")
         if index == seat:
             lines.extend(card_lines(rules, card, previews))
     lines.extend(turn_lines(state))
@@ -441,14 +459,15 @@ def opening_lines(state: GameState) -> list[str]:
             said.append(_("{name} rolls {dice}").format(name=state.seats[seat].name, dice=shown))
         if number:
             lines.append(_("A tie: they roll again."))
-        lines.append("; ".join(said) + ".")
+        # Translators: the rolls of one round of the roll-off, e.g. "Ann rolls 3; Bob rolls 5."
+        lines.append(_("{rolls}.").format(rolls=_("; ").join(said)))
     lines.append(_("{name} starts.").format(name=state.seats[state.starting_seat].name))
     return lines
 
 
 def game_result_line(number: int, count: int, names: list[str], totals: tuple[int, ...]) -> str:
     """One finished game of a match: "Game 1 of 3 is over: Ann 231, CPU 2 198."."""
-    scores = ", ".join(f"{name} {total}" for name, total in zip(names, totals, strict=True))
+    scores = list_text(f"{name} {total}" for name, total in zip(names, totals, strict=True))
     return _("Game {number} of {count} is over: {scores}.").format(
         number=number, count=count, scores=scores
     )
@@ -503,9 +522,9 @@ def table_turn_lines(state: GameState) -> list[str]:
     options = []
     for p in state.placements():
         notes = placement_notes(p)
-        suffix = f" ({', '.join(notes)})" if notes else ""
+        suffix = f" ({list_text(notes)})" if notes else ""
         options.append(f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}{suffix}")
-    lines.append(_("Boxes: {options}").format(options=", ".join(options)))
+    lines.append(_("Boxes: {options}").format(options=list_text(options)))
     return lines
 
 
@@ -528,7 +547,7 @@ def turn_lines(state: GameState) -> list[str]:
     placements = state.placements()
     if placements:
         multi = rules.columns > 1
-        options = ", ".join(
+        options = list_text(
             f"{p.column + 1}:" * multi + f"{box_name(p.category)} {p.points}" for p in placements
         )
         lines.append(_("Boxes: {options}").format(options=options))
@@ -557,7 +576,7 @@ def coach_lines(options: Sequence[Hint], limit: int = 8, compact: bool = False) 
     lines = []
     for number, option in enumerate(options[:limit], start=1):
         template = (
-            "{number}. {option}: {mark}{value:.1f} (−{loss:.1f})"
+            _("{number}. {option}: {mark}{value:.1f} (−{loss:.1f})")
             if compact
             else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
         )
@@ -618,7 +637,7 @@ def _translated_param(value: object, gettext: Callable[[str], str] | None) -> ob
     if isinstance(value, Phrase):
         return (gettext or _)(str(value))
     if isinstance(value, Phrases):
-        return ", ".join((gettext or _)(phrase) for phrase in value)
+        return list_text(((gettext or _)(phrase) for phrase in value), gettext)
     return value
 
 
@@ -648,9 +667,9 @@ def placement_words(
     if column is not None:
         text += " " + _("(column {column})").format(column=column + 1)
     if upper_bonus:
-        text += ", " + _("+{points} upper bonus").format(points=upper_bonus)
+        text += _(", ") + _("+{points} upper bonus").format(points=upper_bonus)
     if yahtzee_bonus:
-        text += ", " + _("+{points} extra-Yahtzee bonus").format(points=yahtzee_bonus)
+        text += _(", ") + _("+{points} extra-Yahtzee bonus").format(points=yahtzee_bonus)
     return text
 
 
@@ -740,6 +759,21 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
     if placement is None:  # not from `before` (cannot happen for an applied action)
         return str(action)
     return score_sentence(actor, placement_text(placement, before.rules))
+
+
+def replay_sentence(actor: str, notation: str, before: GameState, after: GameState) -> str:
+    """A saved action (its notation, as in a game record) as a sentence; an undo is said as
+    such, and notation that is no action is shown as it is."""
+    from fivedice.core.actions import parse_action
+    from fivedice.core.errors import FivediceError
+
+    if notation.strip().lower() == "undo":
+        return _("{name} takes back the last action").format(name=actor)
+    try:
+        action = parse_action(notation)
+    except FivediceError:
+        return notation
+    return move_sentence(actor, action, before, after)
 
 
 def keep_text(keep: tuple[int, ...]) -> str:

@@ -50,7 +50,7 @@ def test_games_json_lists_every_field(db_url):
     assert game["status"] == "in_progress" and game["actions"] == 3
     assert len(game["totals"]) == 1 and game["totals"][0] > 0
     text = run("games", "--db", db_url).stdout
-    assert "in_progress" in text and "Ann" in text
+    assert "in progress" in text and "Ann" in text
 
 
 def test_play_offers_and_resumes_the_latest_game(db_url):
@@ -112,7 +112,7 @@ def test_stats_and_highscores_json(db_url):
     scores = json.loads(run("highscores", "--db", db_url, "--json").stdout)
     assert [e["total"] for e in scores["classic"]] == sorted(totals, reverse=True)
     text = run("stats", "--db", db_url).stdout
-    assert "Ann · classic" in text and "average per box" in text
+    assert "Ann · Classic" in text and "average per box: Ones " in text
     assert "1." in run("highscores", "--db", db_url).stdout
 
 

@@ -104,7 +104,7 @@ def test_advise_with_card(app: typer.Typer) -> None:
     text = runner.invoke(app, ["advise", "--dice", "66666", "--rolls-left", "0", "--card", card])
     assert text.exit_code == 0
     lines = text.stdout.splitlines()
-    assert lines[0].split() == ["option", "value", "loss"]
+    assert lines[0].split() == ["option", "points", "to", "come", "loss"]
     assert lines[1].startswith("score ") and lines[1].split()[-1] == "0.0000"
 
 

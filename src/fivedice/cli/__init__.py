@@ -8,6 +8,7 @@ inside the commands that use them, so `fivedice --help` and `fivedice advise` st
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 from typing import Annotated
 
@@ -25,7 +26,7 @@ from fivedice.cli import (
     verify,
     web,
 )
-from fivedice.i18n import LANGUAGES, set_language
+from fivedice.i18n import set_language
 
 __all__ = ["COMMAND_GROUPS", "app", "main"]
 
@@ -37,9 +38,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+# The help names the languages of `fivedice.i18n.LANGUAGES` (a literal, so that it can be
+# translated: cli_help.py; a test checks that the two agree).
 LangOption = Annotated[
-    str | None,
-    typer.Option("--lang", help=f"Language: {', '.join(LANGUAGES)} (default from $LANG)."),
+    str | None, typer.Option("--lang", help="Language: en, nl, de, ja, fr or es.")
 ]
 
 
@@ -68,5 +70,7 @@ for _group in COMMAND_GROUPS:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: the command line with its help in the player's language."""
+    from fivedice.cli_help import localized_command
+
+    localized_command(app, sys.argv[1:])()

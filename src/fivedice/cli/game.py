@@ -84,7 +84,8 @@ def rules(
         typer.echo(f"- {line}")
     if not settings:
         typer.echo("")
-        typer.echo(_("Presets: {names}").format(names=", ".join(p.name for p in PRESETS)))
+        names = _(", ").join(p.name for p in PRESETS)
+        typer.echo(_("Presets: {names}").format(names=names))
 
 
 def play(

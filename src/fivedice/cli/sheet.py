@@ -70,7 +70,7 @@ def sheet(
     paper: Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.")] = "a4",
     lang: Annotated[
         str | None,
-        typer.Option("--lang", help=f"Language of the sheet: {', '.join(LANGUAGES)}."),
+        typer.Option("--lang", help="Language of the sheet: en, nl, de, ja, fr or es."),
     ] = None,
     db: DbOption = None,
 ) -> None:

@@ -47,18 +47,21 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not found:
         typer.echo(_("No saved games."))
         return
-    from fivedice.text import error_text
+    from fivedice.text import error_text, list_text, status_text
 
     for game in found:
         practice = " " + _("(practice)") if game.practice else ""
         if game.kind == "table":
             practice += " " + _("(at the table)")
         totals = " ".join(map(str, game.totals)) if game.damage is None else "?"
-        players = ", ".join(shown(name) for name in game.players)
+        players = list_text(shown(name) for name in game.players)
+        actions = ngettext("{count} action", "{count} actions", game.actions)
+        status = shown(status_text(game.status))
         typer.echo(
-            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {shown(game.status):<11} "
-            f"{shown(game.rules):<12} {game.actions:>4} {_('actions')}  "
-            f"{players}: {totals}{practice}"
+            f"{game.game_id:>5}  {game.started:%Y-%m-%d %H:%M}  {status:<11} "
+            f"{shown(game.rules):<12} {actions.format(count=f'{game.actions:>4}')}  "
+            + _("{name}: {total}").format(name=players, total=totals)
+            + practice
         )
         if game.damage is not None:
             typer.echo(f"       ! {shown(error_text(game.damage))}")
@@ -81,10 +84,12 @@ def stats(
     if not found:
         typer.echo(_("No finished games yet."))
         return
+    from fivedice.core.boxes import KNOWN_BOXES
     from fivedice.i18n import formats
+    from fivedice.text import box_name, list_text, preset_title
 
     for entry in found:
-        typer.echo(f"== {shown(entry.profile)} · {shown(entry.rules)} ==")
+        typer.echo(f"== {shown(entry.profile)} · {shown(preset_title(entry.rules))} ==")
         typer.echo(
             _(
                 "games {games}, wins {wins} of {multi} against others, average {average}, "
@@ -105,13 +110,17 @@ def stats(
         )
         typer.echo(
             _("scores: {buckets}").format(
-                buckets=", ".join(f"{k}: {v}" for k, v in entry.distribution.items())
+                buckets=list_text(
+                    _("{name}: {total}").format(name=k, total=v)
+                    for k, v in entry.distribution.items()
+                )
             )
         )
         typer.echo(
             _("average per box: {boxes}").format(
-                boxes=", ".join(
-                    f"{k} {formats.number(v, 1)}" for k, v in entry.box_averages.items()
+                boxes=list_text(
+                    f"{box_name(KNOWN_BOXES[k]) if k in KNOWN_BOXES else k} {formats.number(v, 1)}"
+                    for k, v in entry.box_averages.items()
                 )
             )
         )
@@ -133,9 +142,10 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
         typer.echo(_("No finished solo games yet."))
         return
     from fivedice.i18n import formats
+    from fivedice.text import preset_title
 
     for rules, entries in lists.items():
-        typer.echo(f"== {shown(rules)} ==")
+        typer.echo(f"== {shown(preset_title(rules))} ==")
         for entry in entries:
             typer.echo(
                 f"{entry.place:>2}. {entry.total:>5}  {shown(entry.profile)}  "
@@ -162,7 +172,7 @@ def replay(
 ) -> None:
     """Checks a game record and shows it move by move, with the final card."""
     from fivedice.store.records import parse_record
-    from fivedice.text import dice_text, state_lines
+    from fivedice.text import dice_text, replay_sentence, state_lines
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -174,12 +184,13 @@ def replay(
         fail(_("{file} is not a valid record: {error}").format(file=file, error=error))
     last = None
     for entry, state in record.states():
-        last = state
-        if entry is None:
+        before, last = last, state
+        if entry is None or before is None:
             continue
         name = state.settings.seats[entry.seat].name
+        said = replay_sentence(name, entry.action, before, state)
         shown = dice_text(state.dice, state.turn.held) if state.dice is not None else ""
-        typer.echo(f"{entry.seq:>4}. {name}: {entry.action:<24} {shown}".rstrip())
+        typer.echo(f"{entry.seq:>4}. {said:<32} {shown}".rstrip())
     assert last is not None
     typer.echo("")
     for line in state_lines(last):

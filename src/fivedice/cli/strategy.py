@@ -22,6 +22,7 @@ from fivedice.cli.common import (
     parse_rules,
 )
 from fivedice.core.errors import N_, FivediceError
+from fivedice.i18n import _
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
@@ -98,8 +99,13 @@ def solve_command(
         }
         typer.echo(json.dumps(payload))
     else:
-        typer.echo(f"optimal expected score: {table.expected_score:.7f}")
-        typer.echo(f"{table.states:,} states, {seconds:.2f} s", err=True)
+        typer.echo(_("optimal expected score: {score}").format(score=f"{table.expected_score:.7f}"))
+        typer.echo(
+            _("{states} states, {seconds} s").format(
+                states=f"{table.states:,}", seconds=f"{seconds:.2f}"
+            ),
+            err=True,
+        )
 
 
 def advise_command(
@@ -151,10 +157,14 @@ def advise_command(
             items.append(item)
         typer.echo(json.dumps({"options": items}))
         return
-    width = max(len("option"), *(len(option.label) for option in options))
-    typer.echo(f"{'option':<{width}}  {'value':>9}  {'loss':>8}")
-    for option in options:
-        typer.echo(f"{option.label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+    from fivedice.text import choice_text
+
+    labels = [choice_text(option.keep, option.category) for option in options]
+    heading = (_("option"), _("points to come"), _("loss"))
+    width = max(len(heading[0]), *(len(label) for label in labels))
+    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
+    for label, option in zip(labels, options, strict=True):
+        typer.echo(f"{label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
 
 
 def _advise(

@@ -31,6 +31,7 @@ class FivediceApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
 
     def __init__(
         self,

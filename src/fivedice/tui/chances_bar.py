@@ -44,7 +44,8 @@ def chances_text(
         text.append("█" * max(count, 0), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
     text.append("\n")
     # The figures line: with the label if it fits, else without, else with shortened names.
-    label = _("Chances to win") + (" ≈" if estimate else "") + ": "
+    # Translators: a label and its colon, before what it labels ("Chances to win: ").
+    label = _("{label}: ").format(label=_("Chances to win") + (" ≈" if estimate else ""))
     names = [seat.name for seat in state.seats[: len(chances)]]
     for lead, cut in (
         (label, None),

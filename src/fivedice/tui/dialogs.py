@@ -22,6 +22,7 @@ from fivedice.text import (
     box_name,
     describe_rules,
     first_player_name,
+    list_text,
     preset_title,
     ranking_lines,
     total_label,
@@ -199,7 +200,9 @@ def help_lines() -> list[str]:
         _("u             the rules in force (pauses the CPU)"),
         _("?             this help (pauses the CPU)"),
         _("Tab           move between the card and the buttons (Enter presses)"),
-        _("l             next language ({languages})").format(languages=" ".join(LANGUAGES)),
+        _("l             next language: {languages}").format(
+            languages=list_text(LANGUAGES.values())
+        ),
         _("n             a new game"),
         _("q             quit (the game is kept when the service saves it)"),
         "",

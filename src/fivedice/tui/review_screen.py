@@ -184,6 +184,7 @@ class ReviewApp(App[None]):
 
     CSS_PATH = "app.tcss"  # the game app's styles (this module sits beside it)
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
 
     def __init__(self, game_id: int, backend: Backend | None = None) -> None:
         super().__init__()

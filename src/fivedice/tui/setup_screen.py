@@ -205,7 +205,12 @@ class SetupScreen(Screen[None]):
                 yield Label(_("Preset"), classes="field")
                 yield Select(
                     [
-                        (f"{preset_title(p.name)}: {preset_description(p.name)}", p.name)
+                        (
+                            _("{title}: {description}").format(
+                                title=preset_title(p.name), description=preset_description(p.name)
+                            ),
+                            p.name,
+                        )
                         for p in PRESETS
                     ],
                     value=form.preset,

@@ -20,6 +20,7 @@ class TableApp(App[None]):
 
     CSS_PATH = "table.tcss"
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
 
     def __init__(self, service: GameService, view: GameView) -> None:
         super().__init__()

@@ -87,7 +87,10 @@ class TutorialScreen(Screen[None]):
             rows.append(
                 Horizontal(
                     Static(
-                        f"{mark} {number}. {_(lesson.title)} ({state_label(state)})",
+                        f"{mark} {number}. "
+                        + _("{title} ({state})").format(
+                            title=_(lesson.title), state=state_label(state)
+                        ),
                         classes="lesson-title",
                     ),
                     Button(play, id=f"play-{lesson.key}", compact=True, variant="success"),
@@ -212,7 +215,7 @@ class LessonScreen(Screen[None]):
         lines = card_lines(state.rules, state.cards[seat], previews)
         if len(state.seats) > 1:
             others = [
-                f"{seat.name}: {total}"
+                _("{name}: {total}").format(name=seat.name, total=total)
                 for index, (seat, total) in enumerate(zip(state.seats, state.totals, strict=True))
             ]
             lines = [*others, "", *lines]
@@ -275,6 +278,7 @@ class TutorialApp(App[None]):
 
     CSS_PATH = "app.tcss"  # the game app's styles (this module sits beside it)
     TITLE = "fivedice"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
 
     def __init__(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.service import GameService
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.strategy.limits import SolverBusyError
@@ -143,17 +143,12 @@ def create_app(
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)
         # Pages speak the visitor's language; the JSON API's `detail` stays English.
-        language = pick_language(
-            request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
-        )
-        message = error_text(error, gettext_for(language))
-        visitor = pages.Visitor(language, session_of(request.scope), coach=False)
-        page = pages.render(request, visitor, "message.html", status=status, message=message)
-        page.headers.update(headers)
-        return page
+        return _message_page(request, status, error, headers)
 
     @app.exception_handler(RequestValidationError)
     def _malformed(request: Request, error: RequestValidationError) -> Response:
+        if not request.url.path.startswith("/api/"):  # a page's form: a sentence, not pydantic's
+            return _message_page(request, 422, FivediceError(MALFORMED_FORM))
         # One readable sentence, plus FastAPI's usual list for programs.
         problems = "; ".join(
             f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', '')}"
@@ -171,9 +166,41 @@ def create_app(
         detail = error.detail
         if status == 400 and request.url.path.startswith("/api/"):
             status, detail = 422, f"malformed request: {detail}"
+        if not request.url.path.startswith(("/api/", "/static/", "/docs", "/openapi")):
+            # A page visitor reads "there is no such page" in their language, not "Not Found".
+            template = PAGE_ERRORS.get(status, PAGE_ERRORS[400])
+            return _message_page(request, status, FivediceError(template), error.headers)
         return JSONResponse({"detail": detail}, status_code=status, headers=error.headers)
 
     return app
+
+
+MALFORMED_FORM = N_(
+    "This form was not filled in as the page sends it; reload the page and try again."
+)
+PAGE_ERRORS = {
+    404: N_("There is no such page here."),
+    405: N_("That cannot be done on this page."),
+    400: N_("This request could not be understood; reload the page and try again."),
+}
+"""What a page visitor reads for an HTTP error raised outside fivedice (a wrong address)."""
+
+
+def _message_page(
+    request: Request,
+    status: int,
+    error: FivediceError,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """The message page, in the visitor's language, with the error's reason."""
+    language = pick_language(
+        request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
+    )
+    message = error_text(error, gettext_for(language))
+    visitor = pages.Visitor(language, session_of(request.scope), coach=False)
+    page = pages.render(request, visitor, "message.html", status=status, message=message)
+    page.headers.update(headers or {})
+    return page
 
 
 def _plain(errors: object) -> object:

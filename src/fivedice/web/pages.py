@@ -967,9 +967,10 @@ def rules_page(request: Request, visitor: Who, preset: str = "classic") -> Respo
 @router.get("/stats", response_class=HTMLResponse)
 def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
     """Statistics per player and rule preset (finished, non-practice games)."""
-    rows = [entry.to_json() for entry in hub.service.stats()]
-    for row in rows:  # the preset as players of the language call it
-        row["rules"] = in_language(visitor.language, preset_title, str(row["rules"]))
+    rows = [
+        {**entry.to_json(), "rules": in_language(visitor.language, preset_title, entry.rules)}
+        for entry in hub.service.stats()
+    ]
     return render(request, visitor, "stats.html", rows=rows)
 
 

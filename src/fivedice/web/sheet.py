@@ -52,6 +52,9 @@ def sheet_texts(_: Callable[[str], str]) -> dict[str, str]:
         "players_names": _("Players (names separated by commas; optional)"),
         "columns": _("Columns (default: one per player, else 6)"),
         "paper": _("Paper"),
+        "letter": _("Letter"),
+        # Translators: two example names as typed in the players field, with its separator.
+        "names_example": _("Ann, Bob"),
         "sheet_language": _("Language of the sheet"),
         "show_sheet": _("Show the sheet"),
         "download_pdf": _("Download PDF"),

@@ -222,7 +222,10 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
         "can_roll": human_turn and (state.dice is None or state.rolls_left > 0),
         "rows": rows,
         "sums": sums,
-        "others": [f"{s.name}: {total}" for s, total in zip(state.seats, state.totals, strict=True)]
+        "others": [
+            _("{name}: {total}").format(name=s.name, total=total)
+            for s, total in zip(state.seats, state.totals, strict=True)
+        ]
         if len(state.seats) > 1
         else [],
         "step": (

@@ -1,0 +1,279 @@
+"""The command line in the player's language: the help of every command and option, and the
+words typer prints around it ("Usage:", "Options", "Commands", ...).
+
+The help texts are written in English where the commands are defined (typer's `help=` and
+the commands' docstrings), where Babel cannot find them; `HELP_TEXTS` repeats each one as an
+`N_` literal for extraction. `localize` swaps the help of every command and parameter of the
+click command tree for its translation before the command line runs. A help text changed at
+its definition but not here stays English (tests/unit/test_cli_help.py reads the help in
+Japanese and fails on English).
+
+The language is the one `--lang` names, else the environment's (as `fivedice.i18n` detects
+it), so `fivedice --lang ja --help` is Japanese although the help is printed before the
+main callback could set the language.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+import typer.main
+from typer import _click, rich_utils
+
+from fivedice.core.errors import N_
+from fivedice.i18n import LANGUAGES, _, set_language
+
+HELP_TEXTS = (
+    N_("Five dice, every house rule, and a coach that knows the best move."),
+    N_("Every box the dice may go in now, and the points each placement earns."),
+    N_("Five dice, e.g. 33355."),
+    N_("Rule preset: classic, free-choice, simple, ..."),
+    N_("Override a rule option, KEY=VALUE (repeatable)."),
+    N_('Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
+    N_("Print JSON."),
+    N_("The active rules in words, generated from the rule set."),
+    N_("Print the options as JSON."),
+    N_(
+        "Play a game in the terminal app; `--plain` reads one action per line instead.\n\nThe "
+        "plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`\n"
+        "fill in the new-game screen."
+    ),
+    N_("Line-based play on stdin/stdout."),
+    N_("A human seat (repeatable)."),
+    N_("A CPU seat: beginner, casual, strong or expert (repeatable)."),
+    N_("Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."),
+    N_(
+        "Your own seed, mixed into the dice so that nobody can choose them (repeatable: one "
+        "per human seat, in order)."
+    ),
+    N_("First player: first_seat, highest_die, highest_sum."),
+    N_("Games in the match."),
+    N_("Continue GAME, or the latest unfinished game."),
+    N_("The saved game to resume (see `fivedice games`)."),
+    N_("Practice: kept out of statistics and high scores."),
+    N_(
+        "Database URL (sqlite:///path or postgresql+psycopg://...); default "
+        "$FIVEDICE_DATABASE_URL or a file in the user data directory."
+    ),
+    N_("Solve a rule set: the optimal expected score (the table is cached for later use)."),
+    N_("Solve again; neither read nor write the cache."),
+    N_("Every option for the dice with its expected points to come, best first."),
+    N_("The five dice, e.g. 11666."),
+    N_("Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1."),
+    N_("Plays many solitaire games of CPU players and reports their scores."),
+    N_(
+        "CPU level (beginner, casual, strong, expert, master); repeat it to seat several at "
+        "one table."
+    ),
+    N_("Opponent level for head-to-head win rates (repeatable)."),
+    N_("Number of games."),
+    N_("Dice seed (0 to 2^63 - 1): same seed, same games."),
+    N_("Print the results as JSON."),
+    N_("Draw the score histogram to this image file."),
+    N_("Saved games, newest first: id, start, players, rules, status, actions, totals, kind."),
+    N_("Statistics per player and rule preset (practice games are not counted)."),
+    N_("A player's name (default: all)."),
+    N_("The ten best solo games per rule preset (practice games are not counted)."),
+    N_("The game record as text: settings, seed, and every action with the dice it rolled."),
+    N_("The game's id (see `fivedice games`)."),
+    N_("Checks a game record and shows it move by move, with the final card."),
+    N_("A record written by `fivedice export`."),
+    N_("Marks an unfinished game abandoned (it stays listed but is no longer resumed)."),
+    N_("The unfinished game's id."),
+    N_(
+        "Keep the score of a game played with real dice: enter the dice, the app keeps the "
+        "card.\n\nEach turn the player enters what they rolled (`dice 3 3 3 5 5`) and picks a "
+        "box, or enters\nthe points alone (`score full_house 25`). `--plain` reads one entry "
+        "per line."
+    ),
+    N_("A player at the table, in order of play (repeatable)."),
+    N_("Who starts: a player's name, or first_seat, highest_die, highest_sum."),
+    N_("Line-based score keeping on stdin/stdout."),
+    N_("Continue GAME, or the latest unfinished table game."),
+    N_("The saved table game to resume (see `fivedice games`)."),
+    N_("Seed of the app's roll-off for --first."),
+    N_("Serve the game in a browser, with a JSON API under /api (docs at /docs)."),
+    N_("Address to listen on."),
+    N_("Port to listen on."),
+    N_("Worker processes (use PostgreSQL for more than a few)."),
+    N_("Trust X-Forwarded-* from --forwarded-allow-ips."),
+    N_("Proxies whose X-Forwarded-* headers are trusted."),
+    N_(
+        "The site's address as players see it (https://dice.example.org): invite links use it, "
+        "and forms posted from it are accepted; default $FIVEDICE_PUBLIC_URL, else relative "
+        "invite links."
+    ),
+    N_(
+        "Solve only these rule presets, e.g. classic,free-choice (for public servers; default "
+        "$FIVEDICE_SOLVE_RULES, else every rule set)."
+    ),
+    N_(
+        "A printable score sheet (PDF): the boxes of the rules in force, one column per "
+        "game.\n\nUp to six columns fit on one page; more continue on further pages."
+    ),
+    N_("The PDF file to write ('-': standard output)."),
+    N_('Names for the column headings, e.g. "Ann,Bob".'),
+    N_("How many columns (games or players); default one per player, else 6."),
+    N_("Fill the sheet in from this saved game (see `fivedice games`)."),
+    N_("Paper size: a4 or letter."),
+    N_("Language of the sheet: en, nl, de, ja, fr or es."),
+    N_(
+        "Every keep and box of a finished game against the best option, with the points "
+        "lost.\n\nExact for one column; estimates (marked ≈) for several columns. Games in "
+        "progress are\nnot reviewed."
+    ),
+    N_("The finished game's id (see `fivedice games`)."),
+    N_("Draw the score chart of each seat."),
+    N_("Show the review in the terminal app instead."),
+    N_(
+        "Learn by playing: short lessons with scripted dice, then a game with the coach.\n\n"
+        "The lessons follow the rules in force (`--rules`, `--set`): the joker rule, the "
+        "bonuses\nand the box values. Progress is kept apart from games and statistics."
+    ),
+    N_("Line-based lessons on stdin/stdout."),
+    N_("List the lessons and which are done."),
+    N_("Start with this lesson (key or number)."),
+    N_("Forget the tutorial progress (games stay)."),
+    N_("Seed for the guided game's dice."),
+    N_("Checks a finished game's dice: the commitment, and every roll recomputed from the seeds."),
+    N_("A record written by `fivedice export` (- reads stdin)."),
+    N_("Show this message and exit."),
+    N_("Language: en, nl, de, ja, fr or es."),
+)
+"""The help of every command and parameter, as written where it is defined."""
+
+FRAME_TEXTS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "ABORTED_TEXT": N_("Aborted."),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+}
+"""Typer's words around the help and its error panel, by the name of its setting."""
+
+USAGE = N_("Usage:")
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
+"""The usage line's placeholders for the options and for a command with its arguments."""
+
+USAGE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (
+            r"No such option: (?P<name>\S+)(?: \(Possible options: .*\))?",
+            N_("There is no option {name}."),
+        ),
+        (r"No such command '(?P<name>.*)'\.", N_("There is no command {name!r}.")),
+        (
+            r"Missing (?:option|argument|parameter) '?(?P<name>[^'.]+)'?\..*",
+            N_("{name} is missing."),
+        ),
+        (r"Option '(?P<name>.*)' requires .*", N_("The option {name} needs a value.")),
+        (r"Option '(?P<name>.*)' does not take a value\.", N_("The option {name} takes no value.")),
+        (
+            r"Got unexpected extra argument(?:\(s\)|s?) \((?P<args>.*)\)",
+            N_("Unexpected arguments: {args}"),
+        ),
+        (
+            r"Invalid value for '(?P<name>[^']*)': Input should be a valid integer.*",
+            N_("{name} takes a whole number."),
+        ),
+        (
+            r"Invalid value for '(?P<name>[^']*)': Input should be a valid number.*",
+            N_("{name} takes a number."),
+        ),
+        (r"Invalid value for '(?P<name>[^']*)': .*", N_("The value of {name} is not accepted.")),
+    )
+)
+"""Typer's refusals of a command line (English only) and what a player reads instead."""
+
+
+def language_of(args: Sequence[str]) -> str | None:
+    """The language `--lang` names on the command line (`--lang ja`, `--lang=ja`), if any."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def localize(command: Any) -> None:
+    """Replaces the help of `command`, its parameters (the help option too) and every
+    subcommand with the translation in the current language."""
+    if command.help:
+        command.help = _(command.help)
+    if getattr(command, "short_help", None):
+        command.short_help = _(command.short_help)
+    if getattr(command, "options_metavar", None) == OPTIONS_METAVAR:
+        command.options_metavar = _(OPTIONS_METAVAR)
+    if getattr(command, "subcommand_metavar", None) == SUBCOMMAND_METAVAR:
+        command.subcommand_metavar = _(SUBCOMMAND_METAVAR)
+    with contextlib.suppress(Exception):  # the help option exists only once asked for
+        command.get_help_option(_click.Context(command))
+    params = list(command.params)
+    if getattr(command, "_help_option", None) is not None:
+        params.append(command._help_option)
+    for param in params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        localize(sub)
+
+
+def _localize_frame() -> None:
+    """Typer's own words ("Options", "Usage:") in the current language."""
+    for name, text in FRAME_TEXTS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, _(text))
+    formatter = _click.formatting.HelpFormatter
+    original = getattr(formatter, "_fivedice_write_usage", formatter.write_usage)
+
+    def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        original(self, prog, args, _(USAGE) + " " if prefix is None else prefix)
+
+    formatter._fivedice_write_usage = original  # type: ignore[attr-defined]
+    formatter.write_usage = write_usage  # type: ignore[method-assign]
+
+
+def usage_error_text(message: str) -> str:
+    """Typer's refusal of a command line, in the current language (as it is when unknown)."""
+    for pattern, template in USAGE_ERRORS:
+        found = pattern.fullmatch(message.strip())
+        if found:
+            return _(template).format(**found.groupdict())
+    return message
+
+
+def _localize_errors() -> None:
+    """Typer's error panel says why a command line was refused in the current language."""
+    original = getattr(rich_utils, "_fivedice_format_error", rich_utils.rich_format_error)
+
+    def rich_format_error(error: Any) -> None:
+        english = error.format_message()
+        error.format_message = lambda: usage_error_text(english)
+        original(error)
+
+    rich_utils._fivedice_format_error = original  # type: ignore[attr-defined]
+    rich_utils.rich_format_error = rich_format_error  # type: ignore[assignment]
+
+
+def localized_command(app: typer.Typer, args: Sequence[str]) -> Any:
+    """The click command of `app` with its help in the language of `args` or the
+    environment."""
+    wanted = language_of(args)
+    set_language(wanted if wanted and wanted.strip().lower() in LANGUAGES else None)
+    command = typer.main.get_command(app)
+    localize(command)
+    _localize_frame()
+    _localize_errors()
+    return command
