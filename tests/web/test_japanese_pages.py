@@ -92,8 +92,9 @@ def english_words(page: str, typed: frozenset[str] = frozenset()) -> list[str]:
     what this page's player typed or is to type, such as a room code)."""
     reader = VisibleText()
     reader.feed(page)
-    allowed = ALLOWED | typed
-    return sorted({w for part in reader.parts for w in WORD.findall(part) if w not in allowed})
+    words = {w for part in reader.parts for w in WORD.findall(part)}
+    # A typed token may start with a digit ("8KUUUW"), which WORD leaves out of the word.
+    return sorted(w for w in words if w not in ALLOWED and not any(w in t for t in typed))
 
 
 def assert_japanese(client, url: str, typed: frozenset[str] = frozenset()) -> str:

@@ -11,6 +11,7 @@ images but no inline styles in the page itself).
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -45,6 +46,37 @@ def chart_svg(
             reviewed seat first; given, they are drawn in a second panel below (0-100 %).
         chance_label: the second panel's y axis name.
     """
+    from matplotlib import rc_context
+
+    # Latin from DejaVu, and Japanese from Noto Sans CJK when installed (fonts-noto-cjk):
+    # matplotlib falls back glyph by glyph along the family list.
+    _add_cjk_fonts()
+    with rc_context({"font.family": ["DejaVu Sans", "Noto Sans CJK JP"]}):
+        return _chart_svg(xs, expected, scored, labels, games, chances, chance_label)
+
+
+@functools.cache
+def _add_cjk_fonts() -> None:
+    """Registers the sheet's CJK fonts with matplotlib (its font list may predate them)."""
+    from matplotlib import font_manager
+
+    from fivedice.sheet_pdf import FALLBACK_FONTS
+
+    for font in FALLBACK_FONTS.get("ja", ()):
+        if font.regular.exists():
+            font_manager.fontManager.addfont(str(font.regular))
+            return
+
+
+def _chart_svg(
+    xs: Sequence[int],
+    expected: Sequence[float],
+    scored: Sequence[int],
+    labels: tuple[str, str, str],
+    games: Sequence[int],
+    chances: Sequence[tuple[str, Sequence[float]]],
+    chance_label: str,
+) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
