@@ -83,7 +83,9 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         await pilot.press("c")  # coach mode is refused the same way
         assert not app.play.coach_mode
         turns = 0
-        while not isinstance(app.screen, EndScreen):
+        # The end screen comes a moment after the last score: the game's state says when
+        # to stop pressing keys, then the screen is awaited.
+        while not app.service.state.is_game_over:
             before = app.service.state.cards
             if app.service.state.dice is None:
                 await press_until(pilot, "r", lambda: app.service.state.dice is not None)
@@ -107,6 +109,7 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
                 await press_until(pilot, "y", scored)
             turns += 1
             assert turns <= 2 * len(rules.boxes) + 2
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
         final = app.service.state
         assert final.is_game_over
         assert [card.boxes_filled for card in final.cards] == [len(rules.boxes)] * 2
