@@ -26,17 +26,19 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES
-from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.dice import Roll, check_roll
+from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
+from fivedice.strategy.levels import Level
+from fivedice.strategy.policy import straight_open as straight_open_on
+from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 if TYPE_CHECKING:
     from fivedice.strategy.solver import StrategyTable
@@ -50,33 +52,6 @@ __all__ = [
     "make_bot",
     "values_from_table",
 ]
-
-
-class Level(StrEnum):
-    """The CPU strengths, weakest first; the values are the names used everywhere."""
-
-    BEGINNER = "beginner"
-    CASUAL = "casual"
-    STRONG = "strong"
-    EXPERT = "expert"
-    MASTER = "master"
-
-    @classmethod
-    def parse(cls, text: str | Level) -> Level:
-        """The level named by `text` (any case).
-
-        Raises:
-            FivediceError: not a level.
-        """
-        if isinstance(text, Level):
-            return text
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(level.value for level in cls)
-            raise FivediceError(
-                N_("a CPU level is one of {names}, not {text!r}"), names=names, text=text
-            ) from None
 
 
 @dataclass(frozen=True)
@@ -202,7 +177,7 @@ class Bot:
         """The state values this bot plays with under `rules` (prepared on first use)."""
         if rules not in self._values:
             if self.profile.greedy:
-                self._values[rules] = np.zeros((1 << h.N_BOXES, 1, 2))
+                self._values[rules] = h.greedy_values(rules)
             else:
                 self._values[rules] = level_values(
                     rules, self.level, use_cache=self._use_cache, cache_dir=self._cache_dir
@@ -221,28 +196,24 @@ class Bot:
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
-        dt = h.dice_tables()
         rt = h.rule_tables(rules)
+        dt = h.dice_tables(rt.dice)
         values = self.values_for(rules)
         boxes, _ = h.card_arrays(card.columns)
-        ends = np.empty(h.N_ROLLS)
+        ends = np.empty(dt.rolls)
         h.end_values(
             boxes, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends
         )
-        keep_values = np.empty((rolls_left, h.N_KEEPS))
-        roll_values = np.empty((rolls_left + 1, h.N_ROLLS))
+        keep_values = np.empty((rolls_left, dt.keeps))
+        roll_values = np.empty((rolls_left + 1, dt.rolls))
         h.turn_tables(
-            ends,
-            rolls_left,
-            dt.keep_add,
-            dt.keep_remove,
-            keep_values,
-            roll_values,
-            np.empty(h.N_KEEPS),
-        )
+            ends, rolls_left, dt.keep_add, dt.keep_remove, keep_values, roll_values,
+            np.empty(dt.keeps),
+        )  # fmt: skip
         index = dt.roll_of[roll]
+        keeps = _kernel_dice_tables(rt.dice).keeps
         return [
-            (ALL_KEEPS[k], float(keep_values[rolls_left - 1, k]))
+            (keeps[k], float(keep_values[rolls_left - 1, k]))
             for k in dt.roll_keeps[index]
             if k >= 0
         ]
@@ -269,10 +240,8 @@ class Bot:
             counts = np.zeros(6, dtype=np.int64)
             for die in roll:
                 counts[die - 1] += 1
-            straight_open = any(
-                not column.is_filled(CATEGORIES[9]) or not column.is_filled(CATEGORIES[10])
-                for column in card.columns
-            )
+            boxes, _ = h.card_arrays(card.columns)
+            straight_open = straight_open_on(boxes, h.rule_tables(rules).params)
             held = np.zeros(6, dtype=np.int64)
             h.beginner_keep(counts, straight_open, held)
             return tuple(face + 1 for face in range(6) for _ in range(int(held[face])))
@@ -291,7 +260,7 @@ class Bot:
         legal = card.placements(rules, roll)
         rt = h.rule_tables(rules)
         boxes, _ = h.card_arrays(card.columns)
-        size = rules.columns * h.N_BOXES
+        size = rules.columns * rt.boxes
         cols = np.empty(size, dtype=np.int64)
         box_ids = np.empty(size, dtype=np.int64)
         jokers = np.empty(size, dtype=np.int64)
@@ -299,14 +268,14 @@ class Bot:
         n = h.placement_options(
             boxes,
             rt.multipliers,
-            h.dice_tables().roll_of[roll],
+            h.dice_tables(rt.dice).roll_of[roll],
             self.profile.greedy,
             rt.scores,
             rt.joker_scores,
             rt.five,
             rt.params,
             self.values_for(rules),
-            np.array(h.TYPICAL_BOX_VALUE),
+            h.typical_box_values(rules),
             cols,
             box_ids,
             jokers,

@@ -163,18 +163,18 @@ def simulate(
     profile = PROFILES[level]
     if values is None:
         values = (
-            np.zeros((1 << h.N_BOXES, 1, 2))
+            h.greedy_values(rules)
             if profile.greedy
             else level_values(
                 rules, level, use_cache=use_cache, cache_dir=cache_dir, progress=solve_progress
             )
         )
-    dt = h.dice_tables()
     rt = h.rule_tables(rules)
+    dt = h.dice_tables(rt.dice)
     first_keep = _first_turn(rules, values, profile.greedy)
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = _game_seeds(seed, games)
-    typical = np.array(h.TYPICAL_BOX_VALUE)
+    typical = h.typical_box_values(rules)
 
     def play(chunk_seeds: npt.NDArray[np.uint64], results: npt.NDArray[np.int64]) -> None:
         h.play_games(
@@ -356,16 +356,16 @@ def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
 def _first_turn(rules: RuleSet, values: h.FloatArray, greedy: bool) -> h.FloatArray:
     """The keep values of the first turn, the same in every game, computed once."""
     levels = max(rules.rolls_per_turn - 1, 1)
-    keep_values = np.zeros((levels, h.N_KEEPS))
+    rt = h.rule_tables(rules)
+    dt = h.dice_tables(rt.dice)
+    keep_values = np.zeros((levels, dt.keeps))
     if greedy or rules.rolls_per_turn == 1:
         return keep_values
-    dt = h.dice_tables()
-    rt = h.rule_tables(rules)
-    card = np.full((rules.columns, h.N_BOXES), -1, dtype=np.int64)
-    ends = np.empty(h.N_ROLLS)
+    card = np.full((rules.columns, rt.boxes), -1, dtype=np.int64)
+    ends = np.empty(dt.rolls)
     h.end_values(card, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends)
-    roll_values = np.empty((levels + 1, h.N_ROLLS))
+    roll_values = np.empty((levels + 1, dt.rolls))
     h.turn_tables(
-        ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(h.N_KEEPS)
+        ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(dt.keeps)
     )
     return keep_values
