@@ -80,6 +80,8 @@ from fivedice.strategy.limits import (
     SolveNotAllowedError,
     SolverBusyError,
     check_cpu_levels,
+    check_supported,
+    is_supported,
     waiting_at_most,
 )
 from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
@@ -224,7 +226,7 @@ def undo_refusal(
         return UndoRefusedError(
             N_("the last action was {name}'s; only your own can be taken back"), name=seat.name
         )
-    if isinstance(parse_action(target.entry.action), Roll):
+    if isinstance(parse_action(target.entry.action, None), Roll):
         return UndoRefusedError(N_("a roll cannot be taken back (that would be a free re-roll)"))
     return None
 
@@ -293,7 +295,7 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
             a rule set: about as long as a solve). False: None instead, while they are
             prepared in the background (for a web page).
     """
-    if len(state.seats) < 2:
+    if len(state.seats) < 2 or not is_supported(state.rules):
         return None
     try:
         from fivedice.strategy.chances import win_chances
@@ -626,7 +628,7 @@ class GameService:
                 status=view.status,
             )
         if isinstance(action, str):
-            action = parse_action(action)
+            action = parse_action(action, view.state.rules.dice)
         state = view.state
         number = view.version + 1
         dice = RecordingDice(view.dice_for_action(number))
@@ -770,11 +772,13 @@ class GameService:
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
-            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`.
+            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`, or the
+                strategy layer cannot play them (`UnsupportedByStrategyError`).
             SolverBusyError: another table is being solved (longer than `solve_wait`).
         """
         view = self.view(game_id)
         state = view.state
+        check_supported(state.rules)
         if state.settings.is_table and not view.is_over:
             state = table_coach_state(state, dice, rolls_left)
         elif dice is not None or rolls_left is not None:
@@ -817,6 +821,10 @@ class GameService:
                 N_("game {game_id} is still in progress: it can be reviewed once it is over"),
                 game_id=game_id,
             )
+        try:
+            check_supported(record.settings.rules)
+        except SolveNotAllowedError as error:
+            raise ReviewRefusedError(error.template, **error.params) from None
         try:
             from fivedice.strategy.review import review_game
         except ImportError as error:

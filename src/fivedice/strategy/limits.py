@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import Family, FillOrder, RuleSet
 
 __all__ = [
     "OPTIMAL_LEVELS",
@@ -32,9 +32,12 @@ __all__ = [
     "SOLVE_RULES_ENV",
     "SolveNotAllowedError",
     "SolverBusyError",
+    "UnsupportedByStrategyError",
     "allowed_rules",
     "check_allowed",
     "check_cpu_levels",
+    "check_supported",
+    "is_supported",
     "parse_allowed",
     "solving_slot",
     "waiting_at_most",
@@ -64,6 +67,39 @@ class SolverBusyError(FivediceError):
 
 class SolveNotAllowedError(FivediceError):
     """These rules are not on the allow-list of rule sets this process may solve."""
+
+
+class UnsupportedByStrategyError(SolveNotAllowedError):
+    """The strategy layer (solver, coach, CPU players) cannot play these rules yet.
+
+    A subclass of `SolveNotAllowedError`, so every front end that refuses a hint or a CPU
+    seat for the allow-list refuses these rules the same way; human-only games still play.
+    """
+
+
+def is_supported(rules: RuleSet) -> bool:
+    """Whether the solver, the coach and the CPU players handle these rules: the thirteen
+    Yahtzee boxes with five dice, any fill order but the forced one, no saved rolls."""
+    return (
+        rules.family is Family.YAHTZEE
+        and rules.fill_order is FillOrder.FREE
+        and not rules.saved_rolls
+    )
+
+
+def check_supported(rules: RuleSet) -> None:
+    """Refuses rules the strategy layer cannot play.
+
+    Raises:
+        UnsupportedByStrategyError: not `is_supported(rules)`.
+    """
+    if not is_supported(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not know these rules yet (other boxes than"
+                " Yahtzee's thirteen, a forced fill order or saved rolls): play them with people"
+            )
+        )
 
 
 _SOLVE_LOCK = threading.RLock()
@@ -131,7 +167,9 @@ def check_allowed(rules: RuleSet) -> None:
 
     Raises:
         SolveNotAllowedError: an allow-list is set and these rules are not on it.
+        UnsupportedByStrategyError: the strategy layer cannot play these rules.
     """
+    check_supported(rules)
     allowed = allowed_rules()
     if allowed is not None and _single(rules) not in allowed:
         raise SolveNotAllowedError(
@@ -148,7 +186,11 @@ def check_cpu_levels(rules: RuleSet, levels: Iterable[str | None]) -> None:
 
     Raises:
         SolveNotAllowedError: a strong or expert CPU seat on rules that may not be solved.
+        UnsupportedByStrategyError: any CPU seat on rules the strategy layer cannot play.
     """
+    levels = tuple(levels)
+    if any(level is not None for level in levels):
+        check_supported(rules)
     if any(level in OPTIMAL_LEVELS for level in levels):
         check_allowed(rules)
 

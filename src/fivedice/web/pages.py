@@ -404,7 +404,7 @@ def last_cpu_move(hub: GameHub, view: GameView, language: str) -> str | None:
     if entry is None or entry.action == UNDO or not before.seats[entry.seat].is_cpu:
         return None
     try:
-        action = parse_action(entry.action)
+        action = parse_action(entry.action, None)
     except FivediceError:
         return None
     name = before.seats[entry.seat].name
@@ -539,13 +539,13 @@ def _scores_zero(view: GameView, action: str, version: int) -> bool:
     if view.is_over or view.version != version:
         return False  # the service refuses it with the reason
     try:
-        parsed = parse_action(action)
+        parsed = parse_action(action, view.state.rules.dice)
     except FivediceError:
         return False
     if not isinstance(parsed, Score):
         return False
     return any(
-        p.category is parsed.category and p.column == parsed.column and p.points == 0
+        p.category == parsed.category and p.column == parsed.column and p.points == 0
         for p in view.state.placements()
     )
 

@@ -329,7 +329,7 @@ def enter_dice(
 ) -> Response:
     """The dice the player to move rolled (they replace any entered before)."""
     try:
-        action = str(parse_action(f"dice {dice}"))
+        action = str(parse_action(f"dice {dice}", None))
     except FivediceError as problem:
         try:
             return _refused(request, hub, visitor, public_id, problem)
