@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import Roll, check_roll
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
@@ -192,7 +191,7 @@ class Bot:
         Values are expected points to come in this turn and later, relative to the card's
         current state value (so only differences between options matter).
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
@@ -232,7 +231,7 @@ class Bot:
         Raises:
             FivediceError: no roll is left, the card is complete or the dice are not five.
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
@@ -255,7 +254,7 @@ class Bot:
         Raises:
             FivediceError: the card is complete or the dice are not five.
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
         legal = card.placements(rules, roll)
         rt = h.rule_tables(rules)
@@ -282,7 +281,7 @@ class Bot:
             option_values,
         )
         chosen = self._pick(option_values[:n], ("box", card, roll))
-        column, category = int(cols[chosen]), CATEGORIES[int(box_ids[chosen])]
+        column, category = int(cols[chosen]), rules.boxes[int(box_ids[chosen])]
         for placement in legal:
             if placement.column == column and placement.category is category:
                 return placement

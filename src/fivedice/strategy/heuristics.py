@@ -212,7 +212,7 @@ def typical_box_values(rules: RuleSet) -> FloatArray:
     the rules'); any other box the expected score of a turn aimed at it alone.
     """
     values = []
-    for b, category in enumerate(CATEGORIES[: rule_arrays(rules).boxes]):
+    for b, category in enumerate(rules.boxes):
         value = _CLASSIC_TYPICAL.get(category.key)
         if value is None:
             value = _aimed_turn_value(rules, b)

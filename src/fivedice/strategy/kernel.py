@@ -66,7 +66,7 @@ def joker_boxes(
     face_bit = 1 << (face - 1)
     lower = allowed & ~UPPER_BITS
     if joker_mode == 1:  # forced: the face's upper box, else a lower box, else any upper
-        if open_boxes & face_bit:
+        if allowed & face_bit:
             return face_bit, True, extra
         if lower:
             return lower, True, extra

@@ -7,16 +7,15 @@ scores come from the core's scoring, never re-implemented here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
-from fivedice.core.categories import CATEGORIES
+from fivedice.core.boxes import BoxKind, score_box
 from fivedice.core.errors import FivediceError
-from fivedice.core.rules import BonusCondition, Joker, RuleSet
-from fivedice.core.scoring import box_score
+from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
 from fivedice.strategy.tables import DiceTables, dice_tables
 
 IntArray = npt.NDArray[np.int64]
@@ -71,6 +70,8 @@ class RuleArrays:
         scoring: (B, R) for each box, the rolls that score in it (the first scoring_count[b]).
         scoring_count: (B,) how many rolls score in each box.
         cap: the largest upper total the state distinguishes (threshold, or 0).
+        upper_bonus: whether the upper bonus exists.
+        yahtzee_bonus: whether the extra-Yahtzee bonus exists (then there is a Yahtzee box).
         armed_states: the size of the table's last axis (2: unarmed, armed).
         packed: the advice kernel's rules (see PACKED_*).
         dice: the dice tables for the rules' number of dice.
@@ -85,6 +86,8 @@ class RuleArrays:
     scoring: IntArray
     scoring_count: IntArray
     cap: int
+    upper_bonus: bool
+    yahtzee_bonus: bool
     armed_states: int
     packed: IntArray
     dice: DiceTables
@@ -94,53 +97,118 @@ class RuleArrays:
         return (1 << self.boxes) - 1
 
 
-def _box_scores(rules: RuleSet, rolls: tuple[tuple[int, ...], ...]) -> tuple[IntArray, IntArray]:
-    score = np.array([[box_score(rules, c, roll) for roll in rolls] for c in CATEGORIES])
-    joker = np.array(
-        [[box_score(rules, c, roll, joker=True) for roll in rolls] for c in CATEGORIES]
+@dataclass(frozen=True)
+class RuleSpec:
+    """What the kernels need of a rule set, in plain values (read from a `RuleSet` by
+    `spec_of`; tests also build reduced games from it directly).
+
+    Attributes:
+        score: (B, R) each box's points for each roll of `dice_tables(dice).rolls`.
+        joker_score: (B, R) the points of a roll placed in each box as a joker.
+        dice: the number of dice.
+        rolls_per_turn: throws a turn.
+        yahtzee: the box of the extra-Yahtzee bonus and the joker rule (-1: none).
+        straights: mask of the straight boxes (the beginner CPU draws to them).
+        upper_bonus_threshold: the upper total that earns the bonus (0: no upper bonus).
+        upper_bonus_value: its points.
+        yahtzee_bonus_value: points of a further all-same roll (0: no such bonus).
+        bonus_if_filled: the bonus is paid once the Yahtzee box is filled, even with 0.
+        joker: JOKER_CODE of the joker rule.
+        fill: FILL_* order of filling the boxes.
+    """
+
+    score: IntArray = field(repr=False)
+    joker_score: IntArray = field(repr=False)
+    dice: int = 5
+    rolls_per_turn: int = 3
+    yahtzee: int = -1
+    straights: int = 0
+    upper_bonus_threshold: int = 0
+    upper_bonus_value: int = 0
+    yahtzee_bonus_value: int = 0
+    bonus_if_filled: bool = False
+    joker: int = 0
+    fill: int = FILL_FREE
+
+
+def spec_of(rules: RuleSet) -> RuleSpec:
+    """The kernels' view of a rule set; every score comes from the core's scoring.
+
+    Raises:
+        UnsupportedRulesError: the upper boxes are not the first six, ones to sixes (true of
+            every family fivedice knows; the kernels rely on it).
+    """
+    boxes = rules.boxes
+    if (
+        len(boxes) > MAX_BOXES
+        or [b.face for b in boxes if b.is_upper] != list(range(1, UPPER_BOXES + 1))
+        or not all(b.is_upper for b in boxes[:UPPER_BOXES])
+    ):
+        raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
+    rolls = dice_tables(rules.dice).rolls
+    score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
+    joker = np.array([[score_box(box, roll, joker=True) for roll in rolls] for box in boxes])
+    all_same = rules.all_same_box
+    yahtzee = -1 if all_same is None else boxes.index(all_same)
+    bonus = rules.yahtzee_bonus and yahtzee >= 0
+    if rules.fill_order is FillOrder.FORCED:
+        fill = FILL_FORCED
+    else:
+        fill = FILL_UPPER_FIRST if rules.upper_first else FILL_FREE
+    return RuleSpec(
+        score=score.astype(np.int64),
+        joker_score=joker.astype(np.int64),
+        dice=rules.dice,
+        rolls_per_turn=rules.rolls_per_turn,
+        yahtzee=yahtzee,
+        straights=sum(1 << i for i, box in enumerate(boxes) if box.kind is BoxKind.STRAIGHT),
+        upper_bonus_threshold=rules.upper_bonus_threshold if rules.upper_bonus else 0,
+        upper_bonus_value=rules.upper_bonus_value if rules.upper_bonus else 0,
+        yahtzee_bonus_value=rules.yahtzee_bonus_value if bonus else -1,
+        bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
+        joker=JOKER_CODE[rules.joker],
+        fill=fill,
     )
-    return score.astype(np.int64), joker.astype(np.int64)
 
 
 @cache
 def rule_arrays(rules: RuleSet) -> RuleArrays:
     """The rules as arrays, the same for each column of a card (cached: a rule set is
     immutable)."""
-    dice = dice_tables(5)
-    score, joker_score = _box_scores(rules, dice.rolls)
+    return build_rule_arrays(spec_of(rules))
+
+
+def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
+    """The kernels' arrays of a rule spec."""
+    dice = dice_tables(spec.dice)
+    score = np.ascontiguousarray(spec.score, dtype=np.int64)
+    joker_score = np.ascontiguousarray(spec.joker_score, dtype=np.int64)
     boxes = score.shape[0]
-    yahtzee = next(i for i, c in enumerate(CATEGORIES) if c.key == "yahtzee")
-    bonus = rules.yahtzee_bonus and yahtzee >= 0
+    yahtzee = spec.yahtzee
+    # A bonus of 0 points still arms (the rules say "bonus on"): -1 means no bonus at all.
+    bonus = spec.yahtzee_bonus_value >= 0 and yahtzee >= 0
     arms = np.array(
         [
-            int(
-                bonus
-                and (
-                    rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
-                    or score[yahtzee, r] > 0
-                )
-            )
+            int(bonus and (spec.bonus_if_filled or score[yahtzee, r] > 0))
             for r in range(len(dice.rolls))
         ],
         dtype=np.int64,
     )
-    cap = rules.upper_bonus_threshold if rules.upper_bonus else 0
-    fill = FILL_UPPER_FIRST if rules.upper_first else FILL_FREE
+    upper_bonus = spec.upper_bonus_threshold > 0
+    cap = spec.upper_bonus_threshold if upper_bonus else 0
     config = np.zeros(CONFIG_SIZE, dtype=np.int64)
     config[CFG_CAP] = cap
-    config[CFG_THRESHOLD] = rules.upper_bonus_threshold if rules.upper_bonus else NO_THRESHOLD
-    config[CFG_UPPER_BONUS] = rules.upper_bonus_value if rules.upper_bonus else 0
-    config[CFG_YAHTZEE_BONUS] = rules.yahtzee_bonus_value if bonus else 0
-    config[CFG_JOKER] = JOKER_CODE[rules.joker] if yahtzee >= 0 else 0
-    config[CFG_FILL] = fill
+    config[CFG_THRESHOLD] = spec.upper_bonus_threshold if upper_bonus else NO_THRESHOLD
+    config[CFG_UPPER_BONUS] = spec.upper_bonus_value if upper_bonus else 0
+    config[CFG_YAHTZEE_BONUS] = spec.yahtzee_bonus_value if bonus else 0
+    config[CFG_JOKER] = spec.joker if yahtzee >= 0 else 0
+    config[CFG_FILL] = spec.fill
     config[CFG_YAHTZEE] = yahtzee
     config[CFG_BOXES] = boxes
     config[CFG_STRIDE] = 6 * dice.dice + 1
-    config[CFG_ROLLS] = rules.rolls_per_turn
-    config[CFG_BONUS_IF_FILLED] = int(rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED)
-    config[CFG_STRAIGHTS] = sum(
-        1 << i for i, c in enumerate(CATEGORIES) if c.key in ("small_straight", "large_straight")
-    )
+    config[CFG_ROLLS] = spec.rolls_per_turn
+    config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
+    config[CFG_STRAIGHTS] = spec.straights
     rolls = len(dice.rolls)
     packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
     packed[0, :CONFIG_SIZE] = config
@@ -156,6 +224,6 @@ def rule_arrays(rules: RuleSet) -> RuleArrays:
     for array in (score, joker_score, arms, config, packed):
         array.setflags(write=False)
     return RuleArrays(
-        boxes, yahtzee, score, joker_score, arms, config, scoring, scoring_count, cap, 2,
-        packed, dice,
+        boxes, yahtzee, score, joker_score, arms, config, scoring, scoring_count, cap,
+        upper_bonus, bonus, 2, packed, dice,
     )  # fmt: skip

@@ -25,12 +25,13 @@ from numba import njit, prange
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
-from fivedice.core.rules import BonusCondition, RuleSet
+from fivedice.core.rules import BonusCondition, Family, RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
     CFG_FILL,
+    CFG_ROLLS,
     CFG_STRIDE,
     CFG_YAHTZEE,
     FILL_FORCED,
@@ -91,10 +92,22 @@ _turn = kernel.turn
 
 
 def _check_rules(rules: RuleSet) -> None:
+    """Refuses what the exact solver cannot solve.
+
+    The extra turn on a Yahtzee is accepted: it changes who plays next, not what a column's
+    turns are (each still fills one box, until the card is complete), so a single column's
+    optimal play and expected score are those without it.
+    """
     if rules.columns != 1:
         raise UnsupportedRulesError(
             f"the solver handles one score column; these rules have {rules.columns}"
         )
+    if rules.saved_rolls:
+        raise UnsupportedRulesError(
+            "the exact solver does not handle saved rolls (Maxi Yatzy): see the README"
+        )
+    if rules.dice != 5:
+        raise UnsupportedRulesError(f"the exact solver plays five dice, not {rules.dice}")
 
 
 @njit(cache=True, parallel=True)
@@ -202,12 +215,16 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
     # = sum of 1 << i over the filled boxes; and `Column.upper_total` (C-level loops: the
     # advisor calls this once per query).
     mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
-    held = scores[YAHTZEE_BIT]  # armed: as `Column.pays_yahtzee_bonus`
-    armed = (
-        held is not None
-        and rules.yahtzee_bonus
-        and (rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0)
-    )
+    armed = False
+    if rules.yahtzee_bonus:  # armed: as `Column.pays_yahtzee_bonus`
+        if rules.family is Family.YAHTZEE:
+            held = scores[YAHTZEE_BIT]
+        else:
+            box = rules.all_same_box
+            held = None if box is None else scores[rules.box_index(box)]
+        armed = held is not None and (
+            rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
+        )
     return mask, sum(filter(None, scores[:6])), armed
 
 
@@ -232,6 +249,13 @@ def _reachable_upper(cap: int, dice: int = 5) -> npt.NDArray[np.bool_]:
 def _layer_states(
     rules: RuleSet, filled: int, reach: npt.NDArray[np.bool_]
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """`_layer_states_of` the rules' arrays."""
+    return _layer_states_of(rule_arrays(rules), filled, reach)
+
+
+def _layer_states_of(
+    arrays: RuleArrays, filled: int, reach: npt.NDArray[np.bool_]
+) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
     """The states with `filled` boxes filled to solve, and the (mask, total) copies to make.
 
     An upper total from which the bonus can no longer be reached plays exactly like any other
@@ -240,7 +264,6 @@ def _layer_states(
     the upper boxes is worked out once per set of filled upper boxes (64), then spread over the
     masks of the layer.
     """
-    arrays = rule_arrays(rules)
     dice = arrays.dice.dice
     full = arrays.full_mask
     if arrays.config[CFG_FILL] == FILL_FORCED:  # boxes top to bottom: one mask a layer
@@ -260,9 +283,9 @@ def _layer_states(
     for upper in range(64):
         totals = np.flatnonzero(reach[upper]).astype(np.int64)
         dead = empty
-        if rules.upper_bonus:
+        if arrays.upper_bonus:
             still_possible = sum(dice * (b + 1) for b in range(6) if not (upper >> b) & 1)
-            dead = totals[totals < rules.upper_bonus_threshold - still_possible]
+            dead = totals[totals < arrays.cap - still_possible]
             if dead.size > 1:
                 totals = np.concatenate((dead[:1], totals[dead.size :]))
             else:
@@ -281,7 +304,7 @@ def _layer_states(
          for u in uppers.tolist()] or [empty]
     ).astype(np.int64)  # fmt: skip
     armeds = np.zeros(masks.size, dtype=np.int64)
-    if rules.yahtzee_bonus and arrays.yahtzee >= 0:
+    if arrays.yahtzee_bonus:
         twice = (masks >> arrays.yahtzee) & 1 == 1
         masks = np.concatenate((masks, masks[twice]))
         ups = np.concatenate((ups, ups[twice]))
@@ -301,11 +324,18 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
             solver does not handle.
     """
     _check_rules(rules)
-    arrays = rule_arrays(rules)
+    table, total_states = solve_arrays(rule_arrays(rules), progress)
+    return StrategyTable(rules, table, float(table[0, 0, 0]), total_states)
+
+
+def solve_arrays(
+    arrays: RuleArrays, progress: Callable[[int, int], None] | None = None
+) -> tuple[npt.NDArray[np.float64], int]:
+    """`solve` on a rule set's arrays: the table of values and the number of states solved."""
     dice = arrays.dice
     full = arrays.full_mask
     reach = _reachable_upper(arrays.cap, dice.dice)
-    layers = [_layer_states(rules, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
+    layers = [_layer_states_of(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
     total_states = sum(int(layer[0].size) for layer in layers)
     table = np.full((full + 1, arrays.cap + 1, arrays.armed_states), np.nan, dtype=np.float64)
     table[full] = 0.0
@@ -320,7 +350,7 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
                 masks[start:stop], ups[start:stop], armeds[start:stop], table,
                 arrays.score, arrays.joker_score, arrays.arms, dice.all_same, arrays.config,
                 arrays.scoring, arrays.scoring_count, dice.add_face, dice.remove_face,
-                dice.probability, rules.rolls_per_turn,
+                dice.probability, int(arrays.config[CFG_ROLLS]),
             )  # fmt: skip
             done += stop - start
             if progress is not None:
@@ -328,14 +358,12 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         table[copy_masks, copy_to, :] = table[copy_masks, copy_from, :]
         # States where the bonus flag cannot matter read the unarmed value either way.
         unarmed_only = np.unique(masks[armeds == 0])
-        if arrays.armed_states > 1:
-            if arrays.yahtzee < 0 or not rules.yahtzee_bonus:
-                table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
-            else:
-                plain = unarmed_only[(unarmed_only >> arrays.yahtzee) & 1 == 0]
-                table[plain, :, 1] = table[plain, :, 0]
-    expected = float(table[0, 0, 0])
-    return StrategyTable(rules, table, expected, total_states)
+        if not arrays.yahtzee_bonus:
+            table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
+        else:
+            plain = unarmed_only[(unarmed_only >> arrays.yahtzee) & 1 == 0]
+            table[plain, :, 1] = table[plain, :, 0]
+    return table, total_states
 
 
 # ---------------------------------------------------------------------------------------------
@@ -369,7 +397,8 @@ class TurnValues:
         return ALL_KEEPS[int(self.best_keep[rolls_left, ROLL_INDEX[dice]])]
 
     def best_box_for(self, dice: Roll) -> Category:
-        """The best box to score sorted dice in now."""
+        """The best box to score sorted dice in now (on the classic card; else the index in
+        `best_box` is the position in the rule set's `boxes`)."""
         return CATEGORIES[int(self.best_box[ROLL_INDEX[dice]])]
 
 
@@ -485,7 +514,7 @@ def decision_values(
         tables.all_same, arrays.config, tables.add_face, tables.remove_face, tables.probability,
     )  # fmt: skip
     return keep_row, list(
-        zip([CATEGORIES[b] for b in boxes.tolist()], values.tolist(), strict=True)
+        zip([table.rules.boxes[b] for b in boxes.tolist()], values.tolist(), strict=True)
     )
 
 
