@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.rules import Family, FillOrder, RuleSet
+from fivedice.core.rules import Family, RuleSet
 
 __all__ = [
     "OPTIMAL_LEVELS",
@@ -78,13 +78,18 @@ class UnsupportedByStrategyError(SolveNotAllowedError):
 
 
 def is_supported(rules: RuleSet) -> bool:
-    """Whether the solver, the coach and the CPU players handle these rules: the thirteen
-    Yahtzee boxes with five dice, any fill order but the forced one, no saved rolls."""
-    return (
-        rules.family is Family.YAHTZEE
-        and rules.fill_order is FillOrder.FREE
-        and not rules.saved_rolls
-    )
+    """Whether the solver, the coach and the CPU players handle these rules: the Yahtzee and
+    Yatzy families (five dice), any fill order and options, but no saved rolls (Maxi Yatzy).
+
+    The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    """
+    return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
+
+
+def has_win_chances(rules: RuleSet) -> bool:
+    """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
+    available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
+    return is_supported(rules) and rules.family is Family.YAHTZEE
 
 
 def check_supported(rules: RuleSet) -> None:
