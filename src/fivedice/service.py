@@ -1089,9 +1089,9 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     base = 0.0  # the card's estimated points to come: the zero of the options' values
     for index, column_boxes in enumerate(boxes):
         mask, up, armed = h.column_key(column_boxes, rt.params)
-        base += rules.column_multipliers[index] * float(values[mask, up, armed])
+        base += rules.column_multipliers[index] * h.state_value(values, mask, up, armed)
     raw: list[tuple[float, int, ColumnOption]] = []
-    size = rules.columns * h.N_BOXES
+    size = rules.columns * rt.boxes
     cols = np.empty(size, dtype=np.int64)
     box_ids = np.empty(size, dtype=np.int64)
     jokers = np.empty(size, dtype=np.int64)

@@ -36,6 +36,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.levels import Level
+from fivedice.strategy.limits import is_supported
 from fivedice.strategy.policy import straight_open as straight_open_on
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
@@ -43,12 +44,14 @@ if TYPE_CHECKING:
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
+    "HEURISTIC_PROFILES",
     "PROFILES",
     "Bot",
     "Level",
     "LevelProfile",
     "level_values",
     "make_bot",
+    "profile_for",
     "values_from_table",
 ]
 
@@ -82,6 +85,25 @@ PROFILES: dict[Level, LevelProfile] = {
 }
 
 
+HEURISTIC_PROFILES: dict[Level, LevelProfile] = {
+    Level.BEGINNER: PROFILES[Level.BEGINNER],
+    # Rules the solver cannot solve (Maxi Yatzy): every looking-ahead level plays from the
+    # casual estimate, and the levels differ in how often and how badly they slip. Calibrated
+    # on Maxi Yatzy (see the README for the measured means).
+    Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.35, max_loss=12.0),
+    Level.STRONG: LevelProfile(greedy=False, optimal_values=False, slip=0.12, max_loss=5.0),
+    Level.EXPERT: LevelProfile(greedy=False, optimal_values=False),
+    Level.MASTER: LevelProfile(greedy=False, optimal_values=False),
+}
+
+
+def profile_for(level: Level | str, rules: RuleSet) -> LevelProfile:
+    """How a level plays these rules: `PROFILES`, or `HEURISTIC_PROFILES` where the solver
+    cannot solve the rules."""
+    level = Level.parse(level)
+    return PROFILES[level] if is_supported(rules) else HEURISTIC_PROFILES[level]
+
+
 def level_values(
     rules: RuleSet,
     level: Level | str,
@@ -89,7 +111,7 @@ def level_values(
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> h.FloatArray:
+) -> h.Values:
     """The state-value array a level plays with, shaped (8192, upper cap + 1, 2), read-only.
 
     Optimal values come from the solver for the one-column version of the rules (solved
@@ -104,8 +126,8 @@ def level_values(
         progress: called as `progress(states_done, states)` if a solve is needed.
     """
     profile = PROFILES[Level.parse(level)]
-    if not profile.optimal_values:
-        return h.heuristic_values(rules)
+    if not profile.optimal_values or not is_supported(rules):
+        return h.heuristic_values(rules)  # also every level of rules the solver cannot solve
     single = rules.replace(column_multipliers=(1,))
     key = (single, use_cache, None if cache_dir is None else str(cache_dir))
     if key not in _OPTIMAL_VALUES:
@@ -153,26 +175,26 @@ class Bot:
         rules: RuleSet,
         rng: random.Random | None = None,
         *,
-        values: h.FloatArray | None = None,
+        values: h.Values | None = None,
         use_cache: bool = True,
         cache_dir: str | os.PathLike[str] | None = None,
         profile: LevelProfile | None = None,
     ) -> None:
         self.level = Level.parse(level)
-        self.profile = profile or PROFILES[self.level]
+        self.profile = profile or profile_for(self.level, rules)
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(0)
         self._salt = self.rng.getrandbits(64)
         self._use_cache = use_cache
         self._cache_dir = cache_dir
-        self._values: dict[RuleSet, h.FloatArray] = {}
+        self._values: dict[RuleSet, h.Values] = {}
         if values is not None:
             self._values[rules] = values
 
     def __repr__(self) -> str:
         return f"Bot({self.level.value!r})"
 
-    def values_for(self, rules: RuleSet) -> h.FloatArray:
+    def values_for(self, rules: RuleSet) -> h.Values:
         """The state values this bot plays with under `rules` (prepared on first use)."""
         if rules not in self._values:
             if self.profile.greedy:
@@ -283,7 +305,7 @@ class Bot:
         chosen = self._pick(option_values[:n], ("box", card, roll))
         column, category = int(cols[chosen]), rules.boxes[int(box_ids[chosen])]
         for placement in legal:
-            if placement.column == column and placement.category is category:
+            if placement.column == column and placement.category == category:
                 return placement
         raise AssertionError(f"kernel chose an illegal box {category} in column {column}")
 

@@ -31,6 +31,7 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
+from fivedice.strategy.kernel import state_value
 from fivedice.strategy.playout import count_code as _count_code
 from fivedice.strategy.playout import next_random as _next_random
 from fivedice.strategy.playout import play_game, play_games
@@ -69,12 +70,19 @@ __all__ = [
     "play_game",
     "play_games",
     "rule_tables",
+    "state_value",
     "turn_tables",
     "typical_box_values",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+Values = FloatArray | tuple[FloatArray, FloatArray]
+"""State values as the kernels read them (`kernel.state_value`): a full (masks, upper cap + 1,
+2) array, or, for cards of more than FACTORED_BOXES boxes, factored as (base per mask, upper
+term per (filled upper boxes, upper total))."""
+
+FACTORED_BOXES = 16
 
 N_ROLLS = len(ALL_ROLLS)  # 252 (five dice)
 N_KEEPS = len(ALL_KEEPS)  # 462
@@ -226,10 +234,12 @@ def typical_box_values(rules: RuleSet) -> FloatArray:
 
 
 @functools.lru_cache(maxsize=16)
-def heuristic_values(rules: RuleSet) -> FloatArray:
+def heuristic_values(rules: RuleSet) -> Values:
     """A casual player's state values: typical worth of the open boxes plus bonus prospects.
 
-    Returns an array shaped like the solver's (2^boxes masks, upper cap + 1, 2 armed states).
+    Returns an array shaped like the solver's (2^boxes masks, upper cap + 1, 2 armed states),
+    or, for more than FACTORED_BOXES boxes (Maxi Yatzy: 2^20 masks), the same values factored
+    as (base, upper) (`Values`), without the armed axis.
     The upper-bonus prospect is a logistic guess from how far the upper total is ahead of
     "par" (three of each open face); an armed Yahtzee bonus adds its value times the chance
     of another five of a kind, roughly 4% a remaining turn.
@@ -237,23 +247,21 @@ def heuristic_values(rules: RuleSet) -> FloatArray:
     tables = rule_tables(rules)
     boxes = tables.boxes
     cap = tables.upper_cap
+    typical = typical_box_values(rules)
+    upper_term = _upper_prospects(rules, cap)
+    if boxes > FACTORED_BOXES:
+        masks = np.arange(1 << boxes)
+        base = np.zeros(1 << boxes)
+        for b in range(boxes):
+            base += np.where((masks >> b) & 1 == 0, typical[b], 0.0)
+        base.setflags(write=False)
+        upper_term.setflags(write=False)
+        return base, upper_term
     masks = np.arange(1 << boxes)
     open_bits = ((masks[:, None] >> np.arange(boxes)[None, :]) & 1) == 0
-    typical = typical_box_values(rules)
     base = (open_bits * typical[None, :]).sum(axis=1)
-    upper_open = open_bits[:, :UPPER_BOXES]
-    par_left = (upper_open * (3 * np.arange(1, 7))[None, :]).sum(axis=1)
-    any_upper_open = upper_open.any(axis=1)
-    upper = np.arange(cap + 1)
     values = np.zeros((1 << boxes, cap + 1, 2))
-    if rules.upper_bonus:
-        # Reaching the threshold pays the bonus at once, so values at the cap carry no bonus.
-        need = rules.upper_bonus_threshold - upper[None, :]
-        margin = par_left[:, None] - need
-        chance = 1.0 / (1.0 + np.exp(-(margin + 2.0) / 4.0))
-        chance = np.where(any_upper_open[:, None], chance, 0.0)
-        chance[:, cap] = 0.0
-        values += (rules.upper_bonus_value * chance)[:, :, None]
+    values += upper_term[masks & ((1 << UPPER_BOXES) - 1)][:, :, None]
     turns_left = open_bits.sum(axis=1)
     armed_extra = rules.yahtzee_bonus_value * 0.04 * turns_left if rules.yahtzee_bonus else 0
     values[:, :, 0] += base[:, None]
@@ -262,9 +270,29 @@ def heuristic_values(rules: RuleSet) -> FloatArray:
     return values
 
 
-def greedy_values(rules: RuleSet) -> FloatArray:
+def _upper_prospects(rules: RuleSet, cap: int) -> FloatArray:
+    """The upper-bonus prospect of each (filled upper boxes, upper total): (64, cap + 1)."""
+    uppers = np.arange(1 << UPPER_BOXES)
+    upper_open = ((uppers[:, None] >> np.arange(UPPER_BOXES)[None, :]) & 1) == 0
+    par_left = (upper_open * (3 * np.arange(1, 7))[None, :]).sum(axis=1)
+    prospects = np.zeros((1 << UPPER_BOXES, cap + 1))
+    if rules.upper_bonus:
+        # Reaching the threshold pays the bonus at once, so values at the cap carry no bonus.
+        need = rules.upper_bonus_threshold - np.arange(cap + 1)[None, :]
+        margin = par_left[:, None] - need
+        chance = 1.0 / (1.0 + np.exp(-(margin + 2.0) / 4.0))
+        chance = np.where(upper_open.any(axis=1)[:, None], chance, 0.0)
+        chance[:, cap] = 0.0
+        prospects = rules.upper_bonus_value * chance
+    return prospects
+
+
+def greedy_values(rules: RuleSet) -> Values:
     """The beginner's (unused) state values: zeros of the right number of masks."""
-    return np.zeros((1 << rule_arrays(rules).boxes, 1, 2))
+    boxes = rule_arrays(rules).boxes
+    if boxes > FACTORED_BOXES:
+        return np.zeros(1 << boxes), np.zeros((1 << UPPER_BOXES, 1))
+    return np.zeros((1 << boxes, 1, 2))
 
 
 def card_arrays(columns: Any) -> tuple[IntArray, IntArray]:

@@ -12,6 +12,8 @@ sub-keeps (M(k) = max(K(k), max_f M(k - f))).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -35,6 +37,42 @@ FloatArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.integer]
 
 UPPER_BITS = (1 << UPPER_BOXES) - 1
+
+
+def state_value(table: Any, mask: int, up: int, armed: int) -> float:
+    """The value of a between-turn state in a value table: `table[mask, up, armed]`, or, for
+    a *factored* table `(base, upper)` (too many boxes for a full array, e.g. Maxi Yatzy's
+    2^20 masks), `base[mask] + upper[mask & UPPER_BITS, up]` (no armed axis).
+
+    Compiled code gets the variant of the table's type (`_state_value_overload`).
+    """
+    if isinstance(table, tuple):
+        return float(table[0][mask] + table[1][mask & UPPER_BITS, up])
+    return float(table[mask, up, armed])
+
+
+def _state_value_overload(table: Any, mask: Any, up: Any, armed: Any) -> Any:
+    from numba.core import types
+
+    if isinstance(table, types.BaseTuple):
+
+        def factored(table: Any, mask: Any, up: Any, armed: Any) -> Any:
+            return table[0][mask] + table[1][mask & UPPER_BITS, up]
+
+        return factored
+
+    def full(table: Any, mask: Any, up: Any, armed: Any) -> Any:
+        return table[mask, up, armed]
+
+    return full
+
+
+try:  # absent when the strategy modules run uncompiled (`interpreted`)
+    from numba.extending import overload
+except ImportError:  # pragma: no cover
+    pass
+else:
+    overload(state_value, inline="always")(_state_value_overload)
 
 
 @njit(cache=True, nogil=True)
@@ -81,7 +119,7 @@ def prepare_futures(
     mask: int,
     up: int,
     armed: int,
-    table: FloatArray,
+    table: Any,
     config: IntArray,
     upper_value: FloatArray,
     lower_value: FloatArray,
@@ -111,14 +149,16 @@ def prepare_futures(
                 bonus = upper_bonus if (up < threshold and total >= threshold) else 0
                 if total > cap:
                     total = cap
-                upper_value[b * stride + points] = points + bonus + table[after, total, armed]
+                upper_value[b * stride + points] = (
+                    points + bonus + state_value(table, after, total, armed)
+                )
     for b in range(UPPER_BOXES, boxes):
         if (open_boxes >> b) & 1:
             if b == yahtzee:
-                lower_value[b] = table[mask | (1 << b), up, 0]
-                lower_value[boxes] = table[mask | (1 << b), up, 1]
+                lower_value[b] = state_value(table, mask | (1 << b), up, 0)
+                lower_value[boxes] = state_value(table, mask | (1 << b), up, 1)
             else:
-                lower_value[b] = table[mask | (1 << b), up, armed]
+                lower_value[b] = state_value(table, mask | (1 << b), up, armed)
     return open_boxes, allowed
 
 
@@ -149,7 +189,7 @@ def box_options(
     up: int,
     armed: int,
     r: int,
-    table: FloatArray,
+    table: Any,
     score: IntArray,
     joker_score: IntArray,
     arms: IntArray,
@@ -184,7 +224,7 @@ def final_roll_values(
     mask: int,
     up: int,
     armed: int,
-    table: FloatArray,
+    table: Any,
     score: IntArray,
     joker_score: IntArray,
     arms: IntArray,
@@ -335,7 +375,7 @@ def turn(
     mask: int,
     up: int,
     armed: int,
-    table: FloatArray,
+    table: Any,
     score: IntArray,
     joker_score: IntArray,
     arms: IntArray,
@@ -377,7 +417,7 @@ def turn_value(
     mask: int,
     up: int,
     armed: int,
-    table: FloatArray,
+    table: Any,
     score: IntArray,
     joker_score: IntArray,
     arms: IntArray,

@@ -86,6 +86,12 @@ def is_supported(rules: RuleSet) -> bool:
     return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
 
 
+def cpus_supported(rules: RuleSet) -> bool:
+    """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
+    (calibrated heuristic levels: its exact solve does not fit, see the README)."""
+    return is_supported(rules) or rules.family is Family.MAXI_YATZY
+
+
 def has_win_chances(rules: RuleSet) -> bool:
     """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
     available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
@@ -194,10 +200,10 @@ def check_cpu_levels(rules: RuleSet, levels: Iterable[str | None]) -> None:
         UnsupportedByStrategyError: any CPU seat on rules the strategy layer cannot play.
     """
     levels = tuple(levels)
-    if any(level is not None for level in levels):
+    if any(level is not None for level in levels) and not cpus_supported(rules):
         check_supported(rules)
-    if any(level in OPTIMAL_LEVELS for level in levels):
-        check_allowed(rules)
+    if is_supported(rules) and any(level in OPTIMAL_LEVELS for level in levels):
+        check_allowed(rules)  # Maxi Yatzy's CPUs never solve: nothing to allow
 
 
 def _single(rules: RuleSet) -> RuleSet:

@@ -7,6 +7,8 @@ own splitmix64 stream, so a game is reproducible whatever thread plays it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
@@ -24,6 +26,7 @@ from fivedice.strategy.policy import (
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_ROLLS,
+    CFG_SAVED_ROLLS,
     CFG_THRESHOLD,
     CFG_UPPER_BONUS,
     CFG_YAHTZEE,
@@ -69,7 +72,7 @@ def play_game(  # pragma: no cover
     joker_scores: IntArray,
     five: IntArray,
     params: IntArray,
-    values: FloatArray,
+    values: Any,
     typical: FloatArray,
     keep_add: IntArray,
     keep_remove: IntArray,
@@ -92,12 +95,14 @@ def play_game(  # pragma: no cover
     dice = 0
     for f in range(6):
         dice += keep_faces[n_keeps - 1, f]
-    levels = rolls - 1
+    turns = columns * boxes
+    # Saved rolls (Maxi Yatzy): a turn may use the rolls earlier turns left unused.
+    most_levels = rolls - 1 + ((rolls - 1) * turns if params[CFG_SAVED_ROLLS] == 1 else 0)
     card = np.full((columns, boxes), -1, dtype=np.int64)
     extras = np.zeros(columns, dtype=np.int64)
     ends = np.empty(n_rolls)
-    keep_values = np.empty((max(levels, 1), n_keeps))
-    roll_values = np.empty((levels + 1, n_rolls))
+    keep_values = np.empty((max(most_levels, 1), n_keeps))
+    roll_values = np.empty((most_levels + 1, n_rolls))
     best = np.empty(n_keeps)
     counts = np.zeros(6, dtype=np.int64)
     held = np.zeros(6, dtype=np.int64)
@@ -110,16 +115,19 @@ def play_game(  # pragma: no cover
     dice_state[0] = np.uint64(dice_seed)
     slip_state = np.zeros(1, dtype=np.uint64)
     slip_state[0] = np.uint64(slip_seed)
-    for turn in range(columns * boxes):
+    saved = 0
+    for turn in range(turns):
+        levels = rolls - 1 + saved
         if not greedy and levels > 0:
-            if turn == 0:
-                keep_values[:, :] = first_keep
+            if turn == 0 and levels == rolls - 1:
+                keep_values[:levels, :] = first_keep[:levels]
             else:
                 end_values(card, multipliers, scores, joker_scores, five, params, values, ends)
                 turn_tables(ends, levels, keep_add, keep_remove, keep_values, roll_values, best)
         counts[:] = 0
         for _ in range(dice):
             counts[int(next_random(dice_state) * 6.0)] += 1
+        unused = 0
         for rolls_left in range(levels, 0, -1):
             roll = keep_of_code[count_code(counts, dice)] - first_roll
             if greedy:
@@ -139,10 +147,12 @@ def play_game(  # pragma: no cover
             for f in range(6):
                 size += held[f]
             if size == dice:
+                unused = rolls_left
                 break  # keeping everything: score now
             counts[:] = held
             for _ in range(dice - size):
                 counts[int(next_random(dice_state) * 6.0)] += 1
+        saved = unused if params[CFG_SAVED_ROLLS] == 1 else 0
         roll = keep_of_code[count_code(counts, dice)] - first_roll
         n = placement_options(
             card, multipliers, roll, greedy, scores, joker_scores, five, params, values,
@@ -192,7 +202,7 @@ def play_games(  # pragma: no cover
     joker_scores: IntArray,
     five: IntArray,
     params: IntArray,
-    values: FloatArray,
+    values: Any,
     typical: FloatArray,
     keep_add: IntArray,
     keep_remove: IntArray,

@@ -12,6 +12,8 @@ vector (`rule_arrays.RuleArrays.config`), `scores`/`joker_scores` its (B, R) sco
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -121,7 +123,7 @@ def placement_gain(  # pragma: no cover
     joker_scores: IntArray,
     five: IntArray,
     params: IntArray,
-    values: FloatArray,
+    values: Any,
 ) -> float:
     """Points now plus the change of the column's state value (before the multiplier)."""
     points, total, _ = placement(boxes, box, joker, roll, up, scores, joker_scores, five, params)
@@ -130,7 +132,8 @@ def placement_gain(  # pragma: no cover
     arms = points > 0 or params[CFG_BONUS_IF_FILLED] == 1
     if box == params[CFG_YAHTZEE] and params[CFG_YAHTZEE_BONUS] > 0 and arms:
         new_armed = 1
-    gain: float = total + values[mask | (1 << box), new_up, new_armed] - values[mask, up, armed]
+    after = kernel.state_value(values, mask | (1 << box), new_up, new_armed)
+    gain: float = total + after - kernel.state_value(values, mask, up, armed)
     return gain
 
 
@@ -142,7 +145,7 @@ def end_values(  # pragma: no cover
     joker_scores: IntArray,
     five: IntArray,
     params: IntArray,
-    values: FloatArray,
+    values: Any,
     out: FloatArray,
 ) -> None:
     """The value of scoring each roll now, in the best place on the card (relative to the
@@ -167,7 +170,7 @@ def end_values(  # pragma: no cover
         if mask == full:
             continue
         weight = multipliers[col]
-        base = values[mask, up, armed]
+        base = kernel.state_value(values, mask, up, armed)
         kernel.final_roll_values(
             mask, up, armed, values, scores, joker_scores, arms, five, params, column_value,
             best_box, upper_value, lower_value,
@@ -273,7 +276,7 @@ def placement_options(  # pragma: no cover
     joker_scores: IntArray,
     five: IntArray,
     params: IntArray,
-    values: FloatArray,
+    values: Any,
     typical: FloatArray,
     out_col: IntArray,
     out_box: IntArray,

@@ -41,8 +41,9 @@ UPPER_BOXES = 6
     CFG_ROLLS,
     CFG_BONUS_IF_FILLED,
     CFG_STRAIGHTS,
-) = range(12)
-CONFIG_SIZE = 12
+    CFG_SAVED_ROLLS,
+) = range(13)
+CONFIG_SIZE = 13
 
 # `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
 # column PACKED_COUNT on: how many rolls score in each box), the box scores (B rows), the
@@ -115,6 +116,7 @@ class RuleSpec:
         bonus_if_filled: the bonus is paid once the Yahtzee box is filled, even with 0.
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
+        saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
     """
 
     score: IntArray = field(repr=False)
@@ -129,6 +131,7 @@ class RuleSpec:
     bonus_if_filled: bool = False
     joker: int = 0
     fill: int = FILL_FREE
+    saved_rolls: bool = False
 
 
 def spec_of(rules: RuleSet) -> RuleSpec:
@@ -168,6 +171,7 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
         joker=JOKER_CODE[rules.joker],
         fill=fill,
+        saved_rolls=rules.saved_rolls,
     )
 
 
@@ -209,6 +213,7 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     config[CFG_ROLLS] = spec.rolls_per_turn
     config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
     config[CFG_STRAIGHTS] = spec.straights
+    config[CFG_SAVED_ROLLS] = int(spec.saved_rolls)
     rolls = len(dice.rolls)
     packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
     packed[0, :CONFIG_SIZE] = config

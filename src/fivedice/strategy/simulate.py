@@ -20,7 +20,7 @@ import numpy.typing as npt
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
-from fivedice.strategy.bots import PROFILES, Level, level_values
+from fivedice.strategy.bots import Level, level_values, profile_for
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
 
@@ -129,7 +129,7 @@ def simulate(
     games: int,
     *,
     seed: int = 0,
-    values: h.FloatArray | None = None,
+    values: h.Values | None = None,
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
@@ -160,7 +160,7 @@ def simulate(
         )
     if seed < 0:
         raise FivediceError(N_("the seed must not be negative, not {seed}"), seed=seed)
-    profile = PROFILES[level]
+    profile = profile_for(level, rules)
     if values is None:
         values = (
             h.greedy_values(rules)
@@ -259,10 +259,10 @@ def head_to_head(
         return inner
 
     # Strong and expert share the solved values: load (or solve) them once.
-    shared: dict[bool, h.FloatArray] = {}
+    shared: dict[bool, h.Values] = {}
     results = []
     for i, level in enumerate(parsed):
-        profile = PROFILES[level]
+        profile = profile_for(level, rules)
         values = None
         if not profile.greedy:
             if profile.optimal_values not in shared:
@@ -353,7 +353,7 @@ def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
         return z ^ (z >> np.uint64(31))
 
 
-def _first_turn(rules: RuleSet, values: h.FloatArray, greedy: bool) -> h.FloatArray:
+def _first_turn(rules: RuleSet, values: h.Values, greedy: bool) -> h.FloatArray:
     """The keep values of the first turn, the same in every game, computed once."""
     levels = max(rules.rolls_per_turn - 1, 1)
     rt = h.rule_tables(rules)
