@@ -107,8 +107,8 @@ def check_supported(rules: RuleSet) -> None:
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(
-                "the coach and the CPU players do not know these rules yet (other boxes than"
-                " Yahtzee's thirteen, a forced fill order or saved rolls): play them with people"
+                "the coach and the exact solver do not handle saved rolls (Maxi Yatzy):"
+                " play these rules with people or with CPU players"
             )
         )
 
