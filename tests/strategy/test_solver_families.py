@@ -14,6 +14,7 @@ from fivedice.core.card import Column
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, sub_multisets
 from fivedice.core.rules import FillOrder, Joker, RuleSet, find_ruleset
 from fivedice.core.scoring import possible_scores
+from fivedice.strategy.advisor import advise
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.rule_arrays import rule_arrays
 from fivedice.strategy.solver import (
@@ -129,6 +130,17 @@ def test_variants_match_brute_force(
             assert keeps[ALL_KEEPS.index(keep)] == pytest.approx(
                 brute.keep_value(column, keep, rules.rolls_per_turn - 1), abs=EXACT
             )
+        # The coach (the advisor, what `advise --json` prints) is exact too, for every option.
+        expected = brute.box_values(column, roll)
+        for rolls_left in range(rules.rolls_per_turn):
+            for option in advise(table, column, roll, rolls_left):
+                if option.category is not None:
+                    assert option.value == pytest.approx(expected[option.category.key], abs=EXACT)
+                else:
+                    assert option.keep is not None
+                    assert option.value == pytest.approx(
+                        brute.keep_value(column, option.keep, rolls_left), abs=EXACT
+                    )
 
 
 @pytest.mark.slow

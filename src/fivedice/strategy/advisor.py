@@ -12,6 +12,7 @@ Python side only checks the input and turns option codes into `Option` tuples.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ import numpy as np
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
+from fivedice.core.rules import RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     FULL_MASK,
@@ -108,7 +110,7 @@ def advise(
             f"rolls left must be from 0 to {table.rules.rolls_per_turn - 1}, not {rolls_left}"
         )
     mask, upper_total, armed = column_state(table.rules, column)
-    if mask == FULL_MASK:
+    if mask == table.full_mask:
         raise ValueError("the card is complete: there is nothing to decide")
     try:
         codes_buffer, work, codes_view, work_view = _buffers.all
@@ -123,12 +125,24 @@ def advise(
     )  # fmt: skip
     codes: list[int] = codes_view[:count].tolist()
     values_and_losses = iter(work_view[: 2 * count].tolist())
-    keep_of = _KEEP_OF
-    category_of = _CATEGORY_OF
+    keep_of, category_of = (
+        (_KEEP_OF, _CATEGORY_OF) if mask <= FULL_MASK and table.full_mask == FULL_MASK
+        else _option_maps(table.rules)
+    )  # fmt: skip
     return [
         _new(Option, (keep_of[code], category_of[code], value, loss))
         for code, value, loss in zip(codes, values_and_losses, values_and_losses, strict=True)
     ]
+
+
+@functools.lru_cache(maxsize=8)
+def _option_maps(
+    rules: RuleSet,
+) -> tuple[tuple[Roll | None, ...], tuple[Category | None, ...]]:
+    """The keep and the box of each option code for a card of other boxes than the classic
+    thirteen (codes below the number of boxes are boxes: `solver.advice_options`)."""
+    boxes = rules.boxes
+    return (None,) * len(boxes) + ALL_KEEPS, (*boxes, *(None,) * KEEPS)
 
 
 def expected_loss(options: Sequence[Option], chosen: Sequence[int] | Category) -> float:
@@ -143,7 +157,7 @@ def expected_loss(options: Sequence[Option], chosen: Sequence[int] | Category) -
     """
     for option in options:
         if isinstance(chosen, Category):
-            if option.category is chosen:
+            if option.category == chosen:
                 return option.loss
         elif option.keep is not None and option.keep == tuple(sorted(chosen)):
             return option.loss
