@@ -509,7 +509,7 @@ def decision_values(
     arrays = table._arrays
     tables = arrays.dice
     keep_row, boxes, values = _decision(
-        mask, min(upper_total, table.upper_cap), int(armed), tables.rolls.index(dice),
+        mask, min(upper_total, table.upper_cap), int(armed), ROLL_INDEX[dice],
         rolls_left, table.values, arrays.score, arrays.joker_score, arrays.arms,
         tables.all_same, arrays.config, tables.add_face, tables.remove_face, tables.probability,
     )  # fmt: skip
