@@ -1072,7 +1072,6 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     try:
         import numpy as np
 
-        from fivedice.core.categories import CATEGORIES
         from fivedice.strategy import heuristics as h
         from fivedice.strategy.bots import Level, make_bot
     except ImportError as error:
@@ -1097,13 +1096,13 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     jokers = np.empty(size, dtype=np.int64)
     option_values = np.empty(size)
     count = h.placement_options(
-        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
+        boxes, rt.multipliers, h.dice_tables(rt.dice).roll_of[tuple(sorted(dice))], False,
         rt.scores, rt.joker_scores, rt.five, rt.params, values,
-        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
+        h.typical_box_values(rules), cols, box_ids, jokers, option_values,
     )  # fmt: skip
     for i in range(count):
         option = ColumnOption(
-            None, CATEGORIES[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
+            None, rules.boxes[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
         )
         raw.append((option.value, len(raw), option))
     if state.rolls_left > 0:

@@ -144,3 +144,11 @@ def test_maxi_levels_are_ordered() -> None:
         for level in (Level.BEGINNER, Level.CASUAL, Level.STRONG, Level.EXPERT)
     ]
     assert all(low + 4.0 < high for low, high in itertools.pairwise(means)), means
+
+
+@pytest.mark.slow
+def test_two_column_yatzy_expert_plays_legally(solved_table: Solved) -> None:
+    rules = YATZY.replace(column_multipliers=(2, 1))
+    bot = Bot(Level.EXPERT, rules, random.Random(1), values=values_from_table(solved_table(YATZY)))
+    card = _play(bot, rules, _stream(17))
+    assert card.is_complete and card.total(rules) > 0
