@@ -243,6 +243,16 @@ def _check_solvable(settings: GameSettings) -> None:
         raise SettingsError(error.template, **error.params) from None
 
 
+def strategy_refusal(rules: RuleSet) -> SolveNotAllowedError | None:
+    """Why the coach and the CPU players cannot play these rules (None: they can), for
+    front ends that offer the coach before anything is asked of it."""
+    try:
+        check_supported(rules)
+    except SolveNotAllowedError as error:
+        return error
+    return None
+
+
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
     """Positions (1-5) to hold so that exactly the values in `keep` are held.
 

@@ -117,8 +117,8 @@ def preset_description(name: str) -> str:
         "simple": _("No extra-Yahtzee bonus and no joker"),
         "classic-five": _("Classic Five: no bonus, no joker, fixed straights"),
         "triple": _("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
-        "yatzy": _("Scandinavian Yatzy: 15 boxes, pairs, straights 15 and 20, 50 bonus at 63"),
-        "maxi-yatzy": _("Maxi Yatzy: six dice, 20 boxes, 100 bonus at 84, unused rolls saved"),
+        "yatzy": _("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
+        "maxi-yatzy": _("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
     }
     return descriptions.get(name, name)
 
@@ -202,53 +202,51 @@ def _points_words(points: int | None) -> str:
     return _("the sum of those dice") if points is None else str(points)
 
 
-def box_sentence(box: Box, rules: RuleSet) -> str:
-    """What one box takes and scores, in a sentence, from its kind and parameters."""
+def box_rule(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, in a few words, from its kind and parameters (the
+    rule set's own box): "3 dice of one face: 3 × the face"."""
     box = rules.box(box)
-    name = box_name(box)
     if box.kind is BoxKind.UPPER:
-        return _("{name}: the dice showing {face}, summed.").format(name=name, face=box.face)
+        return _("the dice showing {face}, summed").format(face=box.face)
     if box.kind is BoxKind.CHANCE:
-        return _("{name}: any dice, the sum.").format(name=name)
+        return _("any dice, the sum")
     if box.kind is BoxKind.ALL_SAME:
-        return _("{name}: all {dice} dice the same face: {points}.").format(
-            name=name, dice=rules.dice, points=box.points
+        return _("all {dice} dice the same face: {points}").format(
+            dice=rules.dice, points=box.points
         )
     if box.kind is BoxKind.OF_A_KIND:
         if box.matching:
-            return _("{name}: {size} dice of one face: {size} × the face.").format(
-                name=name, size=box.size
-            )
-        return _("{name}: at least {size} dice of one face: the sum of all the dice.").format(
-            name=name, size=box.size
-        )
+            return _("{size} dice of one face: {size} × the face").format(size=box.size)
+        return _("at least {size} dice of one face: the sum of all the dice").format(size=box.size)
     if box.kind is BoxKind.PAIRS:
         if box.size == 1:
-            text = _("{name}: two dice of one face: their sum (the highest pair).").format(
-                name=name
-            )
-        else:
-            text = _("{name}: {count} pairs of different faces: {points}.").format(
-                name=name, count=box.size, points=_points_words(None)
-            )
-            if box.loose:
-                text += " " + _("Four of a kind also counts as two pairs.")
+            return _("two dice of one face: their sum (the highest pair)")
+        text = _("{count} pairs of different faces: {points}").format(
+            count=box.size, points=_points_words(None)
+        )
+        if box.loose:
+            text += _(" (four of a kind counts as two pairs)")
         return text
     if box.kind is BoxKind.STRAIGHT:
         if box.faces:
-            return _("{name}: exactly {faces}: {points}.").format(
-                name=name, faces="-".join(map(str, box.faces)), points=_points_words(box.points)
+            return _("exactly {faces}: {points}").format(
+                faces="-".join(map(str, box.faces)), points=_points_words(box.points)
             )
-        return _("{name}: {size} faces in a row: {points}.").format(
-            name=name, size=box.size, points=_points_words(box.points)
+        return _("{size} faces in a row: {points}").format(
+            size=box.size, points=_points_words(box.points)
         )
     first, second = box.shape
-    text = _("{name}: {first} dice of one face and {second} of another: {points}.").format(
-        name=name, first=first, second=second, points=_points_words(box.points)
+    text = _("{first} dice of one face and {second} of another: {points}").format(
+        first=first, second=second, points=_points_words(box.points)
     )
     if box.loose:
-        text += " " + _("Dice all of one face count too.")
+        text += _(" (dice all of one face count too)")
     return text
+
+
+def box_sentence(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, as a sentence with its name."""
+    return _("{name}: {rule}.").format(name=box_name(box), rule=box_rule(box, rules))
 
 
 def _classic_box_sentences(rules: RuleSet) -> list[str]:
@@ -485,7 +483,9 @@ def table_turn_lines(state: GameState) -> list[str]:
     seat = state.current_seat
     lines = [
         _("{name}'s turn {turn} of {turns}.").format(
-            name=state.seats[seat].name, turn=state.turn_number, turns=13 * rules.columns
+            name=state.seats[seat].name,
+            turn=state.turn_number,
+            turns=len(rules.boxes) * rules.columns,
         )
     ]
     if state.dice is None:

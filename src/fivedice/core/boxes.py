@@ -45,7 +45,7 @@ class _BoxType(type):
         return len(CLASSIC_BOXES)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Box(metaclass=_BoxType):
     """One box of a score card.
 
@@ -93,6 +93,16 @@ class Box(metaclass=_BoxType):
     LARGE_STRAIGHT: ClassVar[Box]
     YAHTZEE: ClassVar[Box]
     CHANCE: ClassVar[Box]
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Box):
+            return self.key == other.key
+        return NotImplemented
 
     def __post_init__(self) -> None:
         if not self.name:  # Box("full_house"): the known box of that key, as Enum lookup was
@@ -272,12 +282,12 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
     With `joker=True` (dice all of one face placed as a joker) a box whose pattern the dice
     do not make counts as made: fixed points, or the sum of the dice the box would use.
     """
-    counts = Counter(dice)
     kind = box.kind
     if kind is BoxKind.UPPER:
-        return box.face * counts[box.face]
+        return box.face * sum(1 for d in dice if d == box.face)
     if kind is BoxKind.CHANCE:
         return sum(dice)
+    counts = Counter(dice)
     if kind is BoxKind.OF_A_KIND:
         face = _highest_of_a_kind(counts, box.size)
         if not face:

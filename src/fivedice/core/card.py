@@ -9,10 +9,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from fivedice.core.boxes import CLASSIC_BOXES, KNOWN_BOXES, Box, score_box
+from fivedice.core.boxes import CLASSIC_BOXES, CLASSIC_INDEX, KNOWN_BOXES, Box, score_box
 from fivedice.core.categories import Category, box_phrase
 from fivedice.core.dice import Roll, all_rolls, check_roll
 from fivedice.core.errors import N_, CardError, IllegalActionError, Phrase, Phrases
@@ -27,6 +27,9 @@ _JOKER_WORDS = {
 """The joker rules as the new-game form names them, for error messages."""
 
 UPPER_PAR_PER_FACE = 3  # "par": three of each face, which totals exactly 63
+
+
+_CLASSIC_UPPER = tuple(range(6))
 
 
 def par_per_face(rules: RuleSet) -> int:
@@ -65,8 +68,17 @@ class Column:
     extra_yahtzees: int = 0
     boxes: tuple[Box, ...] = CLASSIC_BOXES
     par_per_face: int = UPPER_PAR_PER_FACE
+    _positions: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+    _upper: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        classic = self.boxes is CLASSIC_BOXES
+        positions = CLASSIC_INDEX if classic else {b.key: i for i, b in enumerate(self.boxes)}
+        upper = (
+            _CLASSIC_UPPER if classic else tuple(i for i, b in enumerate(self.boxes) if b.is_upper)
+        )
+        object.__setattr__(self, "_positions", positions)
+        object.__setattr__(self, "_upper", upper)
         if len(self.scores) != len(self.boxes):
             raise CardError(
                 N_("a column has {count} boxes, not {found}"),
@@ -144,12 +156,13 @@ class Column:
 
     @property
     def upper_total(self) -> int:
-        return sum(s or 0 for c, s in zip(self.boxes, self.scores, strict=True) if c.is_upper)
+        scores = self.scores
+        return sum(scores[i] or 0 for i in self._upper)
 
     @property
     def lower_total(self) -> int:
         """The lower boxes, without the extra-Yahtzee bonus."""
-        return sum(s or 0 for c, s in zip(self.boxes, self.scores, strict=True) if not c.is_upper)
+        return sum(s or 0 for s in self.scores) - self.upper_total
 
     @property
     def upper_par(self) -> int:
@@ -229,12 +242,13 @@ class Column:
             else 0
         )
         result = []
+        upper_total = self.upper_total
         for category, joker in self.legal_boxes(rules, roll):
             points = score_box(rules.box(category), roll, joker)
             reaches = (
                 rules.upper_bonus
                 and category.is_upper
-                and self.upper_total < rules.upper_bonus_threshold <= self.upper_total + points
+                and upper_total < rules.upper_bonus_threshold <= upper_total + points
             )
             result.append(
                 Placement(

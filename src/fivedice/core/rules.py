@@ -128,6 +128,21 @@ class RuleSet:
             _check_field(field.name, value)
         _check_combination(self)
 
+    def __hash__(self) -> int:
+        # Rule sets key every cache (boxes, scores, tables): the hash of their 23 options is
+        # worked out once. (Defined here, so the dataclass keeps it.)
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        # The cached hash stays behind: string hashes differ from process to process.
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @property
     def dice(self) -> int:
         """How many dice are rolled (5; 6 in Maxi Yatzy)."""
@@ -155,14 +170,15 @@ class RuleSet:
             CardError: the card of these rules has no such box.
         """
         wanted = key.key if isinstance(key, Box) else key
-        found = _box_index(self).get(wanted)
-        if found is None:
-            raise CardError(
-                N_("these rules have no {box} box; the boxes are {boxes}"),
-                box=Phrase(key.name) if isinstance(key, Box) else key,
-                boxes=", ".join(box.key for box in self.boxes),
-            )
-        return self.boxes[found]
+        boxes, index = _boxes_and_index(self)
+        found = index.get(wanted)
+        if found is not None:
+            return boxes[found]
+        raise CardError(
+            N_("these rules have no {box} box; the boxes are {boxes}"),
+            box=Phrase(key.name) if isinstance(key, Box) else key,
+            boxes=", ".join(box.key for box in self.boxes),
+        )
 
     def box_index(self, key: str | Box) -> int:
         """The position of a box on this rule set's card (0-based).
@@ -241,6 +257,20 @@ class RuleSet:
             elif isinstance(value, tuple):
                 value = list(value)
             result[field.name] = value
+        return result
+
+    def all_settings(self) -> dict[str, object]:
+        """Every option, the later ones too even at their defaults (for forms that edit them)."""
+        result: dict[str, object] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            result[field.name] = (
+                value.value
+                if isinstance(value, Enum)
+                else list(value)
+                if isinstance(value, tuple)
+                else value
+            )
         return result
 
     def changed_settings(self, base: RuleSet | None = None) -> dict[str, object]:
@@ -591,13 +621,13 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "yatzy",
-        "Scandinavian Yatzy: 15 boxes, pairs, straights 15 and 20, 50 bonus at 63",
+        "Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63",
         YATZY_RULES,
         ("scandinavian", "yatzy-scandinavian"),
     ),
     Preset(
         "maxi-yatzy",
-        "Maxi Yatzy: six dice, 20 boxes, 100 bonus at 84, unused rolls saved",
+        "six dice, 20 boxes, bonus 100 at 84, unused rolls saved",
         MAXI_YATZY_RULES,
         ("maxi_yatzy", "maxi"),
     ),

@@ -35,6 +35,9 @@ from fivedice.web.hub import (
 from fivedice.web.live import Live
 
 router = APIRouter(prefix="/api", tags=["games"])
+
+MAX_UPPER_TOTAL_SIX_DICE = MAX_UPPER_TOTAL * 6 // 5
+"""The upper boxes' most with six dice (126); the rule set checks the bound of its dice."""
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when the game was made")
 
 
@@ -77,7 +80,7 @@ class RuleOptionsIn(BaseModel):
     )
     upper_bonus: bool | None = None
     upper_bonus_threshold: (
-        Annotated[int, Ge(1), Le(MAX_UPPER_TOTAL), BeforeValidator(_json_integer)] | None
+        Annotated[int, Ge(1), Le(MAX_UPPER_TOTAL_SIX_DICE), BeforeValidator(_json_integer)] | None
     ) = None
     upper_bonus_value: Points | None = None
     full_house: Points | None = None
@@ -92,6 +95,11 @@ class RuleOptionsIn(BaseModel):
     yahtzee_bonus_condition: Literal["box_scored", "box_filled"] | None = None
     joker: Literal["forced", "free_choice", "none"] | None = None
     upper_first: bool | None = None
+    family: Literal["yahtzee", "yatzy", "maxi_yatzy"] | None = None
+    four_of_a_kind_is_two_pairs: bool | None = None
+    fill_order: Literal["free", "forced"] | None = None
+    extra_turn_on_yahtzee: bool | None = None
+    saved_rolls: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
     ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)
