@@ -21,6 +21,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Level, level_values, profile_for
+from fivedice.strategy.limits import has_win_chances
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
 
@@ -244,7 +245,8 @@ def head_to_head(
     parsed = [Level.parse(level) for level in levels]
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
-    if Level.MASTER in parsed:
+    # Without winning chances (Yatzy, Maxi Yatzy) master plays exactly like expert, alone.
+    if Level.MASTER in parsed and has_win_chances(rules):
         return _master_head_to_head(rules, parsed, games, seed, use_cache, cache_dir, progress)
     done = [0] * len(parsed)
 
