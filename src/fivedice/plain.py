@@ -24,6 +24,7 @@ from typing import TextIO
 
 from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
 from fivedice.core.categories import CATEGORIES
+from fivedice.core.dice import DICE_COUNT
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
@@ -240,17 +241,19 @@ def is_yes(answer: str | None) -> bool:
     return word in YES_WORDS or word in (_("y").casefold(), _("yes").casefold())
 
 
-def parse_command(text: str) -> Action:
+def parse_command(text: str, rules: RuleSet | None = None) -> Action:
     """An action from what the player typed: the notation, its short forms (`r`, `h 1 3`,
-    `rel 2`, `s chance`) and box names as on the card, in the player's language too.
+    `rel 2`, `s chance`) and box names as on the card, in the player's language too, among
+    the boxes of `rules` (default: the classic card).
 
     Raises:
         MalformedActionError: not an action (the message says why).
     """
     words = text.split()
     verb = SHORT_VERBS.get(words[0].casefold(), words[0].casefold()) if words else ""
+    boxes = rules.boxes if rules is not None else CATEGORIES
     if verb != "score" or len(words) < 2:
-        return parse_action(" ".join([verb, *words[1:]]))
+        return parse_action(" ".join([verb, *words[1:]]), rules.dice if rules else DICE_COUNT)
     rest = " ".join(words[1:])
     column = 0
     column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
@@ -263,12 +266,12 @@ def parse_command(text: str) -> Action:
             )
     else:
         box_text = rest
-    category = find_box(box_text)
+    category = find_box(box_text, boxes)
     if category is None:
         raise MalformedActionError(
             N_("no box is called {text!r}; the boxes are {boxes}"),
             text=box_text.strip(),
-            boxes=", ".join(box_name(c) for c in CATEGORIES),
+            boxes=", ".join(box_name(c) for c in boxes),
         )
     return Score(category, column)
 
@@ -394,7 +397,7 @@ class PlainSession:
         if command in ("undo", "u"):
             return self.undo()
         try:
-            action = parse_command(text)
+            action = parse_command(text, self.view.state.rules)
         except FivediceError as error:
             self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
             return Outcome.REFUSED
@@ -407,7 +410,7 @@ class PlainSession:
         """Asks once before a box takes a 0 (end of input: no); True for any other score."""
         state = self.view.state
         for placement in state.placements():
-            if placement.category is action.category and placement.column == action.column:
+            if placement.category == action.category and placement.column == action.column:
                 if placement.points != 0:
                     return True
                 box = box_name(action.category)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TextIO
 
 from fivedice.core.actions import TABLE_NOTATION_HELP, Score
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
@@ -114,7 +113,7 @@ def roll_off_line(state: GameState) -> str:
     )
 
 
-def table_entry(line: str) -> str:
+def table_entry(line: str, rules: RuleSet | None = None) -> str:
     """The entry in notation: a box named as on the card, in the player's language too
     (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
     as typed (the service says what is wrong with it)."""
@@ -125,7 +124,7 @@ def table_entry(line: str) -> str:
     if len(box_words) > 1 and box_words[-1].isascii() and box_words[-1].isdigit():
         box_words, points = box_words[:-1], box_words[-1:]
     try:
-        action = parse_command("score " + " ".join(box_words))
+        action = parse_command("score " + " ".join(box_words), rules)
     except MalformedActionError:
         return line
     if not isinstance(action, Score):
@@ -142,7 +141,7 @@ def scored_line(before: GameState, after: GameState) -> str:
     if after.game_number != before.game_number:
         new = after.finished_games[-1].cards[seat]
     for index, (old_column, new_column) in enumerate(zip(old.columns, new.columns, strict=True)):
-        for category in CATEGORIES:
+        for category in old_column.boxes:
             if old_column.score(category) is None and new_column.score(category) is not None:
                 box = box_name(category)
                 if len(new.columns) > 1:
@@ -303,7 +302,7 @@ def run_table_plain(
                 say(_("The last entry is taken back (the log keeps both)."))
                 show_card = True
                 continue
-            view = service.apply_action(game_id, table_entry(line), view.version)
+            view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
         except StaleVersionError:
             view = service.load(game_id)
             say(_("The game was changed elsewhere; here it is as saved now."))

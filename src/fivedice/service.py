@@ -94,6 +94,8 @@ from fivedice.strategy.limits import (
     SolveNotAllowedError,
     SolverBusyError,
     check_cpu_levels,
+    check_supported,
+    has_win_chances,
     waiting_at_most,
 )
 from fivedice.tutorial import LESSONS, Advice, TutorialRun, find_lesson
@@ -239,7 +241,7 @@ def undo_refusal(
         return UndoRefusedError(
             N_("the last action was {name}'s; only your own can be taken back"), name=seat.name
         )
-    if isinstance(parse_action(target.entry.action), Roll):
+    if isinstance(parse_action(target.entry.action, None), Roll):
         return UndoRefusedError(N_("a roll cannot be taken back (that would be a free re-roll)"))
     return None
 
@@ -254,6 +256,16 @@ def _check_solvable(settings: GameSettings) -> None:
         check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
     except SolveNotAllowedError as error:
         raise SettingsError(error.template, **error.params) from None
+
+
+def strategy_refusal(rules: RuleSet) -> SolveNotAllowedError | None:
+    """Why the coach and the CPU players cannot play these rules (None: they can), for
+    front ends that offer the coach before anything is asked of it."""
+    try:
+        check_supported(rules)
+    except SolveNotAllowedError as error:
+        return error
+    return None
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
@@ -308,7 +320,7 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
             a rule set: about as long as a solve). False: None instead, while they are
             prepared in the background (for a web page).
     """
-    if len(state.seats) < 2:
+    if len(state.seats) < 2 or not has_win_chances(state.rules):
         return None
     try:
         from fivedice.strategy.chances import win_chances
@@ -649,7 +661,7 @@ class GameService:
                 status=view.status,
             )
         if isinstance(action, str):
-            action = parse_action(action)
+            action = parse_action(action, view.state.rules.dice)
         state = view.state
         number = view.version + 1
         dice = RecordingDice(view.dice_for_action(number))
@@ -793,11 +805,13 @@ class GameService:
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
-            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`.
+            SolveNotAllowedError: the rules are not on `$FIVEDICE_SOLVE_RULES`, or the
+                strategy layer cannot play them (`UnsupportedByStrategyError`).
             SolverBusyError: another table is being solved (longer than `solve_wait`).
         """
         view = self.view(game_id)
         state = view.state
+        check_supported(state.rules)
         if state.settings.is_table and not view.is_over:
             state = table_coach_state(state, dice, rolls_left)
         elif dice is not None or rolls_left is not None:
@@ -840,6 +854,10 @@ class GameService:
                 N_("game {game_id} is still in progress: it can be reviewed once it is over"),
                 game_id=game_id,
             )
+        try:
+            check_supported(record.settings.rules)
+        except SolveNotAllowedError as error:
+            raise ReviewRefusedError(error.template, **error.params) from None
         try:
             from fivedice.strategy.review import review_game
         except ImportError as error:
@@ -1099,7 +1117,6 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     try:
         import numpy as np
 
-        from fivedice.core.categories import CATEGORIES
         from fivedice.strategy import heuristics as h
         from fivedice.strategy.bots import Level, make_bot
     except ImportError as error:
@@ -1116,21 +1133,21 @@ def multi_column_hint(state: GameState) -> list[ColumnOption]:
     base = 0.0  # the card's estimated points to come: the zero of the options' values
     for index, column_boxes in enumerate(boxes):
         mask, up, armed = h.column_key(column_boxes, rt.params)
-        base += rules.column_multipliers[index] * float(values[mask, up, armed])
+        base += rules.column_multipliers[index] * h.state_value(values, mask, up, armed)
     raw: list[tuple[float, int, ColumnOption]] = []
-    size = rules.columns * h.N_BOXES
+    size = rules.columns * rt.boxes
     cols = np.empty(size, dtype=np.int64)
     box_ids = np.empty(size, dtype=np.int64)
     jokers = np.empty(size, dtype=np.int64)
     option_values = np.empty(size)
     count = h.placement_options(
-        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
+        boxes, rt.multipliers, h.dice_tables(rt.dice).roll_of[tuple(sorted(dice))], False,
         rt.scores, rt.joker_scores, rt.five, rt.params, values,
-        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
+        h.typical_box_values(rules), cols, box_ids, jokers, option_values,
     )  # fmt: skip
     for i in range(count):
         option = ColumnOption(
-            None, CATEGORIES[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
+            None, rules.boxes[int(box_ids[i])], base + float(option_values[i]), 0.0, int(cols[i])
         )
         raw.append((option.value, len(raw), option))
     if state.rolls_left > 0:

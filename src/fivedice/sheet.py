@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from fivedice.core.card import Column, ScoreCard
-from fivedice.core.categories import CATEGORIES, LOWER, UPPER, Category
+from fivedice.core.categories import Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.names import check_name
-from fivedice.core.rules import OfAKindScoring, RuleSet, Straights, preset_name
+from fivedice.core.rules import Family, OfAKindScoring, RuleSet, Straights, preset_name
 from fivedice.i18n import _
-from fivedice.text import box_name, describe_rules, preset_description, preset_title
+from fivedice.text import box_name, box_rule, describe_rules, preset_description, preset_title
 
 MAX_NAME_LENGTH = 40
 MAX_SHEET_COLUMNS = 60  # ten pages of six columns
@@ -199,8 +199,11 @@ class Sheet:
 def how_to_score(rules: RuleSet, category: Category) -> str:
     """What a box scores under these rules, in a few words for the sheet."""
     if category.is_upper:
-        face = category.face or 1
+        face = rules.box(category).face or 1
         return _("Count and add only {face}s").format(face=face)
+    if rules.family is not Family.YAHTZEE:
+        rule = box_rule(category, rules)
+        return rule[:1].upper() + rule[1:]
     matching = rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE
     fixed = rules.straights is Straights.FIXED
     texts = {
@@ -229,7 +232,7 @@ def how_to_score(rules: RuleSet, category: Category) -> str:
 
 def _box_label(category: Category) -> str:
     name = box_name(category)
-    return f"{name} {DIE_FACES[category.index]}" if category.is_upper else name
+    return f"{name} {DIE_FACES[category.face - 1]}" if category.is_upper else name
 
 
 def _value(number: int | None) -> str:
@@ -246,13 +249,13 @@ class _Figures:
 
     def _started(self, boxes: Sequence[Category]) -> bool:
         column = self.column
-        return column is not None and any(column.is_filled(c) for c in boxes)
+        return column is not None and any(column.is_filled(c) for c in boxes if column.has_box(c))
 
     def box(self, category: Category) -> str:
         return "" if self.column is None else _value(self.column.score(category))
 
     def upper_total(self) -> str:
-        if self.column is None or not self._started(UPPER):
+        if self.column is None or not self._started(self.rules.upper_boxes):
             return ""
         return str(self.column.upper_total)
 
@@ -261,12 +264,12 @@ class _Figures:
         if column is None:
             return ""
         bonus = column.upper_bonus(self.rules)
-        if bonus or all(column.is_filled(c) for c in UPPER):
+        if bonus or all(column.is_filled(c) for c in self.rules.upper_boxes):
             return str(bonus)
         return ""
 
     def upper_section(self) -> str:
-        if self.column is None or not self._started(UPPER):
+        if self.column is None or not self._started(self.rules.upper_boxes):
             return ""
         return str(self.column.upper_total + self.column.upper_bonus(self.rules))
 
@@ -283,13 +286,14 @@ class _Figures:
 
     def lower_section(self) -> str:
         column = self.column
-        if column is None or not (self._started(LOWER) or column.extra_yahtzees):
+        lower = [box for box in self.rules.boxes if not box.is_upper]
+        if column is None or not (self._started(lower) or column.extra_yahtzees):
             return ""
         return str(column.lower_total + column.yahtzee_bonus_total(self.rules))
 
     def column_total(self, multiplied: bool = False) -> str:
         column = self.column
-        if column is None or not self._started(CATEGORIES):
+        if column is None or not self._started(self.rules.boxes):
             return ""
         total = column.total(self.rules)
         return str(total * self.multiplier if multiplied else total)
@@ -328,7 +332,7 @@ def build_sheet(
         )
 
     rows: list[Row] = [Row(RowKind.SECTION, _("Upper section"), key="upper_section")]
-    for category in UPPER:
+    for category in rules.upper_boxes:
         rows.append(
             Row(
                 RowKind.BOX,
@@ -369,7 +373,9 @@ def build_sheet(
             )
         )
     rows.append(Row(RowKind.SECTION, _("Lower section"), key="lower_section"))
-    for category in LOWER:
+    for category in rules.boxes:
+        if category.is_upper:
+            continue
         rows.append(
             Row(
                 RowKind.BOX,

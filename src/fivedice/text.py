@@ -9,19 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints
+from fivedice.core.boxes import KNOWN_BOXES, Box, BoxKind
 from fivedice.core.card import Column, Placement, ScoreCard
-from fivedice.core.categories import BOX_NAMES, CATEGORIES, UPPER, Category
+from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import Phrase, Phrases
 from fivedice.core.game import FirstPlayer, GameState
-from fivedice.core.rules import BonusCondition, Joker, OfAKindScoring, RuleSet, Straights
+from fivedice.core.rules import (
+    BonusCondition,
+    Family,
+    FillOrder,
+    Joker,
+    OfAKindScoring,
+    RuleSet,
+    Straights,
+)
 from fivedice.i18n import _, ngettext
-
-_BOX_NAMES = BOX_NAMES
 
 
 def box_name(category: Category) -> str:
     """The box's name as players know it, in the current language."""
-    return _(_BOX_NAMES[category])
+    return _(category.name)
 
 
 def _box_words(text: str) -> str:
@@ -29,14 +36,15 @@ def _box_words(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def find_box(text: str) -> Category | None:
+def find_box(text: str, boxes: tuple[Box, ...] = CATEGORIES) -> Category | None:
     """The box a player typed: its key, its English name or its name in the current language
-    (case, spaces, dashes and underscores ignored); None when no box is called that."""
+    (case, spaces, dashes and underscores ignored), among `boxes` (the rule set's; default
+    the classic thirteen); None when no box is called that."""
     wanted = _box_words(text)
     if not wanted:
         return None
-    for category in CATEGORIES:
-        names = (category.key, _BOX_NAMES[category], box_name(category))
+    for category in boxes:
+        names = (category.key, category.name, box_name(category))
         if any(_box_words(name) == wanted for name in names):
             return category
     return None
@@ -71,6 +79,8 @@ def preset_title(name: str) -> str:
         "simple": _("Simple"),
         "classic-five": _("Classic Five"),
         "triple": _("Triple Yahtzee"),
+        "yatzy": _("Yatzy"),
+        "maxi-yatzy": _("Maxi Yatzy"),
     }
     return titles.get(name, name)
 
@@ -107,18 +117,29 @@ def preset_description(name: str) -> str:
         "simple": _("No extra-Yahtzee bonus and no joker"),
         "classic-five": _("Classic Five: no bonus, no joker, fixed straights"),
         "triple": _("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
+        "yatzy": _("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
+        "maxi-yatzy": _("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
     }
     return descriptions.get(name, name)
 
 
 def describe_rules(rules: RuleSet) -> list[str]:
-    """The active rules as sentences, generated from the rule set's values."""
-    lines = [
+    """The active rules as sentences, generated from the rule set's values and boxes."""
+    dice_line = (
         ngettext(
             "Five dice, up to {rolls} roll a turn; hold any dice between rolls.",
             "Five dice, up to {rolls} rolls a turn; hold any dice between rolls.",
             rules.rolls_per_turn,
-        ).format(rolls=rules.rolls_per_turn),
+        )
+        if rules.dice == 5
+        else ngettext(
+            "Six dice, up to {rolls} roll a turn; hold any dice between rolls.",
+            "Six dice, up to {rolls} rolls a turn; hold any dice between rolls.",
+            rules.rolls_per_turn,
+        )
+    )
+    lines = [
+        dice_line.format(rolls=rules.rolls_per_turn),
         _("Upper boxes score the sum of the dice showing their face."),
     ]
     if rules.upper_bonus:
@@ -131,6 +152,106 @@ def describe_rules(rules: RuleSet) -> list[str]:
         )
     else:
         lines.append(_("No upper bonus."))
+    if rules.family is not Family.YAHTZEE:
+        lines.extend(box_sentence(box, rules) for box in rules.boxes if not box.is_upper)
+    else:
+        lines.extend(_classic_box_sentences(rules))
+    lines.append(_yahtzee_bonus_sentence(rules))
+    lines.append(_joker_sentence(rules))
+    if rules.upper_first:
+        lines.append(
+            _("Upper boxes first: lower boxes open only once all six upper boxes are filled.")
+        )
+    lines.extend(_order_sentences(rules))
+    if rules.columns > 1:
+        multipliers = ", ".join(f"×{m}" for m in rules.column_multipliers)
+        lines.append(
+            ngettext(
+                "{count} column, filled in any order, one box a turn; it counts {multipliers}.",
+                "{count} columns, filled in any order, one box a turn; they count {multipliers}.",
+                rules.columns,
+            ).format(count=rules.columns, multipliers=multipliers)
+        )
+    return lines
+
+
+def _order_sentences(rules: RuleSet) -> list[str]:
+    """The fill order, the saved rolls and the extra turn, when the rules have them."""
+    lines = []
+    if rules.fill_order is FillOrder.FORCED:
+        lines.append(_("Forced order: the boxes are filled from top to bottom, one a turn."))
+    if rules.saved_rolls:
+        lines.append(
+            _(
+                "Saved rolls: rolls not used in a turn are saved; a later turn may use them"
+                " after its own (the saved rolls start again each game)."
+            )
+        )
+    if rules.extra_turn_on_yahtzee:
+        lines.append(
+            _(
+                "Extra turn: a player who scores a Yahtzee (all dice the same) plays another"
+                " turn at once; a player whose card is full is skipped, and the game ends when"
+                " every card is full."
+            )
+        )
+    return lines
+
+
+def _points_words(points: int | None) -> str:
+    return _("the sum of those dice") if points is None else str(points)
+
+
+def box_rule(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, in a few words, from its kind and parameters (the
+    rule set's own box): "3 dice of one face: 3 × the face"."""
+    box = rules.box(box)
+    if box.kind is BoxKind.UPPER:
+        return _("the dice showing {face}, summed").format(face=box.face)
+    if box.kind is BoxKind.CHANCE:
+        return _("any dice, the sum")
+    if box.kind is BoxKind.ALL_SAME:
+        return _("all {dice} dice the same face: {points}").format(
+            dice=rules.dice, points=box.points
+        )
+    if box.kind is BoxKind.OF_A_KIND:
+        if box.matching:
+            return _("{size} dice of one face: {size} × the face").format(size=box.size)
+        return _("at least {size} dice of one face: the sum of all the dice").format(size=box.size)
+    if box.kind is BoxKind.PAIRS:
+        if box.size == 1:
+            return _("two dice of one face: their sum (the highest pair)")
+        text = _("{count} pairs of different faces: {points}").format(
+            count=box.size, points=_points_words(None)
+        )
+        if box.loose:
+            text += _(" (four of a kind counts as two pairs)")
+        return text
+    if box.kind is BoxKind.STRAIGHT:
+        if box.faces:
+            return _("exactly {faces}: {points}").format(
+                faces="-".join(map(str, box.faces)), points=_points_words(box.points)
+            )
+        return _("{size} faces in a row: {points}").format(
+            size=box.size, points=_points_words(box.points)
+        )
+    first, second = box.shape
+    text = _("{first} dice of one face and {second} of another: {points}").format(
+        first=first, second=second, points=_points_words(box.points)
+    )
+    if box.loose:
+        text += _(" (dice all of one face count too)")
+    return text
+
+
+def box_sentence(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, as a sentence with its name."""
+    return _("{name}: {rule}.").format(name=box_name(box), rule=box_rule(box, rules))
+
+
+def _classic_box_sentences(rules: RuleSet) -> list[str]:
+    """The lower boxes of the Yahtzee card, as the rule book words them."""
+    lines = []
     if rules.of_a_kind_scores is OfAKindScoring.ALL_DICE:
         lines.append(_("Three and four of a kind score the sum of all five dice."))
     else:
@@ -159,7 +280,10 @@ def describe_rules(rules: RuleSet) -> list[str]:
             points=rules.yahtzee
         )
     )
-    lines.append(_yahtzee_bonus_sentence(rules))
+    return lines
+
+
+def _joker_sentence(rules: RuleSet) -> str:
     joker = {
         Joker.FORCED: _(
             "Joker (forced): a further Yahtzee must go in its upper box if open; otherwise in "
@@ -172,21 +296,7 @@ def describe_rules(rules: RuleSet) -> list[str]:
         ),
         Joker.NONE: _("No joker: a further Yahtzee scores as an ordinary roll."),
     }
-    lines.append(joker[rules.joker])
-    if rules.upper_first:
-        lines.append(
-            _("Upper boxes first: lower boxes open only once all six upper boxes are filled.")
-        )
-    if rules.columns > 1:
-        multipliers = ", ".join(f"×{m}" for m in rules.column_multipliers)
-        lines.append(
-            ngettext(
-                "{count} column, filled in any order, one box a turn; it counts {multipliers}.",
-                "{count} columns, filled in any order, one box a turn; they count {multipliers}.",
-                rules.columns,
-            ).format(count=rules.columns, multipliers=multipliers)
-        )
-    return lines
+    return joker[rules.joker]
 
 
 def _yahtzee_bonus_sentence(rules: RuleSet) -> str:
@@ -236,9 +346,11 @@ def card_lines(
 ) -> list[str]:
     """A score card as aligned lines; open boxes show what the current dice would earn there."""
     labels = [upper_total_label(), par_label(), upper_bonus_label(), yahtzee_bonus_label()]
-    width = max(len(name) for name in [*map(box_name, CATEGORIES), *labels])
-    lines = []
     columns = card.columns
+    boxes = columns[0].boxes
+    width = max(len(name) for name in [*map(box_name, boxes), *labels])
+    lines = []
+    last_upper = [box for box in boxes if box.is_upper][-1]
 
     def cell(column: Column, index: int, category: Category) -> str:
         # An open box is "-", with what the dice would score there in brackets: "- (25)".
@@ -254,18 +366,19 @@ def card_lines(
     )
     if len(columns) > 1:
         lines.append(header)
-    for category in CATEGORIES:
+    for category in boxes:
         row = "".join(" " + cell(col, i, category) for i, col in enumerate(columns))
         lines.append(f"{box_name(category):<{width}}{row}")
-        if category is UPPER[-1]:
+        if category == last_upper:
             par = "".join(f" {col.upper_par:>+{CELL}}" for col in columns)
             upper = "".join(f" {col.upper_total:>{CELL}}" for col in columns)
             bonus = "".join(f" {col.upper_bonus(rules):>{CELL}}" for col in columns)
             lines.append(f"{upper_total_label():<{width}}{upper}")
             lines.append(f"{par_label():<{width}}{par}")
             lines.append(f"{upper_bonus_label():<{width}}{bonus}")
-    extra = "".join(f" {col.yahtzee_bonus_total(rules):>{CELL}}" for col in columns)
-    lines.append(f"{yahtzee_bonus_label():<{width}}{extra}")
+    if rules.yahtzee_bonus or rules.family is Family.YAHTZEE:
+        extra = "".join(f" {col.yahtzee_bonus_total(rules):>{CELL}}" for col in columns)
+        lines.append(f"{yahtzee_bonus_label():<{width}}{extra}")
     totals = "".join(f" {t:>{CELL}}" for t in card.column_totals(rules))
     lines.append(f"{total_label():<{width}}{totals}")
     return lines
@@ -370,7 +483,9 @@ def table_turn_lines(state: GameState) -> list[str]:
     seat = state.current_seat
     lines = [
         _("{name}'s turn {turn} of {turns}.").format(
-            name=state.seats[seat].name, turn=state.turn_number, turns=13 * rules.columns
+            name=state.seats[seat].name,
+            turn=state.turn_number,
+            turns=len(rules.boxes) * rules.columns,
         )
     ]
     if state.dice is None:
@@ -399,9 +514,9 @@ def turn_lines(state: GameState) -> list[str]:
         _("{name}'s turn {turn} of {turns}: roll {used} of {rolls}.").format(
             name=state.seats[seat].name,
             turn=state.turn_number,
-            turns=13 * rules.columns,
+            turns=len(rules.boxes) * rules.columns,
             used=state.turn.rolls_used,
-            rolls=rules.rolls_per_turn,
+            rolls=rules.rolls_per_turn + state.rolls_saved(seat),
         ),
         _("Dice: {dice}").format(dice=dice_text(state.dice, state.turn.held)),
     ]
@@ -510,10 +625,10 @@ def _translated_param(value: object, gettext: Callable[[str], str] | None) -> ob
 
 def _localized_box(value: object, gettext: Callable[[str], str] | None) -> object:
     """A box key ("full_house") as the box's name in the language; other values as they are."""
-    category = next((c for c in CATEGORIES if c.key == value), None)
+    category = KNOWN_BOXES.get(value) if isinstance(value, str) else None
     if category is None:  # already a name (a `Phrase`), or not a box at all
         return _translated_param(value, gettext)
-    return (gettext or _)(_BOX_NAMES[category])
+    return (gettext or _)(category.name)
 
 
 def dice_values(dice: tuple[int, ...]) -> str:
@@ -619,7 +734,7 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
         (
             p
             for p in before.placements()
-            if p.category is action.category and p.column == action.column
+            if p.category == action.category and p.column == action.column
         ),
         None,
     )

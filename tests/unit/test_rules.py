@@ -37,6 +37,8 @@ def test_presets_are_what_the_rule_book_says():
         "simple",
         "classic-five",
         "triple",
+        "yatzy",
+        "maxi-yatzy",
     ]
 
 
@@ -47,7 +49,7 @@ def test_aliases_and_case():
 
 def test_unknown_preset_names_the_known_ones():
     with pytest.raises(RuleSetError, match="classic, free-choice"):
-        find_ruleset("yatzy")
+        find_ruleset("kniffel-deluxe")
 
 
 def test_every_setting_is_settable_from_text():

@@ -92,7 +92,7 @@ def parse_column(rules: RuleSet, card_json: str | None) -> Column:
     from fivedice.core.card import Column
 
     if not card_json:
-        return Column.empty()
+        return Column.empty(rules)
     if len(card_json) > MAX_CARD_JSON:
         raise FivediceError(
             N_("--card is too long: {length:,} characters (a card needs a few hundred)"),

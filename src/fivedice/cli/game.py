@@ -44,7 +44,7 @@ def score(
     except FivediceError as error:
         fail_with(error)
     try:
-        roll = parse_dice(dice)
+        roll = parse_dice(dice, rules.dice)
     except FivediceError as error:
         fail_with(error)
     placements = column.placements(rules, roll)

@@ -13,6 +13,7 @@ from fivedice.core.actions import (
     ScorePoints,
     parse_action,
 )
+from fivedice.core.boxes import Box, BoxKind, score_box
 from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.categories import CATEGORIES, LOWER, UPPER, Category
 from fivedice.core.dice import (
@@ -52,6 +53,8 @@ from fivedice.core.names import PlayerNameError, check_name, visible_text
 from fivedice.core.rules import (
     PRESETS,
     BonusCondition,
+    Family,
+    FillOrder,
     Joker,
     OfAKindScoring,
     RuleSet,
@@ -71,12 +74,16 @@ __all__ = [
     "Action",
     "ActionError",
     "BonusCondition",
+    "Box",
+    "BoxKind",
     "CardError",
     "Category",
     "Column",
     "DiceError",
     "DiceSource",
     "EnterDice",
+    "Family",
+    "FillOrder",
     "FirstPlayer",
     "FivediceError",
     "GameKind",
@@ -116,5 +123,6 @@ __all__ = [
     "rank",
     "replay",
     "roll_probability",
+    "score_box",
     "visible_text",
 ]

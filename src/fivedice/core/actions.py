@@ -34,11 +34,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fivedice.core.categories import Category
-from fivedice.core.dice import DICE_COUNT, parse_dice
+from fivedice.core.dice import DICE_COUNT, MAX_DICE, parse_dice
 from fivedice.core.errors import N_, CardError, DiceError, MalformedActionError
 
 
-def _check_positions(positions: tuple[int, ...]) -> None:
+def _check_positions(positions: tuple[int, ...], dice: int = MAX_DICE) -> None:
     if not positions:
         raise MalformedActionError(N_("name at least one die by its position, 1 to 5"))
     for position in positions:
@@ -46,10 +46,10 @@ def _check_positions(positions: tuple[int, ...]) -> None:
             raise MalformedActionError(
                 N_("a die position is a number 1-5, not {position!r}"), position=position
             )
-        if not 1 <= position <= DICE_COUNT:
+        if not 1 <= position <= dice:
             raise MalformedActionError(
                 N_("there are dice 1 to {count}; there is no die {position}"),
-                count=DICE_COUNT,
+                count=dice,
                 position=position,
             )
     if len(set(positions)) != len(positions):
@@ -128,8 +128,9 @@ class EnterDice:
     dice: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        count = len(self.dice) if DICE_COUNT <= len(self.dice) <= MAX_DICE else DICE_COUNT
         try:
-            roll = parse_dice("".join(str(value) for value in self.dice))
+            roll = parse_dice("".join(str(value) for value in self.dice), count)
         except DiceError as error:
             raise MalformedActionError(error.template, **error.params) from None
         if roll != self.dice:
@@ -199,8 +200,12 @@ def _parse_box(text: str) -> tuple[Category, int]:
     return category, column
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str, dice: int | None = DICE_COUNT) -> Action:
     """Reads an action from its notation (case and extra spaces ignored).
+
+    `dice` is the number of dice of the rules in force (5; 6 in Maxi Yatzy): die positions
+    and entered dice are checked against it. None: any number fivedice plays (5 or 6), for
+    notation read back from a log whose game checks it when it is applied.
 
     Raises:
         MalformedActionError: the text is not an action; the message shows the notation.
@@ -222,10 +227,14 @@ def parse_action(text: str) -> Action:
         return Roll()
     if verb in ("hold", "release"):
         positions = _parse_positions(args)
+        _check_positions(positions, MAX_DICE if dice is None else dice)
         return Hold(positions) if verb == "hold" else Release(positions)
     if verb == "dice":
+        if dice is None:
+            count = sum(1 for c in " ".join(args) if c.isdigit())
+            dice = count if DICE_COUNT <= count <= MAX_DICE else DICE_COUNT
         try:
-            return EnterDice(parse_dice(" ".join(args)))
+            return EnterDice(parse_dice(" ".join(args), dice))
         except DiceError as error:
             raise MalformedActionError(error.template, **error.params) from None
     if verb == "score":

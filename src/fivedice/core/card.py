@@ -1,4 +1,4 @@
-"""Score cards: columns of thirteen boxes, their bonuses and totals, and where a roll may go.
+"""Score cards: columns of the rule set's boxes, their bonuses and totals, and where a roll may go.
 
 >>> from fivedice.core.rules import CLASSIC
 >>> column = Column.empty().fill(CLASSIC, Category.YAHTZEE, (4, 4, 4, 4, 4))
@@ -9,14 +9,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from fivedice.core.categories import BOX_NAMES, CATEGORIES, UPPER, Category, box_phrase, upper_box
-from fivedice.core.dice import ALL_ROLLS, Roll, check_roll
+from fivedice.core.boxes import CLASSIC_BOXES, CLASSIC_INDEX, KNOWN_BOXES, Box, score_box
+from fivedice.core.categories import Category, box_phrase
+from fivedice.core.dice import Roll, all_rolls, check_roll
 from fivedice.core.errors import N_, CardError, IllegalActionError, Phrase, Phrases
-from fivedice.core.rules import BonusCondition, Joker, RuleSet
-from fivedice.core.scoring import box_score, is_five_of_a_kind, possible_scores
+from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
+from fivedice.core.scoring import is_yahtzee, possible_scores
 
 _JOKER_WORDS = {
     Joker.FORCED: N_("forced"),
@@ -26,6 +27,14 @@ _JOKER_WORDS = {
 """The joker rules as the new-game form names them, for error messages."""
 
 UPPER_PAR_PER_FACE = 3  # "par": three of each face, which totals exactly 63
+
+
+_CLASSIC_UPPER = tuple(range(6))
+
+
+def par_per_face(rules: RuleSet) -> int:
+    """Par: three of each face with five dice (63), four with six (84, Maxi Yatzy)."""
+    return rules.dice - 2
 
 
 @dataclass(frozen=True)
@@ -50,24 +59,44 @@ class Placement:
 
 @dataclass(frozen=True)
 class Column:
-    """One column of a score card: the thirteen boxes (None = open) and extra Yahtzees earned."""
+    """One column of a score card: its boxes' scores in card order (None = open) and the
+    extra Yahtzees earned. `boxes` are the rule set's boxes (default: the classic thirteen),
+    as the one known object of each key (`boxes.KNOWN_BOXES`): the rule set's own box carries
+    the parameters that score (`RuleSet.box`)."""
 
     scores: tuple[int | None, ...] = (None,) * 13
     extra_yahtzees: int = 0
+    boxes: tuple[Box, ...] = CLASSIC_BOXES
+    par_per_face: int = UPPER_PAR_PER_FACE
+    _positions: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+    _upper: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if len(self.scores) != len(CATEGORIES):
+        classic = self.boxes is CLASSIC_BOXES
+        positions = CLASSIC_INDEX if classic else {b.key: i for i, b in enumerate(self.boxes)}
+        upper = (
+            _CLASSIC_UPPER if classic else tuple(i for i, b in enumerate(self.boxes) if b.is_upper)
+        )
+        object.__setattr__(self, "_positions", positions)
+        object.__setattr__(self, "_upper", upper)
+        if len(self.scores) != len(self.boxes):
             raise CardError(
                 N_("a column has {count} boxes, not {found}"),
-                count=len(CATEGORIES),
+                count=len(self.boxes),
                 found=len(self.scores),
             )
         if self.extra_yahtzees < 0:
             raise CardError(N_("the number of extra Yahtzees cannot be negative"))
 
     @classmethod
-    def empty(cls) -> Column:
-        return cls()
+    def empty(cls, rules: RuleSet | None = None) -> Column:
+        """An empty column of the rule set's boxes (default: the classic card)."""
+        if rules is None or (rules.boxes == CLASSIC_BOXES and rules.dice == 5):
+            return cls()
+        # The known box objects of these keys (one object per key, so that `is` comparisons
+        # of boxes hold); their parameters are the rule set's (`RuleSet.box`).
+        boxes = tuple(KNOWN_BOXES[box.key] for box in rules.boxes)
+        return cls((None,) * len(boxes), 0, boxes, par_per_face(rules))
 
     @classmethod
     def from_scores(
@@ -78,9 +107,10 @@ class Column:
         Raises:
             CardError: an unknown box or a score that box cannot hold under these rules.
         """
-        boxes: list[int | None] = [None] * len(CATEGORIES)
+        empty = cls.empty(rules)
+        boxes: list[int | None] = [None] * len(empty.boxes)
         for key, score in scores.items():
-            category = Category.parse(key)
+            category = Category.parse(key, rules.boxes)
             if isinstance(score, bool) or not isinstance(score, int):
                 raise CardError(
                     N_("the score of {box} must be an integer, not {score!r}"),
@@ -91,8 +121,8 @@ class Column:
                 raise CardError(
                     N_("{box} cannot hold {score} under these rules"), box=category.key, score=score
                 )
-            boxes[category.index] = score
-        column = cls(tuple(boxes), extra_yahtzees)
+            boxes[rules.box_index(category)] = score
+        column = replace(empty, scores=tuple(boxes), extra_yahtzees=extra_yahtzees)
         if extra_yahtzees and not column.pays_yahtzee_bonus(rules):
             raise CardError(N_("extra Yahtzees need a filled Yahtzee box that earns the bonus"))
         return column
@@ -117,36 +147,51 @@ class Column:
             raise CardError(N_("extra_yahtzees must be a whole number, not {value!r}"), value=extra)
         return cls.from_scores(rules, scores, extra)  # type: ignore[arg-type]  # checked there
 
+    def _index(self, category: Box) -> int:
+        try:
+            return self.boxes.index(category)
+        except ValueError:
+            raise CardError(N_("this card has no {box} box"), box=box_phrase(category)) from None
+
+    def has_box(self, category: Box) -> bool:
+        return category in self.boxes
+
     def score(self, category: Category) -> int | None:
-        return self.scores[category.index]
+        return self.scores[self._index(category)]
 
     def is_filled(self, category: Category) -> bool:
-        return self.scores[category.index] is not None
+        return self.scores[self._index(category)] is not None
 
     @property
     def open_boxes(self) -> tuple[Category, ...]:
-        return tuple(c for c in CATEGORIES if self.scores[c.index] is None)
+        return tuple(c for c, s in zip(self.boxes, self.scores, strict=True) if s is None)
 
     @property
     def is_complete(self) -> bool:
         return all(s is not None for s in self.scores)
 
     @property
+    def boxes_filled(self) -> int:
+        return sum(1 for s in self.scores if s is not None)
+
+    @property
     def upper_total(self) -> int:
-        return sum(s or 0 for s in self.scores[:6])
+        scores = self.scores
+        return sum(scores[i] or 0 for i in self._upper)
 
     @property
     def lower_total(self) -> int:
         """The lower boxes, without the extra-Yahtzee bonus."""
-        return sum(s or 0 for s in self.scores[6:])
+        return sum(s or 0 for s in self.scores) - self.upper_total
 
     @property
     def upper_par(self) -> int:
-        """Upper total against par (three of each filled face): +3 means three points ahead."""
+        """Upper total against par (three of each filled face, four with six dice): +3 means
+        three points ahead."""
         return sum(
-            (self.scores[c.index] or 0) - UPPER_PAR_PER_FACE * (c.index + 1)
-            for c in UPPER
-            if self.scores[c.index] is not None
+            s - self.par_per_face * c.face
+            for c, s in zip(self.boxes, self.scores, strict=True)
+            if c.is_upper and s is not None
         )
 
     def upper_bonus(self, rules: RuleSet) -> int:
@@ -167,32 +212,39 @@ class Column:
         )
 
     def pays_yahtzee_bonus(self, rules: RuleSet) -> bool:
-        """Whether a further five of a kind placed in this column earns the bonus."""
-        held = self.score(Category.YAHTZEE)
-        if not rules.yahtzee_bonus or held is None:
+        """Whether a further Yahtzee placed in this column earns the bonus."""
+        yahtzee_box = rules.all_same_box
+        if not rules.yahtzee_bonus or yahtzee_box is None:
+            return False
+        held = self.score(yahtzee_box)
+        if held is None:
             return False
         return rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
 
     def allowed_boxes(self, rules: RuleSet) -> tuple[Category, ...]:
-        """Open boxes the upper-first option allows, before the joker is considered."""
+        """Open boxes the fill order and the upper-first option allow, before the joker."""
         open_boxes = self.open_boxes
+        if rules.fill_order is FillOrder.FORCED:
+            return open_boxes[:1]
         if rules.upper_first and any(c.is_upper for c in open_boxes):
             return tuple(c for c in open_boxes if c.is_upper)
         return open_boxes
 
     def legal_boxes(self, rules: RuleSet, dice: Sequence[int]) -> tuple[tuple[Category, bool], ...]:
         """Where the dice may go in this column, each with whether it scores as a joker."""
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         allowed = self.allowed_boxes(rules)
+        yahtzee_box = rules.all_same_box
         joker_applies = (
-            is_five_of_a_kind(roll)
-            and self.is_filled(Category.YAHTZEE)
+            yahtzee_box is not None
+            and is_yahtzee(rules, roll)
+            and self.is_filled(yahtzee_box)
             and rules.joker is not Joker.NONE
         )
         if not joker_applies:
             return tuple((c, False) for c in allowed)
-        face_box = upper_box(roll[0])
-        face_open = not self.is_filled(face_box)
+        face_box = next((c for c in self.boxes if c.is_upper and c.face == roll[0]), None)
+        face_open = face_box is not None and not self.is_filled(face_box)
         if rules.joker is Joker.FREE_CHOICE:
             return tuple((c, not face_open) for c in allowed)
         # Forced: the face's upper box if open, else an open lower box, else a 0 in an upper box.
@@ -203,19 +255,20 @@ class Column:
 
     def placements(self, rules: RuleSet, dice: Sequence[int], column: int = 0) -> list[Placement]:
         """Every legal placement of the dice in this column with the points it earns now."""
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         bonus = (
             rules.yahtzee_bonus_value
-            if (is_five_of_a_kind(roll) and self.pays_yahtzee_bonus(rules))
+            if (is_yahtzee(rules, roll) and self.pays_yahtzee_bonus(rules))
             else 0
         )
         result = []
+        upper_total = self.upper_total
         for category, joker in self.legal_boxes(rules, roll):
-            points = box_score(rules, category, roll, joker)
+            points = score_box(rules.box(category), roll, joker)
             reaches = (
                 rules.upper_bonus
                 and category.is_upper
-                and self.upper_total < rules.upper_bonus_threshold <= self.upper_total + points
+                and upper_total < rules.upper_bonus_threshold <= upper_total + points
             )
             result.append(
                 Placement(
@@ -235,9 +288,9 @@ class Column:
         Raises:
             IllegalActionError: the box is filled or the rules do not allow it for these dice.
         """
-        roll: Roll = check_roll(dice)
+        roll: Roll = check_roll(dice, rules.dice)
         for placement in self.placements(rules, roll):
-            if placement.category is category:
+            if placement.category == category:
                 return self._filled(placement)
         raise self.refusal(rules, category, roll)
 
@@ -259,7 +312,7 @@ class Column:
         matches = by_points.get(points, [])
         if not matches:
             if not possible:
-                raise self.refusal(rules, category, ALL_ROLLS[0])
+                raise self.refusal(rules, category, all_rolls(rules.dice)[0])
             raise IllegalActionError(
                 N_("no roll scores {points} in {box} now; it can score {possible}"),
                 points=points,
@@ -276,7 +329,7 @@ class Column:
 
     def _filled(self, placement: Placement) -> Column:
         scores = list(self.scores)
-        scores[placement.category.index] = placement.box_points
+        scores[self._index(placement.category)] = placement.box_points
         extra = 1 if placement.yahtzee_bonus else 0
         return replace(self, scores=tuple(scores), extra_yahtzees=self.extra_yahtzees + extra)
 
@@ -286,6 +339,12 @@ class Column:
 
     def refusal(self, rules: RuleSet, category: Category, roll: Roll) -> IllegalActionError:
         """The error that says why the dice may not go in `category`."""
+        if not self.has_box(category):
+            return IllegalActionError(
+                N_("these rules have no {box} box; the boxes are {boxes}"),
+                box=box_phrase(category),
+                boxes=", ".join(box.key for box in self.boxes),
+            )
         if self.is_filled(category):
             return IllegalActionError(
                 N_("the {box} box is already filled (with {score})"),
@@ -293,6 +352,11 @@ class Column:
                 score=self.score(category),
             )
         if category not in self.allowed_boxes(rules):
+            if rules.fill_order is FillOrder.FORCED:
+                return IllegalActionError(
+                    N_("the boxes are filled top to bottom (forced order): next is {next}"),
+                    next=box_phrase(self.open_boxes[0]),
+                )
             return IllegalActionError(
                 N_("{box} is a lower box: fill every upper box first (upper-first rule)"),
                 box=box_phrase(category),
@@ -302,7 +366,7 @@ class Column:
             joker=Phrase(_JOKER_WORDS[rules.joker]),
             box=box_phrase(category),
             dice="".join(map(str, roll)),
-            allowed=Phrases(BOX_NAMES[c] for c, _ in self.legal_boxes(rules, roll)),
+            allowed=Phrases(c.name for c, _ in self.legal_boxes(rules, roll)),
         )
 
 
@@ -312,7 +376,7 @@ def _placements_by_points(
 ) -> dict[Category, dict[int, list[Placement]]]:
     """Every placement some roll could make in the column now, by box and box score."""
     found: dict[Category, dict[int, list[Placement]]] = {}
-    for roll in ALL_ROLLS:
+    for roll in all_rolls(rules.dice):
         for placement in column.placements(rules, roll):
             by_points = found.setdefault(placement.category, {})
             by_points.setdefault(placement.box_points, []).append(placement)
@@ -348,7 +412,7 @@ class ScoreCard:
 
     @classmethod
     def empty(cls, rules: RuleSet) -> ScoreCard:
-        return cls(tuple(Column() for _ in range(rules.columns)))
+        return cls(tuple(Column.empty(rules) for _ in range(rules.columns)))
 
     def total(self, rules: RuleSet) -> int:
         """The grand total: every column's total times its multiplier."""
@@ -371,7 +435,7 @@ class ScoreCard:
 
     @property
     def boxes_filled(self) -> int:
-        return sum(13 - len(column.open_boxes) for column in self.columns)
+        return sum(column.boxes_filled for column in self.columns)
 
     def placements(self, rules: RuleSet, dice: Sequence[int]) -> list[Placement]:
         """Every legal placement of the dice, in every column, in score-card order."""
@@ -415,6 +479,12 @@ class ScoreCard:
             )
 
     def _check(self, rules: RuleSet) -> None:
+        if any(column.boxes != rules.boxes for column in self.columns):
+            raise CardError(
+                N_("this card has {count} boxes; the rules use {boxes}"),
+                count=len(self.columns[0].boxes),
+                boxes=len(rules.boxes),
+            )
         if len(self.columns) != rules.columns:
             raise CardError(
                 N_("this card has {count} columns; the rules use {columns}"),

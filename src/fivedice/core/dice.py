@@ -24,6 +24,8 @@ from fivedice.core.errors import N_, DiceError
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DICE_COUNT = 5
+"""The classic number of dice (a rule set says its own: `RuleSet.dice`)."""
+MAX_DICE = 6
 
 Roll = tuple[int, ...]
 """A multiset of face values as a sorted tuple."""
@@ -42,6 +44,20 @@ ALL_KEEPS: tuple[Roll, ...] = tuple(
 """The 462 distinct keeps (multisets of 0 to 5 dice), by size then value."""
 
 
+@cache
+def all_rolls(count: int = DICE_COUNT) -> tuple[Roll, ...]:
+    """The distinct rolls of `count` dice, sorted (252 for five, 462 for six)."""
+    return ALL_ROLLS if count == DICE_COUNT else _multisets(count)
+
+
+@cache
+def all_keeps(count: int = DICE_COUNT) -> tuple[Roll, ...]:
+    """The distinct keeps of 0 to `count` dice, by size then value."""
+    if count == DICE_COUNT:
+        return ALL_KEEPS
+    return tuple(keep for size in range(count + 1) for keep in _multisets(size))
+
+
 def normalize(dice: Iterable[int]) -> Roll:
     """Returns the dice as a sorted tuple after checking every value is a face 1-6.
 
@@ -55,11 +71,11 @@ def normalize(dice: Iterable[int]) -> Roll:
     return tuple(sorted(values))
 
 
-def parse_dice(text: str) -> Roll:
-    """Parses five dice written as digits, with or without separators ("33355", "3 3 3 5 5").
+def parse_dice(text: str, count: int = DICE_COUNT) -> Roll:
+    """Parses `count` dice written as digits, with or without separators ("33355", "3 3 3 5 5").
 
     Raises:
-        DiceError: not exactly five faces from 1 to 6.
+        DiceError: not exactly `count` faces from 1 to 6.
     """
     digits = [c for c in text if not c.isspace() and c not in ",-"]
     if not all(c in "0123456789" for c in digits):  # not isdigit(): "²" is a digit to it
@@ -67,23 +83,23 @@ def parse_dice(text: str) -> Roll:
             N_("dice are written as five digits 1-6, e.g. 33355; got {text!r}"), text=text
         )
     dice = normalize(int(c) for c in digits)
-    if len(dice) != DICE_COUNT:
+    if len(dice) != count:
         raise DiceError(
             N_("a roll has {count} dice; {text!r} has {found}"),
-            count=DICE_COUNT,
+            count=count,
             text=text,
             found=len(dice),
         )
     return dice
 
 
-def check_roll(dice: Sequence[int]) -> Roll:
-    """Returns the five dice sorted; raises DiceError unless they are five faces 1-6."""
+def check_roll(dice: Sequence[int], count: int = DICE_COUNT) -> Roll:
+    """Returns the dice sorted; raises DiceError unless they are `count` faces 1-6."""
     roll = normalize(dice)
-    if len(roll) != DICE_COUNT:
+    if len(roll) != count:
         raise DiceError(
             N_("a roll has {count} dice, not {found}: {dice}"),
-            count=DICE_COUNT,
+            count=count,
             found=len(roll),
             dice=tuple(dice),
         )
@@ -99,14 +115,15 @@ def multiset_probability(dice: Roll) -> Fraction:
     return Fraction(ways, 6 ** len(dice))
 
 
-def roll_probability(roll: Roll) -> Fraction:
-    """Probability that five fresh dice show this roll (any order)."""
-    return multiset_probability(check_roll(roll))
+def roll_probability(roll: Roll, count: int = DICE_COUNT) -> Fraction:
+    """Probability that `count` fresh dice show this roll (any order)."""
+    return multiset_probability(check_roll(roll, count))
 
 
 @cache
-def keep_outcomes(keep: Roll) -> tuple[tuple[Roll, Fraction], ...]:
-    """Every five-dice roll reachable by re-rolling the dice not in `keep`, with its probability.
+def keep_outcomes(keep: Roll, count: int = DICE_COUNT) -> tuple[tuple[Roll, Fraction], ...]:
+    """Every roll of `count` dice reachable by re-rolling the dice not in `keep`, with its
+    probability.
 
     The probabilities are exact and sum to 1.
 
@@ -116,12 +133,12 @@ def keep_outcomes(keep: Roll) -> tuple[tuple[Roll, Fraction], ...]:
     True
     """
     keep = normalize(keep)
-    if len(keep) > DICE_COUNT:
+    if len(keep) > count:
         raise DiceError(
-            N_("at most {count} dice can be kept, not {found}"), count=DICE_COUNT, found=len(keep)
+            N_("at most {count} dice can be kept, not {found}"), count=count, found=len(keep)
         )
     outcomes: list[tuple[Roll, Fraction]] = []
-    for rolled in _multisets(DICE_COUNT - len(keep)):
+    for rolled in _multisets(count - len(keep)):
         outcomes.append((tuple(sorted(keep + rolled)), multiset_probability(rolled)))
     return tuple(outcomes)
 

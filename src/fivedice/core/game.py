@@ -34,6 +34,7 @@ from fivedice.core.errors import N_, ActionError, IllegalActionError
 from fivedice.core.errors import SettingsError as SettingsError  # (its old home: re-exported)
 from fivedice.core.names import check_name
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import is_yahtzee
 
 MAX_SEATS = 100
 MAX_MATCH_LENGTH = 100
@@ -124,9 +125,14 @@ class Turn:
     held: tuple[bool, ...] = (False,) * DICE_COUNT
     rolls_used: int = 0
 
+    @classmethod
+    def start(cls, seat: int, rules: RuleSet) -> Turn:
+        """A new turn of `seat` before its first roll, with the rule set's number of dice."""
+        return cls(seat=seat, held=(False,) * rules.dice)
+
     @property
     def held_positions(self) -> tuple[int, ...]:
-        """Held dice by position, 1-5."""
+        """Held dice by position, from 1."""
         return tuple(i + 1 for i, h in enumerate(self.held) if h)
 
     @property
@@ -157,6 +163,8 @@ class GameState:
     game_number: int = 1
     opening_rolls: tuple[tuple[tuple[int, ...] | None, ...], ...] = ()
     finished_games: tuple[FinishedGame, ...] = ()
+    saved_rolls: tuple[int, ...] = ()
+    """Rolls each seat saved from earlier turns (the `saved_rolls` rule; empty: none)."""
 
     @property
     def rules(self) -> RuleSet:
@@ -176,7 +184,11 @@ class GameState:
 
     @property
     def rolls_left(self) -> int:
-        return self.rules.rolls_per_turn - self.turn.rolls_used
+        return self.rules.rolls_per_turn + self.rolls_saved(self.turn.seat) - self.turn.rolls_used
+
+    def rolls_saved(self, seat: int) -> int:
+        """Rolls the seat saved from earlier turns (the `saved_rolls` rule), usable now."""
+        return self.saved_rolls[seat] if seat < len(self.saved_rolls) else 0
 
     @property
     def is_game_over(self) -> bool:
@@ -227,7 +239,11 @@ def rank(totals: Sequence[int]) -> tuple[int, ...]:
 
 
 def choose_first_player(
-    mode: FirstPlayer, seat_count: int, dice: DiceSource | None, game_number: int = 1
+    mode: FirstPlayer,
+    seat_count: int,
+    dice: DiceSource | None,
+    game_number: int = 1,
+    dice_count: int = DICE_COUNT,
 ) -> tuple[int, tuple[tuple[tuple[int, ...] | None, ...], ...]]:
     """The starting seat and the roll-off rounds that chose it (None: not in that round).
 
@@ -237,7 +253,7 @@ def choose_first_player(
         return (game_number - 1) % seat_count, ()
     if dice is None:
         raise ActionError(N_("choosing the first player by dice needs a dice source"))
-    count = 1 if mode is FirstPlayer.HIGHEST_DIE else DICE_COUNT
+    count = 1 if mode is FirstPlayer.HIGHEST_DIE else dice_count
     contenders = list(range(seat_count))
     rounds: list[tuple[tuple[int, ...] | None, ...]] = []
     while True:
@@ -258,12 +274,12 @@ def _start_game(
     finished: tuple[FinishedGame, ...],
 ) -> GameState:
     start, rounds = choose_first_player(
-        settings.first_player, len(settings.seats), dice, game_number
+        settings.first_player, len(settings.seats), dice, game_number, settings.rules.dice
     )
     return GameState(
         settings=settings,
         cards=tuple(ScoreCard.empty(settings.rules) for _ in settings.seats),
-        turn=Turn(seat=start),
+        turn=Turn.start(start, settings.rules),
         starting_seat=start,
         game_number=game_number,
         opening_rolls=rounds,
@@ -317,13 +333,16 @@ def _apply_roll(state: GameState, dice: DiceSource | None) -> GameState:
         if all(turn.held):
             raise IllegalActionError(
                 N_("all five dice are held: release one to roll, or score a box")
+                if len(turn.held) == DICE_COUNT
+                else N_("all the dice are held: release one to roll, or score a box")
             )
     if dice is None:
         raise ActionError(N_("rolling needs a dice source"))
-    held = turn.held if turn.dice is not None else (False,) * DICE_COUNT
+    count = state.rules.dice
+    held = turn.held if turn.dice is not None else (False,) * count
     fresh = iter(normalize_sequence(dice.roll(held.count(False))))
-    old = turn.dice or (0,) * DICE_COUNT
-    values = tuple(old[i] if held[i] else next(fresh) for i in range(DICE_COUNT))
+    old = turn.dice or (0,) * count
+    values = tuple(old[i] if held[i] else next(fresh) for i in range(count))
     return replace(
         state, turn=replace(turn, dice=values, held=held, rolls_used=turn.rolls_used + 1)
     )
@@ -334,6 +353,13 @@ def _apply_hold(state: GameState, positions: tuple[int, ...], hold: bool) -> Gam
     _require_turn_started(state, verb + " dice")
     _require_rolls_left(state, verb)
     held = list(state.turn.held)
+    for position in positions:
+        if position > len(held):
+            raise IllegalActionError(
+                N_("there are dice 1 to {count}; there is no die {position}"),
+                count=len(held),
+                position=position,
+            )
     for position in positions:
         if held[position - 1] == hold:
             template = (
@@ -355,26 +381,70 @@ def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> Ga
     values = _require_turn_started(state, "score")
     seat = state.turn.seat
     card = state.cards[seat].fill(state.rules, action.column, action.category, values)
-    return _next_turn(state, card, dice)
+    return _next_turn(state, card, dice, is_yahtzee(state.rules, values))
 
 
 def _apply_points(state: GameState, action: ScorePoints, dice: DiceSource | None) -> GameState:
     seat = state.turn.seat
     card = state.cards[seat].fill_points(state.rules, action.column, action.category, action.points)
-    return _next_turn(state, card, dice)
+    entered = state.turn.dice
+    yahtzee = entered is not None and is_yahtzee(state.rules, entered)
+    all_same_box = state.rules.all_same_box
+    if all_same_box is not None and action.category == all_same_box and action.points > 0:
+        yahtzee = True  # points in the Yahtzee box: a Yahtzee was rolled
+    return _next_turn(state, card, dice, yahtzee)
 
 
 def _apply_dice(state: GameState, action: EnterDice) -> GameState:
+    count = state.rules.dice
+    if len(action.dice) != count:
+        raise IllegalActionError(
+            N_("a roll has {count} dice, not {found}: {dice}"),
+            count=count,
+            found=len(action.dice),
+            dice=action.dice,
+        )
     # The dice are final as far as the app knows: no rolls are left to take here.
-    turn = replace(state.turn, dice=action.dice, rolls_used=state.rules.rolls_per_turn)
+    used = state.rules.rolls_per_turn + state.rolls_saved(state.turn.seat)
+    turn = replace(state.turn, dice=action.dice, rolls_used=used)
     return replace(state, turn=turn)
 
 
-def _next_turn(state: GameState, card: ScoreCard, dice: DiceSource | None) -> GameState:
+def _next_seat(state: GameState, cards: tuple[ScoreCard, ...], yahtzee: bool) -> int:
+    """Who plays next: the same seat after a Yahtzee under `extra_turn_on_yahtzee` (unless its
+    card is full), else the next seat in order whose card is not full."""
+    seat = state.turn.seat
+    count = len(state.seats)
+    if yahtzee and state.rules.extra_turn_on_yahtzee and not cards[seat].is_complete:
+        return seat
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if not cards[candidate].is_complete:
+            return candidate
+    return (seat + 1) % count  # the game is over
+
+
+def _saved_after(state: GameState) -> tuple[int, ...]:
+    """The saved rolls after the seat to move scores: its rolls left are kept for later."""
+    if not state.rules.saved_rolls or state.settings.is_table:
+        return state.saved_rolls
+    saved = list(state.saved_rolls or (0,) * len(state.seats))
+    saved[state.turn.seat] = max(0, state.rolls_left)
+    return tuple(saved)
+
+
+def _next_turn(
+    state: GameState, card: ScoreCard, dice: DiceSource | None, yahtzee: bool = False
+) -> GameState:
     """The state after the seat to move filled a box: the next seat's turn, or next game."""
     seat = state.turn.seat
     cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
-    after = replace(state, cards=cards, turn=Turn(seat=(seat + 1) % len(state.seats)))
+    after = replace(
+        state,
+        cards=cards,
+        turn=Turn.start(_next_seat(state, cards, yahtzee), state.rules),
+        saved_rolls=_saved_after(state),
+    )
     if after.is_game_over and after.game_number < state.settings.match_length:
         finished = FinishedGame(cards, after.totals, state.starting_seat)
         return _start_game(
@@ -397,7 +467,7 @@ def apply(state: GameState, action: Action | str, dice: DiceSource | None = None
         IllegalActionError: the rules do not allow the action now; the message says why.
     """
     if isinstance(action, str):
-        action = parse_action(action)
+        action = parse_action(action, state.rules.dice)
     if state.is_match_over:
         raise IllegalActionError(N_("the game is over"))
     at_table = state.settings.is_table
@@ -448,7 +518,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.rolls_left > 0:
         if not all(turn.held):
             actions.append(Roll())
-        for position in range(1, DICE_COUNT + 1):
+        for position in range(1, len(turn.held) + 1):
             held = turn.held[position - 1]
             actions.append(Release((position,)) if held else Hold((position,)))
     actions.extend(Score(p.category, p.column) for p in state.placements())

@@ -15,11 +15,34 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
-from fivedice.core.errors import N_, Phrase, RuleSetError
+from fivedice.core.boxes import (
+    CASTLE,
+    CHANCE,
+    FIVE_OF_A_KIND,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    FULL_STRAIGHT,
+    LARGE_STRAIGHT,
+    MAXI_YATZY,
+    ONE_PAIR,
+    SMALL_STRAIGHT,
+    THREE_OF_A_KIND,
+    THREE_PAIRS,
+    TOWER,
+    TWO_PAIRS,
+    UPPER_BOXES,
+    YAHTZEE,
+    YATZY,
+    Box,
+    BoxKind,
+)
+from fivedice.core.errors import N_, CardError, Phrase, RuleSetError
 
 MAX_UPPER_TOTAL = 105  # five sixes + five fives + ... + five ones
+MAX_DICE = 6
 MAX_FIXED_SCORE = 10_000
 MAX_ROLLS = 100
 MAX_COLUMNS = 20
@@ -44,6 +67,21 @@ class BonusCondition(Enum):
 
     BOX_SCORED = "box_scored"  # the Yahtzee box holds its full score
     BOX_FILLED = "box_filled"  # the Yahtzee box is filled, even with 0
+
+
+class Family(Enum):
+    """Which boxes the card has and how many dice are rolled (the rest are options)."""
+
+    YAHTZEE = "yahtzee"  # 5 dice, the 13 boxes of Yahtzee (Kniffel, Classic Five)
+    YATZY = "yatzy"  # 5 dice, the 15 boxes of Scandinavian Yatzy
+    MAXI_YATZY = "maxi_yatzy"  # 6 dice, the 20 boxes of Maxi Yatzy
+
+
+class FillOrder(Enum):
+    """In which order the boxes may be filled."""
+
+    FREE = "free"  # any open box
+    FORCED = "forced"  # top to bottom, in card order ("tvungen")
 
 
 class Joker(Enum):
@@ -77,12 +115,82 @@ class RuleSet:
     yahtzee_bonus_condition: BonusCondition = BonusCondition.BOX_SCORED
     joker: Joker = Joker.FORCED
     upper_first: bool = False
+    family: Family = Family.YAHTZEE
+    four_of_a_kind_is_two_pairs: bool = False
+    fill_order: FillOrder = FillOrder.FREE
+    extra_turn_on_yahtzee: bool = False
+    saved_rolls: bool = False
     column_multipliers: tuple[int, ...] = (1,)
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             _check_field(field.name, value)
+        _check_combination(self)
+
+    def __hash__(self) -> int:
+        # Rule sets key every cache (boxes, scores, tables): the hash of their 23 options is
+        # worked out once. (Defined here, so the dataclass keeps it.)
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        # The cached hash stays behind: string hashes differ from process to process.
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
+    @property
+    def dice(self) -> int:
+        """How many dice are rolled (5; 6 in Maxi Yatzy)."""
+        return 6 if self.family is Family.MAXI_YATZY else 5
+
+    @property
+    def boxes(self) -> tuple[Box, ...]:
+        """The boxes of one column in card order, with this rule set's parameters."""
+        return _family_boxes(self)
+
+    @property
+    def upper_boxes(self) -> tuple[Box, ...]:
+        return tuple(box for box in self.boxes if box.is_upper)
+
+    @property
+    def all_same_box(self) -> Box | None:
+        """The box for dice all of one face (Yahtzee, Yatzy, Maxi Yatzy), if the card has one:
+        the extra-Yahtzee bonus, the joker and the extra turn are judged by it."""
+        return next((box for box in self.boxes if box.kind is BoxKind.ALL_SAME), None)
+
+    def box(self, key: str | Box) -> Box:
+        """This rule set's box with that key (its parameters are the ones that score).
+
+        Raises:
+            CardError: the card of these rules has no such box.
+        """
+        wanted = key.key if isinstance(key, Box) else key
+        boxes, index = _boxes_and_index(self)
+        found = index.get(wanted)
+        if found is not None:
+            return boxes[found]
+        raise CardError(
+            N_("these rules have no {box} box; the boxes are {boxes}"),
+            box=Phrase(key.name) if isinstance(key, Box) else key,
+            boxes=", ".join(box.key for box in self.boxes),
+        )
+
+    def box_index(self, key: str | Box) -> int:
+        """The position of a box on this rule set's card (0-based).
+
+        Raises:
+            CardError: the card of these rules has no such box.
+        """
+        return self.boxes.index(self.box(key))
+
+    def has_box(self, key: str | Box) -> bool:
+        wanted = key.key if isinstance(key, Box) else key
+        return wanted in _box_index(self)
 
     @property
     def columns(self) -> int:
@@ -133,10 +241,17 @@ class RuleSet:
         return self.replace(**changes)
 
     def settings(self) -> dict[str, object]:
-        """Every option as a JSON-friendly value, by option name (the inverse of with_settings)."""
+        """Every option as a JSON-friendly value, by option name (the inverse of with_settings).
+
+        The options added with boxes as data (`LATER_OPTIONS`) appear only when they differ
+        from their defaults, so that the settings of every older rule set (saved games, cache
+        keys, `rules_key` hashes, `fivedice rules --json`) stay exactly what they were.
+        """
         result: dict[str, object] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
+            if field.name in LATER_OPTIONS and value == field.default:
+                continue
             if isinstance(value, Enum):
                 value = value.value
             elif isinstance(value, tuple):
@@ -144,10 +259,29 @@ class RuleSet:
             result[field.name] = value
         return result
 
+    def all_settings(self) -> dict[str, object]:
+        """Every option, the later ones too even at their defaults (for forms that edit them)."""
+        result: dict[str, object] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            result[field.name] = (
+                value.value
+                if isinstance(value, Enum)
+                else list(value)
+                if isinstance(value, tuple)
+                else value
+            )
+        return result
+
     def changed_settings(self, base: RuleSet | None = None) -> dict[str, object]:
         """The options that differ from `base` (default: the classic rules)."""
         reference = (base or RuleSet()).settings()
-        return {k: v for k, v in self.settings().items() if reference[k] != v}
+        defaults = RuleSet().settings()
+        return {
+            k: v
+            for k, v in self.settings().items()
+            if reference.get(k, defaults.get(k, _DEFAULTS.get(k))) != v
+        }
 
     @classmethod
     def preset(cls, name: str = "classic", **options: object) -> RuleSet:
@@ -168,6 +302,14 @@ class RuleSet:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
+LATER_OPTIONS: frozenset[str] = frozenset(
+    {"family", "four_of_a_kind_is_two_pairs", "fill_order", "extra_turn_on_yahtzee", "saved_rolls"}
+)
+"""Options added after the first release: `RuleSet.settings` lists them only when changed."""
+_DEFAULTS: dict[str, object] = {
+    f.name: (f.default.value if isinstance(f.default, Enum) else f.default)
+    for f in dataclasses.fields(RuleSet)
+}
 SETTING_NAMES: tuple[str, ...] = (*OPTION_NAMES[:-1], "columns", "column_multipliers")
 
 OPTION_LABELS: dict[str, str] = {
@@ -187,6 +329,11 @@ OPTION_LABELS: dict[str, str] = {
     "yahtzee_bonus_condition": N_("Extra-Yahtzee bonus needs"),
     "joker": N_("Joker"),
     "upper_first": N_("Upper boxes first"),
+    "family": N_("Boxes and dice"),
+    "four_of_a_kind_is_two_pairs": N_("Four of a kind is two pairs"),
+    "fill_order": N_("Fill order"),
+    "extra_turn_on_yahtzee": N_("Extra turn on a Yahtzee"),
+    "saved_rolls": N_("Unused rolls are saved"),
     "columns": N_("Columns"),
     "column_multipliers": N_("Column multipliers"),
 }
@@ -205,8 +352,18 @@ _ENUMS: dict[str, type[Enum]] = {
     "straights": Straights,
     "yahtzee_bonus_condition": BonusCondition,
     "joker": Joker,
+    "family": Family,
+    "fill_order": FillOrder,
 }
-_BOOLS = {"upper_bonus", "five_of_a_kind_is_full_house", "yahtzee_bonus", "upper_first"}
+_BOOLS = {
+    "upper_bonus",
+    "five_of_a_kind_is_full_house",
+    "yahtzee_bonus",
+    "upper_first",
+    "four_of_a_kind_is_two_pairs",
+    "extra_turn_on_yahtzee",
+    "saved_rolls",
+}
 
 
 def _check_field(name: str, value: object) -> None:
@@ -240,7 +397,7 @@ def _check_field(name: str, value: object) -> None:
             )
         low, high = {
             "rolls_per_turn": (1, MAX_ROLLS),
-            "upper_bonus_threshold": (1, MAX_UPPER_TOTAL),
+            "upper_bonus_threshold": (1, MAX_UPPER_TOTAL * MAX_DICE // 5),
         }.get(name, (0, MAX_FIXED_SCORE))
         if not low <= value <= high:
             template = (
@@ -252,6 +409,100 @@ def _check_field(name: str, value: object) -> None:
                 else N_("{name} must be from {low} to {high}, not {value}")
             )
             raise RuleSetError(template, name=_option(name), low=low, high=high, value=value)
+
+
+def _check_combination(rules: RuleSet) -> None:
+    """Options that depend on each other: the threshold on the dice, options on the boxes."""
+    most = 21 * rules.dice
+    if rules.upper_bonus_threshold > most:
+        template = (
+            N_(
+                "{name} must be from {low} to {high}, not {value}"
+                " (the upper boxes total at most 105)"
+            )
+            if most == MAX_UPPER_TOTAL
+            else N_(
+                "{name} must be from {low} to {high}, not {value}"
+                " (with six dice the upper boxes total at most 126)"
+            )
+        )
+        raise RuleSetError(
+            template,
+            name=_option("upper_bonus_threshold"),
+            low=1,
+            high=most,
+            value=rules.upper_bonus_threshold,
+        )
+    if rules.family is not Family.YAHTZEE and rules.full_house != _DEFAULT_FULL_HOUSE:
+        raise RuleSetError(
+            N_("{name} does not apply to these boxes: their full houses score the sum of the dice"),
+            name=_option("full_house"),
+        )
+    if rules.four_of_a_kind_is_two_pairs and rules.family is Family.YAHTZEE:
+        raise RuleSetError(
+            N_("{name} needs a card with a two-pairs box (family yatzy or maxi_yatzy)"),
+            name=_option("four_of_a_kind_is_two_pairs"),
+        )
+
+
+_DEFAULT_FULL_HOUSE = 25
+
+
+def _classic_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    matching = rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE
+    fixed = rules.straights is Straights.FIXED
+    return (
+        *UPPER_BOXES,
+        dataclasses.replace(THREE_OF_A_KIND, matching=matching),
+        dataclasses.replace(FOUR_OF_A_KIND, matching=matching),
+        dataclasses.replace(
+            FULL_HOUSE, points=rules.full_house, loose=rules.five_of_a_kind_is_full_house
+        ),
+        _straight(SMALL_STRAIGHT, rules.small_straight, (1, 2, 3, 4, 5) if fixed else ()),
+        _straight(LARGE_STRAIGHT, rules.large_straight, (2, 3, 4, 5, 6) if fixed else ()),
+        dataclasses.replace(YAHTZEE, points=rules.yahtzee),
+        CHANCE,
+    )
+
+
+def _straight(box: Box, points: int, faces: tuple[int, ...]) -> Box:
+    return dataclasses.replace(box, points=points, faces=faces, size=0 if faces else box.size)
+
+
+def _yatzy_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    matching = rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE
+    fixed = rules.straights is Straights.FIXED
+    loose_pairs = rules.four_of_a_kind_is_two_pairs
+    loose_house = rules.five_of_a_kind_is_full_house
+    maxi = rules.family is Family.MAXI_YATZY
+    of_a_kind = (THREE_OF_A_KIND, FOUR_OF_A_KIND, *((FIVE_OF_A_KIND,) if maxi else ()))
+    pairs = (ONE_PAIR, TWO_PAIRS, *((THREE_PAIRS,) if maxi else ()))
+    houses = (FULL_HOUSE, *((CASTLE, TOWER) if maxi else ()))
+    return (
+        *UPPER_BOXES,
+        *(dataclasses.replace(box, loose=loose_pairs) for box in pairs),
+        *(dataclasses.replace(box, matching=matching) for box in of_a_kind),
+        _straight(SMALL_STRAIGHT, rules.small_straight, (1, 2, 3, 4, 5) if fixed else ()),
+        _straight(LARGE_STRAIGHT, rules.large_straight, (2, 3, 4, 5, 6) if fixed else ()),
+        *((FULL_STRAIGHT,) if maxi else ()),
+        *(dataclasses.replace(box, points=None, loose=loose_house) for box in houses),
+        CHANCE,
+        dataclasses.replace(MAXI_YATZY if maxi else YATZY, points=rules.yahtzee),
+    )
+
+
+def _family_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    return _boxes_and_index(rules)[0]
+
+
+def _box_index(rules: RuleSet) -> dict[str, int]:
+    return _boxes_and_index(rules)[1]
+
+
+@lru_cache(maxsize=256)
+def _boxes_and_index(rules: RuleSet) -> tuple[tuple[Box, ...], dict[str, int]]:
+    boxes = _classic_boxes(rules) if rules.family is Family.YAHTZEE else _yatzy_boxes(rules)
+    return boxes, {box.key: i for i, box in enumerate(boxes)}
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -333,6 +584,27 @@ class Preset:
 
 CLASSIC = RuleSet()
 
+YATZY_RULES = RuleSet(
+    family=Family.YATZY,
+    upper_bonus_value=50,
+    small_straight=15,
+    large_straight=20,
+    of_a_kind_scores=OfAKindScoring.MATCHING_DICE,
+    straights=Straights.FIXED,
+    yahtzee_bonus=False,
+    joker=Joker.NONE,
+)
+"""Scandinavian Yatzy (Larsson & Sjöberg's rules; optimum 248.4399894)."""
+
+MAXI_YATZY_RULES = YATZY_RULES.replace(
+    family=Family.MAXI_YATZY,
+    upper_bonus_threshold=84,
+    upper_bonus_value=100,
+    yahtzee=100,
+    saved_rolls=True,
+)
+"""Maxi Yatzy: six dice, 20 boxes, and rolls not used in a turn saved for later turns."""
+
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "classic",
@@ -363,6 +635,18 @@ PRESETS: tuple[Preset, ...] = (
         "Triple Yahtzee: three columns counting 1x, 2x and 3x",
         CLASSIC.replace(column_multipliers=(1, 2, 3)),
         ("triple-yahtzee",),
+    ),
+    Preset(
+        "yatzy",
+        "Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63",
+        YATZY_RULES,
+        ("scandinavian", "yatzy-scandinavian"),
+    ),
+    Preset(
+        "maxi-yatzy",
+        "six dice, 20 boxes, bonus 100 at 84, unused rolls saved",
+        MAXI_YATZY_RULES,
+        ("maxi_yatzy", "maxi"),
     ),
 )
 

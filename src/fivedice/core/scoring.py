@@ -1,60 +1,37 @@
 """What a roll scores in each box, under a rule set.
 
->>> from fivedice.core.rules import CLASSIC
+The rule set's own box (`RuleSet.box`) carries the parameters; `boxes.score_box` scores it.
+
+>>> from fivedice.core.rules import CLASSIC, find_ruleset
 >>> box_score(CLASSIC, Category.FULL_HOUSE, (3, 3, 3, 5, 5))
 25
 >>> box_score(CLASSIC, Category.SMALL_STRAIGHT, (1, 2, 3, 4, 4))
 30
 >>> box_score(CLASSIC, Category.THREE_OF_A_KIND, (2, 5, 5, 5, 6))
 23
+>>> box_score(find_ruleset("yatzy"), Category.FULL_HOUSE, (3, 3, 3, 5, 5))
+19
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from fivedice.core.categories import CATEGORIES, Category
-from fivedice.core.dice import ALL_ROLLS, check_roll
-from fivedice.core.rules import OfAKindScoring, RuleSet, Straights
-
-_SMALL_RUNS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
-_LARGE_RUNS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+from fivedice.core.boxes import all_same, score_box
+from fivedice.core.categories import Category
+from fivedice.core.dice import all_rolls, check_roll
+from fivedice.core.rules import Joker, RuleSet
 
 
 def is_five_of_a_kind(dice: Sequence[int]) -> bool:
-    return len(dice) == 5 and len(set(dice)) == 1
+    """Five dice of one face (a classic Yahtzee)."""
+    return len(dice) == 5 and all_same(dice)
 
 
-def is_small_straight(rules: RuleSet, dice: Sequence[int]) -> bool:
-    faces = set(dice)
-    if rules.straights is Straights.FIXED:
-        return faces == {1, 2, 3, 4, 5}
-    return any(run <= faces for run in _SMALL_RUNS)
-
-
-def is_large_straight(rules: RuleSet, dice: Sequence[int]) -> bool:
-    faces = set(dice)
-    if rules.straights is Straights.FIXED:
-        return faces == {2, 3, 4, 5, 6}
-    return any(run == faces for run in _LARGE_RUNS)
-
-
-def is_full_house(rules: RuleSet, dice: Sequence[int]) -> bool:
-    counts = sorted(Counter(dice).values())
-    if counts == [2, 3]:
-        return True
-    return rules.five_of_a_kind_is_full_house and counts == [5]
-
-
-def _of_a_kind(rules: RuleSet, dice: Sequence[int], size: int) -> int:
-    face, count = Counter(dice).most_common(1)[0]
-    if count < size:
-        return 0
-    if rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE:
-        return size * face
-    return sum(dice)
+def is_yahtzee(rules: RuleSet, dice: Sequence[int]) -> bool:
+    """Every one of the rule set's dice shows the same face (Yahtzee, Yatzy, Maxi Yatzy)."""
+    return len(dice) == rules.dice and all_same(dice)
 
 
 def box_score(rules: RuleSet, category: Category, dice: Sequence[int], joker: bool = False) -> int:
@@ -62,36 +39,26 @@ def box_score(rules: RuleSet, category: Category, dice: Sequence[int], joker: bo
 
     With `joker=True` (a five of a kind placed as a joker) full house and both straights score
     their full fixed values; every other box scores as usual.
+
+    Raises:
+        CardError: the rules have no such box.
     """
-    face = category.face
-    if face is not None:
-        return face * sum(1 for d in dice if d == face)
-    if category is Category.THREE_OF_A_KIND:
-        return _of_a_kind(rules, dice, 3)
-    if category is Category.FOUR_OF_A_KIND:
-        return _of_a_kind(rules, dice, 4)
-    if category is Category.FULL_HOUSE:
-        return rules.full_house if joker or is_full_house(rules, dice) else 0
-    if category is Category.SMALL_STRAIGHT:
-        return rules.small_straight if joker or is_small_straight(rules, dice) else 0
-    if category is Category.LARGE_STRAIGHT:
-        return rules.large_straight if joker or is_large_straight(rules, dice) else 0
-    if category is Category.YAHTZEE:
-        return rules.yahtzee if is_five_of_a_kind(dice) else 0
-    return sum(dice)  # chance
+    return score_box(rules.box(category), dice, joker)
 
 
 def box_scores(rules: RuleSet, dice: Sequence[int]) -> dict[Category, int]:
     """Every box's plain score for the dice (no joker), in score-card order."""
-    roll = check_roll(dice)
-    return {category: box_score(rules, category, roll) for category in CATEGORIES}
+    roll = check_roll(dice, rules.dice)
+    return {box: score_box(box, roll) for box in rules.boxes}
 
 
 @cache
 def possible_scores(rules: RuleSet, category: Category) -> frozenset[int]:
     """Every score the box can hold under these rules (a scratch is a roll that scores 0)."""
+    box = rules.box(category)
+    joker = rules.joker is not Joker.NONE
     scores: set[int] = set()
-    for roll in ALL_ROLLS:
-        scores.add(box_score(rules, category, roll))
-        scores.add(box_score(rules, category, roll, joker=is_five_of_a_kind(roll)))
+    for roll in all_rolls(rules.dice):
+        scores.add(score_box(box, roll))
+        scores.add(score_box(box, roll, joker=joker and all_same(roll)))
     return frozenset(scores)

@@ -53,7 +53,6 @@ from sqlalchemy.dialects import postgresql as postgresql_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import URL, make_url
 
-from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import N_, FivediceError, Phrase
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
 from fivedice.core.game import GameSettings, GameState, rank
@@ -179,7 +178,10 @@ def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[s
     ranks = rank(totals)
     rows = []
     for seat, card in enumerate(cards):
-        boxes = {c.key: [column.score(c) or 0 for column in card.columns] for c in CATEGORIES}
+        boxes = {
+            c.key: [column.score(c) or 0 for column in card.columns] for c in card.columns[0].boxes
+        }
+        yahtzee_box = state.rules.all_same_box
         rows.append(
             {
                 "game_id": game_id,
@@ -189,7 +191,8 @@ def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[s
                 "rank": ranks[seat],
                 "upper_bonuses": sum(1 for col in card.columns if col.upper_bonus(state.rules)),
                 "yahtzees": sum(
-                    (1 if (col.score(Category.YAHTZEE) or 0) > 0 else 0) + col.extra_yahtzees
+                    (1 if yahtzee_box and (col.score(yahtzee_box) or 0) > 0 else 0)
+                    + col.extra_yahtzees
                     for col in card.columns
                 ),
                 "boxes_json": json.dumps(boxes),

@@ -516,7 +516,7 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
             notation = UNDO
         else:
             try:
-                notation = str(parse_action(notation))
+                notation = str(parse_action(notation, None))
             except FivediceError as error:
                 raise RecordError(
                     N_("line {number}: {reason}"), number=number, reason=str(error)

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from fivedice.core.actions import parse_action
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, Seat
 from fivedice.core.names import visible_text
+from fivedice.core.rules import Family, RuleSet
 from fivedice.store.errors import GameDamagedError
 from fivedice.store.records import (
     UNDO,
@@ -345,7 +345,7 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
             try:
                 text = _text(row.action, column)
                 # An undo is a log entry, not a core action (records.UNDO).
-                action = UNDO if text == UNDO else str(parse_action(text))
+                action = UNDO if text == UNDO else str(parse_action(text, None))
             except FivediceError as error:
                 raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
             column = f"actions.dice {where}"
@@ -429,11 +429,16 @@ def _log_length(count: int, version: int) -> Damage:
 # -- results ------------------------------------------------------------------------------
 
 
+_CARD_KEYS = frozenset(
+    frozenset(box.key for box in RuleSet(family=family).boxes) for family in Family
+)
+"""The box keys of each family's card: a result row holds the boxes of one of them."""
+
+
 def _boxes(text: object, column: str) -> dict[str, list[int]]:
     boxes = _json(text, column)
-    keys = {category.key for category in CATEGORIES}
     lengths = set()
-    fits = isinstance(boxes, dict) and set(boxes) == keys
+    fits = isinstance(boxes, dict) and frozenset(boxes) in _CARD_KEYS
     for scores in boxes.values() if fits else ():
         if not isinstance(scores, list) or any(
             isinstance(s, bool) or not isinstance(s, int) for s in scores
@@ -493,7 +498,7 @@ def action_entry_from_row(row: Any) -> ActionEntry:
     column = f"actions.action {where}"
     try:
         text = _text(row.action, column)
-        action = UNDO if text == UNDO else str(parse_action(text))
+        action = UNDO if text == UNDO else str(parse_action(text, None))
     except FivediceError as error:
         raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
     column = f"actions.dice {where}"

@@ -10,7 +10,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from fivedice.core.categories import CATEGORIES
 from fivedice.store.rows import ResultRow
 
 BUCKET = 50  # width of a score-distribution bucket
@@ -106,7 +105,7 @@ def profile_stats(rows: Iterable[ResultRow]) -> list[ProfileStats]:
                 ),
                 upper_bonus_rate=sum(row.upper_bonuses for row in group) / columns,
                 yahtzees=sum(row.yahtzees for row in group),
-                box_averages={c.key: box_sums[c.key] / columns for c in CATEGORIES},
+                box_averages={key: box_sums[key] / columns for key in group[0].boxes},
             )
         )
     return out

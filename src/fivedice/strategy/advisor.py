@@ -135,7 +135,9 @@ class Engine:
         self.rolls_per_turn = table.rules.rolls_per_turn
         # Option codes: a code below the number of boxes B is the box at that place on the
         # card, a code c >= B keeps ALL_KEEPS[c - B] (see `solver.advice_options`).
-        boxes: tuple[Category, ...] = tuple(getattr(table.rules, "boxes", CATEGORIES))
+        boxes: tuple[Category, ...] = tuple(table.rules.boxes)
+        if boxes == CATEGORIES:  # the classic card: its boxes themselves (callers use `is`)
+            boxes = CATEGORIES
         self.full_mask = (1 << len(boxes)) - 1
         self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + ALL_KEEPS
         self.box_key_of: tuple[str | None, ...] = (
@@ -278,7 +280,7 @@ def expected_loss(options: Sequence[Option], chosen: Sequence[int] | Category) -
     """
     for option in options:
         if isinstance(chosen, Category):
-            if option.category is chosen:
+            if option.category == chosen:
                 return option.loss
         elif option.keep is not None and option.keep == tuple(sorted(chosen)):
             return option.loss

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import Family, RuleSet
 
 __all__ = [
     "OPTIMAL_LEVELS",
@@ -32,9 +32,12 @@ __all__ = [
     "SOLVE_RULES_ENV",
     "SolveNotAllowedError",
     "SolverBusyError",
+    "UnsupportedByStrategyError",
     "allowed_rules",
     "check_allowed",
     "check_cpu_levels",
+    "check_supported",
+    "is_supported",
     "parse_allowed",
     "solving_slot",
     "waiting_at_most",
@@ -64,6 +67,50 @@ class SolverBusyError(FivediceError):
 
 class SolveNotAllowedError(FivediceError):
     """These rules are not on the allow-list of rule sets this process may solve."""
+
+
+class UnsupportedByStrategyError(SolveNotAllowedError):
+    """The strategy layer (solver, coach, CPU players) cannot play these rules yet.
+
+    A subclass of `SolveNotAllowedError`, so every front end that refuses a hint or a CPU
+    seat for the allow-list refuses these rules the same way; human-only games still play.
+    """
+
+
+def is_supported(rules: RuleSet) -> bool:
+    """Whether the solver, the coach and the CPU players handle these rules: the Yahtzee and
+    Yatzy families (five dice), any fill order and options, but no saved rolls (Maxi Yatzy).
+
+    The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    """
+    return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
+
+
+def cpus_supported(rules: RuleSet) -> bool:
+    """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
+    (calibrated heuristic levels: its exact solve does not fit, see the README)."""
+    return is_supported(rules) or rules.family is Family.MAXI_YATZY
+
+
+def has_win_chances(rules: RuleSet) -> bool:
+    """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
+    available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
+    return is_supported(rules) and rules.family is Family.YAHTZEE
+
+
+def check_supported(rules: RuleSet) -> None:
+    """Refuses rules the strategy layer cannot play.
+
+    Raises:
+        UnsupportedByStrategyError: not `is_supported(rules)`.
+    """
+    if not is_supported(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the exact solver do not handle saved rolls (Maxi Yatzy):"
+                " play these rules with people or with CPU players"
+            )
+        )
 
 
 _SOLVE_LOCK = threading.RLock()
@@ -131,7 +178,9 @@ def check_allowed(rules: RuleSet) -> None:
 
     Raises:
         SolveNotAllowedError: an allow-list is set and these rules are not on it.
+        UnsupportedByStrategyError: the strategy layer cannot play these rules.
     """
+    check_supported(rules)
     allowed = allowed_rules()
     if allowed is not None and _single(rules) not in allowed:
         raise SolveNotAllowedError(
@@ -148,9 +197,13 @@ def check_cpu_levels(rules: RuleSet, levels: Iterable[str | None]) -> None:
 
     Raises:
         SolveNotAllowedError: a strong or expert CPU seat on rules that may not be solved.
+        UnsupportedByStrategyError: any CPU seat on rules the strategy layer cannot play.
     """
-    if any(level in OPTIMAL_LEVELS for level in levels):
-        check_allowed(rules)
+    levels = tuple(levels)
+    if any(level is not None for level in levels) and not cpus_supported(rules):
+        check_supported(rules)
+    if is_supported(rules) and any(level in OPTIMAL_LEVELS for level in levels):
+        check_allowed(rules)  # Maxi Yatzy's CPUs never solve: nothing to allow
 
 
 def _single(rules: RuleSet) -> RuleSet:

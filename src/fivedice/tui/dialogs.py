@@ -12,7 +12,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
-from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.game import GameState
 from fivedice.core.rules import preset_name
 from fivedice.i18n import _, ngettext
@@ -191,9 +190,11 @@ def card_table(state: GameState, cards_of: list[int] | None = None) -> Table:
             suffix = f" ×{rules.column_multipliers[column]}" if rules.columns > 1 else ""
             table.add_column(state.seats[seat].name[:10] + suffix, justify="right")
     columns = [c for seat in seats for c in state.cards[seat].columns]
-    for category in CATEGORIES:
+    boxes = columns[0].boxes
+    last_upper = [box for box in boxes if box.is_upper][-1]
+    for category in boxes:
         table.add_row(box_name(category), *(str(c.score(category) or 0) for c in columns))
-        if category is UPPER[-1]:
+        if category == last_upper:
             table.add_row(upper_total_label(), *(str(c.upper_total) for c in columns))
             table.add_row(upper_bonus_label(), *(str(c.upper_bonus(rules)) for c in columns))
     table.add_row(yahtzee_bonus_label(), *(str(c.yahtzee_bonus_total(rules)) for c in columns))

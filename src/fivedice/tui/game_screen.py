@@ -27,6 +27,7 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import LANGUAGES, _, current_language, ngettext, set_language
+from fivedice.service import strategy_refusal
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.text import box_name, choice_text, error_text
 from fivedice.tui.chances_bar import ChancesBar
@@ -51,6 +52,8 @@ PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
 TICK = 0.05
 # Cells across the side panel (dice, buttons, log) takes: dice 7 wide inside, or 5 (narrow).
 WIDE_SIDE, NARROW_SIDE = 51, 36
+SIX_DICE_NARROW_SIDE = 43
+"""The narrow side panel with six dice (always 7 wide each: 42 cells and the padding)."""
 MIN_SIZE = (60, 20)
 """The smallest window (columns, rows) the game screen is drawn in; below it, it says so."""
 UNDO = "undo"
@@ -81,6 +84,7 @@ class GameScreen(Screen[None]):
         Binding("3", "hold_die(3)", "Hold", show=False),
         Binding("4", "hold_die(4)", "Hold", show=False),
         Binding("5", "hold_die(5)", "Hold", show=False),
+        Binding("6", "hold_die(6)", "Hold", show=False),
         Binding("h", "hint", "Hint"),
         Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
@@ -180,7 +184,8 @@ class GameScreen(Screen[None]):
             self.query_one("#status", Static).update(self._status_text(state))
             return
         narrow = self._layout(state)
-        self.query_one(DiceRow).show(state, 5 if narrow else 7)
+        six = state.rules.dice > 5  # six dice are always drawn narrow, to fit the side panel
+        self.query_one(DiceRow).show(state, 5 if narrow or six else 7)
         self._place_cursor(state)
         self.query_one("#status", Static).update(self._status_text(state))
         roll = self.query_one("#roll", FlatButton)
@@ -237,7 +242,9 @@ class GameScreen(Screen[None]):
         scrollbar = 1 if table.rows_needed(state) > height - 2 else 0
         room = width - WIDE_SIDE - scrollbar
         level = table.best_level(state, shown, room)
-        narrow_room = width - NARROW_SIDE - scrollbar
+        six = state.rules.dice > 5
+        self.set_class(six, "six")
+        narrow_room = width - (SIX_DICE_NARROW_SIDE if six else NARROW_SIDE) - scrollbar
         narrow_level = table.best_level(state, shown, narrow_room)
         fits = table.needed_width(state, shown, level) <= room
         narrow = narrow_level < level or (
@@ -276,16 +283,18 @@ class GameScreen(Screen[None]):
         if state.is_match_over:
             return Text(_("The game is over."), style="bold")
         seat = state.seats[state.current_seat]
+        # Saved rolls (Maxi Yatzy) add to the turn's own.
+        rolls = state.rules.rolls_per_turn + state.rolls_saved(state.current_seat)
         parts = [
             _("Turn: {name}").format(name=seat.name),
             _("round {turn}/{turns}").format(
-                turn=state.turn_number, turns=13 * state.rules.columns
+                turn=state.turn_number, turns=len(state.rules.boxes) * state.rules.columns
             ),
             ngettext(
                 "{left} of {rolls} roll left",
                 "{left} of {rolls} rolls left",
-                state.rules.rolls_per_turn,
-            ).format(left=state.rolls_left, rolls=state.rules.rolls_per_turn),
+                rolls,
+            ).format(left=state.rolls_left, rolls=rolls),
         ]
         if state.settings.match_length > 1:
             parts.insert(
@@ -595,6 +604,8 @@ class GameScreen(Screen[None]):
         state = self.state
         if not self._human_turn(state):
             return
+        if position > len(state.turn.held):
+            return  # no such die under these rules (die 6 with five dice)
         held = state.dice is not None and state.turn.held[position - 1]
         self.act(f"{'release' if held else 'hold'} {position}")
 
@@ -728,6 +739,10 @@ class GameScreen(Screen[None]):
 
     def action_coach(self) -> None:
         app = self.fiveapp
+        refusal = strategy_refusal(self.state.rules)
+        if refusal is not None and not app.coach_mode:
+            self.notify(error_text(refusal), severity="warning", timeout=4)
+            return
         app.coach_mode = not app.coach_mode
         self.notify(_("Coach mode on.") if app.coach_mode else _("Coach mode off."), timeout=2)
         self._save_session()

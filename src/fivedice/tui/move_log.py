@@ -30,7 +30,7 @@ MAX_ENTRIES = 500
 def action_entry(before: GameState, action: str, after: GameState) -> Entry:
     """The entry of one action of the seat to move in `before`, which led to `after`."""
     name = before.seats[before.current_seat].name
-    parsed = parse_action(action)
+    parsed = parse_action(action, None)
     if isinstance(parsed, Roll):
         # The rolled dice are those of the seat's turn, before any next game started.
         return {

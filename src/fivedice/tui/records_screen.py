@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from fivedice.core.categories import CATEGORIES
+from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.text import box_name, error_text
@@ -155,7 +155,11 @@ def stats_block(entry: ProfileStats) -> list[RenderableType]:
             boxes.add_column(width=2)  # a gap between the pairs
         boxes.add_column()
         boxes.add_column(justify="right", style="bold")
-    cells = [(box_name(c), f"{entry.box_averages.get(c.key, 0.0):.1f}") for c in CATEGORIES]
+    cells = [
+        (box_name(KNOWN_BOXES[key]), f"{average:.1f}")
+        for key, average in entry.box_averages.items()
+        if key in KNOWN_BOXES
+    ]
     rows = (len(cells) + 2) // 3
     for row in range(rows):
         line: list[str] = []

@@ -401,7 +401,7 @@ def decision_loss(
     for option in options:
         if (
             category is not None
-            and option.category is category
+            and option.category == category
             and (option.column is None or column is None or option.column == column)
         ):
             return option.loss

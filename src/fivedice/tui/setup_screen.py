@@ -63,7 +63,7 @@ class SetupForm:
         return cls(
             seats=[(s.name, s.cpu_level or HUMAN) for s in settings.seats],
             preset=preset,
-            options=settings.rules.settings(),
+            options=settings.rules.all_settings(),
             first_player=settings.first_player.value,
             match_length=settings.match_length,
         )
@@ -114,7 +114,7 @@ class SetupScreen(Screen[None]):
         self.form = form or SetupForm.default()
         self.saved: list[tuple[str, int]] = []  # the unfinished games listed, as composed
         if not self.form.options:
-            self.form.options = find_preset(self.form.preset).rules.settings()
+            self.form.options = find_preset(self.form.preset).rules.all_settings()
 
     @property
     def fiveapp(self) -> FivediceApp:
@@ -351,7 +351,7 @@ class SetupScreen(Screen[None]):
             # A preset replaces every advanced option with its own values.
             self.form = self.read_form()
             self.form.preset = str(event.value)
-            self.form.options = find_preset(self.form.preset).rules.settings()
+            self.form.options = find_preset(self.form.preset).rules.all_settings()
             await self.recompose()
 
     def on_switch_changed(self, event: Switch.Changed) -> None:

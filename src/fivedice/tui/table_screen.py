@@ -20,7 +20,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
     from fivedice.tui.table_app import TableApp
 
 DICE = 5
+"""The classic number of dice typed in (a rule set says its own: `RuleSet.dice`)."""
 
 
 def table_binding_texts() -> dict[str, str]:
@@ -122,6 +122,11 @@ class TableScreen(Screen[None]):
     def state(self) -> GameState:
         return self.table_app.view.state
 
+    @property
+    def _dice(self) -> int:
+        """How many dice a turn types in under the rules of this game."""
+        return self.state.rules.dice
+
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="main"):
@@ -189,7 +194,7 @@ class TableScreen(Screen[None]):
             head = _("At the table · {name}'s turn {turn} of {turns}").format(
                 name=state.seats[state.current_seat].name,
                 turn=state.turn_number,
-                turns=13 * state.rules.columns,
+                turns=len(state.rules.boxes) * state.rules.columns,
             )
         self.query_one("#status", Static).update(Text(f"{head} · {scores}"))
 
@@ -206,13 +211,15 @@ class TableScreen(Screen[None]):
                     style = "bold"
                 table.add_column(Text(label, style=style), key=f"{seat_index}.{column}")
         columns = [column for card in state.cards for column in card.columns]
-        for category in CATEGORIES:
+        boxes = columns[0].boxes
+        last_upper = [box for box in boxes if box.is_upper][-1]
+        for category in boxes:
             cells = [
                 "·" if column.score(category) is None else str(column.score(category))
                 for column in columns
             ]
             table.add_row(box_name(category), *cells)
-            if category is UPPER[-1]:
+            if category == last_upper:
                 table.add_row(upper_total_label(), *(str(c.upper_total) for c in columns))
                 table.add_row(
                     upper_bonus_label(), *(str(c.upper_bonus(state.rules)) for c in columns)
@@ -230,7 +237,7 @@ class TableScreen(Screen[None]):
             return
         name = state.seats[state.current_seat].name
         if self.typed:
-            dice = " ".join(map(str, self.typed)) + " _" * (DICE - len(self.typed))
+            dice = " ".join(map(str, self.typed)) + " _" * (self._dice - len(self.typed))
         elif state.dice is not None:
             dice = " ".join(map(str, state.dice))
         else:
@@ -271,10 +278,10 @@ class TableScreen(Screen[None]):
     def action_type_die(self, face: int) -> None:
         if self.state.is_match_over:
             return
-        if len(self.typed) >= DICE:
+        if len(self.typed) >= self._dice:
             self.typed = []
         self.typed.append(face)
-        if len(self.typed) == DICE:
+        if len(self.typed) == self._dice:
             dice = " ".join(map(str, self.typed))
             self.typed = []
             self.send(f"dice {dice}")

@@ -252,7 +252,7 @@ class LessonScreen(Screen[None]):
         from fivedice.core.categories import Category
 
         if event.option.id:
-            self.send(Score(Category(event.option.id)))
+            self.send(Score(Category.parse(event.option.id)))
 
     def action_roll(self) -> None:
         if not self.lesson_run.finished:

@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Static
 
 from fivedice.core.card import Column, Placement
-from fivedice.core.categories import CATEGORIES, UPPER, Category
+from fivedice.core.categories import Category
+from fivedice.core.dice import MAX_DICE
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
@@ -84,19 +85,24 @@ class Die(Static):
 
 
 class DiceRow(Horizontal):
-    """The five dice in a row."""
+    """The dice in a row: five, or six under Maxi Yatzy (the sixth is hidden otherwise)."""
 
     def compose(self) -> ComposeResult:
-        for position in range(1, 6):
+        for position in range(1, MAX_DICE + 1):
             yield Die(position)
 
     def show(self, state: GameState, width: int = 7) -> None:
         """Renders the dice of the turn in progress (faces `width` 7, or 5 when narrow)."""
         dice = state.dice
-        for position in range(1, 6):
+        count = state.rules.dice
+        for position in range(1, MAX_DICE + 1):
+            die = self.query_one(f"#die-{position}", Die)
+            die.display = position <= count
+            if position > count:
+                continue
             value = None if dice is None else dice[position - 1]
             held = state.turn.held[position - 1]
-            self.query_one(f"#die-{position}", Die).show(value, held, width)
+            die.show(value, held, width)
 
 
 @dataclass(frozen=True)
@@ -127,10 +133,15 @@ full, one column per other seat; 2 as 1, with short names and no cell padding; 3
 shown seat's card only (one seat at a time)."""
 
 
+def _last_upper(boxes: tuple[Category, ...]) -> Category:
+    """The last upper box of a card (the upper sums follow it)."""
+    return [box for box in boxes if box.is_upper][-1]
+
+
 def _upper_reachable(column: Column, rules: RuleSet) -> bool:
-    """Whether the upper bonus can still be earned in a column: five of each open face."""
+    """Whether the upper bonus can still be earned in a column: all dice of each open face."""
     best = column.upper_total + sum(
-        5 * (category.face or 0) for category in UPPER if column.score(category) is None
+        rules.dice * box.face for box in column.boxes if box.is_upper and column.score(box) is None
     )
     return best >= rules.upper_bonus_threshold
 
@@ -189,9 +200,10 @@ class ScoreTable(DataTable[Text]):
             upper, bonus, extra = upper_total_label(), upper_bonus_label(), yahtzee_bonus_label()
             total, grand = total_label(), _("Grand total")
         rows: list[tuple[str, Category | None]] = []
-        for category in CATEGORIES:
+        boxes = state.cards[0].columns[0].boxes
+        for category in boxes:
             rows.append((short_box_name(category) if short else box_name(category), category))
-            if category is UPPER[-1]:
+            if category == _last_upper(boxes):
                 rows.append((upper, None))
                 rows.append((bonus, None))
         if state.rules.yahtzee_bonus:
@@ -210,11 +222,11 @@ class ScoreTable(DataTable[Text]):
             (p.column, p.category): p for p in state.placements()
         }
         cells: list[Text] = []
-        for category in CATEGORIES:
+        for category in c.boxes:
             cells.append(
                 self._box_cell(state, seat, column, category, c.score(category), placements)
             )
-            if category is UPPER[-1]:
+            if category == _last_upper(c.boxes):
                 par = "" if short else f" {c.upper_par:+d}"
                 cells.append(Text(f"{c.upper_total}{par}", justify="right"))
                 if c.upper_bonus(rules):
@@ -240,11 +252,12 @@ class ScoreTable(DataTable[Text]):
         rules = state.rules
         card = state.cards[seat]
         cells: list[Text] = []
-        for category in CATEGORIES:
+        boxes = card.columns[0].boxes
+        for category in boxes:
             filled = sum(column.score(category) is not None for column in card.columns)
             style = "" if filled == rules.columns else "dim"
             cells.append(Text(f"{filled}/{rules.columns}", style=style, justify="right"))
-            if category is UPPER[-1]:
+            if category == _last_upper(boxes):
                 bonuses = sum(column.upper_bonus(rules) for column in card.columns)
                 cells.append(Text(""))
                 cells.append(Text(str(bonuses) if bonuses else "", justify="right"))

@@ -72,12 +72,14 @@ def localize_bindings(node: DOMNode, texts: dict[str, str] | None = None) -> Non
 def short_box_name(category: Category) -> str:
     """A box's name in at most 10 cells, for the compact score card of small windows."""
     names = {
-        Category.THREE_OF_A_KIND: _("3 of kind"),
-        Category.FOUR_OF_A_KIND: _("4 of kind"),
-        Category.SMALL_STRAIGHT: _("Small str."),
-        Category.LARGE_STRAIGHT: _("Large str."),
+        "three_of_a_kind": _("3 of kind"),
+        "four_of_a_kind": _("4 of kind"),
+        "five_of_a_kind": _("5 of kind"),
+        "small_straight": _("Small str."),
+        "large_straight": _("Large str."),
+        "full_straight": _("Full str."),
     }
-    name = names.get(category) or box_name(category)
+    name = names.get(category.key) or box_name(category)
     return name if len(name) <= 10 else name[:9] + "…"
 
 
@@ -106,6 +108,11 @@ def option_label(name: str) -> str:
         "yahtzee_bonus_condition": _("Extra-Yahtzee bonus needs"),
         "joker": _("Joker"),
         "upper_first": _("Upper boxes first"),
+        "family": _("Boxes and dice"),
+        "four_of_a_kind_is_two_pairs": _("Four of a kind is two pairs"),
+        "fill_order": _("Fill order"),
+        "extra_turn_on_yahtzee": _("Extra turn on a Yahtzee"),
+        "saved_rolls": _("Unused rolls are saved"),
         "column_multipliers": _("Columns (multipliers, e.g. 1,2,3)"),
     }
     return labels.get(name, name)
@@ -123,5 +130,9 @@ def choice_label(value: str) -> str:
         "forced": _("forced"),
         "free_choice": _("free choice"),
         "none": _("none"),
+        "yahtzee": _("Yahtzee: 13 boxes, five dice"),
+        "yatzy": _("Yatzy: 15 boxes, five dice"),
+        "maxi_yatzy": _("Maxi Yatzy: 20 boxes, six dice"),
+        "free": _("any order"),
     }
     return labels.get(value, value)

@@ -25,7 +25,7 @@ from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice, ScriptedDice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import Family, FillOrder, RuleSet
 from fivedice.i18n import _
 from fivedice.text import box_name, choice_text, dice_values, error_text, move_sentence
 from fivedice.tutorial.lessons import Lesson, Step, StepKind, Text
@@ -91,7 +91,14 @@ class TutorialRun:
 def lesson_rules(rules: RuleSet, lesson: Lesson) -> RuleSet:
     """The rules a lesson plays: the scoring of the rules in force (box values, bonuses,
     straights, the joker rule), on one column with three rolls and no upper-first rule, so
-    that its scripted situation can come up. The guided game plays the rules as they are."""
+    that its scripted situation can come up. The guided game plays the rules as they are.
+
+    The lessons teach the Yahtzee card: under another family of boxes (Yatzy, Maxi Yatzy)
+    they play the classic rules, and always with the free fill order, no saved rolls and no
+    extra turn (the scripts and the guided game's coach need those)."""
+    if rules.family is not Family.YAHTZEE:
+        rules = RuleSet()
+    rules = rules.replace(fill_order=FillOrder.FREE, saved_rolls=False, extra_turn_on_yahtzee=False)
     if lesson.guided:
         return rules
     return rules.replace(column_multipliers=(1,), upper_first=False, rolls_per_turn=LESSON_ROLLS)
@@ -341,7 +348,7 @@ def _score_step(run: TutorialRun, step: Step, action: Action) -> TutorialRun:
             ).format(box=params["box"]),
         )
     chosen = next(p for p in placements if (p.category, p.column) == (action.category, 0))
-    if any(p.category is action.category for p in expected):
+    if any(p.category == action.category for p in expected):
         after = apply(state, action)
         sentence = move_sentence(None, action, state, after)
         return _advance(run, after, sentence, _done_line(run, after, step))
@@ -409,7 +416,7 @@ def _judge(options: Sequence[Advice], action: Action, state: GameState) -> str:
             (
                 o
                 for o in options
-                if o.category is action.category and (o.column or 0) == action.column
+                if o.category == action.category and (o.column or 0) == action.column
             ),
             None,
         )

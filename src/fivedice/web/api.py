@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from annotated_types import Ge, Le
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
@@ -23,7 +23,7 @@ from fivedice.core.errors import N_
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service import GameView
 from fivedice.store.rooms import Room
-from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.levels import Level as _Level
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
@@ -35,6 +35,9 @@ from fivedice.web.hub import (
 from fivedice.web.live import Live
 
 router = APIRouter(prefix="/api", tags=["games"])
+
+MAX_UPPER_TOTAL_SIX_DICE = MAX_UPPER_TOTAL * 6 // 5
+"""The upper boxes' most with six dice (126); the rule set checks the bound of its dice."""
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when the game was made")
 
 
@@ -46,8 +49,8 @@ def _json_integer(value: object) -> object:
     return value
 
 
-Level = Literal["beginner", "casual", "strong", "expert", "master"]
-assert set(Level.__args__) == set(LEVELS)  # type: ignore[attr-defined]  # one list of levels
+Level = Annotated[_Level, Strict(False)]
+"""A CPU level by name (`strategy.levels.Level`: the one list of levels)."""
 
 
 class ErrorOut(BaseModel):
@@ -77,7 +80,7 @@ class RuleOptionsIn(BaseModel):
     )
     upper_bonus: bool | None = None
     upper_bonus_threshold: (
-        Annotated[int, Ge(1), Le(MAX_UPPER_TOTAL), BeforeValidator(_json_integer)] | None
+        Annotated[int, Ge(1), Le(MAX_UPPER_TOTAL_SIX_DICE), BeforeValidator(_json_integer)] | None
     ) = None
     upper_bonus_value: Points | None = None
     full_house: Points | None = None
@@ -92,6 +95,11 @@ class RuleOptionsIn(BaseModel):
     yahtzee_bonus_condition: Literal["box_scored", "box_filled"] | None = None
     joker: Literal["forced", "free_choice", "none"] | None = None
     upper_first: bool | None = None
+    family: Literal["yahtzee", "yatzy", "maxi_yatzy"] | None = None
+    four_of_a_kind_is_two_pairs: bool | None = None
+    fill_order: Literal["free", "forced"] | None = None
+    extra_turn_on_yahtzee: bool | None = None
+    saved_rolls: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
     ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)
@@ -548,7 +556,7 @@ class RoomSeatTokensOut(BaseModel):
 
 class HandOverIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    level: Level = "casual"
+    level: Level = _Level.CASUAL
 
 
 _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {

@@ -38,7 +38,9 @@ def moves_since(service: GameService, game_id: int, seen: int, version: int) -> 
                 if entry.action == UNDO:
                     told.append(_("{name} takes back a move").format(name=name))
                 else:
-                    told.append(move_sentence(name, parse_action(entry.action), before, state))
+                    told.append(
+                        move_sentence(name, parse_action(entry.action, None), before, state)
+                    )
             before = state
             if entry is not None and entry.seq >= version:
                 break

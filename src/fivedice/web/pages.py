@@ -28,10 +28,11 @@ from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.actions import Score, parse_action
-from fivedice.core.categories import CATEGORIES, UPPER
+from fivedice.core.boxes import KNOWN_BOXES
+from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
-from fivedice.core.rules import OPTION_NAMES, PRESETS, RuleSet, find_ruleset, preset_name
+from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
 from fivedice.store import FINISHED, IN_PROGRESS, StoreError
@@ -166,7 +167,7 @@ def render(
 
 
 def _box_names(language: str) -> dict[str, str]:
-    return in_language(language, lambda: {c.key: box_name(c) for c in CATEGORIES})
+    return in_language(language, lambda: {key: box_name(c) for key, c in KNOWN_BOXES.items()})
 
 
 # -- the game ----------------------------------------------------------------------------
@@ -218,7 +219,7 @@ def board_context(
     legal = {(p["column"], p["box"]): p for p in data["placements"]}
     zero_box = None  # the box of `confirm_zero`, when it is this visitor's to score
     rows = []
-    for category in CATEGORIES:
+    for category in state.cards[0].columns[0].boxes:
         cells = []
         for player in data["players"]:
             for column in player["card"]["columns"]:
@@ -270,7 +271,7 @@ def board_context(
         except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
             hint_error = error_text(problem, gettext)
     dice = []
-    for index in range(5):
+    for index in range(state.rules.dice):
         value = state.dice[index] if state.dice is not None and not over else None
         held = state.turn.held[index]
         position = index + 1
@@ -317,6 +318,9 @@ def board_context(
         "pid": data["id"],
         "rows": rows,
         "upper_count": len(UPPER),
+        "turns": len(state.rules.boxes) * state.rules.columns,
+        # The extra-Yahtzee row: always on the Yahtzee card (as before), elsewhere when paid.
+        "show_yahtzee_bonus": state.rules.yahtzee_bonus or state.rules.family is Family.YAHTZEE,
         "dice": dice,
         "can_act": can_act,
         "can_roll": can_act and "roll" in data["legal_actions"],
@@ -404,7 +408,7 @@ def last_cpu_move(hub: GameHub, view: GameView, language: str) -> str | None:
     if entry is None or entry.action == UNDO or not before.seats[entry.seat].is_cpu:
         return None
     try:
-        action = parse_action(entry.action)
+        action = parse_action(entry.action, None)
     except FivediceError:
         return None
     name = before.seats[entry.seat].name
@@ -539,13 +543,13 @@ def _scores_zero(view: GameView, action: str, version: int) -> bool:
     if view.is_over or view.version != version:
         return False  # the service refuses it with the reason
     try:
-        parsed = parse_action(action)
+        parsed = parse_action(action, view.state.rules.dice)
     except FivediceError:
         return False
     if not isinstance(parsed, Score):
         return False
     return any(
-        p.category is parsed.category and p.column == parsed.column and p.points == 0
+        p.category == parsed.category and p.column == parsed.column and p.points == 0
         for p in view.state.placements()
     )
 
@@ -689,7 +693,7 @@ def _form_defaults() -> dict[str, Any]:
 
 
 def _new_game_context(visitor: Visitor) -> dict[str, Any]:
-    defaults = RuleSet().settings()
+    defaults = RuleSet().all_settings()
     options = []
     for name in OPTION_NAMES:
         value = defaults[name]
@@ -704,6 +708,8 @@ def _new_game_context(visitor: Visitor) -> dict[str, Any]:
                 "straights": ["runs", "fixed"],
                 "yahtzee_bonus_condition": ["box_scored", "box_filled"],
                 "joker": ["forced", "free_choice", "none"],
+                "family": ["yahtzee", "yatzy", "maxi_yatzy"],
+                "fill_order": ["free", "forced"],
             }[name]
         else:
             kind, choices = "number", []
@@ -855,7 +861,7 @@ def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> lis
                 "game_number": state.game_number,
                 "match_length": state.settings.match_length,
                 "turn": state.turn_number,
-                "turns": 13 * state.rules.columns,
+                "turns": len(state.rules.boxes) * state.rules.columns,
                 "table": state.settings.is_table,
             }
         )

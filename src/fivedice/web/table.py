@@ -17,7 +17,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.actions import parse_action
-from fivedice.core.categories import CATEGORIES, UPPER
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer
@@ -213,12 +212,12 @@ def table_context(
                 label = names[category.key] + (f" ({index + 1})" if multi else "")
                 open_boxes.append({"key": key, "name": label})
     rows = []
-    for category in CATEGORIES:
+    for category in state.cards[0].columns[0].boxes:
         cells = []
         for seat in range(len(state.seats)):
             for column in state.cards[seat].columns:
                 cells.append(column.score(category))
-        rows.append({"name": names[category.key], "cells": cells, "upper": category in UPPER})
+        rows.append({"name": names[category.key], "cells": cells, "upper": category.is_upper})
     sums = {
         "upper": [c.upper_total for card in state.cards for c in card.columns],
         "bonus": [c.upper_bonus(rules) for card in state.cards for c in card.columns],
@@ -247,7 +246,7 @@ def table_context(
         "can_act": can_act,
         "mover_name": state.seats[mover].name if mover is not None else "",
         "turn": None if over else state.turn_number,
-        "turns": 13 * rules.columns,
+        "turns": len(rules.boxes) * rules.columns,
         "dice": list(state.dice) if state.dice is not None and not over else None,
         "entered": entered,
         "placements": placements,
@@ -329,7 +328,7 @@ def enter_dice(
 ) -> Response:
     """The dice the player to move rolled (they replace any entered before)."""
     try:
-        action = str(parse_action(f"dice {dice}"))
+        action = str(parse_action(f"dice {dice}", None))
     except FivediceError as problem:
         try:
             return _refused(request, hub, visitor, public_id, problem)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.game import GameState, legal_actions
 from fivedice.core.rules import preset_name
 from fivedice.service import GameView
@@ -25,7 +24,7 @@ def card_data(state: GameState, seat: int) -> dict[str, Any]:
             {
                 "column": index + 1,
                 "multiplier": rules.column_multipliers[index],
-                "boxes": {c.key: column.score(c) for c in CATEGORIES},
+                "boxes": {c.key: column.score(c) for c in column.boxes},
                 "upper_total": column.upper_total,
                 "upper_par": column.upper_par,
                 "upper_bonus": column.upper_bonus(rules),

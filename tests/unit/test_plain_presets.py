@@ -1,0 +1,79 @@
+"""Yatzy and Maxi Yatzy played to the end in the plain mode, from scripted input."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from typer.testing import CliRunner
+
+from fivedice.cli import app
+from fivedice.core.rules import find_ruleset
+from fivedice.plain import run_plain
+from fivedice.service import GameService
+
+runner = CliRunner()
+
+
+class Stdin(io.StringIO):
+    def isatty(self) -> bool:
+        return False
+
+
+def play(rules_name: str, text: str, tmp_path, players=("Ann", "Bob"), cpus=()) -> str:
+    out = io.StringIO()
+    code = run_plain(
+        find_ruleset(rules_name),
+        list(players),
+        list(cpus),
+        seed=5,
+        first="first_seat",
+        games=1,
+        stdin=Stdin(text),
+        stdout=out,
+        db=f"sqlite:///{tmp_path / 'plain.sqlite3'}",
+        practice=False,
+    )
+    assert code == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
+def test_a_two_player_game_of_every_box_to_the_end(preset, tmp_path):
+    rules = find_ruleset(preset)
+    lines = []
+    for box in rules.boxes:
+        for _ in range(2):  # Ann, then Bob: hold the last die, roll again, score the box
+            lines += ["roll", f"hold {rules.dice}", "roll", f"score {box.key}", "y"]
+    out = play(preset, "\n".join(lines) + "\n", tmp_path)
+    assert "Game over." in out
+    state = GameService.open(f"sqlite:///{tmp_path / 'plain.sqlite3'}").load(1).state
+    assert state.is_game_over and state.rules == rules
+    assert all(card.columns[0].boxes == rules.boxes for card in state.cards)
+    for seat, total in enumerate(state.totals):
+        assert f"{seat + 1}. " in out and f": {total}" in out
+    turns = len(rules.boxes)
+    assert f"turn {turns} of {turns}" in out  # the card has the rule set's boxes
+    for box in rules.boxes[6:]:
+        assert box.name in out  # every box by its name on the printed card
+    if rules.dice == 6:
+        assert "Dice: " in out and any(line.count(" ") >= 5 for line in out.splitlines())
+
+
+def test_boxes_are_typed_by_name_and_other_cards_boxes_refused(tmp_path):
+    out = play("yatzy", "roll\nscore full straight\nscore two pairs\ny\nquit\n", tmp_path, ("Ann",))
+    assert "no box is called 'full straight'" in out and "One pair" in out
+    assert "in Two pairs" in out
+
+
+def test_a_cpu_seat_is_refused_cleanly_for_rules_the_cpu_cannot_play(tmp_path):
+    db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    args = ["play", "--plain", "--rules", "yatzy", "--cpu", "casual", "--db", db]
+    result = runner.invoke(app, args, input="quit\n")
+    assert result.exit_code == 2
+    assert "CPU players do not know these rules yet" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert GameService.open(db).list_games() == []  # nothing was saved
+    # The same rules with people only play.
+    result = runner.invoke(app, ["play", "--plain", "--rules", "yatzy", "--db", db], input="roll\n")
+    assert result.exit_code == 0 and "turn 1 of 15" in result.output
