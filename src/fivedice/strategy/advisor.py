@@ -27,14 +27,13 @@ from numba import njit
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import BonusCondition
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     MAX_OPTIONS,
     ROLL_INDEX,
     StrategyTable,
     advice_options,
-    column_state,
 )
 
 __all__ = ["RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
@@ -117,6 +116,8 @@ class Engine:
     """
 
     __slots__ = (
+        "armed_box",
+        "armed_when_filled",
         "box_key_of",
         "category_of",
         "full_mask",
@@ -145,6 +146,12 @@ class Engine:
             *(None,) * len(ALL_KEEPS),
         )
         self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
+        # The bonus is armed when this box (-1: none) holds a score (> 0 unless
+        # `armed_when_filled`): as `solver.column_state`, from the column's cached mask and total.
+        rules = table.rules
+        same = rules.all_same_box if rules.yahtzee_bonus else None
+        self.armed_box = -1 if same is None else rules.box_index(same)
+        self.armed_when_filled = rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
@@ -174,18 +181,6 @@ def _engine(table: StrategyTable) -> Engine:
             engine = _engines[table] = Engine(table)
     _last_engine = engine
     return engine
-
-
-_last_column: tuple[Column | None, RuleSet | None, tuple[int, int, bool]] = (
-    None,
-    None,
-    _EMPTY_STATE,
-)
-
-
-def _remember_column(column: Column, rules: RuleSet, state: tuple[int, int, bool]) -> None:
-    global _last_column
-    _last_column = (column, rules, state)  # one assignment: other threads see old or new
 
 
 def query(
@@ -224,14 +219,13 @@ def query(
             )
     if column is None:
         mask, upper_total, armed = _EMPTY_STATE
-    else:
-        last = _last_column  # a turn asks up to three times about one card: reuse its state
-        if last[0] is column and last[1] is engine.rules:
-            mask, upper_total, armed = last[2]
-        else:
-            state = column_state(engine.rules, column)
-            _remember_column(column, engine.rules, state)
-            mask, upper_total, armed = state
+    else:  # `column_state`, from what the column computed once (a turn asks up to 3 times)
+        mask = column.filled_mask
+        upper_total = column.upper_total
+        armed = False
+        if engine.armed_box >= 0:
+            held = column.scores[engine.armed_box]
+            armed = held is not None and (engine.armed_when_filled or held > 0)
     if mask == engine.full_mask:
         raise ValueError("the card is complete: there is nothing to decide")
     out = np.empty(RESULT_SIZE)
