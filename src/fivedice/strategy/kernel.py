@@ -162,7 +162,7 @@ def prepare_futures(
     return open_boxes, allowed
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # a call would cost more than the body
 def box_value(
     b: int,
     r: int,
