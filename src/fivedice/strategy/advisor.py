@@ -14,7 +14,6 @@ it is read.
 
 from __future__ import annotations
 
-import itertools
 import threading
 import weakref
 from collections.abc import Sequence
@@ -68,11 +67,10 @@ RESULT_SIZE = 3 * MAX_OPTIONS
 """Floats in a query's result: (code, value, loss) per option."""
 _new = tuple.__new__  # Option from (keep, category, value, loss), skipping Option.__new__
 _INT_ONLY = {int}
-# Every five dice in any order -> the index of the sorted roll in `ALL_ROLLS` (7,776 entries:
-# cheaper than sorting each query's dice).
-_ROLL_OF: dict[tuple[int, ...], int] = {
-    dice: ROLL_INDEX[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
-}
+# Five dice in any order -> the index of the sorted roll in `ALL_ROLLS`: each order seen is
+# remembered (at most 7,776; a lookup is cheaper than sorting each query's dice), filled as
+# queries come rather than all at once on import (which would cost a one-off query ~5 ms).
+_ROLL_OF: dict[tuple[int, ...], int] = {}
 _EMPTY_STATE = (0, 0, False)
 
 
@@ -203,12 +201,16 @@ def query(
     if engine is None or engine.table() is not table:
         engine = _engine(table)
     try:
-        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
+        key = dice if type(dice) is tuple else tuple(dice)
+        roll = _ROLL_OF.get(key)
     except TypeError:  # unhashable values
-        roll = None
+        key = roll = None
     if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
-        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
+        # Not seen yet, or not five plain ints 1-6: check_roll raises, or accepts (e.g. an
+        # int subclass: not remembered, as its hash may equal another value's).
         roll = ROLL_INDEX[check_roll(dice)]
+        if key is not None and _INT_ONLY.issuperset(map(type, key)):
+            _ROLL_OF[key] = roll
     if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
         if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
             rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int

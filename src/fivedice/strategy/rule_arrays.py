@@ -65,7 +65,7 @@ class RuleArrays:
         yahtzee: the box whose all-same score arms the extra-Yahtzee bonus and the joker
             (-1: none).
         score: (B, R) plain box scores, box-major for the kernels' inner loops.
-        joker_score: (B, R) scores of a roll placed as a joker.
+        joker_score: (B, R) scores of a roll of one face placed as a joker (other rolls: plain).
         arms: (R,) 1 if placing the roll in the Yahtzee box arms the bonus.
         config: the CFG_* vector.
         scoring: (B, R) for each box, the rolls that score in it (the first scoring_count[b]).
@@ -105,7 +105,8 @@ class RuleSpec:
 
     Attributes:
         score: (B, R) each box's points for each roll of `dice_tables(dice).rolls`.
-        joker_score: (B, R) the points of a roll placed in each box as a joker.
+        joker_score: (B, R) the points of a roll placed in each box as a joker (a roll of one
+            face: the others are never placed as a joker and hold their plain scores).
         dice: the number of dice.
         rolls_per_turn: throws a turn.
         yahtzee: the box of the extra-Yahtzee bonus and the joker rule (-1: none).
@@ -150,7 +151,13 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
     rolls = dice_tables(rules.dice).rolls
     score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
-    joker = np.array([[score_box(box, roll, joker=True) for roll in rolls] for box in boxes])
+    # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
+    # rolls' joker scores are never read, so they are the plain scores, not scored again
+    # (this halves the set-up of a one-off `fivedice advise`).
+    joker = score.copy()
+    for r, roll in enumerate(rolls):
+        if len(set(roll)) == 1:
+            joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
     all_same = rules.all_same_box
     yahtzee = -1 if all_same is None else boxes.index(all_same)
     bonus = rules.yahtzee_bonus and yahtzee >= 0

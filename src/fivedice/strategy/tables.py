@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from math import factorial
 
@@ -55,12 +54,13 @@ class DiceTables:
         return len(self.keeps) - len(self.rolls)
 
 
-def _multiset_probability(dice: tuple[int, ...]) -> Fraction:
-    """The chance that len(dice) fresh dice show exactly this multiset."""
+def _multiset_probability(dice: tuple[int, ...]) -> float:
+    """The chance that len(dice) fresh dice show exactly this multiset (int / int: correctly
+    rounded, the same float as the exact fraction's)."""
     ways = factorial(len(dice))
     for face in set(dice):
         ways //= factorial(dice.count(face))
-    return Fraction(ways, 6 ** len(dice))
+    return ways / 6 ** len(dice)
 
 
 def _sub_multisets(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -93,7 +93,7 @@ def dice_tables(dice: int = 5) -> DiceTables:
             rest = list(keep)
             rest.remove(face)
             remove_face[k, slot] = keep_index[tuple(rest)]
-    probability = np.array([float(_multiset_probability(r)) for r in rolls], dtype=np.float64)
+    probability = np.array([_multiset_probability(r) for r in rolls], dtype=np.float64)
     all_same = np.array([r[0] if len(set(r)) == 1 else 0 for r in rolls], dtype=np.int64)
     sub_keeps = np.full((len(rolls), 1 << dice), -1, dtype=np.int64)
     for r, roll in enumerate(rolls):
