@@ -81,7 +81,7 @@ def upper_value_size(stride: int) -> int:
     return UPPER_BOXES * stride
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def open_and_allowed(mask: int, config: IntArray) -> tuple[int, int]:
     """The open boxes, and those the fill order allows now (masks)."""
     open_boxes = ~mask & ((1 << config[CFG_BOXES]) - 1)
@@ -93,7 +93,7 @@ def open_and_allowed(mask: int, config: IntArray) -> tuple[int, int]:
     return open_boxes, open_boxes
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def joker_boxes(
     face: int, open_boxes: int, allowed: int, armed: int, config: IntArray
 ) -> tuple[int, bool, int]:
@@ -114,7 +114,7 @@ def joker_boxes(
     return allowed, False, extra
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def prepare_futures(
     mask: int,
     up: int,
@@ -162,7 +162,7 @@ def prepare_futures(
     return open_boxes, allowed
 
 
-@njit(cache=True, nogil=True, inline="always")  # a call would cost more than the body
+@njit(cache=True, nogil=True, inline="always")
 def box_value(
     b: int,
     r: int,
@@ -291,7 +291,7 @@ def final_roll_values(
             best_box[r] = best_b
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def mean_keep_values(roll_value: FloatArray, keep_value: FloatArray, add_face: IntArray) -> None:
     """Keep values from the roll values: K(k) = mean over the next die's faces of K(k + face)."""
     keeps = add_face.shape[0]
@@ -305,7 +305,7 @@ def mean_keep_values(roll_value: FloatArray, keep_value: FloatArray, add_face: I
         keep_value[k] = total / 6.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def best_keep_values(
     keep_value: FloatArray, running_max: FloatArray, out: FloatArray, remove_face: IntArray
 ) -> None:
@@ -450,7 +450,7 @@ def turn_value(
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def scored_values(
     mask: int,
     open_boxes: int,

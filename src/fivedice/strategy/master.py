@@ -314,7 +314,7 @@ class MasterBot(Bot):
         _, best_box = self._turn(rules, card, 1)
         category = CATEGORIES[int(best_box[s.ROLL_INDEX[roll]])]
         for placement in card.placements(rules, roll):
-            if placement.category is category:
+            if placement.category == category:
                 return placement
         raise FivediceError(f"no legal box {category.key} for {roll}")  # pragma: no cover
 

@@ -388,7 +388,7 @@ def review_game(
 
 def _matches(option: ValuedOption, choice: Choice, several_columns: bool) -> bool:
     if choice.category is not None:
-        if option.category is not choice.category:
+        if option.category != choice.category:
             return False
         return not several_columns or getattr(option, "column", 0) == choice.column
     return option.keep is not None and tuple(option.keep) == choice.keep
