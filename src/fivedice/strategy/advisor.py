@@ -200,6 +200,7 @@ def query(
     engine = _last_engine
     if engine is None or engine.table() is not table:
         engine = _engine(table)
+    key: tuple[int, ...] | None
     try:
         key = dice if type(dice) is tuple else tuple(dice)
         roll = _ROLL_OF.get(key)

@@ -60,7 +60,7 @@ def _multiset_probability(dice: tuple[int, ...]) -> float:
     ways = factorial(len(dice))
     for face in set(dice):
         ways //= factorial(dice.count(face))
-    return ways / 6 ** len(dice)
+    return float(ways / 6 ** len(dice))
 
 
 def _sub_multisets(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
