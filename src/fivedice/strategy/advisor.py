@@ -26,7 +26,7 @@ from numba import njit
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.rules import BonusCondition
+from fivedice.core.rules import BonusCondition, RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     MAX_OPTIONS,
@@ -146,10 +146,7 @@ class Engine:
         self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
         # The bonus is armed when this box (-1: none) holds a score (> 0 unless
         # `armed_when_filled`): as `solver.column_state`, from the column's cached mask and total.
-        rules = table.rules
-        same = rules.all_same_box if rules.yahtzee_bonus else None
-        self.armed_box = -1 if same is None else rules.box_index(same)
-        self.armed_when_filled = rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
+        self.armed_box, self.armed_when_filled = armed_rule(table.rules)
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
@@ -164,6 +161,14 @@ class Engine:
             compiled = overloads.get(signature)
             if compiled is not None:
                 self.kernel = compiled.entry_point
+
+
+def armed_rule(rules: RuleSet) -> tuple[int, bool]:
+    """The box whose score arms the extra-Yahtzee bonus (-1: the rules pay none) and whether
+    any score there arms it (else only a score above 0): what `solver.column_state` reads."""
+    same = rules.all_same_box if rules.yahtzee_bonus else None
+    box = -1 if same is None else rules.box_index(same)
+    return box, rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
 
 
 _engine_lock = threading.Lock()
