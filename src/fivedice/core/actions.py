@@ -26,7 +26,7 @@ Hold(positions=(1, 3, 5))
 >>> str(parse_action("dice 53335"))
 'dice 3 3 3 5 5'
 >>> parse_action("score 2:chance 17")
-ScorePoints(category=<Category.CHANCE: 'chance'>, points=17, column=1)
+ScorePoints(category=<Box chance>, points=17, column=1)
 """
 
 from __future__ import annotations
