@@ -4,7 +4,8 @@ Usage: `.venv/bin/python benchmarks/bench_solver.py [--repeat N] [--positions N]
 
 * cold solve: a fresh process with an empty numba cache (compilation included);
 * warm solve: in process, after one untimed solve, best of N (the peer likewise, interleaved
-  so that both see the same machine load);
+  so that both see the same machine load); for classic (the peer's `american+forced-joker`)
+  and for Scandinavian Yatzy (`yatzy-scandinavian`), whose optima must agree;
 * table file size, the time to read and check the file, and to reuse it in the process;
 * advice with 2 rolls left: one position (empty card, dice 1-1-6-6-6), best of many calls in
   rounds that take turns with the peer's; and
@@ -34,6 +35,7 @@ from fivedice.strategy.cache import cache_path, load_or_solve, load_table
 from fivedice.strategy.solver import decision_values, solve
 
 PEER_VARIANT = "american+forced-joker"  # the peer's builtin closest to our classic preset
+PEER_YATZY = "yatzy-scandinavian"  # = our `yatzy` preset
 PEER_SITUATION = "dice 1 1 6 6 6 | rolls 2 | upper 0 | filled -"
 PEER_BOX = {Category.YAHTZEE: "five_of_a_kind"}  # the peer's name where it differs from our key
 
@@ -104,13 +106,47 @@ def _cold_solve_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def _yatzy_build(repeat: int) -> dict[str, object]:
+    """The Scandinavian Yatzy table build, ours against the peer's, interleaved, best of N."""
+    import yatzy_solver
+
+    rules = find_ruleset("yatzy")
+    table = solve(rules)  # untimed: loads the compiled kernels
+    variant = yatzy_solver.Variant(PEER_YATZY)
+    ours: list[float] = []
+    theirs: list[float] = []
+    peer = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = solve(rules)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        peer = yatzy_solver.Solver.build(variant)
+        theirs.append(time.perf_counter() - start)
+    assert peer is not None
+    return {
+        "yatzy_solve_warm_s": round(min(ours), 3),
+        "peer_yatzy_solve_s": round(min(theirs), 3),
+        "yatzy_solve_ratio_ours_over_peer": round(min(ours) / min(theirs), 3),
+        "yatzy_expected_score": round(table.expected_score, 7),
+        "peer_yatzy_expected_score": round(peer.state_value("upper 0 | filled -"), 7),
+        "yatzy_states": table.states,
+    }
+
+
 def main() -> None:
     """Runs every measurement and prints one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3, help="timed solves of each solver")
     parser.add_argument("--positions", type=int, default=1000, help="varied advice positions")
     parser.add_argument("--seed", type=int, default=1, help="seed of the varied positions")
+    parser.add_argument(
+        "--yatzy-only", action="store_true", help="only the Yatzy table build against the peer"
+    )
     args = parser.parse_args()
+    if args.yatzy_only:
+        print(json.dumps(_yatzy_build(args.repeat), indent=2))
+        return
 
     import yatzy_solver
 
@@ -137,6 +173,7 @@ def main() -> None:
     figures["fivedice_expected_score"] = round(table.expected_score, 7)
     figures["peer_expected_score"] = round(peer.state_value("upper 0 | filled -"), 7)
     figures["fivedice_states"] = table.states
+    figures.update(_yatzy_build(args.repeat))
 
     with tempfile.TemporaryDirectory() as directory:
         load_or_solve(rules, cache_dir=directory)

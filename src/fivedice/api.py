@@ -176,8 +176,12 @@ class Advice(Sequence[AdviceOption]):
 
     @property
     def best(self) -> AdviceOption:
-        """The best option (the first)."""
-        return self[0]
+        """The best option (the first; a decision point always has one)."""
+        if self._options is not None:
+            return self._options[0]
+        code, value, loss = self._data[:3].tolist()  # as `self[0]`, without its checks
+        code = int(code)
+        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
 
     def to_dict(self) -> dict[str, object]:
         """The advice as `fivedice advise --json` prints it: {"options": [...]}."""

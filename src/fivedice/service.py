@@ -95,7 +95,7 @@ from fivedice.strategy.limits import (
     SolverBusyError,
     check_cpu_levels,
     check_supported,
-    is_supported,
+    has_win_chances,
     waiting_at_most,
 )
 from fivedice.tutorial import LESSONS, TutorialRun, find_lesson
@@ -307,7 +307,7 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
             a rule set: about as long as a solve). False: None instead, while they are
             prepared in the background (for a web page).
     """
-    if len(state.seats) < 2 or not is_supported(state.rules):
+    if len(state.seats) < 2 or not has_win_chances(state.rules):
         return None
     try:
         from fivedice.strategy.chances import win_chances

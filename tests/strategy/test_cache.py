@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -123,3 +124,35 @@ def test_load_cached_reads_but_never_solves(
     assert cache.load_cached(rules, cache_dir=tmp_path) is table  # kept in memory
     path.write_bytes(path.read_bytes()[:-8])  # damaged: not trusted, and not solved either
     assert cache.load_cached(rules, cache_dir=tmp_path) is None
+
+
+@pytest.mark.parametrize("position", [0.01, 0.5, 0.99])
+def test_flipped_bit_anywhere_is_caught_by_the_crc(
+    tmp_path: Path, classic_table: StrategyTable, position: float
+) -> None:
+    """The CRC-32 that replaced SHA-256 on load still catches a single flipped bit."""
+    path = tmp_path / "table.bin"
+    cache.save_table(classic_table, path)
+    data = bytearray(path.read_bytes())
+    data[int(len(data) * position)] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert cache.load_table(classic_table.rules, path) is None
+
+
+def test_older_files_without_a_crc_are_checked_by_sha256(
+    tmp_path: Path, classic_table: StrategyTable
+) -> None:
+    path = tmp_path / "table.bin"
+    cache.save_table(classic_table, path)
+    magic, header_line, payload = path.read_bytes().split(b"\n", 2)
+    header = json.loads(header_line)
+    del header["crc32"]
+    path.write_bytes(magic + b"\n" + json.dumps(header).encode() + b"\n" + payload)
+    loaded = cache.load_table(classic_table.rules, path)
+    assert loaded is not None
+    assert np.array_equal(loaded.values, classic_table.values, equal_nan=True)
+    del loaded  # its values map the file, which is rewritten in place below
+    damaged = bytearray(payload)
+    damaged[len(damaged) // 2] ^= 0x10
+    path.write_bytes(magic + b"\n" + json.dumps(header).encode() + b"\n" + bytes(damaged))
+    assert cache.load_table(classic_table.rules, path) is None

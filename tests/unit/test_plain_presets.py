@@ -66,14 +66,12 @@ def test_boxes_are_typed_by_name_and_other_cards_boxes_refused(tmp_path):
     assert "in Two pairs" in out
 
 
-def test_a_cpu_seat_is_refused_cleanly_for_rules_the_cpu_cannot_play(tmp_path):
+@pytest.mark.parametrize("rules_name", ["yatzy", "maxi-yatzy"])
+def test_a_cpu_seat_plays_the_new_families(tmp_path, rules_name):
+    """Yatzy's CPUs play from its exact table, Maxi Yatzy's from calibrated estimates."""
     db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
-    args = ["play", "--plain", "--rules", "yatzy", "--cpu", "casual", "--db", db]
-    result = runner.invoke(app, args, input="quit\n")
-    assert result.exit_code == 2
-    assert "CPU players do not know these rules yet" in result.output
+    args = ["play", "--plain", "--rules", rules_name, "--cpu", "casual", "--db", db]
+    result = runner.invoke(app, args, input="roll\nscore chance\nquit\n")
+    assert result.exit_code == 0, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert GameService.open(db).list_games() == []  # nothing was saved
-    # The same rules with people only play.
-    result = runner.invoke(app, ["play", "--plain", "--rules", "yatzy", "--db", db], input="roll\n")
-    assert result.exit_code == 0 and "turn 1 of 15" in result.output
+    assert "CPU 1 (casual) scores" in result.output

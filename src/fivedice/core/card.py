@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from fivedice.core.boxes import CLASSIC_BOXES, CLASSIC_INDEX, KNOWN_BOXES, Box, score_box
 from fivedice.core.categories import Category, box_phrase
@@ -174,10 +174,17 @@ class Column:
     def boxes_filled(self) -> int:
         return sum(1 for s in self.scores if s is not None)
 
-    @property
+    @cached_property
     def upper_total(self) -> int:
+        """The upper boxes' total (computed once per column: a column never changes)."""
         scores = self.scores
         return sum(scores[i] or 0 for i in self._upper)
+
+    @cached_property
+    def filled_mask(self) -> int:
+        """Bit i set for each filled box i (card order): the strategy table's key of the
+        column, computed once per column (the advisor asks for it on every query)."""
+        return sum(1 << i for i, points in enumerate(self.scores) if points is not None)
 
     @property
     def lower_total(self) -> int:

@@ -14,7 +14,6 @@ it is read.
 
 from __future__ import annotations
 
-import itertools
 import threading
 import weakref
 from collections.abc import Sequence
@@ -27,14 +26,13 @@ from numba import njit
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import BonusCondition, RuleSet
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     MAX_OPTIONS,
     ROLL_INDEX,
     StrategyTable,
     advice_options,
-    column_state,
 )
 
 __all__ = ["RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
@@ -69,11 +67,10 @@ RESULT_SIZE = 3 * MAX_OPTIONS
 """Floats in a query's result: (code, value, loss) per option."""
 _new = tuple.__new__  # Option from (keep, category, value, loss), skipping Option.__new__
 _INT_ONLY = {int}
-# Every five dice in any order -> the index of the sorted roll in `ALL_ROLLS` (7,776 entries:
-# cheaper than sorting each query's dice).
-_ROLL_OF: dict[tuple[int, ...], int] = {
-    dice: ROLL_INDEX[tuple(sorted(dice))] for dice in itertools.product(range(1, 7), repeat=5)
-}
+# Five dice in any order -> the index of the sorted roll in `ALL_ROLLS`: each order seen is
+# remembered (at most 7,776; a lookup is cheaper than sorting each query's dice), filled as
+# queries come rather than all at once on import (which would cost a one-off query ~5 ms).
+_ROLL_OF: dict[tuple[int, ...], int] = {}
 _EMPTY_STATE = (0, 0, False)
 
 
@@ -117,6 +114,8 @@ class Engine:
     """
 
     __slots__ = (
+        "armed_box",
+        "armed_when_filled",
         "box_key_of",
         "category_of",
         "full_mask",
@@ -135,7 +134,9 @@ class Engine:
         self.rolls_per_turn = table.rules.rolls_per_turn
         # Option codes: a code below the number of boxes B is the box at that place on the
         # card, a code c >= B keeps ALL_KEEPS[c - B] (see `solver.advice_options`).
-        boxes: tuple[Category, ...] = tuple(getattr(table.rules, "boxes", CATEGORIES))
+        boxes: tuple[Category, ...] = tuple(table.rules.boxes)
+        if boxes == CATEGORIES:  # the classic card: its boxes themselves (callers use `is`)
+            boxes = CATEGORIES
         self.full_mask = (1 << len(boxes)) - 1
         self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + ALL_KEEPS
         self.box_key_of: tuple[str | None, ...] = (
@@ -143,6 +144,9 @@ class Engine:
             *(None,) * len(ALL_KEEPS),
         )
         self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
+        # The bonus is armed when this box (-1: none) holds a score (> 0 unless
+        # `armed_when_filled`): as `solver.column_state`, from the column's cached mask and total.
+        self.armed_box, self.armed_when_filled = armed_rule(table.rules)
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
@@ -159,6 +163,14 @@ class Engine:
                 self.kernel = compiled.entry_point
 
 
+def armed_rule(rules: RuleSet) -> tuple[int, bool]:
+    """The box whose score arms the extra-Yahtzee bonus (-1: the rules pay none) and whether
+    any score there arms it (else only a score above 0): what `solver.column_state` reads."""
+    same = rules.all_same_box if rules.yahtzee_bonus else None
+    box = -1 if same is None else rules.box_index(same)
+    return box, rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
+
+
 _engine_lock = threading.Lock()
 _engines: weakref.WeakKeyDictionary[StrategyTable, Engine] = weakref.WeakKeyDictionary()
 _last_engine: Engine | None = None  # the last table's, checked by identity first
@@ -172,18 +184,6 @@ def _engine(table: StrategyTable) -> Engine:
             engine = _engines[table] = Engine(table)
     _last_engine = engine
     return engine
-
-
-_last_column: tuple[Column | None, RuleSet | None, tuple[int, int, bool]] = (
-    None,
-    None,
-    _EMPTY_STATE,
-)
-
-
-def _remember_column(column: Column, rules: RuleSet, state: tuple[int, int, bool]) -> None:
-    global _last_column
-    _last_column = (column, rules, state)  # one assignment: other threads see old or new
 
 
 def query(
@@ -205,13 +205,18 @@ def query(
     engine = _last_engine
     if engine is None or engine.table() is not table:
         engine = _engine(table)
+    key: tuple[int, ...] | None
     try:
-        roll = _ROLL_OF.get(dice if type(dice) is tuple else tuple(dice))
+        key = dice if type(dice) is tuple else tuple(dice)
+        roll = _ROLL_OF.get(key)
     except TypeError:  # unhashable values
-        roll = None
+        key = roll = None
     if roll is None or not _INT_ONLY.issuperset(map(type, dice)):
-        # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass).
+        # Not seen yet, or not five plain ints 1-6: check_roll raises, or accepts (e.g. an
+        # int subclass: not remembered, as its hash may equal another value's).
         roll = ROLL_INDEX[check_roll(dice)]
+        if key is not None and _INT_ONLY.issuperset(map(type, key)):
+            _ROLL_OF[key] = roll
     if type(rolls_left) is not int or not 0 <= rolls_left < engine.rolls_per_turn:
         if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
             rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int
@@ -222,14 +227,13 @@ def query(
             )
     if column is None:
         mask, upper_total, armed = _EMPTY_STATE
-    else:
-        last = _last_column  # a turn asks up to three times about one card: reuse its state
-        if last[0] is column and last[1] is engine.rules:
-            mask, upper_total, armed = last[2]
-        else:
-            state = column_state(engine.rules, column)
-            _remember_column(column, engine.rules, state)
-            mask, upper_total, armed = state
+    else:  # `column_state`, from what the column computed once (a turn asks up to 3 times)
+        mask = column.filled_mask
+        upper_total = column.upper_total
+        armed = False
+        if engine.armed_box >= 0:
+            held = column.scores[engine.armed_box]
+            armed = held is not None and (engine.armed_when_filled or held > 0)
     if mask == engine.full_mask:
         raise ValueError("the card is complete: there is nothing to decide")
     out = np.empty(RESULT_SIZE)

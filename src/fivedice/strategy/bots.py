@@ -26,57 +26,34 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES
-from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.errors import N_, FivediceError
+from fivedice.core.dice import Roll, check_roll
+from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
+from fivedice.strategy.levels import Level
+from fivedice.strategy.limits import is_supported
+from fivedice.strategy.policy import straight_open as straight_open_on
+from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 if TYPE_CHECKING:
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
+    "HEURISTIC_PROFILES",
     "PROFILES",
     "Bot",
     "Level",
     "LevelProfile",
     "level_values",
     "make_bot",
+    "profile_for",
     "values_from_table",
 ]
-
-
-class Level(StrEnum):
-    """The CPU strengths, weakest first; the values are the names used everywhere."""
-
-    BEGINNER = "beginner"
-    CASUAL = "casual"
-    STRONG = "strong"
-    EXPERT = "expert"
-    MASTER = "master"
-
-    @classmethod
-    def parse(cls, text: str | Level) -> Level:
-        """The level named by `text` (any case).
-
-        Raises:
-            FivediceError: not a level.
-        """
-        if isinstance(text, Level):
-            return text
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(level.value for level in cls)
-            raise FivediceError(
-                N_("a CPU level is one of {names}, not {text!r}"), names=names, text=text
-            ) from None
 
 
 @dataclass(frozen=True)
@@ -108,6 +85,25 @@ PROFILES: dict[Level, LevelProfile] = {
 }
 
 
+HEURISTIC_PROFILES: dict[Level, LevelProfile] = {
+    Level.BEGINNER: PROFILES[Level.BEGINNER],
+    # Rules the solver cannot solve (Maxi Yatzy): every looking-ahead level plays from the
+    # casual estimate, and the levels differ in how often and how badly they slip. Calibrated
+    # on Maxi Yatzy (see the README for the measured means).
+    Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.35, max_loss=12.0),
+    Level.STRONG: LevelProfile(greedy=False, optimal_values=False, slip=0.12, max_loss=5.0),
+    Level.EXPERT: LevelProfile(greedy=False, optimal_values=False),
+    Level.MASTER: LevelProfile(greedy=False, optimal_values=False),
+}
+
+
+def profile_for(level: Level | str, rules: RuleSet) -> LevelProfile:
+    """How a level plays these rules: `PROFILES`, or `HEURISTIC_PROFILES` where the solver
+    cannot solve the rules."""
+    level = Level.parse(level)
+    return PROFILES[level] if is_supported(rules) else HEURISTIC_PROFILES[level]
+
+
 def level_values(
     rules: RuleSet,
     level: Level | str,
@@ -115,7 +111,7 @@ def level_values(
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> h.FloatArray:
+) -> h.Values:
     """The state-value array a level plays with, shaped (8192, upper cap + 1, 2), read-only.
 
     Optimal values come from the solver for the one-column version of the rules (solved
@@ -130,8 +126,8 @@ def level_values(
         progress: called as `progress(states_done, states)` if a solve is needed.
     """
     profile = PROFILES[Level.parse(level)]
-    if not profile.optimal_values:
-        return h.heuristic_values(rules)
+    if not profile.optimal_values or not is_supported(rules):
+        return h.heuristic_values(rules)  # also every level of rules the solver cannot solve
     single = rules.replace(column_multipliers=(1,))
     key = (single, use_cache, None if cache_dir is None else str(cache_dir))
     if key not in _OPTIMAL_VALUES:
@@ -179,30 +175,30 @@ class Bot:
         rules: RuleSet,
         rng: random.Random | None = None,
         *,
-        values: h.FloatArray | None = None,
+        values: h.Values | None = None,
         use_cache: bool = True,
         cache_dir: str | os.PathLike[str] | None = None,
         profile: LevelProfile | None = None,
     ) -> None:
         self.level = Level.parse(level)
-        self.profile = profile or PROFILES[self.level]
+        self.profile = profile or profile_for(self.level, rules)
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(0)
         self._salt = self.rng.getrandbits(64)
         self._use_cache = use_cache
         self._cache_dir = cache_dir
-        self._values: dict[RuleSet, h.FloatArray] = {}
+        self._values: dict[RuleSet, h.Values] = {}
         if values is not None:
             self._values[rules] = values
 
     def __repr__(self) -> str:
         return f"Bot({self.level.value!r})"
 
-    def values_for(self, rules: RuleSet) -> h.FloatArray:
+    def values_for(self, rules: RuleSet) -> h.Values:
         """The state values this bot plays with under `rules` (prepared on first use)."""
         if rules not in self._values:
             if self.profile.greedy:
-                self._values[rules] = np.zeros((1 << h.N_BOXES, 1, 2))
+                self._values[rules] = h.greedy_values(rules)
             else:
                 self._values[rules] = level_values(
                     rules, self.level, use_cache=self._use_cache, cache_dir=self._cache_dir
@@ -217,32 +213,28 @@ class Bot:
         Values are expected points to come in this turn and later, relative to the card's
         current state value (so only differences between options matter).
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
-        dt = h.dice_tables()
         rt = h.rule_tables(rules)
+        dt = h.dice_tables(rt.dice)
         values = self.values_for(rules)
         boxes, _ = h.card_arrays(card.columns)
-        ends = np.empty(h.N_ROLLS)
+        ends = np.empty(dt.rolls)
         h.end_values(
             boxes, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends
         )
-        keep_values = np.empty((rolls_left, h.N_KEEPS))
-        roll_values = np.empty((rolls_left + 1, h.N_ROLLS))
+        keep_values = np.empty((rolls_left, dt.keeps))
+        roll_values = np.empty((rolls_left + 1, dt.rolls))
         h.turn_tables(
-            ends,
-            rolls_left,
-            dt.keep_add,
-            dt.keep_remove,
-            keep_values,
-            roll_values,
-            np.empty(h.N_KEEPS),
-        )
+            ends, rolls_left, dt.keep_add, dt.keep_remove, keep_values, roll_values,
+            np.empty(dt.keeps),
+        )  # fmt: skip
         index = dt.roll_of[roll]
+        keeps = _kernel_dice_tables(rt.dice).keeps
         return [
-            (ALL_KEEPS[k], float(keep_values[rolls_left - 1, k]))
+            (keeps[k], float(keep_values[rolls_left - 1, k]))
             for k in dt.roll_keeps[index]
             if k >= 0
         ]
@@ -261,7 +253,7 @@ class Bot:
         Raises:
             FivediceError: no roll is left, the card is complete or the dice are not five.
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
@@ -269,10 +261,8 @@ class Bot:
             counts = np.zeros(6, dtype=np.int64)
             for die in roll:
                 counts[die - 1] += 1
-            straight_open = any(
-                not column.is_filled(CATEGORIES[9]) or not column.is_filled(CATEGORIES[10])
-                for column in card.columns
-            )
+            boxes, _ = h.card_arrays(card.columns)
+            straight_open = straight_open_on(boxes, h.rule_tables(rules).params)
             held = np.zeros(6, dtype=np.int64)
             h.beginner_keep(counts, straight_open, held)
             return tuple(face + 1 for face in range(6) for _ in range(int(held[face])))
@@ -286,12 +276,12 @@ class Bot:
         Raises:
             FivediceError: the card is complete or the dice are not five.
         """
-        roll = check_roll(dice)
+        roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
         legal = card.placements(rules, roll)
         rt = h.rule_tables(rules)
         boxes, _ = h.card_arrays(card.columns)
-        size = rules.columns * h.N_BOXES
+        size = rules.columns * rt.boxes
         cols = np.empty(size, dtype=np.int64)
         box_ids = np.empty(size, dtype=np.int64)
         jokers = np.empty(size, dtype=np.int64)
@@ -299,21 +289,21 @@ class Bot:
         n = h.placement_options(
             boxes,
             rt.multipliers,
-            h.dice_tables().roll_of[roll],
+            h.dice_tables(rt.dice).roll_of[roll],
             self.profile.greedy,
             rt.scores,
             rt.joker_scores,
             rt.five,
             rt.params,
             self.values_for(rules),
-            np.array(h.TYPICAL_BOX_VALUE),
+            h.typical_box_values(rules),
             cols,
             box_ids,
             jokers,
             option_values,
         )
         chosen = self._pick(option_values[:n], ("box", card, roll))
-        column, category = int(cols[chosen]), CATEGORIES[int(box_ids[chosen])]
+        column, category = int(cols[chosen]), rules.boxes[int(box_ids[chosen])]
         for placement in legal:
             if placement.column == column and placement.category == category:
                 return placement

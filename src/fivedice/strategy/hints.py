@@ -207,7 +207,6 @@ def estimated_hints(state: GameState) -> list[Hint]:
     """
     import numpy as np
 
-    from fivedice.core.categories import CATEGORIES
     from fivedice.strategy import heuristics as h
     from fivedice.strategy.bots import Level, make_bot
 
@@ -221,21 +220,22 @@ def estimated_hints(state: GameState) -> list[Hint]:
     base = 0.0  # the card's estimated points to come: the zero of the options' values
     for index, column_boxes in enumerate(boxes):
         mask, up, armed = h.column_key(column_boxes, rt.params)
-        base += rules.column_multipliers[index] * float(values[mask, up, armed])
+        base += rules.column_multipliers[index] * h.state_value(values, mask, up, armed)
     raw: list[tuple[float, int, Hint]] = []
-    size = rules.columns * h.N_BOXES
+    size = rules.columns * rt.boxes
     cols = np.empty(size, dtype=np.int64)
     box_ids = np.empty(size, dtype=np.int64)
     jokers = np.empty(size, dtype=np.int64)
     option_values = np.empty(size)
     count = h.placement_options(
-        boxes, rt.multipliers, h.dice_tables().roll_of[tuple(sorted(dice))], False,
+        boxes, rt.multipliers, h.dice_tables(rt.dice).roll_of[tuple(sorted(dice))], False,
         rt.scores, rt.joker_scores, rt.five, rt.params, values,
-        np.array(h.TYPICAL_BOX_VALUE), cols, box_ids, jokers, option_values,
+        h.typical_box_values(rules), cols, box_ids, jokers, option_values,
     )  # fmt: skip
     for i in range(count):
         value = base + float(option_values[i])
-        hint = Hint(None, CATEGORIES[int(box_ids[i])], value, column=int(cols[i]), estimate=True)
+        box = rules.boxes[int(box_ids[i])]
+        hint = Hint(None, box, value, column=int(cols[i]), estimate=True)
         raw.append((value, len(raw), hint))
     if state.rolls_left > 0:
         for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.rules import Family, FillOrder, RuleSet
+from fivedice.core.rules import Family, RuleSet
 
 __all__ = [
     "OPTIMAL_LEVELS",
@@ -78,13 +78,24 @@ class UnsupportedByStrategyError(SolveNotAllowedError):
 
 
 def is_supported(rules: RuleSet) -> bool:
-    """Whether the solver, the coach and the CPU players handle these rules: the thirteen
-    Yahtzee boxes with five dice, any fill order but the forced one, no saved rolls."""
-    return (
-        rules.family is Family.YAHTZEE
-        and rules.fill_order is FillOrder.FREE
-        and not rules.saved_rolls
-    )
+    """Whether the solver, the coach and the CPU players handle these rules: the Yahtzee and
+    Yatzy families (five dice), any fill order and options, but no saved rolls (Maxi Yatzy).
+
+    The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    """
+    return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
+
+
+def cpus_supported(rules: RuleSet) -> bool:
+    """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
+    (calibrated heuristic levels: its exact solve does not fit, see the README)."""
+    return is_supported(rules) or rules.family is Family.MAXI_YATZY
+
+
+def has_win_chances(rules: RuleSet) -> bool:
+    """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
+    available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
+    return is_supported(rules) and rules.family is Family.YAHTZEE
 
 
 def check_supported(rules: RuleSet) -> None:
@@ -96,8 +107,8 @@ def check_supported(rules: RuleSet) -> None:
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(
-                "the coach and the CPU players do not know these rules yet (other boxes than"
-                " Yahtzee's thirteen, a forced fill order or saved rolls): play them with people"
+                "the coach and the exact solver do not handle saved rolls (Maxi Yatzy):"
+                " play these rules with people or with CPU players"
             )
         )
 
@@ -189,10 +200,10 @@ def check_cpu_levels(rules: RuleSet, levels: Iterable[str | None]) -> None:
         UnsupportedByStrategyError: any CPU seat on rules the strategy layer cannot play.
     """
     levels = tuple(levels)
-    if any(level is not None for level in levels):
+    if any(level is not None for level in levels) and not cpus_supported(rules):
         check_supported(rules)
-    if any(level in OPTIMAL_LEVELS for level in levels):
-        check_allowed(rules)
+    if is_supported(rules) and any(level in OPTIMAL_LEVELS for level in levels):
+        check_allowed(rules)  # Maxi Yatzy's CPUs never solve: nothing to allow
 
 
 def _single(rules: RuleSet) -> RuleSet:

@@ -45,6 +45,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.heuristics import _next_random
+from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
 from fivedice.strategy.simulate import _game_seeds
 
@@ -239,7 +240,9 @@ class MasterBot(Bot):
         """Takes note of the other seats: the distribution of the best opponent's final total
         (exact when every other card has at most one open box, else a fitted normal)."""
         self._opponent = None
-        if len(state.cards) < 2 or state.rules.columns != 1 or state.is_game_over:
+        if len(state.cards) < 2 or not has_win_chances(state.rules):
+            return  # solo, or rules without winning chances (Yatzy): plays like the expert
+        if state.rules.columns != 1 or state.is_game_over:
             return
         if state.game_number < state.settings.match_length:
             return  # games still to come: their spread swamps this one's, play for points

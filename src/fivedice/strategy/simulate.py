@@ -20,7 +20,8 @@ import numpy.typing as npt
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
-from fivedice.strategy.bots import PROFILES, Level, level_values
+from fivedice.strategy.bots import Level, level_values, profile_for
+from fivedice.strategy.limits import has_win_chances
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
 
@@ -129,7 +130,7 @@ def simulate(
     games: int,
     *,
     seed: int = 0,
-    values: h.FloatArray | None = None,
+    values: h.Values | None = None,
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
@@ -160,21 +161,21 @@ def simulate(
         )
     if seed < 0:
         raise FivediceError(N_("the seed must not be negative, not {seed}"), seed=seed)
-    profile = PROFILES[level]
+    profile = profile_for(level, rules)
     if values is None:
         values = (
-            np.zeros((1 << h.N_BOXES, 1, 2))
+            h.greedy_values(rules)
             if profile.greedy
             else level_values(
                 rules, level, use_cache=use_cache, cache_dir=cache_dir, progress=solve_progress
             )
         )
-    dt = h.dice_tables()
     rt = h.rule_tables(rules)
+    dt = h.dice_tables(rt.dice)
     first_keep = _first_turn(rules, values, profile.greedy)
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = _game_seeds(seed, games)
-    typical = np.array(h.TYPICAL_BOX_VALUE)
+    typical = h.typical_box_values(rules)
 
     def play(chunk_seeds: npt.NDArray[np.uint64], results: npt.NDArray[np.int64]) -> None:
         h.play_games(
@@ -244,7 +245,8 @@ def head_to_head(
     parsed = [Level.parse(level) for level in levels]
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
-    if Level.MASTER in parsed:
+    # Without winning chances (Yatzy, Maxi Yatzy) master plays exactly like expert, alone.
+    if Level.MASTER in parsed and has_win_chances(rules):
         return _master_head_to_head(rules, parsed, games, seed, use_cache, cache_dir, progress)
     done = [0] * len(parsed)
 
@@ -259,10 +261,10 @@ def head_to_head(
         return inner
 
     # Strong and expert share the solved values: load (or solve) them once.
-    shared: dict[bool, h.FloatArray] = {}
+    shared: dict[bool, h.Values] = {}
     results = []
     for i, level in enumerate(parsed):
-        profile = PROFILES[level]
+        profile = profile_for(level, rules)
         values = None
         if not profile.greedy:
             if profile.optimal_values not in shared:
@@ -353,19 +355,19 @@ def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
         return z ^ (z >> np.uint64(31))
 
 
-def _first_turn(rules: RuleSet, values: h.FloatArray, greedy: bool) -> h.FloatArray:
+def _first_turn(rules: RuleSet, values: h.Values, greedy: bool) -> h.FloatArray:
     """The keep values of the first turn, the same in every game, computed once."""
     levels = max(rules.rolls_per_turn - 1, 1)
-    keep_values = np.zeros((levels, h.N_KEEPS))
+    rt = h.rule_tables(rules)
+    dt = h.dice_tables(rt.dice)
+    keep_values = np.zeros((levels, dt.keeps))
     if greedy or rules.rolls_per_turn == 1:
         return keep_values
-    dt = h.dice_tables()
-    rt = h.rule_tables(rules)
-    card = np.full((rules.columns, h.N_BOXES), -1, dtype=np.int64)
-    ends = np.empty(h.N_ROLLS)
+    card = np.full((rules.columns, rt.boxes), -1, dtype=np.int64)
+    ends = np.empty(dt.rolls)
     h.end_values(card, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends)
-    roll_values = np.empty((levels + 1, h.N_ROLLS))
+    roll_values = np.empty((levels + 1, dt.rolls))
     h.turn_tables(
-        ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(h.N_KEEPS)
+        ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(dt.keeps)
     )
     return keep_values

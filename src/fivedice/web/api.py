@@ -19,14 +19,14 @@ from annotated_types import Ge, Le
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service import GameView
 from fivedice.store.rooms import Room
-from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.levels import Level as _Level
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
@@ -52,8 +52,8 @@ def _json_integer(value: object) -> object:
     return value
 
 
-Level = Literal["beginner", "casual", "strong", "expert", "master"]
-assert set(Level.__args__) == set(LEVELS)  # type: ignore[attr-defined]  # one list of levels
+Level = Annotated[_Level, Strict(False)]
+"""A CPU level by name (`strategy.levels.Level`: the one list of levels)."""
 
 
 class ErrorOut(BaseModel):
@@ -701,7 +701,7 @@ class RoomSeatTokensOut(BaseModel):
 
 class HandOverIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    level: Level = "casual"
+    level: Level = _Level.CASUAL
 
 
 _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {

@@ -1,0 +1,221 @@
+"""Whole games played inside numba, one CPU level at a time (the simulator's engine).
+
+One game is a loop of turns: roll, keep by the policy's keep values (`policy.turn_tables` over
+`policy.end_values`), score by `policy.placement_options`. Every game draws its dice from its
+own splitmix64 stream, so a game is reproducible whatever thread plays it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from fivedice.strategy.policy import (
+    beginner_keep,
+    column_key,
+    end_values,
+    pick,
+    placement,
+    placement_options,
+    straight_open,
+    turn_tables,
+)
+from fivedice.strategy.rule_arrays import (
+    CFG_BOXES,
+    CFG_ROLLS,
+    CFG_SAVED_ROLLS,
+    CFG_THRESHOLD,
+    CFG_UPPER_BONUS,
+    CFG_YAHTZEE,
+    CFG_YAHTZEE_BONUS,
+    UPPER_BOXES,
+)
+
+FloatArray = npt.NDArray[np.floating]
+IntArray = npt.NDArray[np.integer]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_random(state: npt.NDArray[np.uint64]) -> float:  # pragma: no cover
+    """A uniform number in [0, 1) from a splitmix64 state (advanced in place)."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count_code(counts: IntArray, dice: int) -> int:  # pragma: no cover
+    """The face counts as a number in base dice + 1 (the index of `keep_of_code`)."""
+    code = 0
+    scale = 1
+    for f in range(6):
+        code += counts[f] * scale
+        scale *= dice + 1
+    return code
+
+
+@njit(cache=True, nogil=True)
+def play_game(  # pragma: no cover
+    greedy: bool,
+    slip: float,
+    max_loss: float,
+    dice_seed: int,
+    slip_seed: int,
+    multipliers: IntArray,
+    scores: IntArray,
+    joker_scores: IntArray,
+    five: IntArray,
+    params: IntArray,
+    values: Any,
+    typical: FloatArray,
+    keep_add: IntArray,
+    keep_remove: IntArray,
+    roll_keeps: IntArray,
+    keep_of_code: IntArray,
+    keep_faces: IntArray,
+    first_keep: FloatArray,
+    out: IntArray,
+) -> None:
+    """Plays one solitaire game; writes (score, upper bonuses, Yahtzee scored, extras) to out.
+
+    `first_keep` holds the keep values of the first turn (the same in every game).
+    """
+    columns = multipliers.shape[0]
+    boxes = params[CFG_BOXES]
+    rolls = params[CFG_ROLLS]
+    n_rolls = scores.shape[1]
+    n_keeps = keep_add.shape[0]
+    first_roll = n_keeps - n_rolls
+    dice = 0
+    for f in range(6):
+        dice += keep_faces[n_keeps - 1, f]
+    turns = columns * boxes
+    # Saved rolls (Maxi Yatzy): a turn may use the rolls earlier turns left unused.
+    most_levels = rolls - 1 + ((rolls - 1) * turns if params[CFG_SAVED_ROLLS] == 1 else 0)
+    card = np.full((columns, boxes), -1, dtype=np.int64)
+    extras = np.zeros(columns, dtype=np.int64)
+    ends = np.empty(n_rolls)
+    keep_values = np.empty((max(most_levels, 1), n_keeps))
+    roll_values = np.empty((most_levels + 1, n_rolls))
+    best = np.empty(n_keeps)
+    counts = np.zeros(6, dtype=np.int64)
+    held = np.zeros(6, dtype=np.int64)
+    option_values = np.empty(roll_keeps.shape[1])
+    p_col = np.empty(columns * boxes, dtype=np.int64)
+    p_box = np.empty(columns * boxes, dtype=np.int64)
+    p_joker = np.empty(columns * boxes, dtype=np.int64)
+    p_value = np.empty(columns * boxes)
+    dice_state = np.zeros(1, dtype=np.uint64)
+    dice_state[0] = np.uint64(dice_seed)
+    slip_state = np.zeros(1, dtype=np.uint64)
+    slip_state[0] = np.uint64(slip_seed)
+    saved = 0
+    for turn in range(turns):
+        levels = rolls - 1 + saved
+        if not greedy and levels > 0:
+            if turn == 0 and levels == rolls - 1:
+                keep_values[:levels, :] = first_keep[:levels]
+            else:
+                end_values(card, multipliers, scores, joker_scores, five, params, values, ends)
+                turn_tables(ends, levels, keep_add, keep_remove, keep_values, roll_values, best)
+        counts[:] = 0
+        for _ in range(dice):
+            counts[int(next_random(dice_state) * 6.0)] += 1
+        unused = 0
+        for rolls_left in range(levels, 0, -1):
+            roll = keep_of_code[count_code(counts, dice)] - first_roll
+            if greedy:
+                beginner_keep(counts, straight_open(card, params), held)
+            else:
+                n = 0
+                for j in range(roll_keeps.shape[1]):
+                    k = roll_keeps[roll, j]
+                    if k < 0:
+                        break
+                    option_values[j] = keep_values[rolls_left - 1, k]
+                    n += 1
+                draw = next_random(slip_state) if slip > 0.0 else 1.0
+                chosen = roll_keeps[roll, pick(option_values, n, draw, slip, max_loss)]
+                held[:] = keep_faces[chosen]
+            size = 0
+            for f in range(6):
+                size += held[f]
+            if size == dice:
+                unused = rolls_left
+                break  # keeping everything: score now
+            counts[:] = held
+            for _ in range(dice - size):
+                counts[int(next_random(dice_state) * 6.0)] += 1
+        saved = unused if params[CFG_SAVED_ROLLS] == 1 else 0
+        roll = keep_of_code[count_code(counts, dice)] - first_roll
+        n = placement_options(
+            card, multipliers, roll, greedy, scores, joker_scores, five, params, values,
+            typical, p_col, p_box, p_joker, p_value,
+        )  # fmt: skip
+        draw = next_random(slip_state) if slip > 0.0 else 1.0
+        i = pick(p_value, n, draw, slip, max_loss)
+        col = p_col[i]
+        _, up, _ = column_key(card[col], params)
+        points, _, extra = placement(
+            card[col], p_box[i], p_joker[i], roll, up, scores, joker_scores, five, params
+        )
+        card[col, p_box[i]] = points
+        extras[col] += extra
+    score = 0
+    bonuses = 0
+    yahtzees = 0
+    yahtzee = params[CFG_YAHTZEE]
+    for col in range(columns):
+        upper = 0
+        total = 0
+        for c in range(boxes):
+            total += card[col, c]
+            if c < UPPER_BOXES:
+                upper += card[col, c]
+        if upper >= params[CFG_THRESHOLD]:
+            total += params[CFG_UPPER_BONUS]
+            bonuses += 1
+        total += extras[col] * params[CFG_YAHTZEE_BONUS]
+        if yahtzee >= 0 and card[col, yahtzee] > 0:
+            yahtzees += 1
+        score += multipliers[col] * total
+    out[0] = score
+    out[1] = bonuses
+    out[2] = yahtzees
+    out[3] = extras.sum()
+
+
+@njit(cache=True, parallel=True)
+def play_games(  # pragma: no cover
+    greedy: bool,
+    slip: float,
+    max_loss: float,
+    seeds: npt.NDArray[np.uint64],
+    multipliers: IntArray,
+    scores: IntArray,
+    joker_scores: IntArray,
+    five: IntArray,
+    params: IntArray,
+    values: Any,
+    typical: FloatArray,
+    keep_add: IntArray,
+    keep_remove: IntArray,
+    roll_keeps: IntArray,
+    keep_of_code: IntArray,
+    keep_faces: IntArray,
+    first_keep: FloatArray,
+    out: IntArray,
+) -> None:
+    """`play_game` for each row of seeds (dice seed, slip seed), in parallel."""
+    for g in prange(seeds.shape[0]):
+        play_game(
+            greedy, slip, max_loss, seeds[g, 0], seeds[g, 1], multipliers, scores,
+            joker_scores, five, params, values, typical, keep_add, keep_remove, roll_keeps,
+            keep_of_code, keep_faces, first_keep, out[g],
+        )  # fmt: skip

@@ -1,0 +1,241 @@
+"""A rule set as the arrays every strategy kernel reads: the one array encoding of the rules.
+
+Box b of the card (in the rule set's order) is bit b of a *mask* of filled boxes. The boxes
+that count towards the upper bonus are bits 0..5 (faces 1..6: true of every family). The
+scores come from the core's scoring, never re-implemented here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from fivedice.core.boxes import BoxKind, score_box
+from fivedice.core.errors import FivediceError
+from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
+from fivedice.strategy.tables import DiceTables, dice_tables
+
+IntArray = npt.NDArray[np.int64]
+
+__all__ = ["RuleArrays", "UnsupportedRulesError", "rule_arrays"]
+
+JOKER_CODE = {Joker.NONE: 0, Joker.FORCED: 1, Joker.FREE_CHOICE: 2}
+FILL_FREE, FILL_UPPER_FIRST, FILL_FORCED = 0, 1, 2
+NO_THRESHOLD = 1 << 30  # an upper threshold never reached when the upper bonus is off
+UPPER_BOXES = 6
+
+# Indices of the integer configuration vector (`RuleArrays.config`) handed to the kernels.
+(
+    CFG_CAP,
+    CFG_THRESHOLD,
+    CFG_UPPER_BONUS,
+    CFG_YAHTZEE_BONUS,
+    CFG_JOKER,
+    CFG_FILL,
+    CFG_YAHTZEE,
+    CFG_BOXES,
+    CFG_STRIDE,
+    CFG_ROLLS,
+    CFG_BONUS_IF_FILLED,
+    CFG_STRAIGHTS,
+    CFG_SAVED_ROLLS,
+) = range(13)
+CONFIG_SIZE = 13
+
+# `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
+# column PACKED_COUNT on: how many rolls score in each box), the box scores (B rows), the
+# joker scores (B rows), the arms row, and for each box the rolls that score in it (B rows).
+PACKED_COUNT = 16
+MAX_BOXES = 32
+
+
+class UnsupportedRulesError(FivediceError):
+    """The strategy engine cannot play these rules exactly (e.g. several score columns)."""
+
+
+@dataclass(frozen=True, eq=False)
+class RuleArrays:
+    """Everything the kernels need to know about a rule set, as read-only arrays.
+
+    Attributes:
+        boxes: the number of boxes B (mask bits).
+        yahtzee: the box whose all-same score arms the extra-Yahtzee bonus and the joker
+            (-1: none).
+        score: (B, R) plain box scores, box-major for the kernels' inner loops.
+        joker_score: (B, R) scores of a roll of one face placed as a joker (other rolls: plain).
+        arms: (R,) 1 if placing the roll in the Yahtzee box arms the bonus.
+        config: the CFG_* vector.
+        scoring: (B, R) for each box, the rolls that score in it (the first scoring_count[b]).
+        scoring_count: (B,) how many rolls score in each box.
+        cap: the largest upper total the state distinguishes (threshold, or 0).
+        upper_bonus: whether the upper bonus exists.
+        yahtzee_bonus: whether the extra-Yahtzee bonus exists (then there is a Yahtzee box).
+        armed_states: the size of the table's last axis (2: unarmed, armed).
+        packed: the advice kernel's rules (see PACKED_*).
+        dice: the dice tables for the rules' number of dice.
+    """
+
+    boxes: int
+    yahtzee: int
+    score: IntArray
+    joker_score: IntArray
+    arms: IntArray
+    config: IntArray
+    scoring: IntArray
+    scoring_count: IntArray
+    cap: int
+    upper_bonus: bool
+    yahtzee_bonus: bool
+    armed_states: int
+    packed: IntArray
+    dice: DiceTables
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.boxes) - 1
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """What the kernels need of a rule set, in plain values (read from a `RuleSet` by
+    `spec_of`; tests also build reduced games from it directly).
+
+    Attributes:
+        score: (B, R) each box's points for each roll of `dice_tables(dice).rolls`.
+        joker_score: (B, R) the points of a roll placed in each box as a joker (a roll of one
+            face: the others are never placed as a joker and hold their plain scores).
+        dice: the number of dice.
+        rolls_per_turn: throws a turn.
+        yahtzee: the box of the extra-Yahtzee bonus and the joker rule (-1: none).
+        straights: mask of the straight boxes (the beginner CPU draws to them).
+        upper_bonus_threshold: the upper total that earns the bonus (0: no upper bonus).
+        upper_bonus_value: its points.
+        yahtzee_bonus_value: points of a further all-same roll (0: no such bonus).
+        bonus_if_filled: the bonus is paid once the Yahtzee box is filled, even with 0.
+        joker: JOKER_CODE of the joker rule.
+        fill: FILL_* order of filling the boxes.
+        saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
+    """
+
+    score: IntArray = field(repr=False)
+    joker_score: IntArray = field(repr=False)
+    dice: int = 5
+    rolls_per_turn: int = 3
+    yahtzee: int = -1
+    straights: int = 0
+    upper_bonus_threshold: int = 0
+    upper_bonus_value: int = 0
+    yahtzee_bonus_value: int = 0
+    bonus_if_filled: bool = False
+    joker: int = 0
+    fill: int = FILL_FREE
+    saved_rolls: bool = False
+
+
+def spec_of(rules: RuleSet) -> RuleSpec:
+    """The kernels' view of a rule set; every score comes from the core's scoring.
+
+    Raises:
+        UnsupportedRulesError: the upper boxes are not the first six, ones to sixes (true of
+            every family fivedice knows; the kernels rely on it).
+    """
+    boxes = rules.boxes
+    if (
+        len(boxes) > MAX_BOXES
+        or [b.face for b in boxes if b.is_upper] != list(range(1, UPPER_BOXES + 1))
+        or not all(b.is_upper for b in boxes[:UPPER_BOXES])
+    ):
+        raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
+    rolls = dice_tables(rules.dice).rolls
+    score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
+    # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
+    # rolls' joker scores are never read, so they are the plain scores, not scored again
+    # (this halves the set-up of a one-off `fivedice advise`).
+    joker = score.copy()
+    for r, roll in enumerate(rolls):
+        if len(set(roll)) == 1:
+            joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
+    all_same = rules.all_same_box
+    yahtzee = -1 if all_same is None else boxes.index(all_same)
+    bonus = rules.yahtzee_bonus and yahtzee >= 0
+    if rules.fill_order is FillOrder.FORCED:
+        fill = FILL_FORCED
+    else:
+        fill = FILL_UPPER_FIRST if rules.upper_first else FILL_FREE
+    return RuleSpec(
+        score=score.astype(np.int64),
+        joker_score=joker.astype(np.int64),
+        dice=rules.dice,
+        rolls_per_turn=rules.rolls_per_turn,
+        yahtzee=yahtzee,
+        straights=sum(1 << i for i, box in enumerate(boxes) if box.kind is BoxKind.STRAIGHT),
+        upper_bonus_threshold=rules.upper_bonus_threshold if rules.upper_bonus else 0,
+        upper_bonus_value=rules.upper_bonus_value if rules.upper_bonus else 0,
+        yahtzee_bonus_value=rules.yahtzee_bonus_value if bonus else -1,
+        bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
+        joker=JOKER_CODE[rules.joker],
+        fill=fill,
+        saved_rolls=rules.saved_rolls,
+    )
+
+
+@cache
+def rule_arrays(rules: RuleSet) -> RuleArrays:
+    """The rules as arrays, the same for each column of a card (cached: a rule set is
+    immutable)."""
+    return build_rule_arrays(spec_of(rules))
+
+
+def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
+    """The kernels' arrays of a rule spec."""
+    dice = dice_tables(spec.dice)
+    score = np.ascontiguousarray(spec.score, dtype=np.int64)
+    joker_score = np.ascontiguousarray(spec.joker_score, dtype=np.int64)
+    boxes = score.shape[0]
+    yahtzee = spec.yahtzee
+    # A bonus of 0 points still arms (the rules say "bonus on"): -1 means no bonus at all.
+    bonus = spec.yahtzee_bonus_value >= 0 and yahtzee >= 0
+    arms = np.array(
+        [
+            int(bonus and (spec.bonus_if_filled or score[yahtzee, r] > 0))
+            for r in range(len(dice.rolls))
+        ],
+        dtype=np.int64,
+    )
+    upper_bonus = spec.upper_bonus_threshold > 0
+    cap = spec.upper_bonus_threshold if upper_bonus else 0
+    config = np.zeros(CONFIG_SIZE, dtype=np.int64)
+    config[CFG_CAP] = cap
+    config[CFG_THRESHOLD] = spec.upper_bonus_threshold if upper_bonus else NO_THRESHOLD
+    config[CFG_UPPER_BONUS] = spec.upper_bonus_value if upper_bonus else 0
+    config[CFG_YAHTZEE_BONUS] = spec.yahtzee_bonus_value if bonus else 0
+    config[CFG_JOKER] = spec.joker if yahtzee >= 0 else 0
+    config[CFG_FILL] = spec.fill
+    config[CFG_YAHTZEE] = yahtzee
+    config[CFG_BOXES] = boxes
+    config[CFG_STRIDE] = 6 * dice.dice + 1
+    config[CFG_ROLLS] = spec.rolls_per_turn
+    config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
+    config[CFG_STRAIGHTS] = spec.straights
+    config[CFG_SAVED_ROLLS] = int(spec.saved_rolls)
+    rolls = len(dice.rolls)
+    packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
+    packed[0, :CONFIG_SIZE] = config
+    packed[1 : 1 + boxes, :rolls] = score
+    packed[1 + boxes : 1 + 2 * boxes, :rolls] = joker_score
+    packed[1 + 2 * boxes, :rolls] = arms
+    for b in range(boxes):
+        rolls_scoring = np.flatnonzero(score[b])
+        packed[0, PACKED_COUNT + b] = rolls_scoring.size
+        packed[2 + 2 * boxes + b, : rolls_scoring.size] = rolls_scoring
+    scoring = packed[2 + 2 * boxes : 2 + 3 * boxes, :rolls]
+    scoring_count = packed[0, PACKED_COUNT : PACKED_COUNT + boxes]
+    for array in (score, joker_score, arms, config, packed):
+        array.setflags(write=False)
+    return RuleArrays(
+        boxes, yahtzee, score, joker_score, arms, config, scoring, scoring_count, cap,
+        upper_bonus, bonus, 2, packed, dice,
+    )  # fmt: skip

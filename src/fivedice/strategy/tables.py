@@ -1,0 +1,104 @@
+"""Index tables over the dice: every roll and keep of n dice, and how they connect.
+
+A *roll* is a sorted multiset of n faces; a *keep* a sorted multiset of 0 to n faces. Keeps are
+ordered by size, then lexicographically, so the n-dice keeps (= the rolls) come last, in roll
+order: keep `K - R + r` is roll r. The keep expectimax (`kernel`) walks these tables; they are
+the same for every rule set with the same number of dice, so they are built once per count.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+from math import factorial
+
+import numpy as np
+import numpy.typing as npt
+
+from fivedice.core.dice import FACES
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+__all__ = ["DiceTables", "dice_tables"]
+
+
+@dataclass(frozen=True, eq=False)
+class DiceTables:
+    """The rolls and keeps of `dice` dice as index arrays (read-only).
+
+    Attributes:
+        dice: the number of dice.
+        rolls: every sorted roll.
+        keeps: every sorted keep, by size (the rolls last).
+        add_face: (K, 6) the keep with one more die showing face f+1; -1 for a full keep.
+        remove_face: (K, 6) the distinct keeps with one die fewer, -1 padded.
+        probability: (R,) the chance of each roll when all dice are thrown.
+        all_same: (R,) the face of a roll whose dice all show one face, else 0.
+        sub_keeps: (R, 2**dice) the distinct keeps of each roll, ascending, -1 padded.
+    """
+
+    dice: int
+    rolls: tuple[tuple[int, ...], ...]
+    keeps: tuple[tuple[int, ...], ...]
+    add_face: IntArray
+    remove_face: IntArray
+    probability: FloatArray
+    all_same: IntArray
+    sub_keeps: IntArray
+
+    @property
+    def first_roll_keep(self) -> int:
+        """Index of the first full keep (= roll 0)."""
+        return len(self.keeps) - len(self.rolls)
+
+
+def _multiset_probability(dice: tuple[int, ...]) -> float:
+    """The chance that len(dice) fresh dice show exactly this multiset (int / int: correctly
+    rounded, the same float as the exact fraction's)."""
+    ways = factorial(len(dice))
+    for face in set(dice):
+        ways //= factorial(dice.count(face))
+    return float(ways / 6 ** len(dice))
+
+
+def _sub_multisets(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct sub-multisets of a roll, ascending (size, then values)."""
+    found = {
+        tuple(sorted(c))
+        for size in range(len(roll) + 1)
+        for c in itertools.combinations(roll, size)
+    }
+    return sorted(found, key=lambda keep: (len(keep), keep))
+
+
+@cache
+def dice_tables(dice: int = 5) -> DiceTables:
+    """The tables for this many dice, built once per process."""
+    rolls = tuple(itertools.combinations_with_replacement(FACES, dice))
+    keeps = tuple(
+        keep
+        for size in range(dice + 1)
+        for keep in itertools.combinations_with_replacement(FACES, size)
+    )
+    keep_index = {keep: i for i, keep in enumerate(keeps)}
+    add_face = np.full((len(keeps), 6), -1, dtype=np.int64)
+    remove_face = np.full((len(keeps), 6), -1, dtype=np.int64)
+    for k, keep in enumerate(keeps):
+        for face in FACES:
+            if len(keep) < dice:
+                add_face[k, face - 1] = keep_index[tuple(sorted((*keep, face)))]
+        for slot, face in enumerate(sorted(set(keep))):
+            rest = list(keep)
+            rest.remove(face)
+            remove_face[k, slot] = keep_index[tuple(rest)]
+    probability = np.array([_multiset_probability(r) for r in rolls], dtype=np.float64)
+    all_same = np.array([r[0] if len(set(r)) == 1 else 0 for r in rolls], dtype=np.int64)
+    sub_keeps = np.full((len(rolls), 1 << dice), -1, dtype=np.int64)
+    for r, roll in enumerate(rolls):
+        for slot, keep in enumerate(_sub_multisets(roll)):
+            sub_keeps[r, slot] = keep_index[keep]
+    for array in (add_face, remove_face, probability, all_same, sub_keeps):
+        array.setflags(write=False)
+    return DiceTables(dice, rolls, keeps, add_face, remove_face, probability, all_same, sub_keeps)
