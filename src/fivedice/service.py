@@ -93,6 +93,7 @@ from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
     SolverBusyError,
+    check_coached,
     check_cpu_levels,
     check_supported,
     has_win_chances,
@@ -266,7 +267,7 @@ def strategy_refusal(rules: RuleSet) -> SolveNotAllowedError | None:
     """Why the coach and the CPU players cannot play these rules (None: they can), for
     front ends that offer the coach before anything is asked of it."""
     try:
-        check_supported(rules)
+        check_coached(rules)
     except SolveNotAllowedError as error:
         return error
     return None
@@ -888,7 +889,7 @@ class GameService:
         """
         view = self.view(game_id)
         state = view.state
-        check_supported(state.rules)
+        check_coached(state.rules)
         if state.settings.is_table and not view.is_over:
             state = table_coach_state(state, dice, rolls_left)
         elif dice is not None or rolls_left is not None:

@@ -157,7 +157,8 @@ def _check_decision(state: GameState) -> tuple[int, ...]:
 
 def hints_for(state: GameState, table: StrategyTable | None = None) -> list[Hint]:
     """Every option of the seat to move, best first: exact for one column (from `table`, or
-    the solved table of the rules), estimated for several.
+    the solved table of the rules), estimated for several columns and for rules the solver
+    does not handle (Maxi Yatzy: its saved rolls).
 
     Raises:
         ValueError: no dice are rolled, or the game is over.
@@ -165,9 +166,11 @@ def hints_for(state: GameState, table: StrategyTable | None = None) -> list[Hint
             not now (see `fivedice.strategy.limits`).
         ImportError: the strategy layer's numpy/numba are not installed.
     """
+    from fivedice.strategy.limits import is_supported
+
     _check_decision(state)
-    if state.rules.columns != 1:
-        return estimated_hints(state)
+    if state.rules.columns != 1 or not is_supported(state.rules):
+        return estimated_hints(state)  # several columns, or Maxi Yatzy's saved rolls
     if table is None:
         from fivedice.strategy.cache import load_or_solve
 
@@ -235,7 +238,8 @@ def estimated_hints(state: GameState) -> list[Hint]:
     for i in range(count):
         value = base + float(option_values[i])
         box = rules.boxes[int(box_ids[i])]
-        hint = Hint(None, box, value, column=int(cols[i]), estimate=True)
+        column = int(cols[i]) if rules.columns > 1 else None  # one column: none to name
+        hint = Hint(None, box, value, column=column, estimate=True)
         raw.append((value, len(raw), hint))
     if state.rolls_left > 0:
         for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):

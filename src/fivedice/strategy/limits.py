@@ -98,6 +98,18 @@ def has_win_chances(rules: RuleSet) -> bool:
     return is_supported(rules) and rules.family is Family.YAHTZEE
 
 
+def check_coached(rules: RuleSet) -> None:
+    """Refuses rules the coach cannot advise on. It advises wherever the CPU players play:
+    exactly where the solver handles the rules (one column), and otherwise with the expert
+    CPU's estimates (several columns; Maxi Yatzy's saved rolls).
+
+    Raises:
+        UnsupportedByStrategyError: not `cpus_supported(rules)`.
+    """
+    if not cpus_supported(rules):
+        check_supported(rules)
+
+
 def check_supported(rules: RuleSet) -> None:
     """Refuses rules the strategy layer cannot play.
 
