@@ -13,10 +13,10 @@ from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
-from fivedice.tui import session
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.game_screen import GameScreen
+from tests.tui.support import use_database
 from tests.tui.test_snapshots import run
 
 KEYS = {
@@ -32,11 +32,10 @@ TEXT = re.compile(r"<text [^>]*>([^<]*)</text>")
 
 
 @pytest.fixture(autouse=True)
-def japanese(tmp_path: Path):
-    session.configure(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+def japanese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
     set_language("ja")
     yield
-    session.configure(None)
     set_language("en")
 
 

@@ -95,6 +95,10 @@ def test_new_game_screen(language: str) -> None:
     app = FivediceApp()
 
     async def script(pilot: Pilot[None]) -> None:
+        for _ in range(100):  # under load the footer's keys are drawn a moment later
+            if screen_lines(app).rstrip("\n").rsplit("\n", 1)[-1].strip():
+                break
+            await pilot.pause(0.05)
         check(f"new-game-{language}", screen_lines(app))
 
     run(app, script)
