@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
@@ -513,7 +515,8 @@ class GameHub:
         self.changed("g", view.game_id, view.version, notified=notified)
 
     def _json(self, view: GameView) -> str:
-        return json.dumps(self.data(view), separators=(",", ":"))
+        # orjson: the same compact JSON (UTF-8 text rather than \u escapes), 5-10x faster
+        return orjson.dumps(self.data(view)).decode()
 
     def json_text(self, view: GameView) -> str:
         """The game as the API returns it, as JSON text: made once per version and status
