@@ -29,6 +29,7 @@ from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, Hint
 from fivedice.store import (
+    ABANDONED,
     IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
@@ -63,6 +64,12 @@ class _Kept:
 
     def without_text(self) -> _Kept:
         return _Kept(self.version, self.view, None)
+
+
+def _ended(view: GameView, text: str) -> list[tuple[int, str, str]]:
+    """What a stream that has the newest version gets: nothing, or, for an abandoned game,
+    the game once more as an "abandoned" event (its status changed, not its version)."""
+    return [(view.version, text, "abandoned")] if view.status == ABANDONED else []
 
 
 def _trimmed(recent: tuple[_Kept, ...]) -> tuple[_Kept, ...]:
@@ -465,7 +472,7 @@ class GameHub:
         if after is None:
             return [(view.version, text, "game")]
         if after == view.version:
-            return []
+            return _ended(view, text)
         if after < view.version:
             return self._recent(game_id, after + 1, view.version)
         return None
@@ -667,7 +674,7 @@ class GameHub:
         if after is None:  # a new stream: the game now
             return [(view.version, text, "game")]
         if after == view.version:
-            return []
+            return _ended(view, text)
         if after < view.version:
             ready = self._recent(game_id, after + 1, view.version)
             if ready is not None:
@@ -860,6 +867,21 @@ class GameHub:
             self._drop_json(game_id)
             after = self._load(game_id)
         self.changed("s", game_id, after.version)
+        return after
+
+    def abandon(self, game_id: int) -> GameView:
+        """Abandons a game in progress; every open page of it hears so at once (an event
+        named "abandoned", with the game now: its status, and its revealed dice seed).
+
+        Raises:
+            GameClosedError: the game is over already; GameNotFoundError.
+        """
+        with self._locked(game_id):
+            self.service.abandon(game_id)
+            self._drop_json(game_id)
+            after = self._load(game_id)
+        self._keep(after, self._json(after))
+        self.changed("a", game_id, after.version)
         return after
 
     def room_data(self, room: Room) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
-from fivedice.store import FINISHED, IN_PROGRESS, StoreError
+from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.store.records import UNDO
 from fivedice.strategy.levels import LEVELS
@@ -678,7 +678,8 @@ def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Respons
     if not _my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
-        hub.service.abandon(view.game_id)
+        with contextlib.suppress(GameClosedError):  # (it ended meanwhile: nothing to do)
+            hub.abandon(view.game_id)
     return RedirectResponse("/resume", status_code=303)
 
 
