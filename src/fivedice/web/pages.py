@@ -50,7 +50,7 @@ from fivedice.text import (
     player_name,
     preset_title,
 )
-from fivedice.web.guard import csrf_field_html, session_of
+from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
@@ -64,7 +64,6 @@ from fivedice.web.moves import moves_since
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
-LANG_COOKIE = "fd_lang"
 COACH_COOKIE = "fd_coach"
 CHANCES_COOKIE = "fd_chances"  # "0": the winning-chances bar is switched off
 MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
