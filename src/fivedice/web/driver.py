@@ -7,7 +7,9 @@ not moved since the scan before (so a game whose worker died is picked up within
 a game whose kept view is at the version the scan read, with a human to move, is skipped).
 Pokes are cheap when nothing is to do: a change this worker made that left a
 human to move starts nothing (the kept view says so), and a change another worker made only
-wakes a task this worker already runs for the game (the writer drives the game itself; a
+wakes a task this worker already runs for the game - unless this worker has that version
+already (PostgreSQL tells every listener of every write, its own too) or the task found a
+person to move and is letting the game go (the writer drives the game itself; a
 worker that cannot get a game's lease tries again shortly, in case the holder was just
 letting go). A poked game gets one task that, while a CPU seat is to move, waits the
 room's pace (`delay_ms`) and asks the hub for one CPU step.
