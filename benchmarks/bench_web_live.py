@@ -180,6 +180,7 @@ class Figures:
     start_versions: int = 0
     end_versions: int = 0
     rooms_ready: int = 0
+    rooms_made: int = 0  # rooms played in all (a room whose match ended gets a successor)
     client_cpu_seconds: float = 0.0
 
 
@@ -320,6 +321,66 @@ def _cpu_now() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+@dataclass
+class Slot:
+    """One of a client's rooms. A room whose match ends is replaced by a new one in the same
+    slot (a fast server finishes a 20-game match in seconds when few rooms share it), so the
+    slot never runs out of moves; its actions are counted across the rooms it held."""
+
+    number: int
+    game_id: str
+    ann: Seat
+    bob: Seat
+    streams: list[asyncio.Task[None]] = field(default_factory=list)
+    earlier: int = 0  # actions of the rooms this slot held before the current one
+    rooms_made: int = 1
+
+    def actions(self) -> int:
+        return self.earlier + max(self.ann.game["version"], self.bob.game["version"])
+
+
+async def _open_slot(
+    client: aiohttp.ClientSession, number: int, figures: Figures, earlier: int = 0
+) -> Slot:
+    """A new room, both humans streaming and their first game received."""
+    game_id, ann, bob = await set_up_room(client, number)
+    slot = Slot(number, game_id, ann, bob, earlier=earlier)
+    slot.streams = [
+        asyncio.create_task(stream(client, game_id, seat, figures)) for seat in (ann, bob)
+    ]
+    while not (ann.game and bob.game):
+        await asyncio.sleep(0.01)
+    # The new room's first version is where its count starts.
+    slot.earlier -= max(ann.game["version"], bob.game["version"])
+    return slot
+
+
+async def run_slot(
+    client: aiohttp.ClientSession,
+    slots: list[Slot],
+    index: int,
+    think_s: float,
+    window: tuple[float, float],
+    figures: Figures,
+    accepted: list[tuple[int, float, Seat]],
+) -> None:
+    """Plays the slot's room until the time is up, a new room whenever a match ends."""
+    deadline = window[1]
+    while time.monotonic() < deadline:
+        slot = slots[index]
+        await asyncio.gather(
+            play(client, slot.game_id, slot.ann, slot.bob, think_s, window, figures, accepted),
+            play(client, slot.game_id, slot.bob, slot.ann, think_s, window, figures, accepted),
+        )
+        if time.monotonic() >= deadline:
+            return
+        number = slot.number + 100_000 * slot.rooms_made  # (a seed no other room has)
+        fresh = await _open_slot(client, number, figures, earlier=slot.actions())
+        fresh.number, fresh.rooms_made = slot.number, slot.rooms_made + 1
+        fresh.streams += slot.streams  # (the old room's streams are cancelled at the end)
+        slots[index] = fresh
+
+
 async def client_main(
     base: str, rooms: range, think_s: float, go_at: Any, seconds: float, ready: Any
 ) -> dict[str, Any]:
@@ -332,20 +393,12 @@ async def client_main(
     ) as client:
         setting_up = asyncio.Semaphore(8)  # rooms are made a few at a time, not all at once
 
-        async def one_room(number: int) -> tuple[str, Seat, Seat]:
+        async def one_room(number: int) -> Slot:
             async with setting_up:
-                return await set_up_room(client, number)
+                return await _open_slot(client, number, figures)
 
-        made = await asyncio.gather(*(one_room(n) for n in rooms))
-        listeners = []
-        for game_id, ann, bob in made:
-            listeners += [
-                asyncio.create_task(stream(client, game_id, ann, figures)),
-                asyncio.create_task(stream(client, game_id, bob, figures)),
-            ]
-        while not all(seat.game for _g, ann, bob in made for seat in (ann, bob)):
-            await asyncio.sleep(0.05)
-        figures.rooms_ready = len(made)
+        slots = list(await asyncio.gather(*(one_room(n) for n in rooms)))
+        figures.rooms_ready = len(slots)
         ready.put(None)
         while go_at.value == 0:
             await asyncio.sleep(0.01)
@@ -356,24 +409,21 @@ async def client_main(
         accepted: list[tuple[int, float, Seat]] = []
         players = [
             asyncio.create_task(
-                play(client, g, me, other, think_s, (measured, deadline), figures, accepted)
+                run_slot(client, slots, index, think_s, (measured, deadline), figures, accepted)
             )
-            for g, ann, bob in made
-            for me, other in ((ann, bob), (bob, ann))
+            for index in range(len(slots))
         ]
         await asyncio.sleep(max(0.0, measured - time.monotonic()))
-        figures.start_versions = sum(
-            max(ann.game["version"], bob.game["version"]) for _g, ann, bob in made
-        )
+        figures.start_versions = sum(slot.actions() for slot in slots)
         cpu_start = _cpu_now()
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         figures.client_cpu_seconds = _cpu_now() - cpu_start
-        figures.end_versions = sum(
-            max(ann.game["version"], bob.game["version"]) for _g, ann, bob in made
-        )
+        figures.end_versions = sum(slot.actions() for slot in slots)
+        figures.rooms_made = sum(slot.rooms_made for slot in slots)
         for task in players:
             task.cancel()
         await asyncio.sleep(0.5)  # let the last pushes arrive
+        listeners = [task for slot in slots for task in slot.streams]
         for task in listeners:
             task.cancel()
         await asyncio.gather(*players, *listeners, return_exceptions=True)
@@ -475,8 +525,10 @@ def run_scenario(
     push_ms = [x for r in results for x in r["push_ms"]]
     errors = [e for r in results for e in r["errors"]]
     client_cpu = sum(r["client_cpu_seconds"] for r in results)
+    rooms_made = sum(r["rooms_made"] for r in results)
     return {
         "rooms": rooms,
+        "rooms_played": rooms_made,  # more than `rooms` when matches ended and were replaced
         "think_ms": think_ms,
         "seconds": seconds,
         "actions": actions,

@@ -106,3 +106,26 @@ def test_a_refused_command_line_says_why_in_japanese(args, expected):
     assert expected in done.stderr
     assert english_sentences(done.stderr) == []
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ("en", "fivedice: the languages are en, nl, de, ja, fr, es, not 'xx'"),
+        ("de", "fivedice: die Sprachen sind en, nl, de, ja, fr, es, nicht 'xx'"),
+    ],
+)
+def test_an_unknown_lang_is_refused_not_played_in_english(environment, expected):
+    """`--lang xx` says which languages there are (in the environment's language) and
+    exits 2 having done nothing; a code in capitals is still one of them."""
+    env = {**os.environ, "FIVEDICE_LANG": environment, "NO_COLOR": "1"}
+    run = [sys.executable, "-m", "fivedice.cli"]
+    done = subprocess.run(
+        [*run, "--lang", "xx", "rules"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == expected
+    shown = subprocess.run(
+        [*run, "--lang", "JA", "rules"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert shown.returncode == 0 and "クラシック" in shown.stdout

@@ -147,3 +147,113 @@ def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
     after = json.loads(hub.json_text(hub.load(view.game_id)))
     assert after["version"] == before["version"]
     assert after["players"][1]["kind"] == "cpu"
+
+
+def _play(hub: GameHub, game_id: int, actions: int) -> int:
+    """`actions` actions of the humans of a game through the hub; its version after them."""
+    from tests.store.conftest import human_move
+
+    view = hub.load(game_id)
+    for _ in range(actions):
+        seat = view.state.current_seat
+        token = hub.seat_tokens(view)[seat]["token"]
+        view = hub.act(game_id, token, human_move(view.state), view.version)
+    return view.version
+
+
+def _no_replays(monkeypatch, service: GameService) -> None:
+    """From here on, reading a game's whole log fails the test."""
+
+    def replayed(*_args, **_kwargs):
+        raise AssertionError("the whole log was read again")
+
+    monkeypatch.setattr(service, "record", replayed)
+    monkeypatch.setattr(service.store, "load_game", replayed)
+
+
+def test_a_stream_far_behind_gets_every_version_without_a_replay(service, monkeypatch):
+    """A stream more versions behind than the hub keeps JSON for (a busy worker's) gets
+    them made from the kept views, equal to what a replay of the log gives."""
+    assert hub_module.RECENT_TEXTS < 20 < hub_module.RECENT_VERSIONS
+    hub = GameHub(service, Signer(SECRET))
+    game_id = hub.create(_players(), seed=11).game_id
+    newest = _play(hub, game_id, 24)
+    after = newest - 20
+    # What the whole log gives (a fresh hub keeps nothing: it replays).
+    expected = GameHub(GameService(service.store), Signer(SECRET)).events_since(
+        game_id, after, None
+    )
+    assert [version for version, _text, _kind in expected] == list(range(after + 1, newest + 1))
+    _no_replays(monkeypatch, service)
+    assert hub.events_since(game_id, after, newest) == expected
+    assert len([kept for kept in hub._latest[game_id] if kept.text is not None]) >= 20
+
+
+def test_a_worker_catching_up_keeps_the_versions_in_between(service, monkeypatch):
+    """Worker A's stream saw version 0; worker B saves 20 actions; A's stream gets all 20 in
+    order from one short read of the new log rows, never from a replay."""
+    a = GameHub(service, Signer(SECRET))
+    b = GameHub(GameService(service.store), Signer(SECRET))
+    game_id = a.create(_players(), seed=12).game_id
+    assert a.events_since(game_id, None, None)[0][0] == 0
+    newest = _play(b, game_id, 20)
+    expected = GameHub(GameService(service.store), Signer(SECRET)).events_since(game_id, 0, None)
+    _no_replays(monkeypatch, service)
+    got = a.events_since(game_id, 0, newest)
+    assert [version for version, _t, _k in got] == list(range(1, newest + 1))
+    assert got == expected
+
+
+def test_a_refused_stale_write_keeps_the_view_and_catches_up(service, monkeypatch):
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.store import StaleVersionError
+
+    a, b = service, GameService(service.store)
+    game = a.create_game(GameSettings((Seat("Ann"),)), seed=9)
+    b.apply_action(game.game_id, "roll", 0)
+    b.apply_action(game.game_id, "hold 1", 1)
+    with pytest.raises(StaleVersionError):
+        a.apply_action(game.game_id, "roll", 0)  # A still has version 0
+    assert a.kept(game.game_id) is not None  # behind, but kept
+    expected = b.load(game.game_id)
+    _no_replays(monkeypatch, a)
+    assert a.latest(game.game_id) == expected  # the two new rows, applied
+    assert a.apply_action(game.game_id, "roll", 2).version == 3
+
+
+def test_the_cpu_driver_ignores_news_it_has_already(service):
+    """Pokes that cannot mean a CPU is to move start nothing and wake nothing: this
+    worker's own writes heard back through PostgreSQL, a version where a person is to
+    move, anything heard while the game's task is letting it go. Real news wakes it."""
+    from fivedice.web.driver import CpuDriver
+
+    hub = GameHub(service, Signer(SECRET))
+    players = [PlayerSpec("Ann"), PlayerSpec("Cora", "casual")]
+    view = hub.create(players, seed=5)
+    game_id = _play_until_cpu(hub, view.game_id)
+    kept = service.kept(game_id)
+    assert kept is not None and kept.is_cpu_turn
+    driver = CpuDriver(hub, delay_ms=0, scan_seconds=60)
+    driver._tasks[game_id] = None  # type: ignore[assignment]  # (a task of this game runs)
+    driver._stepping[game_id] = kept.version + 1
+    driver.poke(game_id, kept.version, remote=True)  # its own write, heard back
+    driver.poke(game_id, kept.version + 1)  # the step it is making
+    assert game_id not in driver._again
+    driver.poke(game_id, kept.version + 2, remote=True)  # another worker moved it on
+    assert game_id in driver._again
+    driver._again.clear()
+    driver._finishing.add(game_id)  # the task found a person to move: letting go
+    driver.poke(game_id, kept.version + 2, remote=True)
+    assert game_id not in driver._again
+    driver.poke(game_id, seats=True)  # a seat handed to a CPU: always news
+    assert game_id in driver._again
+
+
+def _play_until_cpu(hub: GameHub, game_id: int) -> int:
+    from tests.store.conftest import human_move
+
+    view = hub.load(game_id)
+    while not view.is_cpu_turn:
+        token = hub.seat_tokens(view)[0]["token"]
+        view = hub.act(game_id, token, human_move(view.state), view.version)
+    return game_id

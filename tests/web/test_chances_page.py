@@ -46,3 +46,17 @@ def test_a_solo_game_has_no_bar(client):
 
 def test_master_is_offered_on_the_new_game_page(client):
     assert re.search(r'<option value="master"[^>]*>', client.get("/").text)
+
+
+def test_the_bars_label_is_punctuated_as_each_language_writes_it(client):
+    """The label's colon comes from the catalog: "勝率：" in Japanese, "Chances to win:" in
+    English (not an ASCII colon after Japanese)."""
+    from fivedice.web.guard import LANG_COOKIE
+
+    moments_of(find_ruleset("classic"))
+    page = start(client, level1="master")
+    label = re.compile(r'<span class="label">([^<]*)</span>')
+    assert label.search(client.get(page).text).group(1).strip() == "Chances to win:"
+    client.cookies.set(LANG_COOKIE, "ja")
+    shown = label.search(client.get(page).text).group(1).strip()
+    assert shown.endswith("：") and ":" not in shown

@@ -194,3 +194,34 @@ def test_streams_end_when_the_server_shuts_down_and_leave_no_subscription(live_a
             live._loop.call_soon_threadsafe(live.closing)
             assert list(stream) == []  # the answer ended, nothing more was sent
         wait_until(lambda: live.watchers(topic) == 0, "the subscription to be dropped")
+
+
+def test_an_abandoned_game_is_pushed_to_its_streams(live_app):
+    """Abandoning changes a game's status, not its version: its open streams get it once
+    more as an "abandoned" event (status and revealed seed), and so does a stream that
+    comes back with that version."""
+    with running(live_app) as base:
+        game, seats = _new(base, [{"name": "Ann"}, {"name": "Bob"}], seed=None)
+        _act(base, game["id"], seats[0], "roll", 0)
+        url = f"{base}/api/games/{game['id']}/events"
+        hub = live_app.state.hub
+        with httpx.stream("GET", url, timeout=30) as response:
+            stream = events(response)
+            (now,) = take(stream, 1)
+            assert now["id"] == "1" and data(now)["status"] == "in_progress"
+            assert data(now)["server_seed"] is None
+            hub.abandon(hub.game_id(game["id"]))
+            (ended,) = take(stream, 1)
+        assert ended["event"] == "abandoned" and ended["id"] == "1"
+        assert data(ended)["status"] == "abandoned" and data(ended)["server_seed"]
+        assert data(ended) == httpx.get(f"{base}/api/games/{game['id']}").json()
+        headers = {"Last-Event-ID": "1"}
+        with httpx.stream("GET", url, headers=headers, timeout=30) as response:
+            (again,) = take(events(response), 1)
+        assert again["event"] == "abandoned" and data(again)["status"] == "abandoned"
+        refused = httpx.post(
+            f"{base}/api/games/{game['id']}/actions",
+            json={"action": "roll", "version": 1},
+            headers=seats[1],
+        )
+        assert refused.status_code == 409

@@ -168,3 +168,34 @@ def test_two_workers_share_streams_and_cpus(cluster, workers):
         ]
     assert numbers == list(range(1, final["version"] + 1))
     _act(survivor.base, gid, ann, "roll", final["version"])
+
+
+def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers):
+    """Worker B abandons a game (its status changes, not its version) and notifies
+    `a:ID:VERSION`: the stream on worker A gets the "abandoned" event, and A answers with
+    the game as abandoned (its cached view of the game was dropped)."""
+    from fivedice.service import GameService
+    from fivedice.web.live import CHANNEL
+
+    a, _b = workers
+    made = httpx.post(f"{a.base}/api/games", json={"players": [{"name": "Ann"}]})
+    assert made.status_code == 201, made.text
+    gid = made.json()["id"]
+    ann = {"Authorization": f"Bearer {made.json()['tokens'][0]['token']}"}
+    _act(a.base, gid, ann, "roll", 0)
+    number = int(gid.split("-")[0])
+    with httpx.stream("GET", f"{a.base}/api/games/{gid}/events", timeout=60) as response:
+        stream = events(response)
+        assert take(stream, 1)[0]["id"] == "1"
+        other = GameService.open(cluster.url)  # worker B's write and its notification
+        try:
+            other.abandon(number)
+        finally:
+            other.store.close()
+        url = cluster.url.replace("postgresql+psycopg", "postgresql")
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"a:{number}:1"))
+        (ended,) = take(stream, 1)
+    assert ended["event"] == "abandoned" and ended["id"] == "1"
+    assert data(ended)["status"] == "abandoned" and data(ended)["server_seed"]
+    assert httpx.get(f"{a.base}/api/games/{gid}").json()["status"] == "abandoned"

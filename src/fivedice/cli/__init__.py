@@ -26,7 +26,7 @@ from fivedice.cli import (
     verify,
     web,
 )
-from fivedice.i18n import set_language
+from fivedice.cli.common import use_lang_option
 
 __all__ = ["COMMAND_GROUPS", "app", "main"]
 
@@ -48,7 +48,7 @@ LangOption = Annotated[
 @app.callback()
 def main_callback(lang: LangOption = None) -> None:
     """Five dice, every house rule, and a coach that knows the best move."""
-    set_language(lang)
+    use_lang_option(lang)
 
 
 COMMAND_GROUPS: tuple[ModuleType, ...] = (

@@ -53,6 +53,22 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def use_lang_option(lang: str | None) -> None:
+    """Makes a `--lang` the language of the command; an unknown code is refused (status 2,
+    in the language the environment names), not silently played in English. (A language
+    from the environment that fivedice lacks, such as LANG=C, falls back to English.)"""
+    from fivedice.i18n import LANGUAGES, set_language
+
+    if lang is not None and lang.strip().lower() not in LANGUAGES:
+        set_language(None)
+        fail(
+            _("the languages are {languages}, not {language!r}").format(
+                languages=", ".join(LANGUAGES), language=lang
+            )
+        )
+    set_language(lang)
+
+
 def fail_with(error: BaseException) -> NoReturn:
     """Fails with the error's message in the player's language."""
     from fivedice.text import error_text

@@ -19,9 +19,10 @@ from fivedice.cli.common import (
     fail,
     fail_with,
     load_rules,
+    use_lang_option,
 )
 from fivedice.core.errors import FivediceError
-from fivedice.i18n import LANGUAGES, _, current_language, set_language
+from fivedice.i18n import _, current_language
 
 
 def _check_output(output: str) -> Path | None:
@@ -79,13 +80,7 @@ def sheet(
     Up to six columns fit on one page; more continue on further pages.
     """
     if lang is not None:
-        if lang.strip().lower() not in LANGUAGES:
-            fail(
-                _("the languages are {languages}, not {language!r}").format(
-                    languages=", ".join(LANGUAGES), language=lang
-                )
-            )
-        set_language(lang)
+        use_lang_option(lang)
     from fivedice.sheet import (
         blank_columns,
         build_sheet,

@@ -81,8 +81,8 @@ def create_app(
             driver.poke(ident, version, remote=True, seats=kind == "s")
 
     def on_remote(kind: str, ident: int, version: int) -> None:
-        if kind in ("g", "s"):
-            hub.forget_older(ident, version, seats_changed=kind == "s")
+        if kind in ("g", "s", "a"):  # (seats or status changed: the game is read again)
+            hub.forget_older(ident, version, seats_changed=kind in ("s", "a"))
 
     live = Live(service.store, on_remote=on_remote)
     live.local_hooks.append(on_change)

@@ -7,7 +7,9 @@ not moved since the scan before (so a game whose worker died is picked up within
 a game whose kept view is at the version the scan read, with a human to move, is skipped).
 Pokes are cheap when nothing is to do: a change this worker made that left a
 human to move starts nothing (the kept view says so), and a change another worker made only
-wakes a task this worker already runs for the game (the writer drives the game itself; a
+wakes a task this worker already runs for the game - unless this worker has that version
+already (PostgreSQL tells every listener of every write, its own too) or the task found a
+person to move and is letting the game go (the writer drives the game itself; a
 worker that cannot get a game's lease tries again shortly, in case the holder was just
 letting go). A poked game gets one task that, while a CPU seat is to move, waits the
 room's pace (`delay_ms`) and asks the hub for one CPU step.
@@ -117,6 +119,7 @@ class CpuDriver:
         self._stopping = False
         self._warm: set[str] = set()  # levels this process has decided with once
         self._stepping: dict[int, int] = {}  # game -> the version its running step makes
+        self._finishing: set[int] = set()  # games whose task found a person to move
 
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
@@ -156,16 +159,26 @@ class CpuDriver:
         seats changed (a seat handed to a CPU), not its version."""
         if self._stopping:
             return
+        if version is not None and not seats:
+            kept = self.hub.service.kept(game_id)
+            if kept is not None and kept.version == version and not kept.is_cpu_turn:
+                # A person (or nobody) is to move at this version: nothing for the CPUs to
+                # do, whether or not a task of this game is still finishing.
+                return
+            if remote and kept is not None and kept.version >= version:
+                # Known here already: most often this worker's own write, heard back
+                # through PostgreSQL (every listener hears every notification).
+                return
         if game_id in self._tasks:
+            if remote and not seats and game_id in self._finishing:
+                # The task found a person to move and is letting the game go: the writer
+                # drives the game if a CPU is to move now (its tries outlast the release).
+                return
             if seats or version is None or self._stepping.get(game_id) != version:
                 self._again.add(game_id)
             return
         if remote:
             return  # the worker that wrote it drives it (or the next scan, if it died)
-        if version is not None:
-            kept = self.hub.service.kept(game_id)
-            if kept is not None and kept.version == version and not kept.is_cpu_turn:
-                return  # a human (or nobody) is to move
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drive(game_id, version))
 
     async def _scan_forever(self) -> None:
@@ -217,6 +230,7 @@ class CpuDriver:
         finally:
             self._tasks.pop(game_id, None)
             self._stepping.pop(game_id, None)
+            self._finishing.discard(game_id)
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
@@ -267,6 +281,7 @@ class CpuDriver:
                 if game_id in self._again:
                     view = None
                     continue  # it changed while we looked
+                self._finishing.add(game_id)
                 return
             await asyncio.sleep(self.delay)
             try:

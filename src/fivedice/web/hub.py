@@ -29,6 +29,7 @@ from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
 from fivedice.service import GameService, GameView, Hint
 from fivedice.store import (
+    ABANDONED,
     IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
@@ -46,10 +47,40 @@ if TYPE_CHECKING:
     from fivedice.store.pg_async import AsyncStatements
 
 NO_ROOM = N_("no game has the code {code!r}")
-LATEST_CACHED = 1024  # games whose latest JSON the hub keeps for the event streams
-RECENT_VERSIONS = 8  # ... and how many of each one's latest versions (a CPU turn is 3-4)
+LATEST_CACHED = 1024  # games whose latest versions the hub keeps for the event streams
+RECENT_VERSIONS = 32  # ... how many of each one's latest versions (views: small, shared)
+RECENT_TEXTS = 8  # ... and of those, how many keep their JSON text too (a CPU turn is 3-4)
 LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
+
+
+@dataclass(frozen=True, eq=False)  # (found by identity; a view is compared by value)
+class _Kept:
+    """One version of a game as the hub keeps it for the event streams."""
+
+    version: int
+    view: GameView
+    text: str | None  # the JSON the API gives (None: made again from the view if asked)
+
+    def without_text(self) -> _Kept:
+        return _Kept(self.version, self.view, None)
+
+
+def _ended(view: GameView, text: str) -> list[tuple[int, str, str]]:
+    """What a stream that has the newest version gets: nothing, or, for an abandoned game,
+    the game once more as an "abandoned" event (its status changed, not its version)."""
+    return [(view.version, text, "abandoned")] if view.status == ABANDONED else []
+
+
+def _trimmed(recent: tuple[_Kept, ...]) -> tuple[_Kept, ...]:
+    """A game's kept versions with room for one more: at most `RECENT_VERSIONS` - 1, the
+    newest `RECENT_TEXTS` - 1 with their text."""
+    recent = recent[-(RECENT_VERSIONS - 1) :]
+    textless = len(recent) - (RECENT_TEXTS - 1)
+    return tuple(
+        kept.without_text() if index < textless and kept.text is not None else kept
+        for index, kept in enumerate(recent)
+    )
 
 
 class UnknownGameError(FivediceError):
@@ -148,8 +179,10 @@ class GameHub:
         self._async_locks: tuple[asyncio.Lock, ...] = ()
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
-        # The recent versions' JSON per game, as the streams send it: (version, text, status).
-        self._latest: OrderedDict[int, tuple[tuple[int, str, str], ...]] = OrderedDict()
+        # The recent versions per game, as the streams send them: each version's view, and
+        # the JSON text of the newest few (older ones: made again from the view if a
+        # stream that fell behind asks; never by replaying the log).
+        self._latest: OrderedDict[int, tuple[_Kept, ...]] = OrderedDict()
         self._latest_lock = threading.Lock()
 
     @contextmanager
@@ -439,7 +472,7 @@ class GameHub:
         if after is None:
             return [(view.version, text, "game")]
         if after == view.version:
-            return []
+            return _ended(view, text)
         if after < view.version:
             return self._recent(game_id, after + 1, view.version)
         return None
@@ -510,7 +543,7 @@ class GameHub:
         """A write committed: keep its JSON for the streams and announce it (`appended`: an
         action the store saved, whose statement notified the other workers already when
         the store does that, see `Store.notices`)."""
-        self._keep(view.game_id, view.version, self._json(view), view.status)
+        self._keep(view, self._json(view))
         notified = appended and self.service.store.notices is not None
         self.changed("g", view.game_id, view.version, notified=notified)
 
@@ -523,35 +556,67 @@ class GameHub:
         (the streams and the answers to the action share it)."""
         with self._latest_lock:
             recent = self._latest.get(view.game_id, ())
-        for version, text, status in recent:
-            if version == view.version and status == view.status:
-                return text
+        for kept in reversed(recent):
+            if kept.version == view.version and kept.view.status == view.status:
+                if kept.text is not None:
+                    return kept.text
+                break
         text = self._json(view)
-        self._keep(view.game_id, view.version, text, view.status)
+        self._keep(view, text)
         return text
 
-    def _keep(self, game_id: int, version: int, text: str, status: str = IN_PROGRESS) -> None:
-        """Keeps a version's JSON: the last `RECENT_VERSIONS` consecutive versions of a game,
-        for the `LATEST_CACHED` games used last."""
+    def _keep(self, view: GameView, text: str | None = None) -> None:
+        """Keeps a version: the last `RECENT_VERSIONS` consecutive versions of a game (the
+        JSON text of the last `RECENT_TEXTS`), for the `LATEST_CACHED` games used last."""
+        version = view.version
         with self._latest_lock:
-            recent = self._latest.get(game_id, ())
-            newest = recent[-1][0] if recent else -1
-            if version == newest + 1:
-                recent = (*recent[-(RECENT_VERSIONS - 1) :], (version, text, status))
-            elif version > newest or (version == newest and status != recent[-1][2]):
-                recent = ((version, text, status),)
-            self._latest[game_id] = recent
-            self._latest.move_to_end(game_id)
+            recent = self._latest.get(view.game_id, ())
+            newest = recent[-1] if recent else None
+            if newest is not None and version == newest.version:
+                if view.status == newest.view.status:  # (the same version: its text now)
+                    if newest.text is None and text is not None:
+                        recent = (*recent[:-1], _Kept(version, view, text))
+                else:  # a game abandoned: the same version, another status
+                    recent = (_Kept(version, view, text),)
+            elif newest is not None and version == newest.version + 1:
+                recent = (*_trimmed(recent), _Kept(version, view, text))
+            elif newest is None or version > newest.version:
+                recent = (_Kept(version, view, text),)
+            else:  # an older version: kept only if it is missing (and fits) in the run
+                if version != recent[0].version - 1 or len(recent) >= RECENT_VERSIONS:
+                    return
+                recent = (_Kept(version, view, text), *recent)
+            self._latest[view.game_id] = recent
+            self._latest.move_to_end(view.game_id)
             while len(self._latest) > LATEST_CACHED:
                 self._latest.popitem(last=False)
 
     def _recent(self, game_id: int, first: int, last: int) -> list[tuple[int, str, str]] | None:
-        """The kept events of versions `first`..`last`, if every one is kept."""
+        """The events of versions `first`..`last`, if every one is kept (the JSON of a
+        version older than the kept texts is made again from its view)."""
         with self._latest_lock:
-            kept = {version: text for version, text, _ in self._latest.get(game_id, ())}
-        if all(version in kept for version in range(first, last + 1)):
-            return [(version, kept[version], "game") for version in range(first, last + 1)]
-        return None
+            kept = {entry.version: entry for entry in self._latest.get(game_id, ())}
+        if not all(version in kept for version in range(first, last + 1)):
+            return None
+        events = []
+        for version in range(first, last + 1):
+            entry = kept[version]
+            text = entry.text
+            if text is None:  # made once: the worker's other streams of the game share it
+                text = self._json(entry.view)
+                self._set_text(entry, text)
+            events.append((version, text, "game"))
+        return events
+
+    def _set_text(self, entry: _Kept, text: str) -> None:
+        """Gives a kept version its JSON text (if it is kept still, without one)."""
+        with self._latest_lock:
+            recent = self._latest.get(entry.view.game_id, ())
+            for at, kept in enumerate(recent):
+                if kept is entry:
+                    changed = _Kept(entry.version, entry.view, text)
+                    self._latest[entry.view.game_id] = (*recent[:at], changed, *recent[at + 1 :])
+                    return
 
     def events_since(
         self, game_id: int, after: int | None, known: int | None
@@ -601,15 +666,15 @@ class GameHub:
                 raise UnknownGameError(
                     N_("no game has the id {game}"), game=self.public_id(game_id)
                 ) from None
-            for step in steps:  # the versions another worker saved, each made once
-                self.json_text(step)
+            for step in steps:  # the versions another worker saved (JSON made when sent)
+                self._keep(step)
             text = self.json_text(view)
         finally:
             lock.release()
         if after is None:  # a new stream: the game now
             return [(view.version, text, "game")]
         if after == view.version:
-            return []
+            return _ended(view, text)
         if after < view.version:
             ready = self._recent(game_id, after + 1, view.version)
             if ready is not None:
@@ -630,7 +695,7 @@ class GameHub:
                 game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
             )
             text = self._json(view)
-            self._keep(game_id, current, text, view.status)
+            self._keep(view, text)
             return [(current, text, "game" if after is None else "reset")]
         events = []
         for version, (_entry, state) in enumerate(record.states()):
@@ -804,6 +869,21 @@ class GameHub:
         self.changed("s", game_id, after.version)
         return after
 
+    def abandon(self, game_id: int) -> GameView:
+        """Abandons a game in progress; every open page of it hears so at once (an event
+        named "abandoned", with the game now: its status, and its revealed dice seed).
+
+        Raises:
+            GameClosedError: the game is over already; GameNotFoundError.
+        """
+        with self._locked(game_id):
+            self.service.abandon(game_id)
+            self._drop_json(game_id)
+            after = self._load(game_id)
+        self._keep(after, self._json(after))
+        self.changed("a", game_id, after.version)
+        return after
+
     def room_data(self, room: Room) -> dict[str, Any]:
         """A room as JSON-friendly data (no secrets)."""
         return {
@@ -879,17 +959,17 @@ class GameHub:
     def _keep_caught_up(
         self, steps: list[GameView], view: GameView, *, always: bool = False
     ) -> None:
-        """Keeps the JSON of the versions a catch-up went through (`steps`, then `view`)
-        when some of the game's JSON is kept already (its streams will want them), or
-        `always`."""
+        """Keeps the versions a catch-up went through (`steps`, then `view`) when some of
+        the game's versions are kept already (its streams will want them), or `always`;
+        their JSON is made when a stream asks for it."""
         with self._latest_lock:
             kept = self._latest.get(view.game_id, ())
-        newest = kept[-1][0] if kept else -1
+        newest = kept[-1].version if kept else -1
         if (kept or always) and newest < view.version:
             for step in steps:
                 if step.version > newest:
-                    self.json_text(step)
-            self.json_text(view)
+                    self._keep(step)
+            self._keep(view)
 
     def data(self, view: GameView) -> dict[str, Any]:
         """The game as JSON-friendly data under its public id."""

@@ -38,6 +38,8 @@ UNKNOWN = 2**62  # "something may have changed": the listener reconnected
 SHUTDOWN_POLL_SECONDS = 0.5
 _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 Topic = tuple[str, int]
+GAME = "g"  # a game's new version (the topic of its streams)
+ENDED = "a"  # a game abandoned: its status changed at the same version
 
 
 @dataclass(eq=False)
@@ -152,6 +154,11 @@ class Live:
 
     def _announce(self, kind: str, ident: int, version: int) -> None:
         # Runs in the event loop.
+        if kind == ENDED:  # a game's status changed, not its version: its streams ask
+            for sub in list(self._subs.get((GAME, ident), ())):
+                sub.known = UNKNOWN
+                sub.wake.set()
+            return
         for sub in list(self._subs.get((kind, ident), ())):
             if version > sub.known:  # (UNKNOWN stays: the database decides)
                 sub.known = version
@@ -247,7 +254,7 @@ def _game_payload(game_id: int, version: int) -> str:
 def _parse(payload: str) -> tuple[str, int, int] | None:
     kind, _sep, rest = payload.partition(":")
     ident, _sep, version = rest.partition(":")
-    if kind not in ("g", "r", "s") or not _digits(ident) or not _digits(version):
+    if kind not in ("g", "r", "s", ENDED) or not _digits(ident) or not _digits(version):
         return None
     return kind, int(ident), int(version)
 

@@ -35,7 +35,7 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
 from fivedice.service import GameView, HintsUnavailableError, game_win_chances
-from fivedice.store import FINISHED, IN_PROGRESS, StoreError
+from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.store.records import UNDO
 from fivedice.strategy.levels import LEVELS
@@ -50,7 +50,7 @@ from fivedice.text import (
     player_name,
     preset_title,
 )
-from fivedice.web.guard import csrf_field_html, session_of
+from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
@@ -64,7 +64,6 @@ from fivedice.web.moves import moves_since
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
-LANG_COOKIE = "fd_lang"
 COACH_COOKIE = "fd_coach"
 CHANCES_COOKIE = "fd_chances"  # "0": the winning-chances bar is switched off
 MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
@@ -678,7 +677,8 @@ def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Respons
     if not _my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
-        hub.service.abandon(view.game_id)
+        with contextlib.suppress(GameClosedError):  # (it ended meanwhile: nothing to do)
+            hub.abandon(view.game_id)
     return RedirectResponse("/resume", status_code=303)
 
 

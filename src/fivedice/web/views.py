@@ -7,15 +7,43 @@ service returned.
 
 from __future__ import annotations
 
+from threading import Lock
 from typing import Any
 
-from fivedice.core.game import GameState, legal_actions
+from fivedice.core.card import ScoreCard
+from fivedice.core.game import GameState, legal_actions, rank
 from fivedice.core.rules import preset_name
 from fivedice.service import GameView
 
+CARDS_CACHED = 4096
+"""Cards whose data `card_data` keeps: a version changes one card, the others are the very
+same (immutable) objects as in the version before, so their data is not computed again."""
+
+_cards: dict[int, tuple[ScoreCard, object, dict[str, Any]]] = {}
+_cards_lock = Lock()
+
 
 def card_data(state: GameState, seat: int) -> dict[str, Any]:
-    """One seat's card: every column's boxes, subtotals, par and bonuses, and the total."""
+    """One seat's card: every column's boxes, subtotals, par and bonuses, and the total.
+
+    Kept per card object (and rule set): the card of a seat that did not move is the same
+    object from version to version, and its data is the slow part of `game_data`. Callers
+    must not change the dictionary returned.
+    """
+    rules = state.rules
+    card = state.cards[seat]
+    kept = _cards.get(id(card))
+    if kept is not None and kept[0] is card and kept[1] is rules:
+        return kept[2]
+    data = _card_data(state, seat)
+    with _cards_lock:
+        if len(_cards) >= CARDS_CACHED:
+            _cards.clear()
+        _cards[id(card)] = (card, rules, data)
+    return data
+
+
+def _card_data(state: GameState, seat: int) -> dict[str, Any]:
     rules = state.rules
     card = state.cards[seat]
     columns = []
@@ -40,6 +68,13 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
     state = view.state
     over = view.is_over
     seat_to_move = None if over else state.current_seat
+    cards = [card_data(state, index) for index in range(len(state.seats))]
+    totals = [card["total"] for card in cards]  # (`state.totals`, each card summed once)
+    match_totals = [
+        sum(game.totals[seat] for game in state.finished_games) + total
+        for seat, total in enumerate(totals)
+    ]
+    ranks = rank(match_totals)
     players = []
     for index, seat in enumerate(state.seats):
         players.append(
@@ -48,10 +83,10 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
                 "name": seat.name,
                 "kind": "cpu" if seat.is_cpu else "human",
                 "level": seat.cpu_level,
-                "card": card_data(state, index),
-                "total": state.totals[index],
-                "match_total": state.match_totals[index],
-                "rank": state.ranks[index],
+                "card": cards[index],
+                "total": totals[index],
+                "match_total": match_totals[index],
+                "rank": ranks[index],
             }
         )
     placements = [] if over else state.placements()

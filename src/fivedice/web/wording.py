@@ -115,6 +115,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "coach_off": _("Coach: off"),
         "chances_title": _("Chances to win"),
         "chances_estimated": _("Chances to win (estimated)"),
+        "label_colon": _("{label}: "),  # (a label before figures: "：" in Japanese)
         "chances_on": _("Chances: on"),
         "chances_off": _("Chances: off"),
         "chance_of": _("{name}: {percent}%"),

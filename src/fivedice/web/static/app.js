@@ -133,6 +133,9 @@
     };
     source.onmessage = seen;
     source.addEventListener("reset", seen);
+    // The game was abandoned: its status changed, not its version. Show it as it ends
+    // (the board of a game that is over has no stream: the refresh stops this one).
+    source.addEventListener("abandoned", refresh);
   }
 
   // The waiting room: who joined, live; when the host starts, everyone goes to the game.
