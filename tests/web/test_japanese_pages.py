@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from fivedice.web.pages import LANG_COOKIE
+from fivedice.web.guard import LANG_COOKIE
 from tests.web.test_pages import FORM, start, version_of
 
 ALLOWED = {

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from fivedice.web.pages import LANG_COOKIE
+from fivedice.web.guard import LANG_COOKIE
 from tests.web.conftest import ORIGIN, PageClient
 
 

@@ -7,7 +7,7 @@ import html
 import re
 
 from fivedice.text import move_sentence
-from fivedice.web.pages import LANG_COOKIE
+from fivedice.web.guard import LANG_COOKIE
 from fivedice.web.wording import gettext_for, texts
 from tests.web.test_pages import FORM, start
 

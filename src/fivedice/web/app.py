@@ -27,7 +27,13 @@ from fivedice.strategy.limits import SolverBusyError
 from fivedice.text import error_text
 from fivedice.web import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.driver import CpuDriver
-from fivedice.web.guard import PUBLIC_URL_ENV, PageGuard, parse_public_url, session_of
+from fivedice.web.guard import (
+    LANG_COOKIE,
+    PUBLIC_URL_ENV,
+    PageGuard,
+    parse_public_url,
+    session_of,
+)
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.live import Live
 from fivedice.web.security import Signer, load_secret
@@ -194,7 +200,7 @@ def _message_page(
 ) -> Response:
     """The message page, in the visitor's language, with the error's reason."""
     language = pick_language(
-        request.cookies.get(pages.LANG_COOKIE), request.headers.get("accept-language")
+        request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
     )
     message = error_text(error, gettext_for(language))
     visitor = pages.Visitor(language, session_of(request.scope), coach=False)
