@@ -25,6 +25,7 @@ a practice game (kept out of statistics and high scores).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -561,9 +562,8 @@ class GameService:
         Cheap (no database read when cached), but it may be behind the database when another
         process or service moved the game on. That is safe for deciding an action: every write
         (`apply_action`, `cpu_step`) is checked against the version in the database and
-        refused with `StaleVersionError` if the game has moved on (the cached view is kept
-        and caught up from the log's tail when the game as saved is asked for next). Use
-        `load` to see the game as saved now.
+        refused with `StaleVersionError` if the game has moved on (and the cached view is
+        caught up from the log's tail then). Use `load` to see the game as saved now.
 
         Raises:
             GameNotFoundError; RecordError when the log does not replay (as `load`).
@@ -674,12 +674,16 @@ class GameService:
             if version != view.version:
                 raise StaleVersionError(game_id, version, view.version)
         entry, after, finished = self._prepared(view, action)
-        # A StaleVersionError keeps the view: it is only behind, and the next `latest`
-        # brings it up to date from the log's tail (a replay of the whole log otherwise).
         try:
             self.store.append_action(game_id, view.version, entry, after, finished)
         except GameClosedError:
             self._forget(game_id)
+            raise
+        except StaleVersionError:
+            # The cached view is only behind: brought up to date from the log's tail (one
+            # short read; dropping it would cost a replay of the whole log next time).
+            with contextlib.suppress(FivediceError):
+                self.latest(game_id)
             raise
         return self._applied(view, after)
 
@@ -708,12 +712,14 @@ class GameService:
         entry, after, finished = self._prepared(view, action)
         if finished:
             return None
-        # A StaleVersionError keeps the view: it is only behind, and the next `latest`
-        # brings it up to date from the log's tail (a replay of the whole log otherwise).
         try:
             await statements.append(game_id, view.version, entry, after)
         except GameClosedError:
             self._forget(game_id)
+            raise
+        except StaleVersionError:  # (as `apply_action`: the view caught up, not dropped)
+            with contextlib.suppress(FivediceError):
+                await self.latest_async(statements, game_id)
             raise
         return self._applied(view, after)
 

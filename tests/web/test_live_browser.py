@@ -209,3 +209,27 @@ def test_ann_and_bob_play_live_with_a_cpu_and_a_spectator(browser, tmp_path):
         for context in contexts:
             context.close()
     service.store.close()
+
+
+def test_an_open_page_shows_its_game_abandoned_without_reloading(browser, tmp_path):
+    """Bob's page is open on his turn; the game is abandoned elsewhere: his page shows it
+    over (the "abandoned" event), in the same document, and stops listening."""
+    from fivedice.web import create_app
+
+    service = GameService.open(f"sqlite:///{tmp_path / 'abandon.sqlite3'}")
+    app = create_app(service, SECRET, cpu_delay_ms=0)
+    with running(app) as base:
+        made = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
+        assert made.status_code == 201, made.text
+        game = made.json()
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = _open_game(context, f"{base}/g/{game['id']}")
+        assert page.locator("#board").get_attribute("data-state") != "over"
+        hub = app.state.hub
+        hub.abandon(hub.game_id(game["id"]))
+        page.wait_for_selector('#board[data-state="over"]', timeout=WAIT_MS)
+        assert page.evaluate("() => window.__sameDocument === true")
+        assert page.locator("#board").get_attribute("data-events") is None
+        assert page.locator("#turn-h").inner_text() == "Game abandoned."
+        _shot(page, "live-abandoned-1280")
+        context.close()

@@ -191,6 +191,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "cpu_move": _("Let the CPU move"),
         "did": _("{name}: {action}"),
         "game_over": _("Game over."),
+        "game_abandoned": _("Game abandoned."),
         "review_game": _("Review this game"),
         "fair_dice": _("Fair dice"),
         "fair_commitment": _(
