@@ -216,19 +216,24 @@ async def stream(client: aiohttp.ClientSession, game_id: str, seat: Seat, figure
             await asyncio.sleep(0.2)
 
 
+@dataclass
+class Measuring:
+    """What every player of a client shares: the pace, the measured window (monotonic
+    start, end), and where the figures go."""
+
+    think_s: float
+    measured: float
+    deadline: float
+    figures: Figures
+    accepted: list[tuple[int, float, Seat]] = field(default_factory=list)
+
+
 async def play(
-    client: aiohttp.ClientSession,
-    game_id: str,
-    me: Seat,
-    other: Seat,
-    think_s: float,
-    window: tuple[float, float],
-    figures: Figures,
-    accepted: list[tuple[int, float, Seat]],
+    client: aiohttp.ClientSession, game_id: str, me: Seat, other: Seat, run: Measuring
 ) -> None:
     """One human: acts whenever it is their turn, until the game ends or the time is up;
-    the actions sent within `window` (monotonic start, end) are measured."""
-    measured, deadline = window
+    the actions sent within the measured window are measured."""
+    measured, deadline, figures, think_s = run.measured, run.deadline, run.figures, run.think_s
     rng = random.Random(me.token)
     url = f"/api/games/{game_id}/actions"
     headers = {"Authorization": f"Bearer {me.token}", "Content-Type": "application/json"}
@@ -260,7 +265,7 @@ async def play(
         after = loads(text)
         if measured <= started and done < deadline:
             figures.action_ms.append(1000 * (done - started))
-            accepted.append((after["version"], done, other))
+            run.accepted.append((after["version"], done, other))
         me.see(after)
 
 
@@ -356,21 +361,15 @@ async def _open_slot(
 
 
 async def run_slot(
-    client: aiohttp.ClientSession,
-    slots: list[Slot],
-    index: int,
-    think_s: float,
-    window: tuple[float, float],
-    figures: Figures,
-    accepted: list[tuple[int, float, Seat]],
+    client: aiohttp.ClientSession, slots: list[Slot], index: int, run: Measuring
 ) -> None:
     """Plays the slot's room until the time is up, a new room whenever a match ends."""
-    deadline = window[1]
+    deadline, figures = run.deadline, run.figures
     while time.monotonic() < deadline:
         slot = slots[index]
         await asyncio.gather(
-            play(client, slot.game_id, slot.ann, slot.bob, think_s, window, figures, accepted),
-            play(client, slot.game_id, slot.bob, slot.ann, think_s, window, figures, accepted),
+            play(client, slot.game_id, slot.ann, slot.bob, run),
+            play(client, slot.game_id, slot.bob, slot.ann, run),
         )
         if time.monotonic() >= deadline:
             return
@@ -406,12 +405,9 @@ async def client_main(
         measured = start + WARMUP_SECONDS  # (the first CPU moves load the bots: not measured)
         deadline = measured + seconds
         await asyncio.sleep(max(0.0, start - time.monotonic()))
-        accepted: list[tuple[int, float, Seat]] = []
+        run = Measuring(think_s, measured, deadline, figures)
         players = [
-            asyncio.create_task(
-                run_slot(client, slots, index, think_s, (measured, deadline), figures, accepted)
-            )
-            for index in range(len(slots))
+            asyncio.create_task(run_slot(client, slots, index, run)) for index in range(len(slots))
         ]
         await asyncio.sleep(max(0.0, measured - time.monotonic()))
         figures.start_versions = sum(slot.actions() for slot in slots)
@@ -427,7 +423,7 @@ async def client_main(
         for task in listeners:
             task.cancel()
         await asyncio.gather(*players, *listeners, return_exceptions=True)
-        for version, done, other in accepted:
+        for version, done, other in run.accepted:
             arrived = other.arrivals.get(version)
             if arrived is None:
                 figures.errors.append(f"version {version} never reached the other seat")

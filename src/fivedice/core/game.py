@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 
 from fivedice.core.actions import (
     Action,
@@ -199,12 +200,12 @@ class GameState:
     def is_match_over(self) -> bool:
         return self.is_game_over and self.game_number >= self.settings.match_length
 
-    @property
+    @cached_property  # (a state never changes: summed once, however often asked)
     def totals(self) -> tuple[int, ...]:
         """Each seat's grand total in the current game."""
         return tuple(card.total(self.rules) for card in self.cards)
 
-    @property
+    @cached_property  # (a state never changes: summed once, however often asked)
     def match_totals(self) -> tuple[int, ...]:
         """Each seat's total summed over the finished games and the current one."""
         return tuple(
@@ -212,7 +213,7 @@ class GameState:
             for seat, total in enumerate(self.totals)
         )
 
-    @property
+    @cached_property  # (a state never changes: summed once, however often asked)
     def ranks(self) -> tuple[int, ...]:
         """Each seat's rank by match total; equal totals share a rank (1, 1, 3)."""
         return rank(self.match_totals)

@@ -35,7 +35,7 @@ from fivedice.web.guard import (
     session_of,
 )
 from fivedice.web.hub import GameHub, error_status
-from fivedice.web.live import Live
+from fivedice.web.live import ENDED, Live
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 
@@ -87,8 +87,8 @@ def create_app(
             driver.poke(ident, version, remote=True, seats=kind == "s")
 
     def on_remote(kind: str, ident: int, version: int) -> None:
-        if kind in ("g", "s", "a"):  # (seats or status changed: the game is read again)
-            hub.forget_older(ident, version, seats_changed=kind in ("s", "a"))
+        if kind in ("g", "s", ENDED):  # (seats or status changed: the game is read again)
+            hub.forget_older(ident, version, seats_changed=kind in ("s", ENDED))
 
     live = Live(service.store, on_remote=on_remote)
     live.local_hooks.append(on_change)

@@ -40,6 +40,7 @@ from fivedice.store.browser_seats import BrowserSeats, session_key
 from fivedice.store.rooms import Room, RoomError, Rooms
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolverBusyError
+from fivedice.web.live import ENDED
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
@@ -558,9 +559,11 @@ class GameHub:
             recent = self._latest.get(view.game_id, ())
         for kept in reversed(recent):
             if kept.version == view.version and kept.view.status == view.status:
-                if kept.text is not None:
-                    return kept.text
-                break
+                if kept.text is None:  # (kept as a view only: its text made now, once)
+                    text = self._json(kept.view)
+                    self._set_text(kept, text)
+                    return text
+                return kept.text
         text = self._json(view)
         self._keep(view, text)
         return text
@@ -573,11 +576,9 @@ class GameHub:
             recent = self._latest.get(view.game_id, ())
             newest = recent[-1] if recent else None
             if newest is not None and version == newest.version:
-                if view.status == newest.view.status:  # (the same version: its text now)
-                    if newest.text is None and text is not None:
-                        recent = (*recent[:-1], _Kept(version, view, text))
-                else:  # a game abandoned: the same version, another status
-                    recent = (_Kept(version, view, text),)
+                if view.status == newest.view.status:
+                    return  # kept already (its text, if missing, comes with `_set_text`)
+                recent = (_Kept(version, view, text),)  # abandoned: same version, new status
             elif newest is not None and version == newest.version + 1:
                 recent = (*_trimmed(recent), _Kept(version, view, text))
             elif newest is None or version > newest.version:
@@ -881,7 +882,7 @@ class GameHub:
             self._drop_json(game_id)
             after = self._load(game_id)
         self._keep(after, self._json(after))
-        self.changed("a", game_id, after.version)
+        self.changed(ENDED, game_id, after.version)
         return after
 
     def room_data(self, room: Room) -> dict[str, Any]:

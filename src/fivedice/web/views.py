@@ -11,7 +11,7 @@ from threading import Lock
 from typing import Any
 
 from fivedice.core.card import ScoreCard
-from fivedice.core.game import GameState, legal_actions, rank
+from fivedice.core.game import GameState, legal_actions
 from fivedice.core.rules import preset_name
 from fivedice.service import GameView
 
@@ -69,12 +69,7 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
     over = view.is_over
     seat_to_move = None if over else state.current_seat
     cards = [card_data(state, index) for index in range(len(state.seats))]
-    totals = [card["total"] for card in cards]  # (`state.totals`, each card summed once)
-    match_totals = [
-        sum(game.totals[seat] for game in state.finished_games) + total
-        for seat, total in enumerate(totals)
-    ]
-    ranks = rank(match_totals)
+    totals, match_totals, ranks = state.totals, state.match_totals, state.ranks
     players = []
     for index, seat in enumerate(state.seats):
         players.append(
