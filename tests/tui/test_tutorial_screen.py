@@ -104,6 +104,10 @@ def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
         await pilot.click("#learn")
         await wait_for(pilot, lambda: isinstance(app.screen, TutorialScreen))
         await wait_for(pilot, lambda: "0 of 7 lessons done." in screen_text(app))
+        # (Under load a click that arrives before the list is laid out is lost: wait until
+        # the button has its place on the screen.)
+        await wait_for(pilot, lambda: app.screen.query_one("#skip-upper").region.area > 0)
+        await pilot.pause()
         await pilot.click("#skip-upper")
         await wait_for(pilot, lambda: "(skipped)" in screen_text(app))
         await pilot.click("#play-zero")
