@@ -47,7 +47,7 @@ def free_port() -> int:
 @contextmanager
 def server(url: str, workers: int) -> Iterator[str]:
     """uvicorn with `workers` processes on a free loopback port, on the database `url`."""
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
 
     GameService.open(url).store.close()  # migrate once, before the workers start
     port = free_port()

@@ -100,7 +100,7 @@ def load_average() -> list[float]:
 @contextmanager
 def live_server(url: str, workers: int, cpu_delay_ms: int) -> Iterator[tuple[str, int]]:
     """`fivedice serve` on a free loopback port: (base URL, supervisor pid)."""
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
 
     GameService.open(url).store.close()  # migrate once, before the workers start
     port = free_port()

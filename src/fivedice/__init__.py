@@ -8,7 +8,7 @@ Importing the package loads only the pure core; numpy and numba load on the firs
 needs the strategy layer (`solve`, `advise`, `simulate`).
 """
 
-from fivedice.api import Advice, AdviceOption, Card, RuleSet, advise, score, simulate, solve
+from fivedice.library import Advice, AdviceOption, Card, RuleSet, advise, score, simulate, solve
 
 __all__ = [
     "Advice",

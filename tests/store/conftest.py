@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 
 from fivedice.core.card import Placement
 from fivedice.core.game import GameState
-from fivedice.service import GameService, cpu_next_action
+from fivedice.service.games import GameService, cpu_next_action
 from fivedice.store import Store
 
 POSTGRES_ENV = "FIVEDICE_TEST_POSTGRES_URL"

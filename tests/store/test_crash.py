@@ -21,9 +21,9 @@ import pytest
 
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import replay
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, Store, dice_for
-from fivedice.text import state_lines
+from fivedice.wording.text import state_lines
 
 from .conftest import human_move
 

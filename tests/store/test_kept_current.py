@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fivedice.core.game import GameSettings, Seat, legal_actions
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, StaleVersionError
 
 from .conftest import human_move, play_out, simple_cpu_factory

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from fivedice.core.record import rules_key
 from fivedice.core.rules import CLASSIC, Joker, RuleSet
-from fivedice.service import GameService
-from fivedice.store.records import rules_key
+from fivedice.service.games import GameService
 
 DUMP = Path(__file__).parent / "data" / "main-classic-saves.sql"
 

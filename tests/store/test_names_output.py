@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import Store, parse_record
 
 from .conftest import play_out, simple_cpu_factory

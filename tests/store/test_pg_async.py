@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_async import AsyncStatements
 

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import Store, StoreUnavailableError, database
 
 

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import (
     DatabaseDamagedError,
     StaleVersionError,

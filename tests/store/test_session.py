@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import GameNotFoundError, Store
 
 SOLO = GameSettings((Seat("Ann"),))

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import DatabaseDamagedError, Store, StoreUnavailableError
 
 from .conftest import human_move, play_out, simple_cpu_factory
@@ -115,7 +115,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     from fivedice.core.game import GameSettings, Seat
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
     from fivedice.store import GameClosedError, StaleVersionError, Store
     from tests.store.conftest import human_move, simple_cpu_factory
 

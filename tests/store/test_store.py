@@ -11,7 +11,7 @@ from fivedice.core.dice import ScriptedDice
 from fivedice.core.errors import IllegalActionError, MalformedActionError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, replay
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, NotCpuTurnError
+from fivedice.service.games import GameService, NotCpuTurnError
 from fivedice.store import (
     ABANDONED,
     FINISHED,

@@ -7,11 +7,11 @@ from sqlalchemy import func, select, text
 
 from fivedice.core import Roll, Score
 from fivedice.core.rules import RuleSet
-from fivedice.service import GameService, LessonNotFoundError
+from fivedice.service.games import GameService, LessonNotFoundError
+from fivedice.service.tutorial import LESSONS
 from fivedice.store import DatabaseDamagedError, Store, schema
 from fivedice.store.browser_seats import session_key
 from fivedice.store.tutorial_progress import ProgressError, TutorialStore
-from fivedice.tutorial import LESSONS
 from tests.unit.test_tutorial import expected_action
 
 from .conftest import human_move, simple_cpu_factory

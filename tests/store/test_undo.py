@@ -1,5 +1,5 @@
 """Undo: logged as an entry of its own, replayed by skipping what it took back, and offered
-only where it cannot be abused (`fivedice.service.undo_refusal`)."""
+only where it cannot be abused (`fivedice.service.games.undo_refusal`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from fivedice.cli import app
 from fivedice.core.categories import Category
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService, UndoRefusedError
+from fivedice.core.record import ActionEntry, GameRecord
+from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.store import RecordError, StaleVersionError, dice_for, parse_record
-from fivedice.store.records import ActionEntry, GameRecord
 from tests.store.conftest import play_out
 
 SOLO = GameSettings((Seat("Ann"),))
@@ -21,7 +21,7 @@ SOLO = GameSettings((Seat("Ann"),))
 def scripted(monkeypatch, script: dict[int, list[int]]) -> None:
     """The dice of action n are script[n] (the service asks `dice_for(seed, n)`)."""
     monkeypatch.setattr(
-        "fivedice.service.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
+        "fivedice.service.games.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
     )
 
 
@@ -156,7 +156,7 @@ def test_no_undo_after_the_game_or_a_game_of_the_match_ended(service):
 
 
 def test_table_games_may_take_back_any_action_in_turn(service):
-    from fivedice.service import undo_refusal
+    from fivedice.service.games import undo_refusal
 
     record = GameRecord(
         SOLO,

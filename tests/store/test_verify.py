@@ -15,9 +15,9 @@ from fivedice.cli import app
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, HmacDice
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService
+from fivedice.core.verify import VerifyRefusedError, verify_record
+from fivedice.service.games import GameService
 from fivedice.store import Store, dice_for, parse_record
-from fivedice.verify import VerifyRefusedError, verify_record
 
 from .conftest import play_out, simple_cpu_factory
 
@@ -65,7 +65,7 @@ def test_true_records_of_every_preset_verify(sqlite_service, rules):
     assert verification.ok, verification.problems
     rolled = sum(1 for entry in record.actions if entry.dice) + (1 if record.opening_dice else 0)
     assert verification.rolls == rolled and verification.committed
-    # The dice really are the seeds' (recomputed here without fivedice.verify).
+    # The dice really are the seeds' (recomputed here without fivedice.core.verify).
     seed = record.server_seed
     assert seed is not None and hashlib.sha256(seed).hexdigest() == record.dice_commitment
     for entry in record.actions:

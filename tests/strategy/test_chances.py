@@ -16,7 +16,7 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, RandomDice, roll_probability
 from fivedice.core.game import GameSettings, GameState, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
-from fivedice.service import LocalGame, game_win_chances, make_cpu_player
+from fivedice.service.games import LocalGame, game_win_chances, make_cpu_player
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level, make_bot
 from fivedice.strategy.chances import Outlook, combine, win_chances

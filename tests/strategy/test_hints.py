@@ -10,7 +10,7 @@ from fivedice.core.categories import Category
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, Hint, HintKind, LocalGame, state_hints
+from fivedice.service.games import GameService, Hint, HintKind, LocalGame, state_hints
 from fivedice.store import Store
 from fivedice.strategy.advisor import advise
 from fivedice.strategy.hints import estimated_hints, exact_hints, find_hint, hints_for

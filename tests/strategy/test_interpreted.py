@@ -50,7 +50,7 @@ def test_the_copies_stay_out_of_the_process() -> None:
     assert not hasattr(copy_kernel, "py_func")
     assert hasattr(solver.advice_options, "py_func")  # the process's own stays compiled
     with pytest.raises(ValueError):
-        interpreted("fivedice.service")
+        interpreted("fivedice.service.games")
 
 
 @pytest.mark.parametrize("preset", ["classic", "free-choice"])

@@ -19,7 +19,7 @@ from fivedice.cli import app
 from fivedice.core.errors import RuleSetError
 from fivedice.core.game import GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet, find_ruleset
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.strategy import cache, limits
 from fivedice.strategy.solver import StrategyTable
 

@@ -8,7 +8,7 @@ import pytest
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, ReviewRefusedError
+from fivedice.service.games import GameService, ReviewRefusedError
 from fivedice.store import FINISHED
 from fivedice.strategy.advisor import advise, expected_loss
 from fivedice.strategy.cache import load_or_solve
@@ -211,7 +211,7 @@ def test_winning_chances_have_a_place_on_every_curve_point(service, expert_game)
 
 
 def test_each_curve_point_has_the_chances_of_the_position_after_that_turn(service):
-    from fivedice.service import game_win_chances
+    from fivedice.service.games import game_win_chances
 
     settings = GameSettings(seats=(Seat("Kim", "casual"), Seat("Lou", "expert")))
     view = play_cpus(service, settings, seed=9)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 
 
 def use_database(monkeypatch: pytest.MonkeyPatch, url: str) -> None:

@@ -21,11 +21,11 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
 from fivedice.strategy.hints import estimated_hints
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import ConfirmScreen, EndScreen, TextScreen
-from fivedice.tui.game_screen import GameScreen
-from fivedice.tui.records_screen import HighScoresScreen, StatsScreen
-from fivedice.tui.setup_screen import SetupScreen
-from fivedice.tui.widgets import ScoreTable, die_face
+from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen, TextScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.records import HighScoresScreen, StatsScreen
+from fivedice.tui.screens.setup import SetupScreen
+from fivedice.tui.widgets.board import ScoreTable, die_face
 from tests.tui.support import open_service, use_database
 
 SIZE = (80, 24)
@@ -195,7 +195,7 @@ def test_scratch_asks_once() -> None:
         table = screen.query_one("#card")
         row = 1 + [p.category for p in state.placements()].index(zero.category)
         del row
-        from fivedice.tui.widgets import ScoreTable
+        from fivedice.tui.widgets.board import ScoreTable
 
         assert isinstance(table, ScoreTable)
         r, c = table.cell_of(0, 0, zero.category)

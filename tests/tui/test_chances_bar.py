@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.chances_bar import ChancesBar, chances_text
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.widgets.chances_bar import ChancesBar, chances_text
 from tests.tui.support import use_database
 from tests.tui.test_app import run, screen_text, wait_for
 

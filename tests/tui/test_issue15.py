@@ -16,9 +16,9 @@ from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import ConfirmScreen
-from fivedice.tui.game_screen import GameScreen
-from fivedice.tui.widgets import ScoreTable
+from fivedice.tui.screens.dialogs import ConfirmScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.widgets.board import ScoreTable
 from tests.tui.support import open_service, use_database
 
 from .test_app import screen_text, wait_for
@@ -206,7 +206,7 @@ def foreign_file(path: Path) -> None:
 def test_a_database_that_cannot_be_opened_is_shown(
     tmp_path: Path, make, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fivedice.tui.dialogs import StoreProblemScreen
+    from fivedice.tui.screens.dialogs import StoreProblemScreen
 
     path = tmp_path / "other.sqlite3"
     make(path)
@@ -396,7 +396,7 @@ def test_switching_language_rewrites_the_whole_log() -> None:
 def test_a_score_with_the_upper_bonus_says_so() -> None:
     from fivedice.core.dice import ScriptedDice
     from fivedice.core.game import apply, new_game
-    from fivedice.tui.move_log import action_entry, entry_text
+    from fivedice.tui.widgets.move_log import action_entry, entry_text
 
     dice = ScriptedDice([6, 6, 6, 6, 1, 5, 5, 5, 5, 1, 3, 3, 3, 3, 1, 4, 4, 4, 4, 1])
     state = new_game(SOLO, dice)
@@ -473,7 +473,7 @@ def test_resume_restores_pace_coach_language_and_log() -> None:
 def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
     from textual.widgets import Switch
 
-    from fivedice.tui.setup_screen import SetupScreen
+    from fivedice.tui.screens.setup import SetupScreen
 
     app = FivediceApp()
 
@@ -550,7 +550,7 @@ def test_the_cursor_skips_rows_that_cannot_be_scored() -> None:
 
 
 def test_escape_on_the_end_screen_asks_before_quitting() -> None:
-    from fivedice.tui.dialogs import EndScreen
+    from fivedice.tui.screens.dialogs import EndScreen
 
     from .test_app import finish_game
 
@@ -690,7 +690,7 @@ def test_keys_do_nothing_while_the_window_is_too_small(size: tuple[int, int]) ->
 def test_the_zero_question_names_the_column_in_a_several_column_game() -> None:
     """With three columns, "Scratch Yahtzee" alone does not say which of the three boxes."""
     from fivedice.core.rules import find_ruleset
-    from fivedice.text import box_name
+    from fivedice.wording.text import box_name
 
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),), rules=find_ruleset("triple")), seed=4,
                       start_now=True)  # fmt: skip

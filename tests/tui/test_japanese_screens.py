@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import ConfirmScreen, EndScreen
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
+from fivedice.tui.screens.game import GameScreen
 from tests.tui.support import use_database
 from tests.tui.test_snapshots import run
 

@@ -23,11 +23,11 @@ from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import ConfirmScreen
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.dialogs import ConfirmScreen
+from fivedice.tui.screens.game import GameScreen
 from tests.tui.support import use_database
 
 from .test_app import wait_for

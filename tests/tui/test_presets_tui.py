@@ -15,9 +15,9 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import ConfirmScreen, EndScreen
-from fivedice.tui.game_screen import GameScreen
-from fivedice.tui.widgets import Die, ScoreTable
+from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.widgets.board import Die, ScoreTable
 from tests.tui.support import use_database
 
 SIZE = (80, 24)

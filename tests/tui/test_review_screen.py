@@ -10,11 +10,11 @@ from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import EndScreen
-from fivedice.tui.game_screen import GameScreen
-from fivedice.tui.review_screen import ReviewApp, ReviewScreen
+from fivedice.tui.screens.dialogs import EndScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.review import ReviewApp, ReviewScreen
 from tests.tui.support import use_database
 from tests.tui.test_app import SIZE, screen_text, wait_for
 

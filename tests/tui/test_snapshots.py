@@ -22,10 +22,10 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
-from fivedice.text import box_name
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.chances_bar import ChancesBar
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.widgets.chances_bar import ChancesBar
+from fivedice.wording.text import box_name
 from tests.tui.support import use_database
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -12,8 +12,8 @@ from textual.widgets import Button
 from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.dialogs import StoreProblemScreen
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.dialogs import StoreProblemScreen
+from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.session import Backend
 from tests.store.test_foreign_files import FOREIGN
 from tests.tui.test_app import run, screen_text, wait_for
@@ -70,8 +70,8 @@ def test_the_problem_is_said_in_the_players_language(tmp_path: Path) -> None:
 
 def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
     """Without a database the lessons run on one in memory (nothing kept), not a crash."""
-    from fivedice.tui.setup_screen import SetupScreen
-    from fivedice.tui.tutorial_screen import LessonScreen, TutorialScreen
+    from fivedice.tui.screens.setup import SetupScreen
+    from fivedice.tui.screens.tutorial import LessonScreen, TutorialScreen
 
     path = tmp_path / "other.sqlite3"
     FOREIGN["text"](path)
@@ -100,7 +100,7 @@ def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
 
 def test_the_tutorial_app_shows_a_database_it_cannot_open(tmp_path: Path) -> None:
     from fivedice.core.rules import RuleSet
-    from fivedice.tui.tutorial_screen import TutorialApp, TutorialScreen
+    from fivedice.tui.screens.tutorial import TutorialApp, TutorialScreen
 
     path = tmp_path / "other.sqlite3"
     FOREIGN["users-table"](path)

@@ -13,11 +13,11 @@ from textual.screen import Screen
 
 import fivedice
 from fivedice.core.game import GameSettings, Seat
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.game_screen import GameScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.setup import SetupScreen
 from fivedice.tui.session import Backend
-from fivedice.tui.setup_screen import SetupScreen
 from tests.tui.test_app import run, wait_for
 
 PACKAGE = Path(fivedice.__file__).parent

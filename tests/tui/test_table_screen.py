@@ -13,11 +13,11 @@ from textual.widgets import OptionList
 
 from fivedice.core.categories import Category
 from fivedice.core.rules import CLASSIC
-from fivedice.plain_table import build_table_settings
-from fivedice.service import GameService
+from fivedice.plain.table import build_table_settings
+from fivedice.service.games import GameService
 from fivedice.store import Store
+from fivedice.tui.screens.table import PointsScreen, TableScreen
 from fivedice.tui.table_app import TableApp
-from fivedice.tui.table_screen import PointsScreen, TableScreen
 
 SIZE = (80, 24)
 

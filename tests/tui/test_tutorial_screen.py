@@ -13,8 +13,8 @@ from textual.widgets import Button, OptionList, Static
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.setup_screen import SetupScreen
-from fivedice.tui.tutorial_screen import LessonScreen, TutorialApp, TutorialScreen
+from fivedice.tui.screens.setup import SetupScreen
+from fivedice.tui.screens.tutorial import LessonScreen, TutorialApp, TutorialScreen
 from tests.tui.support import open_service, use_database
 from tests.tui.test_app import screen_text, wait_for
 

@@ -1,4 +1,4 @@
-"""The terminal app's move log words moves as every front end does (`fivedice.text`)."""
+"""The terminal app's move log words moves as every front end does (`fivedice.wording.text`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from fivedice.core.actions import parse_action
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.i18n import set_language
-from fivedice.text import move_sentence
-from fivedice.tui.move_log import action_entry, entry_text
+from fivedice.tui.widgets.move_log import action_entry, entry_text
+from fivedice.wording.text import move_sentence
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from fivedice.cells import fit_cells, pad_cells, text_width
+from fivedice.wording.cells import fit_cells, pad_cells, text_width
 
 
 def test_width_counts_double_width_characters_twice():

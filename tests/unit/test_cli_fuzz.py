@@ -410,8 +410,8 @@ def test_random_lines_in_plain_play_save_only_what_replays(
     stdin = "\n".join(lines) + "\n" + raw.decode("utf-8", errors="replace")
     args = ["play", "--plain", "--player", "Fuzz", "--seed", "5", "--db", world.db]
     args += ["--cpu", "casual"] * cpu
-    from fivedice.service import GameService
-    from fivedice.store.records import parse_record
+    from fivedice.core.record import parse_record
+    from fivedice.service.games import GameService
 
     service = GameService.open(world.db)
     try:

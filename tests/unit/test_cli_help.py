@@ -12,7 +12,7 @@ import pytest
 import typer.main
 
 from fivedice.cli import app
-from fivedice.cli_help import HELP_TEXTS, language_of
+from fivedice.cli.help import HELP_TEXTS, language_of
 
 SYNTAX = re.compile(r"--?[\w-]+|<[^>]*>|\$\w+|`[^`]*`|[a-z]+_[a-z_]+|\S*[/:.=]\S*")
 """What a help screen shows as typed, not as words: options, types, variables, code, keys,

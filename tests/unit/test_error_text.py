@@ -13,7 +13,7 @@ from fivedice.core.errors import N_, FivediceError, IllegalActionError, Malforme
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.core.rules import find_preset
 from fivedice.i18n import load_translations, set_language
-from fivedice.text import error_text
+from fivedice.wording.text import error_text
 
 
 @pytest.fixture(autouse=True)
@@ -161,7 +161,7 @@ def test_plain_mode_in_english_unchanged(monkeypatch):
 
 def test_command_line_values_are_refused_in_the_players_language():
     from fivedice.core.rules import RuleSet
-    from fivedice.plain import build_settings
+    from fivedice.plain.game import build_settings
     from fivedice.strategy.levels import parse_level
 
     dutch = load_translations("nl").gettext

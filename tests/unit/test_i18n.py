@@ -70,7 +70,7 @@ def test_catalog_translates_every_plural_form(language):
 
 def test_counts_choose_the_plural_form():
     from fivedice.core.rules import RuleSet
-    from fivedice.text import describe_rules
+    from fivedice.wording.text import describe_rules
 
     try:
         assert describe_rules(RuleSet(rolls_per_turn=1))[0].startswith("Five dice, up to 1 roll a")
@@ -87,7 +87,7 @@ def test_counts_choose_the_plural_form():
 
 def test_box_names_as_players_know_them():
     from fivedice.core.categories import CATEGORIES
-    from fivedice.text import box_name
+    from fivedice.wording.text import box_name
 
     try:
         set_language("nl")
@@ -141,11 +141,11 @@ def test_language_from_environment(monkeypatch):
 
 def test_store_service_and_web_errors_are_translated(tmp_path):
     from fivedice.core.game import GameSettings, Seat
-    from fivedice.service import GameService, HintsUnavailableError
+    from fivedice.core.record import parse_record
+    from fivedice.service.games import GameService, HintsUnavailableError
     from fivedice.store import GameClosedError, GameNotFoundError
-    from fivedice.store.records import parse_record
-    from fivedice.text import error_text
     from fivedice.web.hub import SeatError, UnknownGameError
+    from fivedice.wording.text import error_text
 
     service = GameService.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     view = service.create_game(GameSettings(seats=(Seat("Ann"),)), seed=1)

@@ -14,7 +14,7 @@ from fivedice.cli import app
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.plain import run_plain
+from fivedice.plain.game import run_plain
 from tests.unit.test_cli_help import english_sentences
 from tests.unit.test_japanese_plain import ScriptedPlayer
 

@@ -12,7 +12,7 @@ import pytest
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.plain import run_plain
+from fivedice.plain.game import run_plain
 
 COMMAND_WORDS = {
     # Typed by the player (they are the same in every language) and named in the help.

@@ -18,7 +18,7 @@ from fivedice.i18n import (
     set_language,
     use_language,
 )
-from fivedice.text import box_name
+from fivedice.wording.text import box_name
 
 MESSAGE = "Play unsaved"
 LANGUAGES = ("en", "nl", "de")

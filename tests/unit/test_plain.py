@@ -6,8 +6,8 @@ import io
 
 from fivedice.core.categories import Category
 from fivedice.core.rules import RuleSet
-from fivedice.plain import run_plain
-from fivedice.service import GameService
+from fivedice.plain.game import run_plain
+from fivedice.service.games import GameService
 
 
 class Stdin(io.StringIO):
@@ -79,12 +79,12 @@ def scripted(monkeypatch, script: dict[int, list[int]]) -> None:
     from fivedice.core.dice import ScriptedDice
 
     monkeypatch.setattr(
-        "fivedice.service.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
+        "fivedice.service.games.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
     )
 
 
 def test_cpu_turns_are_said_with_their_dice_and_points(tmp_path):
-    from fivedice.text import box_name
+    from fivedice.wording.text import box_name
 
     out = play("r\ns chance\n", tmp_path, cpus=["casual"], cpu_factory=sixes_factory)
     record = GameService.open(f"sqlite:///{tmp_path / 'plain.sqlite3'}").record(1)
@@ -200,7 +200,7 @@ def test_non_ascii_digits_are_refused_by_every_parser():
     from fivedice.core.actions import parse_action
     from fivedice.core.dice import parse_dice
     from fivedice.core.errors import FivediceError
-    from fivedice.store.records import parse_dice_text
+    from fivedice.core.record import parse_dice_text
 
     for parse, text in [
         (parse_action, "hold ²"),

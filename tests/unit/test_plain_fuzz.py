@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
-from fivedice.plain import MAX_LINE, LineReader, Outcome, PlainSession, run_plain
-from fivedice.service import GameService
+from fivedice.plain.game import MAX_LINE, LineReader, Outcome, PlainSession, run_plain
+from fivedice.service.games import GameService
 from fivedice.store import Store
 
 VALID = [

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from fivedice.cli import app
 from fivedice.core.rules import find_ruleset
-from fivedice.plain import run_plain
-from fivedice.service import GameService
+from fivedice.plain.game import run_plain
+from fivedice.service.games import GameService
 
 runner = CliRunner()
 

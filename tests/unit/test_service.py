@@ -10,7 +10,7 @@ from fivedice.core.categories import Category
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat, SettingsError, apply, new_game
 from fivedice.core.rules import RuleSet, find_ruleset
-from fivedice.service import (
+from fivedice.service.games import (
     CpuLevelError,
     GameService,
     HintsUnavailableError,

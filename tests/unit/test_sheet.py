@@ -20,7 +20,7 @@ from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
-from fivedice.sheet import (
+from fivedice.sheet.model import (
     MAX_SHEET_COLUMNS,
     Paper,
     SheetError,
@@ -32,8 +32,8 @@ from fivedice.sheet import (
     parse_names,
     parse_paper,
 )
-from fivedice.sheet_pdf import render_pdf
-from fivedice.text import box_name
+from fivedice.sheet.pdf import render_pdf
+from fivedice.wording.text import box_name
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -244,7 +244,7 @@ def test_the_sheet_speaks_the_language(language):
 
 
 def _japanese_font_or_skip() -> None:
-    from fivedice.sheet_pdf import FALLBACK_FONTS
+    from fivedice.sheet.pdf import FALLBACK_FONTS
 
     if not any(f.regular.is_file() and f.bold.is_file() for f in FALLBACK_FONTS["ja"]):
         if os.environ.get("CI"):
@@ -287,8 +287,8 @@ def test_a_japanese_sheet_holds_japanese_text():
 def test_a_japanese_sheet_without_its_font_is_refused(monkeypatch, tmp_path):
     """No CJK font installed: a clear error in the player's language, never empty boxes."""
     from fivedice.i18n import load_translations
-    from fivedice.sheet_pdf import FALLBACK_FONTS, FallbackFont
-    from fivedice.text import error_text
+    from fivedice.sheet.pdf import FALLBACK_FONTS, FallbackFont
+    from fivedice.wording.text import error_text
 
     missing = FallbackFont("Noto Sans CJK JP", tmp_path / "none.ttc", tmp_path / "none-b.ttc")
     monkeypatch.setitem(FALLBACK_FONTS, "ja", (missing,))

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 
 runner = CliRunner()
 

@@ -12,8 +12,8 @@ from fivedice.cli import app
 from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
-from fivedice.sheet import blank_columns, build_sheet, game_columns
-from fivedice.sheet_pdf import render_pdf
+from fivedice.sheet.model import blank_columns, build_sheet, game_columns
+from fivedice.sheet.pdf import render_pdf
 
 runner = CliRunner()
 

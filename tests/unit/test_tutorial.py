@@ -9,9 +9,16 @@ import pytest
 
 from fivedice.core import PRESETS, Category, Hold, Roll, Score, find_ruleset, legal_actions
 from fivedice.core.rules import Joker, RuleSet
-from fivedice.tutorial import LESSONS, StepKind, TutorialRun, attempt, find_lesson, instruction
-from fivedice.tutorial import start as start_lesson
-from fivedice.tutorial.engine import _expected
+from fivedice.service.tutorial import (
+    LESSONS,
+    StepKind,
+    TutorialRun,
+    attempt,
+    find_lesson,
+    instruction,
+)
+from fivedice.service.tutorial import start as start_lesson
+from fivedice.service.tutorial.engine import _expected
 
 TAUGHT = [lesson for lesson in LESSONS if not lesson.guided]
 

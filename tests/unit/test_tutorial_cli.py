@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from fivedice.cli import app
-from fivedice.tutorial import LESSONS
+from fivedice.service.tutorial import LESSONS
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 
 SECRET = b"test-secret-of-the-web-tests-0123456789"
 

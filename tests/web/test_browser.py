@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from tests.web.conftest import SECRET
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.web import hub as hub_module
-from fivedice.web.api import GameOut
 from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
+from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
 
 from .conftest import SECRET

@@ -7,8 +7,8 @@ import hashlib
 import re
 
 from fivedice.core.fairdice import HmacDice
-from fivedice.store.records import parse_record
-from fivedice.verify import verify_record
+from fivedice.core.record import parse_record
+from fivedice.core.verify import verify_record
 from tests.web.conftest import ORIGIN, PageClient, new_game
 from tests.web.test_pages import FORM
 from tests.web.test_rooms import _invites, _room

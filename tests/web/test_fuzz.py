@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.web import api, pages, review, rooms, sheet, table
 from fivedice.web.hub import PlayerSpec
 from tests.web.conftest import ORIGIN, SECRET, TestClient

@@ -175,7 +175,7 @@ def test_refusals_and_unknown_pages_are_japanese(client):
 
 
 def test_the_table_tutorial_and_room_pages_show_no_english(client, app):
-    from fivedice.tutorial import LESSONS
+    from fivedice.service.tutorial import LESSONS
     from tests.web import test_table_pages as table
     from tests.web.conftest import ORIGIN, PageClient
     from tests.web.test_rooms import ROOM_FORM

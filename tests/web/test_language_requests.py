@@ -7,8 +7,8 @@ import threading
 
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import current_language
-from fivedice.text import describe_rules
 from fivedice.web import pages
+from fivedice.wording.text import describe_rules
 
 
 def test_concurrent_requests_render_in_their_own_languages(client, monkeypatch) -> None:

@@ -17,8 +17,8 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
 from fivedice.i18n.formats import number
-from fivedice.text import box_name, describe_rules
 from fivedice.web.wording import gettext_for
+from fivedice.wording.text import box_name, describe_rules
 from tests.web.test_browser import (  # noqa: F401 (fixtures)
     ARTIFACTS,
     browser,

@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from tests.web.conftest import SECRET
 from tests.web.live_helpers import running, wait_until
 from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, score_a_box

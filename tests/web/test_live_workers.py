@@ -174,7 +174,7 @@ def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers
     """Worker B abandons a game (its status changes, not its version) and notifies
     `a:ID:VERSION`: the stream on worker A gets the "abandoned" event, and A answers with
     the game as abandoned (its cached view of the game was dropped)."""
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
     from fivedice.web.live import CHANNEL
 
     a, _b = workers

@@ -8,11 +8,11 @@ import stat
 
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import LANGUAGES, set_language
-from fivedice.text import describe_rules
 from fivedice.web.guard import LANG_COOKIE, SESSION_COOKIE
-from fivedice.web.pages import LEGACY_SEATS_COOKIE
+from fivedice.web.routers.pages import LEGACY_SEATS_COOKIE
 from fivedice.web.security import SECRET_ENV, Signer, load_secret
 from fivedice.web.wording import pick_language
+from fivedice.wording.text import describe_rules
 from tests.web.conftest import new_game
 
 FORM = {

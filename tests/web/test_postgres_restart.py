@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from tests.web.conftest import ORIGIN, SECRET, PageClient
 
 pytestmark = pytest.mark.slow

@@ -184,8 +184,8 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     half-way kept its CPU player for the life of the process, so a visitor could start
     them without end (two requests each, a few kB each). The service keeps at most
     `CPUS_KEPT`, the least recently used dropped, and a lesson whose CPU was dropped plays on."""
-    from fivedice import service as service_module
     from fivedice.core.rules import find_ruleset
+    from fivedice.service import games as service_module
 
     monkeypatch.setattr(service_module, "CPUS_KEPT", 5, raising=False)
     runs = []

@@ -6,7 +6,7 @@ import base64
 import re
 from html import escape
 
-from fivedice.review_text import percent
+from fivedice.wording.review import percent
 from tests.web.test_pages import start
 
 

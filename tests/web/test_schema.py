@@ -12,7 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.web import create_app
 from tests.web.conftest import SECRET
 

@@ -15,7 +15,7 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from tests.web.conftest import SECRET
 from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _free_port
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from fivedice.service.tutorial import LESSONS
 from fivedice.store.browser_seats import session_key
-from fivedice.tutorial import LESSONS
 from fivedice.web.guard import SESSION_COOKIE
 from tests.web.conftest import ORIGIN, PageClient
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import html
 import re
 
-from fivedice.text import move_sentence
 from fivedice.web.guard import LANG_COOKIE
 from fivedice.web.wording import gettext_for, texts
+from fivedice.wording.text import move_sentence
 from tests.web.test_pages import FORM, start
 
 

@@ -71,6 +71,6 @@ for _group in COMMAND_GROUPS:
 
 def main() -> None:
     """Console-script entry point: the command line with its help in the player's language."""
-    from fivedice.cli_help import localized_command
+    from fivedice.cli.help import localized_command
 
     localized_command(app, sys.argv[1:])()

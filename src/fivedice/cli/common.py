@@ -71,7 +71,7 @@ def use_lang_option(lang: str | None) -> None:
 
 def fail_with(error: BaseException) -> NoReturn:
     """Fails with the error's message in the player's language."""
-    from fivedice.text import error_text
+    from fivedice.wording.text import error_text
 
     fail(error_text(error))
 

@@ -36,7 +36,7 @@ def score(
 ) -> None:
     """Every box the dice may go in now, and the points each placement earns."""
     from fivedice.core.dice import parse_dice
-    from fivedice.text import box_name, placement_notes
+    from fivedice.wording.text import box_name, placement_notes
 
     rules = load_rules(rules_name, settings)
     try:
@@ -67,7 +67,7 @@ def rules(
 ) -> None:
     """The active rules in words, generated from the rule set."""
     from fivedice.core.rules import PRESETS, preset_name
-    from fivedice.text import describe_rules, preset_title
+    from fivedice.wording.text import describe_rules, preset_title
 
     ruleset = load_rules(rules_name, settings)
     if as_json:
@@ -141,7 +141,7 @@ def play(
     if client_seeds and not plain:
         fail(_("--client-seed works with --plain for now"))
     if not plain:
-        from fivedice.plain import build_settings
+        from fivedice.plain.game import build_settings
         from fivedice.tui import run_app
 
         customised = players or cpus or settings or rules_name != "classic" or games != 1
@@ -157,7 +157,7 @@ def play(
             initial, seed, db=db, resume=game if game is not None else resume, practice=practice
         )
         return
-    from fivedice.plain import run_plain
+    from fivedice.plain.game import run_plain
 
     try:
         code = run_plain(

@@ -32,12 +32,12 @@ def review(
     Exact for one column; estimates (marked ≈) for several columns. Games in progress are
     not reviewed.
     """
-    from fivedice.review_text import review_lines
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
+    from fivedice.wording.review import review_lines
 
     check_game_id(game)
     if in_app and not as_json:
-        from fivedice.tui.review_screen import run_review_app
+        from fivedice.tui.screens.review import run_review_app
 
         run_review_app(game, db)
         return

@@ -81,7 +81,7 @@ def sheet(
     """
     if lang is not None:
         use_lang_option(lang)
-    from fivedice.sheet import (
+    from fivedice.sheet.model import (
         blank_columns,
         build_sheet,
         game_columns,
@@ -105,7 +105,7 @@ def sheet(
                     "leave out --players, --columns, --rules and --set"
                 )
             )
-        from fivedice.service import GameService
+        from fivedice.service.games import GameService
 
         try:
             service = GameService.open(db)
@@ -126,7 +126,7 @@ def sheet(
             )
         except FivediceError as error:
             fail_with(error)
-    from fivedice.sheet_pdf import render_pdf
+    from fivedice.sheet.pdf import render_pdf
 
     try:
         data = render_pdf(content, size)

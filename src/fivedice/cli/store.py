@@ -22,11 +22,11 @@ from fivedice.core.names import visible_text as shown
 from fivedice.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
 
 
 def _service(db: str | None) -> GameService:
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
 
     try:
         return GameService.open(db)
@@ -47,7 +47,7 @@ def games(db: DbOption = None, as_json: JsonOption = False) -> None:
     if not found:
         typer.echo(_("No saved games."))
         return
-    from fivedice.text import error_text, list_text, status_text
+    from fivedice.wording.text import error_text, list_text, status_text
 
     for game in found:
         practice = " " + _("(practice)") if game.practice else ""
@@ -86,7 +86,7 @@ def stats(
         return
     from fivedice.core.boxes import KNOWN_BOXES
     from fivedice.i18n import formats
-    from fivedice.text import box_name, list_text, preset_title
+    from fivedice.wording.text import box_name, list_text, preset_title
 
     for entry in found:
         typer.echo(f"== {shown(entry.profile)} · {shown(preset_title(entry.rules))} ==")
@@ -142,7 +142,7 @@ def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
         typer.echo(_("No finished solo games yet."))
         return
     from fivedice.i18n import formats
-    from fivedice.text import preset_title
+    from fivedice.wording.text import preset_title
 
     for rules, entries in lists.items():
         typer.echo(f"== {shown(preset_title(rules))} ==")
@@ -171,8 +171,8 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A record written by `fivedice export`.")],
 ) -> None:
     """Checks a game record and shows it move by move, with the final card."""
-    from fivedice.store.records import parse_record
-    from fivedice.text import dice_text, replay_sentence, state_lines
+    from fivedice.core.record import parse_record
+    from fivedice.wording.text import dice_text, replay_sentence, state_lines
 
     try:
         text = file.read_text(encoding="utf-8")

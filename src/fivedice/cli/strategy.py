@@ -157,7 +157,7 @@ def advise_command(
             items.append(item)
         typer.echo(json.dumps({"options": items}))
         return
-    from fivedice.text import choice_text
+    from fivedice.wording.text import choice_text
 
     labels = [choice_text(option.keep, option.category) for option in options]
     heading = (_("option"), _("points to come"), _("loss"))

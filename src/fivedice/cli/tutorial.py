@@ -43,9 +43,9 @@ def tutorial(
     The lessons follow the rules in force (`--rules`, `--set`): the joker rule, the bonuses
     and the box values. Progress is kept apart from games and statistics.
     """
-    from fivedice.plain_tutorial import lesson_state, progress_lines
-    from fivedice.service import GameService
-    from fivedice.tutorial import LESSONS
+    from fivedice.plain.tutorial import lesson_state, progress_lines
+    from fivedice.service.games import GameService
+    from fivedice.service.tutorial import LESSONS
 
     ruleset = load_rules(rules_name, settings)
     try:
@@ -78,7 +78,7 @@ def tutorial(
             typer.echo(json.dumps({"lessons": lessons, "done": done, "count": len(lessons)}))
             return
         if plain:
-            from fivedice.plain_tutorial import run_plain_tutorial
+            from fivedice.plain.tutorial import run_plain_tutorial
 
             code = run_plain_tutorial(
                 service, ruleset, stdin=sys.stdin, stdout=sys.stdout, lesson=lesson, seed=seed

@@ -24,9 +24,9 @@ def verify(
     ],
 ) -> None:
     """Checks a finished game's dice: the commitment, and every roll recomputed from the seeds."""
-    from fivedice.store.records import parse_record
-    from fivedice.text import error_text
-    from fivedice.verify import verify_record
+    from fivedice.core.record import parse_record
+    from fivedice.core.verify import verify_record
+    from fivedice.wording.text import error_text
 
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")

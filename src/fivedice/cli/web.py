@@ -53,7 +53,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
-    from fivedice.service import GameService
+    from fivedice.service.games import GameService
     from fivedice.store import DATABASE_URL_ENV
     from fivedice.strategy.cache import cache_limit_bytes
     from fivedice.strategy.limits import SOLVE_RULES_ENV, allowed_rules
@@ -76,7 +76,7 @@ def serve(
         GameService.open(db).store.close()
         load_secret()  # create the shared secret file before the workers race for it
     except (FivediceError, SecretError) as error:
-        from fivedice.text import error_text
+        from fivedice.wording.text import error_text
 
         typer.echo(f"fivedice: {error_text(error)}", err=True)
         raise typer.Exit(2) from None

@@ -57,7 +57,7 @@ class Box(metaclass=_BoxType):
     Attributes:
         key: the box's key.
         kind: how it scores.
-        name: its English name as on the card (translated by `fivedice.text.box_name`).
+        name: its English name as on the card (translated by `fivedice.wording.text.box_name`).
         face: UPPER: the face counted.
         size: OF_A_KIND: how many equal dice; PAIRS: how many pairs; STRAIGHT: the run
             length (0 with fixed `faces`); ALL_SAME: the number of dice.

@@ -2,7 +2,7 @@
 
 The core has no language: an error keeps its English message template and the values that
 fill it (`error.template`, `error.params`), so a front end can show it translated
-(`fivedice.text.error_text`). Templates are marked for extraction with `N_`.
+(`fivedice.wording.text.error_text`). Templates are marked for extraction with `N_`.
 
 >>> error = IllegalActionError(N_("die {position} is already held"), position=2)
 >>> str(error), error.template, error.params
@@ -23,7 +23,7 @@ class Phrase(str):
     """A parameter of an error message that is itself a message, translated with it.
 
     The store says what it "could not {doing}" and a rule option error names the option
-    ("Rolls per turn"): those words are English text here, and `fivedice.text.error_text`
+    ("Rolls per turn"): those words are English text here, and `fivedice.wording.text.error_text`
     translates a `Phrase` parameter before filling the template with it.
     """
 

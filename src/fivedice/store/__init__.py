@@ -5,6 +5,14 @@ SQLAlchemy 2 with Alembic migrations (shipped in `fivedice.store.migrations`, ru
 through psycopg 3) via `--db URL` or `$FIVEDICE_DATABASE_URL`.
 """
 
+from fivedice.core.record import (
+    ActionEntry,
+    GameRecord,
+    dice_for,
+    parse_record,
+    record_to_text,
+    rules_key,
+)
 from fivedice.store.database import DATABASE_URL_ENV, Store, default_database_url
 from fivedice.store.errors import (
     DatabaseDamagedError,
@@ -17,14 +25,6 @@ from fivedice.store.errors import (
     StoreConflictError,
     StoreError,
     StoreUnavailableError,
-)
-from fivedice.store.records import (
-    ActionEntry,
-    GameRecord,
-    dice_for,
-    parse_record,
-    record_to_text,
-    rules_key,
 )
 from fivedice.store.rows import (
     ABANDONED,

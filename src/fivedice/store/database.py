@@ -57,6 +57,13 @@ from fivedice.core.errors import N_, FivediceError, Phrase
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
 from fivedice.core.game import GameSettings, GameState, rank
 from fivedice.core.names import visible_text
+from fivedice.core.record import (
+    ActionEntry,
+    GameRecord,
+    dice_text,
+    rules_key,
+    rules_to_json,
+)
 from fivedice.store import schema
 from fivedice.store.errors import (
     DatabaseDamagedError,
@@ -68,13 +75,6 @@ from fivedice.store.errors import (
     StoreConflictError,
     StoreError,
     StoreUnavailableError,
-)
-from fivedice.store.records import (
-    ActionEntry,
-    GameRecord,
-    dice_text,
-    rules_key,
-    rules_to_json,
 )
 from fivedice.store.rows import (
     ABANDONED,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.record import RecordError as RecordError  # re-exported: the store raises it
 
 
 class StoreError(FivediceError):
@@ -97,7 +98,3 @@ class StaleVersionError(StoreError):
 
 class GameClosedError(StoreError):
     """The game is finished or abandoned, so it takes no more actions."""
-
-
-class RecordError(StoreError):
-    """A game record (a saved log or an exported text) does not replay to a valid game."""

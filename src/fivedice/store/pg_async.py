@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     import psycopg
 
     from fivedice.core.game import GameState
+    from fivedice.core.record import ActionEntry
     from fivedice.store.database import Store
-    from fivedice.store.records import ActionEntry
 
 POOL_SIZE = 8  # connections per event loop: statements in flight at once
 

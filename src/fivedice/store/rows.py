@@ -21,15 +21,15 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, Seat
 from fivedice.core.names import visible_text
-from fivedice.core.rules import Family, RuleSet
-from fivedice.store.errors import GameDamagedError
-from fivedice.store.records import (
+from fivedice.core.record import (
     UNDO,
     ActionEntry,
     GameRecord,
     parse_dice_text,
     rules_from_json,
 )
+from fivedice.core.rules import Family, RuleSet
+from fivedice.store.errors import GameDamagedError
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"

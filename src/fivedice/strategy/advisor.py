@@ -8,7 +8,7 @@ the card excluded.
 
 A query is one numba call (`query`, around `solver.advice_options`) that values and sorts every
 option into a small array of its own; `advise` turns that into `Option` tuples, and the public
-API (`fivedice.advise`) wraps it in a lazy `fivedice.api.Advice` that builds an option only when
+API (`fivedice.advise`) wraps it in a lazy `fivedice.library.Advice` that builds an option only when
 it is read.
 """
 

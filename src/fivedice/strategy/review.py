@@ -27,7 +27,7 @@ points lost by decisions.
 With several seats each curve point also has the seat's **chance of winning** from that
 position (`CurvePoint.win_chance`) and every seat's chance at that same moment
 (`CurvePoint.win_chances`, summing to 1), from the `win_chances` the service passes
-(`fivedice.service.game_win_chances`; several columns: estimates). A solo game has none.
+(`fivedice.service.games.game_win_chances`; several columns: estimates). A solo game has none.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def run_tutorial(
     rules: RuleSet, *, db: str | None = None, lesson: str | None = None, seed: int | None = None
 ) -> None:
     """Runs the tutorial ("Learn by playing") in the terminal app until the player leaves."""
+    from fivedice.tui.screens.tutorial import TutorialApp
     from fivedice.tui.session import Backend
-    from fivedice.tui.tutorial_screen import TutorialApp
 
     TutorialApp(rules, lesson=lesson, seed=seed, backend=Backend(db)).run()

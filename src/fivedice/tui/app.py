@@ -18,12 +18,12 @@ from textual.app import App
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings
-from fivedice.text import error_text
-from fivedice.tui.dialogs import StoreProblemScreen
-from fivedice.tui.game_screen import GameScreen
 from fivedice.tui.play import PlaySession, pace_index
+from fivedice.tui.screens.dialogs import StoreProblemScreen
+from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.setup import SetupForm, SetupScreen
 from fivedice.tui.session import Backend, GameService
-from fivedice.tui.setup_screen import SetupForm, SetupScreen
+from fivedice.wording.text import error_text
 
 
 class FivediceApp(App[None]):

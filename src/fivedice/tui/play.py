@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fivedice.i18n import LANGUAGES, current_language, set_language
-from fivedice.tui.move_log import MoveLog
+from fivedice.tui.widgets.move_log import MoveLog
 
 PACES: tuple[float, ...] = (0.05, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
 """Seconds between two CPU actions, slowest last; `+`/`-` move along this list."""

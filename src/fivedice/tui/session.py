@@ -19,7 +19,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
-    from fivedice.service import Hint
+    from fivedice.service.games import Hint
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -120,7 +120,7 @@ class TableGame:
 
     def act(self, action: str) -> Any:
         """Sends an entry to the service (raises its errors; nothing changes then)."""
-        from fivedice.plain_table import table_entry
+        from fivedice.plain.table import table_entry
 
         entry = table_entry(action)  # boxes named as on the card, in any language
         self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
@@ -218,7 +218,7 @@ class Backend:
             return None
         if self._service is None:
             from fivedice.core.errors import N_
-            from fivedice.service import GameService as Service
+            from fivedice.service.games import GameService as Service
             from fivedice.store import StoreError
 
             try:
@@ -245,7 +245,7 @@ class Backend:
         if service is not None:
             return service
         if self._memory is None:
-            from fivedice.service import GameService as Service
+            from fivedice.service.games import GameService as Service
 
             self._memory = Service.open("sqlite://")
         return self._memory
@@ -270,7 +270,7 @@ class Backend:
         service = self.open_service()
         if service is not None:
             return SavedGame(service, service.create_game(settings, seed=seed, practice=practice))
-        from fivedice.service import LocalGame
+        from fivedice.service.games import LocalGame
 
         return UnsavedGame(LocalGame.start(settings, seed=seed), practice)
 
@@ -285,7 +285,7 @@ class Backend:
             return []
         from fivedice.i18n import formats
         from fivedice.store import IN_PROGRESS
-        from fivedice.text import preset_title
+        from fivedice.wording.text import preset_title
 
         games = service.list_games(IN_PROGRESS)
         practice = _("practice")
@@ -347,14 +347,14 @@ def coach_hints(state: GameState) -> list[Hint]:
         HintsUnavailableError: no strategy layer, or nothing to decide. Other service errors
             (a table that may not be solved here).
     """
-    from fivedice.service import state_hints
+    from fivedice.service.games import state_hints
 
     return state_hints(state)
 
 
 def warm_up(rules: RuleSet) -> None:
     """Readies the coach for these rules (loads or solves the table, compiles the code)."""
-    from fivedice.service import warm_up_hints
+    from fivedice.service.games import warm_up_hints
 
     warm_up_hints(rules)
 

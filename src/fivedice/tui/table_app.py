@@ -10,9 +10,9 @@ from __future__ import annotations
 from textual.app import App
 
 from fivedice.core.game import GameSettings
-from fivedice.service import GameService, GameView
+from fivedice.service.games import GameService, GameView
+from fivedice.tui.screens.table import TableScreen
 from fivedice.tui.session import TableGame
-from fivedice.tui.table_screen import TableScreen
 
 
 class TableApp(App[None]):
@@ -50,7 +50,7 @@ def run_table_app(
     Raises:
         FivediceError: bad settings or nothing to resume (before the app starts).
     """
-    from fivedice.plain_table import open_table_game
+    from fivedice.plain.table import open_table_game
 
     view = open_table_game(
         service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game

@@ -11,11 +11,11 @@ import dataclasses
 
 from textual.dom import DOMNode
 
-from fivedice.cells import fit_cells
 from fivedice.core.categories import Category
 from fivedice.i18n import _
-from fivedice.text import box_name
-from fivedice.text import level_name as level_name
+from fivedice.wording.cells import fit_cells
+from fivedice.wording.text import box_name
+from fivedice.wording.text import level_name as level_name
 
 
 def binding_texts() -> dict[str, str]:

@@ -21,11 +21,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import N_, FivediceError
-from fivedice.service import GameService
+from fivedice.service.games import GameService
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.strategy.limits import SolverBusyError
-from fivedice.text import error_text
-from fivedice.web import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.driver import CpuDriver
 from fivedice.web.guard import (
     LANG_COOKIE,
@@ -36,8 +34,10 @@ from fivedice.web.guard import (
 )
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.live import ENDED, Live
+from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
+from fivedice.wording.text import error_text
 
 STATIC_DIR = Path(__file__).parent / "static"
 RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again

@@ -36,7 +36,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
 
 if TYPE_CHECKING:
-    from fivedice.service import GameView
+    from fivedice.service.games import GameView
     from fivedice.web.hub import GameHub
 
 log = logging.getLogger(__name__)
@@ -306,7 +306,7 @@ def _play_a_turn(levels: frozenset[str]) -> None:
     """One whole turn of a game of these CPU levels, in memory (`CpuDriver.warm_up`)."""
     from fivedice.core.game import GameSettings, Seat
     from fivedice.core.rules import RuleSet
-    from fivedice.service import LocalGame
+    from fivedice.service.games import LocalGame
 
     seats = tuple(Seat(f"CPU {number}", level) for number, level in enumerate(sorted(levels)))
     game = LocalGame.start(GameSettings(seats=seats, rules=RuleSet()), seed=1)

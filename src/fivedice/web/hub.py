@@ -27,7 +27,7 @@ from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.names import check_name
 from fivedice.core.rules import find_ruleset
-from fivedice.service import GameService, GameView, Hint
+from fivedice.service.games import GameService, GameView, Hint
 from fivedice.store import (
     ABANDONED,
     IN_PROGRESS,

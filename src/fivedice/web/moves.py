@@ -3,7 +3,7 @@
 A page tells the server the version it last showed (`?seen=V`, the form's `version`); the
 board it gets back announces every action saved since then: each roll with its dice, each
 hold, each score with its box and points, the player's own as well as the others' and the
-CPUs' that arrived over the event stream. The words are `fivedice.text.move_sentence`, the
+CPUs' that arrived over the event stream. The words are `fivedice.wording.text.move_sentence`, the
 same as the plain mode's, in the visitor's language.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from fivedice.core.actions import parse_action
 from fivedice.core.errors import FivediceError
+from fivedice.core.record import UNDO
 from fivedice.i18n import _
-from fivedice.service import GameService
-from fivedice.store.records import UNDO
-from fivedice.text import move_sentence
+from fivedice.service.games import GameService
+from fivedice.wording.text import move_sentence
 
 MAX_TOLD = 12  # a page far behind hears the latest moves, not a whole game
 

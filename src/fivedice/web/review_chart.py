@@ -60,7 +60,7 @@ def _add_cjk_fonts() -> None:
     """Registers the sheet's CJK fonts with matplotlib (its font list may predate them)."""
     from matplotlib import font_manager
 
-    from fivedice.sheet_pdf import FALLBACK_FONTS
+    from fivedice.sheet.pdf import FALLBACK_FONTS
 
     for font in FALLBACK_FONTS.get("ja", ()):
         if font.regular.exists():

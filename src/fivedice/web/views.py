@@ -13,7 +13,7 @@ from typing import Any
 from fivedice.core.card import ScoreCard
 from fivedice.core.game import GameState, legal_actions
 from fivedice.core.rules import preset_name
-from fivedice.service import GameView
+from fivedice.service.games import GameView
 
 CARDS_CACHED = 4096
 """Cards whose data `card_data` keeps: a version changes one card, the others are the very

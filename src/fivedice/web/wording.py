@@ -2,7 +2,7 @@
 
 `texts(gettext)` returns every message the templates use, already translated by the
 request's catalog; the parameter is called `_` so that `scripts/update-catalogs.sh` (Babel)
-extracts the literals. The shared wording of `fivedice.text` (box names, rules in words)
+extracts the literals. The shared wording of `fivedice.wording.text` (box names, rules in words)
 uses the language in force, which `in_language` sets for one call in this request's context
 only (`fivedice.i18n.use_language`: a ContextVar, so concurrent requests need no lock).
 """

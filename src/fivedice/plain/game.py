@@ -1,0 +1,607 @@
+"""The plain, line-based game: state as text, one action per input line.
+
+Made for screen readers and pipes: nothing is redrawn, every line stands on its own, bad
+lines get a message and the game goes on, and end of input ends the program cleanly. Every
+move is said in words ("CPU 1 rolls 3 3 5 6 6", "You score 25 in Full house"), box names
+are shown and accepted in the player's language, and a score of 0 is confirmed first.
+
+Every action is saved (through `fivedice.service.games`) before its result is printed, so what the
+screen has shown survives a crash; `--resume` continues a saved game exactly there.
+
+Input is untrusted: undecodable bytes, control characters and overlong lines are refused
+with a message, never a traceback, and a refused line leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TextIO
+
+from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
+from fivedice.core.categories import CATEGORIES
+from fivedice.core.dice import DICE_COUNT
+from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import _, formats, ngettext
+from fivedice.service.games import (
+    CpuFactory,
+    GameService,
+    GameView,
+    HintsUnavailableError,
+    make_cpu_player,
+)
+from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.wording.text import (
+    box_name,
+    choice_text,
+    cpu_name,
+    describe_rules,
+    error_text,
+    find_box,
+    list_text,
+    match_progress_lines,
+    move_sentence,
+    opening_lines,
+    state_lines,
+    turn_lines,
+)
+
+MAX_LINE = 1000
+"""The longest input line read as a command (longer ones are refused, and skipped)."""
+
+MAX_COMMAND = 100
+"""The longest command (the longest box name in any language is far shorter). A longer line
+is refused without being repeated: a screen reader would read all of it back."""
+
+
+def too_long_text(count: int) -> str:
+    """Why a line was refused for its length (it is never echoed back)."""
+    return ngettext(
+        "That line is too long (over {count} character).",
+        "That line is too long (over {count} characters).",
+        count,
+    ).format(count=count)
+
+
+HINT_OPTIONS = 5
+"""How many of the coach's options `hint` shows."""
+
+SHORT_VERBS = {"r": "roll", "h": "hold", "rel": "release", "s": "score"}
+"""Short forms of the action verbs (`r` = roll, `h 1 3` = hold 1 3, ...)."""
+
+QUIT_WORDS = ("quit", "exit", "q")
+YES_WORDS = ("y", "yes")
+
+
+def help_lines() -> list[str]:
+    """What the player can type, in the current language."""
+    return [
+        _(NOTATION_HELP),
+        _(
+            "Short forms: r = roll, h 1 3 = hold 1 3, rel 2 = release 2, s chance = score"
+            " chance. Boxes may be named as on the card, in your language too"
+            " (score full house)."
+        ),
+        _(
+            "Also: hint (the coach's best options), undo (take back your last action, in solo"
+            " and practice games), show (the whole card), rules, help (or ?), quit (or q)."
+        ),
+    ]
+
+
+def build_settings(
+    rules: RuleSet, players: list[str], cpus: list[str], first: str, games: int
+) -> GameSettings:
+    """Game settings from command-line values (a human seat called Player unless named)."""
+    try:
+        mode = FirstPlayer(first.strip().lower().replace("-", "_"))
+    except ValueError:
+        modes = ", ".join(m.value for m in FirstPlayer)
+        raise SettingsError(
+            N_("first player mode must be one of {modes}, not {first!r}"), modes=modes, first=first
+        ) from None
+    seats = [Seat(name) for name in players]
+    if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
+        seats = [Seat(_("Player"))]
+    from fivedice.strategy.levels import parse_level  # light: no numpy
+
+    for index, level in enumerate(cpus, start=1):
+        parsed = parse_level(level)
+        seats.append(Seat(cpu_name(index, parsed), cpu_level=parsed))
+    return GameSettings(tuple(seats), rules, mode, games)
+
+
+class NothingToResumeError(StoreError):
+    """`--resume` without a game, and no game is unfinished."""
+
+
+def open_game(
+    service: GameService,
+    settings: GameSettings | None,
+    *,
+    seed: int | None,
+    practice: bool,
+    resume: bool,
+    resume_game: int | None,
+    client_seeds: list[str] | None = None,
+) -> GameView:
+    """The game to play: the one to resume (`resume_game`, else the latest unfinished), or
+    a new one with `settings` (`client_seeds`: one per human seat, in order)."""
+    if resume or resume_game is not None:
+        game_id = resume_game
+        if game_id is None:
+            latest = service.latest_unfinished()
+            if latest is None:
+                raise NothingToResumeError(_("there is no unfinished game to resume"))
+            game_id = latest.game_id
+        view = service.load(game_id)
+        if view.is_over:
+            raise GameClosedError(
+                _("game {id} is {status}; it cannot be resumed").format(
+                    id=game_id, status=view.status
+                )
+            )
+        return view
+    assert settings is not None
+    return service.create_game(
+        settings,
+        seed=seed,
+        practice=practice,
+        client_seeds=seat_client_seeds(settings, client_seeds or []),
+    )
+
+
+def seat_client_seeds(settings: GameSettings, client_seeds: list[str]) -> list[str]:
+    """The client seeds given for the human seats, in order, spread over every seat.
+
+    Raises:
+        SettingsError: more client seeds than human seats.
+    """
+    humans = [index for index, seat in enumerate(settings.seats) if not seat.is_cpu]
+    if len(client_seeds) > len(humans):
+        raise SettingsError(
+            N_("{count} client seeds for {humans} human seats: at most one each"),
+            count=len(client_seeds),
+            humans=len(humans),
+        )
+    seeds = [""] * len(settings.seats)
+    for index, seed in zip(humans, client_seeds, strict=False):
+        seeds[index] = seed
+    return seeds
+
+
+class Outcome(Enum):
+    """What one input line did."""
+
+    ACTION = "action"  # an action was saved: the game moved on
+    REFUSED = "refused"  # refused with a message: the game is as it was
+    INFO = "info"  # help, show, rules, hint or an empty line: nothing changes
+    QUIT = "quit"  # quit
+
+
+class LineReader:
+    """Reads input lines safely: None at end of input; undecodable bytes become U+FFFD (the
+    line is then refused), and a line longer than `MAX_LINE` is read to its end and returned
+    as one overlong marker instead of being held in memory."""
+
+    TOO_LONG = "\x00too long"
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                reconfigure(errors="replace")
+
+    def read(self) -> str | None:
+        try:
+            line = self.stream.readline(MAX_LINE + 1)
+        except (UnicodeDecodeError, ValueError, OSError):
+            return None
+        if not line:
+            return None
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                try:
+                    rest = self.stream.readline(MAX_LINE + 1)
+                except (UnicodeDecodeError, ValueError, OSError):
+                    break
+            return self.TOO_LONG
+        return line
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (ValueError, OSError):
+            return False
+
+
+def clean_line(line: str) -> str | None:
+    """The command in a line (outer spaces and byte-order marks removed), or None when it
+    holds characters no command has: control characters, or bytes that were not UTF-8."""
+    text = line.replace("\ufeff", "").strip()
+    for char in text:
+        if char == "\ufffd" or (unicodedata.category(char) == "Cc" and char != "\t"):
+            return None
+    return text
+
+
+def is_yes(answer: str | None) -> bool:
+    """Whether an answer to a y/n question is yes (end of input is no)."""
+    if answer is None:
+        return False
+    word = (clean_line(answer) or "").casefold()
+    return word in YES_WORDS or word in (_("y").casefold(), _("yes").casefold())
+
+
+def parse_command(text: str, rules: RuleSet | None = None) -> Action:
+    """An action from what the player typed: the notation, its short forms (`r`, `h 1 3`,
+    `rel 2`, `s chance`) and box names as on the card, in the player's language too, among
+    the boxes of `rules` (default: the classic card).
+
+    Raises:
+        MalformedActionError: not an action (the message says why).
+    """
+    words = text.split()
+    verb = SHORT_VERBS.get(words[0].casefold(), words[0].casefold()) if words else ""
+    boxes = rules.boxes if rules is not None else CATEGORIES
+    if verb != "score" or len(words) < 2:
+        return parse_action(" ".join([verb, *words[1:]]), rules.dice if rules else DICE_COUNT)
+    rest = " ".join(words[1:])
+    column = 0
+    column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
+    if sep:
+        number = column_text.isascii() and column_text.isdigit()
+        column = int(column_text) - 1 if number and len(column_text) < 4 else -1
+        if column < 0:
+            raise MalformedActionError(
+                N_("a column number counts from 1, not {column!r}"), column=column_text
+            )
+    else:
+        box_text = rest
+    category = find_box(box_text, boxes)
+    if category is None:
+        raise MalformedActionError(
+            N_("no box is called {text!r}; the boxes are {boxes}"),
+            text=box_text.strip(),
+            boxes=list_text(box_name(c) for c in boxes),
+        )
+    return Score(category, column)
+
+
+@dataclass
+class PlainSession:
+    """One plain game on text streams: reads lines, sends actions to the service, says what
+    happened. `handle` takes one line; `run` plays until the game ends or the input does."""
+
+    service: GameService
+    view: GameView
+    reader: LineReader
+    stdout: TextIO
+    show_card: bool = True
+
+    @property
+    def game_id(self) -> int:
+        return self.view.game_id
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def ask(self, question: str) -> str | None:
+        self.stdout.write(question)
+        self.stdout.flush()
+        return self.reader.read()
+
+    def not_saved(self, error: FivediceError) -> None:
+        self.say(
+            _("Not saved: {reason}").format(reason=error_text(error)),
+            _("The action was not applied. Type it again to retry."),
+        )
+
+    def run(self) -> int:
+        """Plays on until the match is over, the player quits or the input ends."""
+        while True:
+            if not self.play_cpu_turns():
+                self.say(_("Goodbye."))
+                return 0
+            state = self.view.state
+            if self.show_card or state.is_match_over:
+                self.say("", *state_lines(state))
+            else:
+                self.say(*turn_lines(state))
+            if state.is_match_over:
+                self.say(*dice_lines(self.view))
+                return 0
+            self.show_card = False
+            line = self.ask(f"{state.seats[state.current_seat].name}> ")
+            if line is None:
+                self.say(
+                    "", _("End of input: goodbye. Game {id} is saved.").format(id=self.game_id)
+                )
+                return 0
+            if self.handle(line) is Outcome.QUIT:
+                return 0
+
+    def play_cpu_turns(self) -> bool:
+        """Lets CPU seats move, each move said in words; False when the player quits while a
+        failed save waits for a retry."""
+        while self.view.is_cpu_turn:
+            before = self.view.state
+            name = before.seats[before.current_seat].name
+            try:
+                action, self.view = self.service.cpu_step(self.game_id, self.view.version)
+            except StaleVersionError:
+                self.view = self.service.load(self.game_id)
+                continue
+            except StoreError as error:
+                if not error.retryable:
+                    raise
+                self.not_saved(error)
+                answer = self.ask(_("Press Enter to retry, or type quit: "))
+                if answer is None or (clean_line(answer) or "").casefold() in QUIT_WORDS:
+                    return False
+                continue
+            self.say(move_sentence(name, action, before, self.view.state))
+            self.say(*match_progress_lines(before, self.view.state))
+            self.show_card = True
+        return True
+
+    def handle(self, line: str) -> Outcome:
+        """Does what one input line asks; a refused line leaves the game as it was."""
+        if line is LineReader.TOO_LONG:
+            self.say(too_long_text(MAX_LINE))
+            return Outcome.REFUSED
+        if len(line.strip()) > MAX_COMMAND:
+            self.say(too_long_text(MAX_COMMAND))
+            return Outcome.REFUSED
+        text = clean_line(line)
+        if text is None:
+            self.say(
+                _(
+                    "That line has characters no command uses (control characters, or bytes"
+                    " that are not UTF-8)."
+                )
+            )
+            return Outcome.REFUSED
+        command = text.casefold()
+        if not command:
+            return Outcome.INFO
+        if command in QUIT_WORDS:
+            self.say(
+                _(
+                    "Goodbye. Game {id} is saved; 'fivedice play --plain --resume' continues it."
+                ).format(id=self.game_id)
+            )
+            return Outcome.QUIT
+        if command in ("help", "?"):
+            self.say(*help_lines())
+            return Outcome.INFO
+        if command == "rules":
+            self.say(*describe_rules(self.view.state.rules))
+            return Outcome.INFO
+        if command == "show":
+            self.show_card = True
+            return Outcome.INFO
+        if command == "hint":
+            self.hint()
+            return Outcome.INFO
+        if command in ("undo", "u"):
+            return self.undo()
+        try:
+            action = parse_command(text, self.view.state.rules)
+        except FivediceError as error:
+            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            return Outcome.REFUSED
+        if isinstance(action, Score) and not self.confirm_zero(action):
+            self.say(_("Not scored."))
+            return Outcome.REFUSED
+        return self.apply(action)
+
+    def confirm_zero(self, action: Score) -> bool:
+        """Asks once before a box takes a 0 (end of input: no); True for any other score."""
+        state = self.view.state
+        for placement in state.placements():
+            if placement.category == action.category and placement.column == action.column:
+                if placement.points != 0:
+                    return True
+                box = box_name(action.category)
+                if state.rules.columns > 1:
+                    box += " " + _("(column {column})").format(column=action.column + 1)
+                question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
+                return is_yes(self.ask(question))
+        return True  # not a legal box now: the service says why
+
+    def _saved(self, change: Callable[[], GameView], refusal: str) -> bool:
+        """Makes `change` (an action or undo the service saves) the current view; True when it
+        was refused: a stale version (the saved game is shown), a failed save (retry), or a
+        rule (`refusal`, with {reason})."""
+        try:
+            self.view = change()
+        except StaleVersionError:
+            self.view = self.service.load(self.game_id)
+            self.say(_("The game was changed elsewhere; here it is as saved now."))
+            self.show_card = True
+            return True
+        except StoreError as error:
+            if not error.retryable:
+                raise
+            self.not_saved(error)
+            return True
+        except FivediceError as error:
+            self.say(refusal.format(reason=error_text(error)))
+            return True
+        return False
+
+    def apply(self, action: Action) -> Outcome:
+        before = self.view.state
+        seat_before = (before.game_number, before.current_seat)
+        refused = self._saved(
+            lambda: self.service.apply_action(self.game_id, action, self.view.version),
+            _("Not allowed: {reason}"),
+        )
+        if refused:
+            return Outcome.REFUSED
+        after = self.view.state
+        if isinstance(action, Score):
+            self.say(move_sentence(None, action, before, after))
+            self.say(*match_progress_lines(before, after))
+        self.show_card = seat_before != (after.game_number, after.current_seat)
+        return Outcome.ACTION
+
+    def undo(self) -> Outcome:
+        before = self.view.state
+        refused = self._saved(
+            lambda: self.service.undo(self.game_id, self.view.version), _("Cannot undo: {reason}")
+        )
+        if refused:
+            return Outcome.REFUSED
+        self.say(_("Your last action is taken back."))
+        after = self.view.state
+        self.show_card = (before.game_number, before.current_seat) != (
+            after.game_number,
+            after.current_seat,
+        )
+        return Outcome.ACTION
+
+    def hint(self) -> None:
+        """The coach's best options for the dice now, through the service."""
+        state = self.view.state
+        try:
+            options = self.service.hint(self.game_id)
+        except HintsUnavailableError as error:
+            self.say(_("No hint: {reason}").format(reason=error_text(error)))
+            return
+        if not options:
+            self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
+            return
+        estimate = any(option.estimate for option in options)
+        self.say(
+            _("The coach's best options (estimated points still to come):")
+            if estimate
+            else _("The coach's best options (expected points still to come):")
+        )
+        for number, option in enumerate(options[:HINT_OPTIONS], start=1):
+            text = choice_text(option.keep, option.category, option.column)
+            if option.hold and state.dice is not None and len(option.hold) < len(state.dice):
+                text += " " + _("(hold {positions})").format(
+                    positions=" ".join(map(str, option.hold))
+                )
+            value = formats.number(option.value, 1)
+            loss = f" (-{formats.number(option.loss, 1)})" if option.loss >= 0.05 else ""
+            line = _("{number}. {option}: {value}").format(
+                number=number, option=text, value=("≈" if option.estimate else "") + value
+            )
+            self.say(f"  {line}{loss}")
+
+
+def dice_lines(view: GameView) -> list[str]:
+    """Where the game's dice come from: the commitment to check them by, or a practice seed."""
+    if view.dice_commitment is None:
+        return [
+            _(
+                "This game's dice come from a seed known in advance (a practice game, or one"
+                " saved before verifiable dice): they cannot be verified."
+            )
+        ]
+    lines = [_("Dice commitment: {commitment}").format(commitment=view.dice_commitment)]
+    if view.server_seed is not None:
+        lines.append(_("Server seed (revealed): {seed}").format(seed=view.server_seed))
+    else:
+        lines.append(
+            _(
+                "It is the SHA-256 of a secret server seed, revealed when the game ends; then"
+                " 'fivedice export {id}' and 'fivedice verify' check every roll."
+            ).format(id=view.game_id)
+        )
+    return lines
+
+
+def run_plain(
+    rules: RuleSet,
+    players: list[str],
+    cpus: list[str],
+    *,
+    seed: int | None,
+    first: str,
+    games: int,
+    stdin: TextIO,
+    stdout: TextIO,
+    db: str | None = None,
+    resume: bool = False,
+    resume_game: int | None = None,
+    practice: bool = False,
+    cpu_factory: CpuFactory = make_cpu_player,
+    client_seeds: list[str] | None = None,
+) -> int:
+    """Plays a saved game on text streams; returns the exit status (0 when input ends cleanly).
+
+    Raises:
+        FivediceError: bad settings, or the database cannot be used (the message says why).
+    """
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            stdout.write(line + "\n")
+        stdout.flush()
+
+    reader = LineReader(stdin)
+    resuming = resume or resume_game is not None
+    settings = None if resuming else build_settings(rules, players, cpus, first, games)
+    service = GameService.open(db, cpu_factory=cpu_factory)
+    if not resuming:
+        waiting = service.latest_unfinished()
+        if waiting is not None:
+            names = list_text(waiting.players)
+            if reader.isatty():
+                stdout.write(
+                    _("Game {id} ({names}) is unfinished. Resume it? [y/N] ").format(
+                        id=waiting.game_id, names=names
+                    )
+                )
+                stdout.flush()
+                if is_yes(reader.read()):
+                    resume_game = waiting.game_id
+            else:
+                say(
+                    _(
+                        "Game {id} ({names}) is unfinished; "
+                        "'fivedice play --plain --resume' continues it."
+                    ).format(id=waiting.game_id, names=names)
+                )
+    view = open_game(
+        service,
+        settings,
+        seed=seed,
+        practice=practice,
+        resume=resume,
+        resume_game=resume_game,
+        client_seeds=client_seeds,
+    )
+    if resume or resume_game is not None:
+        say(
+            ngettext(
+                "Resuming game {id} after {count} action.",
+                "Resuming game {id} after {count} actions.",
+                view.version,
+            ).format(id=view.game_id, count=view.version)
+        )
+    else:
+        say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
+    say(*dice_lines(view))
+    say(
+        _("fivedice: type an action, hint, undo or help. {notation}").format(
+            notation=_(NOTATION_HELP)
+        )
+    )
+    if view.version == 0:  # a game not yet begun: say how its first player was chosen
+        say(*opening_lines(view.state))
+    return PlainSession(service, view, reader, stdout).run()

@@ -1,0 +1,328 @@
+"""The score keeper for real dice, line by line (`fivedice table --plain`).
+
+The players roll their own dice; each turn the player to move types what they rolled
+(`dice 3 3 3 5 5`) and then the box (`score full_house`), or the points alone
+(`score full_house 25`). Every entry is saved through the service before its result is shown,
+like `fivedice play --plain`; the coach ranks the keeps and boxes of typed dice
+(`hint 11666 2`: those dice with two rolls left).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from fivedice.core.actions import TABLE_NOTATION_HELP, Score
+from fivedice.core.dice import parse_dice
+from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import _, ngettext
+from fivedice.plain.game import parse_command
+from fivedice.service.games import GameService, GameView, UndoRefusedError
+from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.wording.text import (
+    box_name,
+    coach_lines,
+    describe_rules,
+    error_text,
+    state_lines,
+    turn_lines,
+)
+
+TABLE_VERBS = ("dice", "score", "roll", "hold", "release")
+"""What the service is sent; `roll`, `hold` and `release` get its refusal at the table."""
+
+COMMANDS_HELP = N_(
+    "also: hint [DICE] [ROLLS LEFT] (the coach, e.g. hint 11666 2) | show | rules | help | quit"
+)
+
+
+def build_table_settings(rules: RuleSet, players: list[str], first: str = "") -> GameSettings:
+    """Settings of a game at the table: the seats in the order given.
+
+    Args:
+        rules: the rule set.
+        players: the players' names, in the order they play.
+        first: who starts: empty (the first seat), a player's name (play then goes on in
+            the order given, from that player), or a mode as in `play` (`first_seat`,
+            `highest_die`, `highest_sum`: the app rolls the roll-off).
+
+    Raises:
+        SettingsError: no players, two with one name, or an unknown first player.
+    """
+    if not players:
+        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
+    seats = [Seat(name.strip()) for name in players]
+    wanted = first.strip()
+    mode = FirstPlayer.FIRST_SEAT
+    if wanted:
+        names = [seat.name.casefold() for seat in seats]
+        if wanted.casefold() in names:
+            start = names.index(wanted.casefold())
+            seats = seats[start:] + seats[:start]
+        else:
+            try:
+                mode = FirstPlayer(wanted.lower().replace("-", "_"))
+            except ValueError:
+                raise SettingsError(
+                    N_("--first is a player's name or one of {modes}, not {first!r}"),
+                    modes=", ".join(m.value for m in FirstPlayer),
+                    first=wanted,
+                ) from None
+    return GameSettings(tuple(seats), rules, mode, kind=GameKind.TABLE)
+
+
+def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int | None]:
+    """The dice and rolls left of ``hint [DICE] [ROLLS LEFT]`` (either may be left out).
+
+    Raises:
+        MalformedActionError: not dice and a number of rolls.
+    """
+    digits = [word for word in words if word.isascii() and word.isdigit()]  # int() reads these
+    if len(digits) != len(words):
+        raise MalformedActionError(
+            N_("the coach takes the dice and the rolls left, e.g. 'hint 11666 2'")
+        )
+    text = "".join(words)
+    if len(text) <= 1:
+        return None, int(text) if text else None
+    if len(text) == 5:
+        return parse_dice(text), None
+    if len(text) == 6:
+        return parse_dice(text[:5]), int(text[5])
+    raise MalformedActionError(
+        N_("the coach takes the dice and the rolls left, e.g. 'hint 11666 2'")
+    )
+
+
+def roll_off_line(state: GameState) -> str:
+    """The app's roll-off for the first turn (`--first highest_die`/`highest_sum`), so the
+    table sees why that player starts: "Roll-off: Ann 5, Bob 3; Ann starts." (empty: none)."""
+    if not state.opening_rolls:
+        return ""
+    rounds = " / ".join(
+        ", ".join(
+            f"{seat.name} {sum(roll)}"
+            for seat, roll in zip(state.seats, rolls, strict=True)
+            if roll is not None
+        )
+        for rolls in state.opening_rolls
+    )
+    return _("Roll-off: {rolls}; {name} starts.").format(
+        rolls=rounds, name=state.seats[state.starting_seat].name
+    )
+
+
+def table_entry(line: str, rules: RuleSet | None = None) -> str:
+    """The entry in notation: a box named as on the card, in the player's language too
+    (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
+    as typed (the service says what is wrong with it)."""
+    words = line.split()
+    if len(words) < 2 or words[0].casefold() != "score":
+        return line
+    box_words, points = words[1:], []
+    if len(box_words) > 1 and box_words[-1].isascii() and box_words[-1].isdigit():
+        box_words, points = box_words[:-1], box_words[-1:]
+    try:
+        action = parse_command("score " + " ".join(box_words), rules)
+    except MalformedActionError:
+        return line
+    if not isinstance(action, Score):
+        return line
+    key = action.category.key
+    box = f"{action.column + 1}:{key}" if action.column else key
+    return " ".join(["score", box, *points])
+
+
+def scored_line(before: GameState, after: GameState) -> str:
+    """What the seat that just moved wrote on its card, e.g. "Ann: Full house 25 (total 25)"."""
+    seat = before.current_seat
+    old, new = before.cards[seat], after.cards[seat]
+    if after.game_number != before.game_number:
+        new = after.finished_games[-1].cards[seat]
+    for index, (old_column, new_column) in enumerate(zip(old.columns, new.columns, strict=True)):
+        for category in old_column.boxes:
+            if old_column.score(category) is None and new_column.score(category) is not None:
+                box = box_name(category)
+                if len(new.columns) > 1:
+                    box = _("{box} in column {column}").format(box=box, column=index + 1)
+                return _("{name}: {box} {points} (total {total})").format(
+                    name=before.seats[seat].name,
+                    box=box,
+                    points=new_column.score(category),
+                    total=new.total(before.rules),
+                )
+    return ""
+
+
+def open_table_game(
+    service: GameService,
+    settings: GameSettings | None,
+    *,
+    seed: int | None,
+    practice: bool,
+    resume: bool,
+    resume_game: int | None,
+) -> GameView:
+    """The table game to keep: the one to resume (`resume_game`, else the latest unfinished
+    table game), or a new one with `settings`.
+
+    Raises:
+        GameNotFoundError, GameClosedError, SettingsError: nothing to resume, or not a
+            game at the table.
+    """
+    if resume or resume_game is not None:
+        game_id = resume_game
+        if game_id is None:
+            waiting = service.latest_unfinished(GameKind.TABLE.value)
+            if waiting is None:
+                raise SettingsError(N_("there is no unfinished game at the table to resume"))
+            game_id = waiting.game_id
+        view = service.load(game_id)
+        if not view.state.settings.is_table:
+            raise SettingsError(
+                N_("game {id} is not a game at the table; 'fivedice play --resume' continues it"),
+                id=game_id,
+            )
+        if view.is_over:
+            raise GameClosedError(
+                N_("game {game_id} is {status}; it takes no more actions"),
+                game_id=game_id,
+                status=view.status,
+            )
+        return view
+    if settings is None:
+        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
+    return service.create_game(settings, seed=seed, practice=practice)
+
+
+def run_table_plain(
+    service: GameService,
+    settings: GameSettings | None,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    seed: int | None = None,
+    practice: bool = False,
+    resume: bool = False,
+    resume_game: int | None = None,
+) -> int:
+    """Keeps the score of a game at the table on text streams; returns the exit status.
+
+    Raises:
+        FivediceError: bad settings, nothing to resume, or the database cannot be used.
+    """
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            stdout.write(line + "\n")
+        stdout.flush()
+
+    view = open_table_game(
+        service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
+    )
+    game_id = view.game_id
+    if resume or resume_game is not None:
+        say(
+            ngettext(
+                "Resuming game {id} after {count} action.",
+                "Resuming game {id} after {count} actions.",
+                view.version,
+            ).format(id=game_id, count=view.version)
+        )
+    else:
+        say(
+            _("Game {id} at the table: roll your own dice, the app keeps the card.").format(
+                id=game_id
+            )
+        )
+    say(_(TABLE_NOTATION_HELP), _(COMMANDS_HELP))
+    if view.version == 0 and roll_off_line(view.state):
+        say(roll_off_line(view.state))
+
+    show_card = True
+    while True:
+        state = view.state
+        if show_card or state.is_match_over:
+            say("", *state_lines(state))
+        else:
+            say(*turn_lines(state))
+        if state.is_match_over:
+            return 0
+        show_card = False
+        stdout.write(f"{state.seats[state.current_seat].name}> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            say("", _("End of input: goodbye. Game {id} is saved.").format(id=game_id))
+            return 0
+        words = line.split()
+        if not words:
+            continue
+        command = words[0].lower()
+        if command in ("quit", "exit", "q"):
+            say(
+                _(
+                    "Goodbye. Game {id} is saved; 'fivedice table --plain --resume' continues it."
+                ).format(id=game_id)
+            )
+            return 0
+        if command in ("help", "?"):
+            say(_(TABLE_NOTATION_HELP), _(COMMANDS_HELP))
+            continue
+        if command == "rules":
+            say(*describe_rules(state.rules))
+            continue
+        if command == "show":
+            show_card = True
+            continue
+        if command in ("hint", "coach"):
+            try:
+                dice, rolls_left = parse_coach_request(words[1:])
+                options = service.hint(game_id, dice, rolls_left)
+            except FivediceError as error:
+                say(_("No advice: {reason}").format(reason=error_text(error)))
+                continue
+            say(*coach_lines(options))
+            continue
+        if command not in (*TABLE_VERBS, "undo"):
+            say(
+                _("Not allowed: {reason}").format(
+                    reason=_("unknown entry {verb!r}; {entries}").format(
+                        verb=words[0], entries=_(TABLE_NOTATION_HELP)
+                    )
+                ),
+                _(COMMANDS_HELP),
+            )
+            continue
+        seat_before = (state.game_number, state.current_seat)
+        try:
+            if command == "undo":
+                view = service.undo(game_id, view.version)
+                say(_("The last entry is taken back (the log keeps both)."))
+                show_card = True
+                continue
+            view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
+        except StaleVersionError:
+            view = service.load(game_id)
+            say(_("The game was changed elsewhere; here it is as saved now."))
+            show_card = True
+            continue
+        except StoreError as error:
+            if not error.retryable:
+                raise
+            say(
+                _("Not saved: {reason}").format(reason=error_text(error)),
+                _("The action was not applied. Type it again to retry."),
+            )
+            continue
+        except UndoRefusedError as error:
+            say(_("Cannot undo: {reason}").format(reason=error_text(error)))
+            continue
+        except FivediceError as error:
+            say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            continue
+        after = view.state
+        show_card = seat_before != (after.game_number, after.current_seat)
+        if show_card:
+            say(scored_line(state, after))

@@ -1,0 +1,227 @@
+"""The tutorial in plain mode (`fivedice tutorial --plain`): one line in, lines out.
+
+A menu lists the lessons with their progress; a lesson says what to do, shows the dice and
+the card as text, and answers each action line with what happened or why the lesson wants
+something else. Built from the plain game's pieces (`LineReader`, `parse_command`) and the
+shared wording of `fivedice.wording.text`; progress goes through the service.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+from fivedice.core.errors import FivediceError
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import _, ngettext
+from fivedice.plain.game import (
+    MAX_COMMAND,
+    MAX_LINE,
+    QUIT_WORDS,
+    LineReader,
+    clean_line,
+    parse_command,
+    too_long_text,
+)
+from fivedice.service.games import GameService
+from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
+from fivedice.store import StoreError
+from fivedice.store.tutorial_progress import LessonProgress
+from fivedice.wording.text import error_text, state_lines, turn_lines
+
+
+def lesson_state(progress: dict[str, LessonProgress], lesson: Lesson) -> str:
+    """A lesson's state word for lists: done, skipped or new (stable, not translated)."""
+    found = progress.get(lesson.key)
+    return found.status if found is not None else "new"
+
+
+def state_label(state: str) -> str:
+    """A lesson's state in the player's language."""
+    return {"done": _("done"), "skipped": _("skipped")}.get(state, _("not done yet"))
+
+
+def progress_lines(progress: dict[str, LessonProgress]) -> list[str]:
+    """The lessons, numbered, each with its state, and how many are done."""
+    lines = []
+    for number, lesson in enumerate(LESSONS, start=1):
+        state = lesson_state(progress, lesson)
+        mark = {"done": "✓", "skipped": "–"}.get(state, " ")
+        lines.append(f"{mark} {number}. {_(lesson.title)} ({state_label(state)})")
+    done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
+    lines.append(
+        ngettext(
+            "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
+        ).format(done=done, count=len(LESSONS))
+    )
+    return lines
+
+
+def next_lesson(progress: dict[str, LessonProgress]) -> Lesson:
+    """The first lesson not done yet (the first lesson once all are done)."""
+    return next((lesson for lesson in LESSONS if lesson.key not in progress), LESSONS[0])
+
+
+def pick_lesson(text: str) -> Lesson | None:
+    """The lesson a player named: its number in the list, or its key."""
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(LESSONS):
+        return LESSONS[int(text) - 1]
+    return find_lesson(text)
+
+
+def help_lines() -> list[str]:
+    return [
+        _("Type what the lesson asks: roll, hold 1 3 5, release 2, score full_house."),
+        _(
+            "Also: show (the card), hint (what to do), skip (leave the lesson, marked"
+            " skipped), restart (play it again), menu (back to the lessons), quit."
+        ),
+    ]
+
+
+@dataclass
+class PlainTutorial:
+    """The tutorial on text streams."""
+
+    service: GameService
+    rules: RuleSet
+    reader: LineReader
+    stdout: TextIO
+    seed: int | None = None
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.reader.read()
+        if line is LineReader.TOO_LONG or (line is not None and len(line.strip()) > MAX_COMMAND):
+            self.say(too_long_text(MAX_LINE if line is LineReader.TOO_LONG else MAX_COMMAND))
+            return ""
+        if line is None:
+            return None
+        text = clean_line(line)
+        if text is None:
+            self.say(_("That line has characters no command uses."))
+            return ""
+        return text
+
+    def progress(self) -> dict[str, LessonProgress]:
+        try:
+            return self.service.tutorial_progress()
+        except StoreError as error:
+            self.say(_("The progress could not be read: {reason}").format(reason=error_text(error)))
+            return {}
+
+    def run(self, first: str | None = None) -> int:
+        """The menu, then lessons, until the player quits or the input ends."""
+        self.say(_("Learn by playing: short lessons, then a game with the coach."))
+        if first is not None:
+            lesson = pick_lesson(first)
+            if lesson is None:
+                self.say(_("There is no lesson {name!r}.").format(name=first))
+            elif not self.play(lesson):
+                return self.goodbye()
+        while True:
+            progress = self.progress()
+            self.say("", *progress_lines(progress))
+            suggested = next_lesson(progress)
+            answer = self.ask(
+                _("Lesson number (Enter: {number}), or quit: ").format(
+                    number=LESSONS.index(suggested) + 1
+                )
+            )
+            if answer is None or answer.casefold() in QUIT_WORDS:
+                return self.goodbye()
+            lesson = suggested if not answer else pick_lesson(answer)
+            if lesson is None:
+                self.say(_("There is no lesson {name!r}.").format(name=answer))
+                continue
+            if not self.play(lesson):
+                return self.goodbye()
+
+    def goodbye(self) -> int:
+        self.say(_("Goodbye. Your progress is saved."))
+        return 0
+
+    def play(self, lesson: Lesson) -> bool:
+        """Plays one lesson; False when the player quits or the input ends."""
+        run = self.service.tutorial_start(lesson.key, self.rules, seed=self.seed)
+        self.say("", f"== {_(lesson.title)} ==", _(lesson.summary), *help_lines())
+        show, last_step, turn = True, -1, None
+        while not run.finished:
+            state = run.state
+            now = (state.game_number, state.current_seat, state.turn_number)
+            if show and now != turn:
+                self.say("", *state_lines(state))
+            elif show:
+                self.say(*turn_lines(state))
+            turn = now
+            said = [instruction(run)] if run.step_index != last_step else []
+            if show:
+                said.append(self.service.tutorial_coach_line(run))
+            self.say(*(line for line in said if line))
+            last_step = run.step_index
+            line = self.ask("> ")
+            if line is None:
+                return False
+            command = line.casefold()
+            if not command:
+                show = False
+                continue
+            if command in QUIT_WORDS:
+                return False
+            if command in ("menu", "m"):
+                return True
+            if command in ("help", "?"):
+                self.say(*help_lines())
+                show = False
+                continue
+            if command == "hint":
+                self.say(self.service.tutorial_coach_line(run) or instruction(run))
+                show = False
+                continue
+            if command == "show":
+                show, turn = True, None
+                continue
+            if command == "skip":
+                self.service.tutorial_skip(lesson.key)
+                self.say(_("Lesson skipped."))
+                return True
+            if command == "restart":
+                run = self.service.tutorial_start(lesson.key, self.rules, seed=self.seed)
+                self.say(_("From the start."))
+                show, last_step, turn = True, -1, None
+                continue
+            run, show = self.act(run, line)
+        self.say(_("Lesson done: {title}.").format(title=_(lesson.title)))
+        return True
+
+    def act(self, run: TutorialRun, line: str) -> tuple[TutorialRun, bool]:
+        """Sends one action; returns the run and whether the position changed."""
+        try:
+            action = parse_command(line)
+            after = self.service.tutorial_act(run, action)
+        except FivediceError as error:
+            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            return run, False
+        feedback = after.feedback
+        if feedback is not None:
+            self.say(*(line for line in feedback.lines if line))
+        return after, bool(feedback and feedback.applied)
+
+
+def run_plain_tutorial(
+    service: GameService,
+    rules: RuleSet,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    lesson: str | None = None,
+    seed: int | None = None,
+) -> int:
+    """Runs the plain tutorial; returns the exit status (0 when the input ends cleanly)."""
+    return PlainTutorial(service, rules, LineReader(stdin), stdout, seed).run(lesson)

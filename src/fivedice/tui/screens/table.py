@@ -1,0 +1,361 @@
+"""The score keeper's screen: real dice are typed in, the app keeps every player's card.
+
+Digits type the dice the player to move rolled (the fifth sends them); the list beside the
+card then shows every box they may go in with its points, and arrows and Enter pick one.
+`p` enters points without dice, `u` takes back the last entry, `r` and `h` ask the coach
+about the dice typed with so many rolls left. Every entry goes to the service as action
+notation (`dice 3 3 3 5 5`, `score full_house`, `score chance 22`, `undo`); the screen keeps
+no game state of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from fivedice.core.errors import FivediceError
+from fivedice.core.game import GameState
+from fivedice.i18n import _
+from fivedice.store import StoreError
+from fivedice.tui.session import TableGame
+from fivedice.tui.wording import binding_texts, localize_bindings
+from fivedice.wording.cells import pad_cells
+from fivedice.wording.text import (
+    box_name,
+    coach_lines,
+    error_text,
+    placement_notes,
+    ranking_lines,
+    total_label,
+    upper_bonus_label,
+    upper_total_label,
+    yahtzee_bonus_label,
+)
+
+DICE = 5
+"""The classic number of dice typed in (a rule set says its own: `RuleSet.dice`)."""
+
+
+def table_binding_texts() -> dict[str, str]:
+    """The key descriptions of the table screen, in the current language."""
+    return {
+        **binding_texts(),
+        "Points": _("Points"),
+        "Undo": _("Undo"),
+        "Rolls left": _("Rolls left"),
+        "Clear": _("Clear"),
+        "Cancel": _("Cancel"),
+    }
+
+
+def localize(node: Any) -> None:
+    """Translates the key descriptions a node shows in the footer (see tui.wording)."""
+    localize_bindings(node, table_binding_texts())
+
+
+SIDE_WIDTH = (28, 42)
+"""The narrowest and widest the entry and the list of boxes are drawn (columns)."""
+
+
+class PointsScreen(ModalScreen[str | None]):
+    """Asks for a box and its points, e.g. ``full_house 25`` (Escape: cancel)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        localize(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(_("Points without dice: the box and the points, e.g. full_house 25"))
+            yield Input(placeholder="full_house 25", id="points-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TableScreen(Screen[None]):
+    """Keeps the score of one game at the table until it is over (or the players quit)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(face), f"type_die({face})", "Dice", show=False) for face in range(1, 7)),
+        Binding("backspace", "erase", "Clear", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("p", "points", "Points"),
+        Binding("u", "undo", "Undo"),
+        Binding("r", "rolls_left", "Rolls left"),
+        Binding("h", "hint", "Hint"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_table", "Quit"),
+    ]
+
+    def __init__(self, game: TableGame) -> None:
+        """Args:
+        game: the game at the table, through the service."""
+        super().__init__()
+        localize(self)
+        self.game = game
+        self.typed: list[int] = []
+        self.rolls_left = 0
+        self.message = ""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the game is over only help and quit are offered (nothing can be entered)."""
+        if self.state.is_match_over:
+            return action in ("help", "quit_table")
+        return True
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def _dice(self) -> int:
+        """How many dice a turn types in under the rules of this game."""
+        return self.state.rules.dice
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield DataTable(id="card", cursor_type="none", zebra_stripes=True)
+            with Vertical(id="side"):
+                yield Static(id="entry")
+                yield OptionList(id="boxes")
+                yield Static(id="message")
+                yield Static(id="coach")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self._show_coach("")
+        self.refresh_view()
+
+    def on_resize(self) -> None:
+        self._fit_side()
+
+    def _fit_side(self) -> None:
+        """Gives the card the room its columns need and the entry and boxes the rest, between
+        SIDE_WIDTH bounds: at 60 columns three cards still show their scores; with many
+        players the card scrolls sideways and the entry stays in sight."""
+        table = self.query_one("#card", DataTable)
+        needed = 1 + sum(column.get_render_width(table) for column in table.columns.values())
+        low, high = SIDE_WIDTH
+        self.query_one("#side").styles.width = max(low, min(high, self.app.size.width - needed))
+
+    # Rendering ---------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        """Renders the service's state: status line, every card, the entry, the boxes."""
+        state = self.state
+        self._show_status(state)
+        self._show_card(state)
+        self.call_after_refresh(self._fit_side)  # once the card has measured its columns
+        self._show_entry(state)
+        boxes = self.query_one("#boxes", OptionList)
+        boxes.clear_options()
+        best = 0
+        if not state.is_match_over:
+            multi = state.rules.columns > 1
+            placements = state.placements()
+            # The highlight starts on the box worth most, so that Enter never writes the
+            # dice in the first box of the list for 0 by accident.
+            best = max(range(len(placements)), key=lambda i: placements[i].points, default=0)
+            for p in placements:
+                key = f"{p.column + 1}:{p.category.key}" if multi else p.category.key
+                name = box_name(p.category) + (f" ({p.column + 1})" if multi else "")
+                notes = placement_notes(p)
+                label = f"{pad_cells(name, 16)} {p.points:>4}" + (
+                    f"  {', '.join(notes)}" if notes else ""
+                )
+                boxes.add_option(Option(label, id=key))
+        boxes.display = boxes.option_count > 0
+        if boxes.option_count:
+            boxes.highlighted = best
+            boxes.focus()
+        self.query_one("#message", Static).update(self.message)
+
+    def _show_status(self, state: GameState) -> None:
+        scores = "  ".join(
+            f"{seat.name} {total}" for seat, total in zip(state.seats, state.totals, strict=True)
+        )
+        if state.is_match_over:
+            head = _("At the table · game over")
+        else:
+            head = _("At the table · {name}'s turn {turn} of {turns}").format(
+                name=state.seats[state.current_seat].name,
+                turn=state.turn_number,
+                turns=len(state.rules.boxes) * state.rules.columns,
+            )
+        self.query_one("#status", Static).update(Text(f"{head} · {scores}"))
+
+    def _show_card(self, state: GameState) -> None:
+        table = self.query_one("#card", DataTable)
+        table.clear(columns=True)
+        table.add_column("", key="box")
+        multi = state.rules.columns > 1
+        for seat_index, seat in enumerate(state.seats):
+            for column in range(state.rules.columns):
+                label = seat.name[:10] + (f" {column + 1}" if multi else "")
+                style = "bold reverse" if seat_index == state.current_seat else "bold"
+                if state.is_match_over:
+                    style = "bold"
+                table.add_column(Text(label, style=style), key=f"{seat_index}.{column}")
+        columns = [column for card in state.cards for column in card.columns]
+        boxes = columns[0].boxes
+        last_upper = [box for box in boxes if box.is_upper][-1]
+        for category in boxes:
+            cells = [
+                "·" if column.score(category) is None else str(column.score(category))
+                for column in columns
+            ]
+            table.add_row(box_name(category), *cells)
+            if category == last_upper:
+                table.add_row(upper_total_label(), *(str(c.upper_total) for c in columns))
+                table.add_row(
+                    upper_bonus_label(), *(str(c.upper_bonus(state.rules)) for c in columns)
+                )
+        table.add_row(
+            yahtzee_bonus_label(), *(str(c.yahtzee_bonus_total(state.rules)) for c in columns)
+        )
+        totals = [str(total) for card in state.cards for total in card.column_totals(state.rules)]
+        table.add_row(Text(total_label(), style="bold"), *totals)
+
+    def _show_entry(self, state: GameState) -> None:
+        entry = self.query_one("#entry", Static)
+        if state.is_match_over:
+            entry.update("\n".join([_("Game over."), *ranking_lines(state)]))
+            return
+        name = state.seats[state.current_seat].name
+        if self.typed:
+            dice = " ".join(map(str, self.typed)) + " _" * (self._dice - len(self.typed))
+        elif state.dice is not None:
+            dice = " ".join(map(str, state.dice))
+        else:
+            dice = "_ _ _ _ _"
+        lines = [
+            _("{name}, type the dice you rolled:").format(name=name),
+            Text(f"  {dice}", style="bold").plain,
+            _("Rolls left for the coach: {count}").format(count=self.rolls_left),
+        ]
+        entry.update("\n".join(lines))
+
+    # Sending entries ---------------------------------------------------------------------
+
+    def send(self, action: str) -> bool:
+        """Sends an entry to the service; a refusal is shown and changes nothing."""
+        try:
+            self.game.act(action)
+        except FivediceError as error:
+            if isinstance(error, StoreError) and error.retryable:  # locked, server away
+                self.message = "\n".join(
+                    [
+                        _("Not saved: {reason}").format(reason=error_text(error)),
+                        _("The action was not applied. Type it again to retry."),
+                    ]
+                )
+            else:
+                self.message = _("Not allowed: {reason}").format(reason=error_text(error))
+            self.refresh_view()
+            return False
+        self.message = ""
+        self._show_coach("")
+        self.refresh_view()
+        if self.state.is_match_over:
+            self.query_one("#boxes", OptionList).display = False
+            self.refresh_bindings()
+        return True
+
+    def action_type_die(self, face: int) -> None:
+        if self.state.is_match_over:
+            return
+        if len(self.typed) >= self._dice:
+            self.typed = []
+        self.typed.append(face)
+        if len(self.typed) == self._dice:
+            dice = " ".join(map(str, self.typed))
+            self.typed = []
+            self.send(f"dice {dice}")
+            return
+        self._show_entry(self.state)
+
+    def action_erase(self) -> None:
+        if self.typed:
+            self.typed.pop()
+            self._show_entry(self.state)
+
+    def action_clear(self) -> None:
+        self.typed = []
+        self._show_entry(self.state)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.send(f"score {event.option.id}")
+
+    def action_points(self) -> None:
+        if self.state.is_match_over:
+            return
+
+        def entered(text: str | None) -> None:
+            if text:
+                self.send(f"score {text}")
+
+        self.app.push_screen(PointsScreen(), entered)
+
+    def action_undo(self) -> None:
+        try:
+            self.game.undo()
+        except FivediceError as error:
+            self.message = _("Cannot undo: {reason}").format(reason=error_text(error))
+        else:
+            self.message = _("The last entry is taken back (the log keeps both).")
+        self.typed = []
+        self.refresh_view()
+
+    def action_rolls_left(self) -> None:
+        self.rolls_left = (self.rolls_left + 1) % self.state.rules.rolls_per_turn
+        self._show_entry(self.state)
+
+    def action_hint(self) -> None:
+        state = self.state
+        if state.is_match_over:
+            return
+        dice = tuple(sorted(self.typed)) if len(self.typed) == DICE else None
+        self._show_coach(_("The coach is thinking…"))
+        rolls = self.rolls_left
+        self.run_worker(lambda: self._hint_worker(dice, rolls), thread=True, group="hint")
+
+    def _hint_worker(self, dice: tuple[int, ...] | None, rolls: int) -> None:
+        try:
+            options = self.game.hint(dice, rolls)
+            text = "\n".join(coach_lines(options, limit=5, compact=True))
+        except FivediceError as error:
+            text = _("No advice: {reason}").format(reason=error_text(error))
+        self.app.call_from_thread(self._show_coach, text)
+
+    def _show_coach(self, text: str) -> None:
+        coach = self.query_one("#coach", Static)
+        coach.update(text)
+        coach.display = bool(text)
+
+    def action_help(self) -> None:
+        self.message = "\n".join(
+            [
+                _("1-6: type the dice (the fifth enters them); Backspace, Esc: correct"),
+                _("arrows, Enter: score a box; p: points without dice; u: undo"),
+                _("r: rolls left for the coach; h: the coach; q: quit (the game is saved)"),
+            ]
+        )
+        self.query_one("#message", Static).update(self.message)
+
+    def action_quit_table(self) -> None:
+        self.app.exit()

@@ -1,0 +1,191 @@
+"""The move log of the game screen, kept as data and worded only when shown.
+
+Each entry is a small JSON object (what happened, with its numbers), not a sentence: so the
+log is shown again in whatever language is chosen later, a coach's verdict can be put right
+after the move it judges, and the log is saved with the game's session and restored on
+resume. An entry that cannot be read (a damaged session) is skipped, never an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
+from fivedice.core.categories import Category
+from fivedice.core.game import GameState
+from fivedice.i18n import _, formats
+from fivedice.wording.text import (
+    choice_text,
+    hold_sentence,
+    placement_words,
+    roll_sentence,
+    score_sentence,
+)
+
+Entry = dict[str, Any]
+MAX_ENTRIES = 500
+"""The log keeps its newest entries only (the oldest go first)."""
+
+
+def action_entry(before: GameState, action: str, after: GameState) -> Entry:
+    """The entry of one action of the seat to move in `before`, which led to `after`."""
+    name = before.seats[before.current_seat].name
+    parsed = parse_action(action, None)
+    if isinstance(parsed, Roll):
+        # The rolled dice are those of the seat's turn, before any next game started.
+        return {
+            "kind": "roll",
+            "name": name,
+            "dice": list(after.dice or ()),
+            "held": list(after.turn.held),
+        }
+    if isinstance(parsed, Hold | Release):
+        return {
+            "kind": "hold" if isinstance(parsed, Hold) else "release",
+            "name": name,
+            "positions": list(parsed.positions),
+            "dice": [(before.dice or ())[p - 1] for p in parsed.positions],
+        }
+    assert isinstance(parsed, Score)  # the four actions are exhaustive
+    placement = next(
+        (
+            p
+            for p in before.placements()
+            if (p.column, p.category) == (parsed.column, parsed.category)
+        ),
+        None,
+    )
+    return {
+        "kind": "score",
+        "name": name,
+        "box": parsed.category.key,
+        "column": parsed.column + 1 if before.rules.columns > 1 else None,
+        "points": placement.box_points if placement else 0,
+        "upper_bonus": placement.upper_bonus if placement else 0,
+        "yahtzee_bonus": placement.yahtzee_bonus if placement else 0,
+    }
+
+
+def game_entry(number: int, count: int) -> Entry:
+    """Game `number` of a match of `count` begins."""
+    return {"kind": "game", "number": number, "count": count}
+
+
+def coach_entry(
+    loss: float,
+    keep: tuple[int, ...] | None,
+    category: Category | None,
+    column: int | None,
+    estimate: bool,
+) -> Entry:
+    """The coach's verdict on a decision: what it cost, and the best choice."""
+    return {
+        "kind": "coach",
+        "loss": round(loss, 4),
+        "keep": None if keep is None else list(keep),
+        "box": None if category is None else category.key,
+        "column": column,
+        "estimate": estimate,
+    }
+
+
+def correction_entry(name: str, undone: Entry | None) -> Entry:
+    """An action taken back (undo): the log keeps what happened and says so."""
+    return {"kind": "undo", "name": name, "undone": undone}
+
+
+def entry_text(entry: Entry) -> str | None:
+    """The entry in the current language; None when it cannot be read."""
+    try:
+        return _entry_text(entry)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _entry_text(entry: Entry) -> str | None:
+    kind = entry["kind"]
+    # Moves are worded as every front end words them (`fivedice.wording.text`):
+    # "CPU 2 rolls 3 3 5 6 6",
+    # "CPU 2 scores 25 in Full house".
+    if kind == "roll":
+        return roll_sentence(str(entry["name"]), tuple(int(d) for d in entry["dice"]))
+    if kind in ("hold", "release"):
+        return hold_sentence(
+            str(entry["name"]),
+            tuple(int(p) for p in entry["positions"]),
+            tuple(int(d) for d in entry["dice"]),
+            hold=kind == "hold",
+        )
+    if kind == "score":
+        column = entry.get("column")
+        where = placement_words(
+            int(entry["points"]),
+            Category.parse(entry["box"]),
+            None if column is None else int(column) - 1,
+            int(entry.get("upper_bonus") or 0),
+            int(entry.get("yahtzee_bonus") or 0),
+        )
+        return score_sentence(str(entry["name"]), where)
+    if kind == "game":
+        return _("Game {number} of {count} begins.").format(
+            number=int(entry["number"]), count=int(entry["count"])
+        )
+    if kind == "coach":
+        loss = float(entry["loss"])
+        if loss < 0.005:
+            return _("Coach: the best choice.")
+        keep = None if entry.get("keep") is None else tuple(int(d) for d in entry["keep"])
+        category = None if entry.get("box") is None else Category.parse(entry["box"])
+        column = entry.get("column")
+        choice = choice_text(keep, category, None if column is None else int(column))
+        if entry.get("estimate"):
+            message = _("Coach: that cost ≈{points} points (an estimate); best was {choice}.")
+        else:
+            message = _("Coach: that cost {points} expected points; best was {choice}.")
+        return message.format(points=formats.number(loss, 2), choice=choice)
+    if kind == "undo":
+        name = str(entry["name"])
+        undone = entry.get("undone")
+        action = entry_text(undone) if isinstance(undone, dict) else None
+        if action is None:
+            return _("{name}: took back the last action (undo)").format(name=name)
+        return _("{name} took back: {action} (undo)").format(name=name, action=action)
+    return None
+
+
+class MoveLog:
+    """The entries of the log, oldest first."""
+
+    def __init__(self, entries: list[Entry] | None = None) -> None:
+        self.entries: list[Entry] = list(entries or [])[-MAX_ENTRIES:]
+
+    def append(self, entry: Entry) -> None:
+        """Adds an entry at the end."""
+        self.entries.append(entry)
+        if len(self.entries) > MAX_ENTRIES:
+            del self.entries[0]
+
+    def insert_after(self, anchor: Entry, entry: Entry) -> None:
+        """Puts an entry right after `anchor` (and after verdicts already there); at the end
+        when the anchor is no longer in the log."""
+        position = next((i for i, e in enumerate(self.entries) if e is anchor), None)
+        if position is None:
+            self.append(entry)
+            return
+        position += 1
+        while position < len(self.entries) and self.entries[position].get("kind") == "coach":
+            position += 1
+        self.entries.insert(position, entry)
+        if len(self.entries) > MAX_ENTRIES:
+            del self.entries[0]
+
+    def lines(self) -> list[str]:
+        """Every readable entry in the current language."""
+        return [text for text in map(entry_text, self.entries) if text is not None]
+
+    @classmethod
+    def from_json(cls, data: object) -> MoveLog:
+        """A log from saved data; anything that is not a list of objects is dropped."""
+        if not isinstance(data, list):
+            return cls()
+        return cls([entry for entry in data if isinstance(entry, dict)])

@@ -1,0 +1,847 @@
+"""The JSON API under /api: create a game, read it, act with a seat token, ask for a hint.
+
+Errors always carry a message: 401 (no token, or not a token of this game), 403 (another
+seat's token, or not your turn), 404 (unknown game), 409 (illegal action, stale version,
+closed game, no hint possible), 422 (malformed body or action text), 503 (database busy;
+nothing changed). A refused request never changes a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge, Le
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from fivedice.core.errors import N_
+from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
+from fivedice.service.games import GameView
+from fivedice.store.rooms import Room
+from fivedice.strategy.levels import Level as _Level
+from fivedice.web.hub import (
+    MAX_SEED,
+    GameHub,
+    PlayerSpec,
+    RoomSeatSpec,
+    SeatError,
+    hmac_equal,
+)
+from fivedice.web.live import Live, Subscription
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+MAX_UPPER_TOTAL_SIX_DICE = MAX_UPPER_TOTAL * 6 // 5
+"""The upper boxes' most with six dice (126); the rule set checks the bound of its dice."""
+bearer = HTTPBearer(auto_error=False, description="The seat token returned when the game was made")
+
+
+def _json_integer(value: object) -> object:
+    # The models are strict (no "1" for 1, no 0 for false), but JSON Schema counts 3.0 as an
+    # integer, so whole floats pass on to the lax integer check.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Level = Annotated[_Level, Strict(False)]
+"""A CPU level by name (`strategy.levels.Level`: the one list of levels)."""
+
+
+class ErrorOut(BaseModel):
+    """What went wrong, in words."""
+
+    detail: str
+
+
+class PlayerIn(BaseModel):
+    """A seat: a human, or a CPU of a level."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=40, examples=["Ann"])
+    kind: Literal["human", "cpu"] = "human"
+    level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
+
+
+Points = Annotated[int, Ge(0), Le(MAX_FIXED_SCORE), BeforeValidator(_json_integer)]
+
+
+class RuleOptionsIn(BaseModel):
+    """Rule options that change the preset (each optional; see `fivedice rules`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rolls_per_turn: Annotated[int, Ge(1), Le(MAX_ROLLS), BeforeValidator(_json_integer)] | None = (
+        None
+    )
+    upper_bonus: bool | None = None
+    upper_bonus_threshold: (
+        Annotated[int, Ge(1), Le(MAX_UPPER_TOTAL_SIX_DICE), BeforeValidator(_json_integer)] | None
+    ) = None
+    upper_bonus_value: Points | None = None
+    full_house: Points | None = None
+    small_straight: Points | None = None
+    large_straight: Points | None = None
+    yahtzee: Points | None = None
+    of_a_kind_scores: Literal["all_dice", "matching_dice"] | None = None
+    five_of_a_kind_is_full_house: bool | None = None
+    straights: Literal["runs", "fixed"] | None = None
+    yahtzee_bonus: bool | None = None
+    yahtzee_bonus_value: Points | None = None
+    yahtzee_bonus_condition: Literal["box_scored", "box_filled"] | None = None
+    joker: Literal["forced", "free_choice", "none"] | None = None
+    upper_first: bool | None = None
+    family: Literal["yahtzee", "yatzy", "maxi_yatzy"] | None = None
+    four_of_a_kind_is_two_pairs: bool | None = None
+    fill_order: Literal["free", "forced"] | None = None
+    extra_turn_on_yahtzee: bool | None = None
+    saved_rolls: bool | None = None
+    column_multipliers: (
+        list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
+    ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)
+
+
+class NewGameIn(BaseModel):
+    """A new game or match."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    players: list[PlayerIn] = Field(min_length=1, max_length=8)
+    rules: str = Field(
+        default="classic",
+        pattern="^(" + "|".join(p.name for p in PRESETS) + ")$",
+        description="a rule preset",
+    )
+    set_: RuleOptionsIn = Field(
+        default_factory=RuleOptionsIn, alias="set", description="rule options overriding the preset"
+    )
+    seed: Annotated[int, Ge(0), Le(MAX_SEED), BeforeValidator(_json_integer)] | None = Field(
+        default=None, description="for a repeatable game"
+    )
+    first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
+    match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
+    practice: bool = False
+    client_seeds: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list,
+        max_length=8,
+        description='each seat\'s own dice seed, in seat order ("" for none); not with `seed`',
+    )
+
+
+class ActionIn(BaseModel):
+    """An action in the notation (`roll`, `hold 1 3`, `release 2`, `score chance`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    action: str = Field(min_length=1, max_length=60, examples=["roll"])
+    version: Annotated[int, Ge(0), Le(10**9), BeforeValidator(_json_integer)] = Field(
+        description="the game's version the action was made on"
+    )
+
+
+class CpuStepIn(BaseModel):
+    """Lets the CPU seat to move take one step."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    version: Annotated[int, Ge(0), Le(10**9), BeforeValidator(_json_integer)]
+
+
+class ColumnOut(BaseModel):
+    column: int
+    multiplier: int
+    boxes: dict[str, int | None]
+    upper_total: int
+    upper_par: int
+    upper_bonus: int
+    yahtzee_bonus: int
+    total: int
+
+
+class CardOut(BaseModel):
+    columns: list[ColumnOut]
+    total: int
+
+
+class PlayerOut(BaseModel):
+    seat: int
+    name: str
+    kind: Literal["human", "cpu"]
+    level: str | None
+    card: CardOut
+    total: int
+    match_total: int
+    rank: int
+
+
+class PlacementOut(BaseModel):
+    column: int
+    box: str
+    points: int
+    box_points: int
+    upper_bonus: int
+    yahtzee_bonus: int
+    joker: bool
+
+
+class FinishedGameOut(BaseModel):
+    number: int
+    totals: list[int]
+
+
+class GameOut(BaseModel):
+    """A game at one version: everything a client needs to render it and to act."""
+
+    id: str
+    version: int
+    status: Literal["in_progress", "finished", "abandoned"]
+    practice: bool
+    dice_commitment: str | None = Field(
+        description="SHA-256 (hex) of the secret server seed; null: dice from a known seed"
+    )
+    server_seed: str | None = Field(
+        description="the server seed (hex), revealed once the game is over; null before"
+    )
+    client_seeds: list[str] = Field(
+        default_factory=list,
+        description='each seat\'s own dice seed, in seat order ("" for none); mixed into'
+        " the dice with the server seed",
+    )
+    rules: str | None = Field(description="the preset these rules are, or null")
+    rule_settings: dict[str, Any]
+    game_number: int
+    match_length: int
+    first_player: str
+    current_seat: int | None
+    is_cpu_turn: bool
+    turn_number: int | None
+    dice: list[int] | None
+    held: list[bool]
+    rolls_used: int
+    rolls_left: int
+    players: list[PlayerOut]
+    placements: list[PlacementOut]
+    legal_actions: list[str]
+    finished_games: list[FinishedGameOut]
+
+
+class SeatTokenOut(BaseModel):
+    seat: int
+    name: str
+    token: str
+
+
+class NewGameOut(GameOut):
+    """The new game, with the secret token of each human seat."""
+
+    tokens: list[SeatTokenOut]
+
+
+class CpuStepOut(BaseModel):
+    action: str
+    game: GameOut
+
+
+class HintOptionOut(BaseModel):
+    kind: Literal["keep", "score"]
+    box: str | None
+    column: int | None = Field(
+        None, description="the box's column, counted from 1 (rule sets with several columns)"
+    )
+    keep: list[int] | None
+    hold: list[int] | None = Field(description="positions to hold for this keep, then roll")
+    action: str
+    value: float = Field(description="expected points still to come under optimal play")
+    loss: float = Field(description="expected points lost against the best option")
+    estimate: bool = Field(
+        False,
+        description="true for rule sets with several columns, where values are the CPU "
+        "expert's estimates rather than exact optima",
+    )
+
+
+class HintOut(BaseModel):
+    version: int
+    options: list[HintOptionOut]
+
+
+async def hub_of(request: Request) -> GameHub:
+    # async: a plain function would cost a hop to the thread pool on every request.
+    hub: GameHub = request.app.state.hub
+    return hub
+
+
+def _game_json(hub: GameHub, view: GameView) -> Response:
+    """The game as ready-made JSON (the hot endpoints): the same text the event stream sends,
+    made once per version, instead of re-validating a `GameOut` for every answer. The
+    endpoints keep `response_model=GameOut`, so the schema stays documented (and checked by
+    the schema tests)."""
+    return Response(hub.json_text(view), media_type="application/json")
+
+
+Hub = Annotated[GameHub, Depends(hub_of)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "No such game"},
+    422: {"model": ErrorOut, "description": "Malformed request or action text"},
+    409: {"model": ErrorOut, "description": "Illegal action, stale version or closed game"},
+    503: {"model": ErrorOut, "description": "The database is busy; nothing changed"},
+}
+_AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "No seat token of this game"},
+    403: {"model": ErrorOut, "description": "Another seat's token, or not this seat's turn"},
+    **_ERRORS,
+}
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials else None
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=NewGameOut,
+    responses={422: {"model": ErrorOut, "description": "Settings that cannot be played"}},
+)
+def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
+    """Starts a game; the answer holds a secret token for each human seat."""
+    players = [
+        PlayerSpec(p.name, (p.level or "casual") if p.kind == "cpu" else None) for p in body.players
+    ]
+    view = hub.create(
+        players,
+        rules=body.rules,
+        settings=body.set_.model_dump(exclude_none=True),
+        first_player=body.first_player,
+        match_length=body.match_length,
+        seed=body.seed,
+        practice=body.practice,
+        client_seeds=body.client_seeds,
+    )
+    return {**hub.data(view), "tokens": hub.seat_tokens(view)}
+
+
+@router.get("/games/{game_id}", response_model=GameOut, responses=_ERRORS)
+def get_game(game_id: str, hub: Hub) -> Response:
+    """The game as saved now (anyone who knows its id may look)."""
+    return _game_json(hub, hub.load(hub.game_id(game_id)))
+
+
+def _bearer_token(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, as `HTTPBearer` reads it."""
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _sep, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+async def _action_body(request: Request) -> ActionIn:
+    """The body of `POST .../actions`, checked as FastAPI would check an `ActionIn` body.
+
+    Raises:
+        RequestValidationError: not JSON, or not an `ActionIn` (422, "malformed request").
+    """
+    raw = await request.body()
+    try:
+        parsed = json.loads(raw)
+    except ValueError as error:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "json_invalid",
+                    "loc": ("body",),
+                    "msg": f"JSON decode error: {error}",
+                    "input": {},
+                }
+            ]
+        ) from None
+    try:
+        return ActionIn.model_validate(parsed)
+    except ValidationError as error:
+        raise RequestValidationError(
+            [{**item, "loc": ("body", *item["loc"])} for item in error.errors()]
+        ) from None
+
+
+_ACTION_BODY_DOC = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": ActionIn.model_json_schema()}},
+    },
+    "security": [{"HTTPBearer": []}],
+}
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    response_model=GameOut,
+    responses=_AUTH_ERRORS,
+    openapi_extra=_ACTION_BODY_DOC,
+)
+async def post_action(request: Request, game_id: str) -> Response:
+    """Applies an action of the seat to move; `version` must be the game's version.
+
+    The hot path of a live game, kept lean: the body is checked by hand (the same `ActionIn`
+    model, the same 422), and the action is applied in the event loop (one short write, no
+    hop to the thread pool) unless another thread holds the game's lock.
+    """
+    hub: GameHub = request.app.state.hub
+    body = await _action_body(request)
+    gid = hub.game_id(game_id)
+    token = _bearer_token(request)
+    view = hub.try_act(gid, token, body.action, body.version)  # SQLite
+    if view is None:  # PostgreSQL: the statement awaited in the loop
+        view = await hub.act_async(gid, token, body.action, body.version)
+    if view is None:  # a lock a thread holds (a hint, a page), a game to load: in a thread
+        view = await run_in_threadpool(hub.act, gid, token, body.action, body.version)
+    return Response(hub.json_text(view), media_type="application/json")
+
+
+@router.post("/games/{game_id}/cpu", response_model=CpuStepOut, responses=_AUTH_ERRORS)
+def post_cpu_step(
+    game_id: str, body: CpuStepIn, hub: Hub, credentials: Credentials
+) -> dict[str, Any]:
+    """Lets the CPU seat to move take one action (any seat of the game may ask)."""
+    action, view = hub.cpu_step(hub.game_id(game_id), _token(credentials), body.version)
+    return {"action": action, "game": hub.data(view)}
+
+
+@router.get("/games/{game_id}/hint", response_model=HintOut, responses=_AUTH_ERRORS)
+def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The advisor's options for the seat to move, best first (that seat's token only)."""
+    view, options = hub.hint(hub.game_id(game_id), _token(credentials))
+    return {"version": view.version, "options": options}
+
+
+# -- the event stream ------------------------------------------------------------------------
+
+HEARTBEAT_SECONDS = 15  # a comment line this often keeps proxies from closing idle streams
+PING = b": ping\r\n\r\n"
+
+
+def _after(last_event_id: str | None, after: int | None) -> int | None:
+    """The version a client has seen: `Last-Event-ID` (a reconnect) or `?after=`."""
+    if last_event_id is not None:
+        text = last_event_id.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 10:
+            return int(text)
+        return 10**12  # not a version of this game: the stream starts with a "reset"
+    return after
+
+
+def _encoded(batch: list[tuple[int, str, str]]) -> bytes:
+    """Events as `text/event-stream` text. Each game version is a plain "message" event
+    (`id:` the version, `data:` the game's JSON, made once per version and shared by every
+    stream and answer); a "reset" is named (see the README)."""
+    parts = []
+    for version, text, name in batch:
+        named = "" if name in ("game", "room") else f"event: {name}\r\n"
+        parts.append(f"id: {version}\r\n{named}data: {text}\r\n\r\n")
+    return "".join(parts).encode()
+
+
+Fetch = Callable[[int, int | None, int | None], list[tuple[int, str, str]]]
+FetchNow = Callable[[int, int | None, int | None], list[tuple[int, str, str]] | None]
+FetchAsync = Callable[[int, int | None, int | None], Awaitable[list[tuple[int, str, str]] | None]]
+
+
+class EventStream(Response):
+    """A `text/event-stream` answer fed by one `Live` subscription.
+
+    Lean on purpose (one per watching page, woken for every version): the events of a
+    wake-up are sent in one chunk, fetched in the event loop when memory (or one short read)
+    answers, and in a thread only when the game's lock is busy or the log must be replayed.
+    A comment line is sent after `HEARTBEAT_SECONDS` without events; the stream ends when
+    the client goes away or the server shuts down (`Live.closing`).
+    """
+
+    # None, as sse-starlette's: FastAPI then documents the errors of the stream's route (404,
+    # 422) as the JSON they are; the stream's own type is set per answer below.
+    media_type = None
+
+    def __init__(
+        self,
+        live: Live,
+        sub: Subscription,
+        first: list[tuple[int, str, str]],
+        after: int | None,
+        fetch: Fetch,
+        fetch_now: FetchNow,
+        fetch_async: FetchAsync | None = None,
+    ) -> None:
+        self.status_code = 200
+        self.background = None
+        self.init_headers(
+            {
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        self._live, self._sub, self._first, self._after = live, sub, first, after
+        self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        sub, live = self._sub, self._live
+        loop = asyncio.get_running_loop()
+
+        gone = False  # the client went away (else the stream ends with a proper end)
+
+        async def listen() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            sub.close()
+
+        listener = loop.create_task(listen())
+        live.streams.add(sub)
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            batch, last, ident = self._first, self._after, sub.topic[1]
+            quiet_since = loop.time()
+            while not sub.closed:
+                if batch:
+                    body = _encoded(batch)
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    last, quiet_since = batch[-1][0], loop.time()
+                known = await sub.wait(HEARTBEAT_SECONDS)
+                batch = []
+                if sub.closed:
+                    break
+                if known == -1:  # nothing new: a heartbeat when it is time for one
+                    if loop.time() - quiet_since >= HEARTBEAT_SECONDS - 0.5:
+                        await send({"type": "http.response.body", "body": PING, "more_body": True})
+                        quiet_since = loop.time()
+                    continue
+                if known is not None and last is not None and known <= last:
+                    continue  # (heard again through PostgreSQL: sent already)
+                ready = self._fetch_now(ident, last, known)
+                if ready is None and self._fetch_async is not None:
+                    ready = await self._fetch_async(ident, last, known)
+                if ready is None:
+                    ready = await run_in_threadpool(self._fetch, ident, last, known)
+                batch = ready
+        except OSError:
+            gone = True  # the client went away while we wrote
+        finally:
+            live.streams.discard(sub)
+            live.unsubscribe(sub)
+            listener.cancel()
+        if not gone:
+            with contextlib.suppress(OSError):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _stream(
+    request: Request,
+    topic: tuple[str, int],
+    fetch: Fetch,
+    fetch_now: FetchNow,
+    after: int | None,
+    fetch_async: FetchAsync | None = None,
+) -> EventStream:
+    live: Live = request.app.state.live
+    sub = live.subscribe(topic)
+    try:
+        first = fetch_now(topic[1], after, None)
+        if first is None and fetch_async is not None:
+            first = await fetch_async(topic[1], after, None)
+        if first is None:
+            first = await run_in_threadpool(fetch, topic[1], after, None)
+    except BaseException:
+        live.unsubscribe(sub)
+        raise
+    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async)
+
+
+_STREAM_DOC: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": "Server-Sent Events: `id:` the version, `data:` the game as "
+        "`GET /api/games/{id}` returns it; comment lines every 15 s as heartbeats",
+    },
+    404: {"model": ErrorOut, "description": "No such game (or room)"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
+}
+
+
+@router.get(
+    "/games/{game_id}/events", response_class=EventStream, responses=_STREAM_DOC, status_code=200
+)
+async def game_events(
+    request: Request,
+    game_id: str,
+    hub: Hub,
+    after: Annotated[int | None, Query(ge=0, le=10**9, description="the version seen")] = None,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+) -> EventStream:
+    """Every new version of the game, as it is saved (anyone who knows its id may watch).
+
+    Without `Last-Event-ID` or `after`, the stream starts with the game now. With them it
+    starts with every version after that one, in order, each once.
+    """
+    gid = hub.game_id(game_id)
+    after_version = _after(last_event_id, after)
+    return await _stream(
+        request, ("g", gid), hub.events_since, hub.events_now, after_version, hub.events_async
+    )
+
+
+# -- rooms -----------------------------------------------------------------------------------
+
+SeatKind = Literal["me", "friend", "local", "cpu"]
+
+
+class RoomPlayerIn(BaseModel):
+    """A seat of a room: the host (`me`), a remote friend, someone at the host's device
+    (`local`), or a CPU of a level."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=40, examples=["Bob"])
+    kind: SeatKind = "friend"
+    level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
+    client_seed: str = Field(
+        default="",
+        max_length=64,
+        description="the host's or a pass-and-play seat's own dice seed (friends add theirs"
+        " when joining)",
+    )
+
+
+class NewRoomIn(BaseModel):
+    """A game with friends' seats: it waits for them, then the host starts it."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    players: list[RoomPlayerIn] = Field(min_length=1, max_length=8)
+    rules: str = Field(default="classic", pattern="^(" + "|".join(p.name for p in PRESETS) + ")$")
+    set_: RuleOptionsIn = Field(default_factory=RuleOptionsIn, alias="set")
+    seed: Annotated[int, Ge(0), Le(MAX_SEED), BeforeValidator(_json_integer)] | None = None
+    first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
+    match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
+    practice: bool = False
+
+
+class RoomSeatOut(BaseModel):
+    seat: int
+    kind: SeatKind
+    name: str
+    level: str | None
+    joined: bool
+    game_seat: int | None = Field(description="the seat's number in the game, once started")
+
+
+class RoomOut(BaseModel):
+    """A room: its code, its seats and who has joined; `game` once started."""
+
+    code: str
+    status: Literal["waiting", "started"]
+    version: int
+    game: str | None
+    dice_commitment: str | None = Field(
+        description="SHA-256 (hex) of the game's secret server seed, drawn with the room"
+        " before anyone added a seed; null: dice from a chosen seed"
+    )
+    seats: list[RoomSeatOut]
+
+
+class InvitationOut(BaseModel):
+    seat: int
+    name: str
+    invitation: str = Field(description="the seat's secret: whoever has it plays the seat")
+
+
+class NewRoomOut(BaseModel):
+    room: RoomOut
+    host_key: str = Field(description="the host's secret (start, hand seats to CPUs)")
+    invitations: list[InvitationOut]
+
+
+class JoinIn(BaseModel):
+    """Join a friend's seat: by its invitation, or (without one) the first free seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    invitation: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+    client_seed: str = Field(
+        default="",
+        max_length=64,
+        description="your own dice seed: mixed into the game's dice, so that nobody - the"
+        " server included - chooses them (before the start only)",
+    )
+
+
+class JoinOut(BaseModel):
+    room: RoomOut
+    seat: int
+    invitation: str = Field(description="your seat's secret (Bearer for GET /seat)")
+
+
+class StartIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    version: Annotated[int, Ge(0), Le(10**9), BeforeValidator(_json_integer)] = Field(
+        description="the room's version the host saw (refused if someone joined since)"
+    )
+    fill_with_cpus: bool = Field(False, description="seats nobody joined: CPUs, or left out")
+
+
+class RoomSeatTokensOut(BaseModel):
+    room: RoomOut
+    tokens: list[SeatTokenOut] = Field(description="game seat tokens, once started")
+
+
+class HandOverIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    level: Level = _Level.CASUAL
+
+
+_ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "No key of this room"},
+    404: {"model": ErrorOut, "description": "No room has this code"},
+    409: {"model": ErrorOut, "description": "Started already, full, or changed meanwhile"},
+    422: {"model": ErrorOut, "description": "Malformed request"},
+}
+
+
+def _host(hub: GameHub, room: Room, credentials: HTTPAuthorizationCredentials | None) -> None:
+    if not hmac_equal(_token(credentials) or "", hub.host_key(room)):
+        raise SeatError(
+            N_("this needs the room's host key: send 'Authorization: Bearer <key>'"), 401
+        )
+
+
+@router.post("/rooms", status_code=201, response_model=NewRoomOut, responses=_ROOM_ERRORS)
+def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
+    """Makes a room; the answer holds the host key and each friend's seat invitation."""
+    room = hub.create_room(
+        [
+            RoomSeatSpec(
+                p.kind,
+                p.name.strip(),
+                (p.level or "casual") if p.kind == "cpu" else None,
+                p.client_seed if p.kind in ("me", "local") else "",
+            )
+            for p in body.players
+        ],
+        host_session=None,
+        options={
+            "rules": body.rules,
+            "settings": body.set_.model_dump(exclude_none=True),
+            "first_player": body.first_player,
+            "match_length": body.match_length,
+            "seed": body.seed,
+            "practice": body.practice,
+        },
+    )
+    return {
+        "room": hub.room_data(room),
+        "host_key": hub.host_key(room),
+        "invitations": [
+            {"seat": s.seat, "name": s.name, "invitation": hub.invitation(room, s.seat)}
+            for s in room.seats
+            if s.kind == "friend"
+        ],
+    }
+
+
+@router.get("/rooms/{code}", response_model=RoomOut, responses=_ROOM_ERRORS)
+def get_room(code: str, hub: Hub) -> dict[str, Any]:
+    """The room: seats and who has joined (no secrets)."""
+    return hub.room_data(hub.room(code))
+
+
+@router.post("/rooms/{code}/join", response_model=JoinOut, responses=_ROOM_ERRORS)
+def join_room(code: str, body: JoinIn, hub: Hub) -> dict[str, Any]:
+    """Joins a friend's seat. With an invitation: that seat (also after the start: a second
+    device shares the seat). Without: the first seat nobody joined, before the start."""
+    client = f"api:{body.invitation or secrets.token_hex(16)}"
+    room, seat = hub.join_room(
+        code, client, invitation=body.invitation, name=body.name, client_seed=body.client_seed
+    )
+    return {"room": hub.room_data(room), "seat": seat, "invitation": hub.invitation(room, seat)}
+
+
+@router.get("/rooms/{code}/seat", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
+def room_seat(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The game seat tokens a key holds, once the game started: an invitation's seat, or
+    the host's own and pass-and-play seats."""
+    room = hub.room(code)
+    key = _token(credentials) or ""
+    if hmac_equal(key, hub.host_key(room)):
+        seats = [s for s in room.seats if s.kind in ("me", "local")]
+    else:
+        seat = hub.seat_of_invitation(room, key)
+        if seat is None:
+            raise SeatError(N_("this is not a key of this room"), 401)
+        seats = [s for s in room.seats if s.seat == seat]
+    tokens = []
+    if room.game_id is not None:
+        for s in seats:
+            if s.game_seat is not None:
+                token = hub.signer.seat_token(room.game_id, s.game_seat)
+                tokens.append({"seat": s.game_seat, "name": s.name, "token": token})
+    return {"room": hub.room_data(room), "tokens": tokens}
+
+
+@router.post("/rooms/{code}/start", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
+def start_room(code: str, body: StartIn, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """Starts the game (host key): joined seats play; the others become CPUs or are left out."""
+    _host(hub, hub.room(code), credentials)
+    room, view = hub.start_room(code, body.version, fill_with_cpus=body.fill_with_cpus)
+    tokens = [
+        {
+            "seat": s.game_seat,
+            "name": s.name,
+            "token": hub.signer.seat_token(view.game_id, s.game_seat),
+        }
+        for s in room.seats
+        if s.kind in ("me", "local") and s.game_seat is not None
+    ]
+    return {"room": hub.room_data(room), "tokens": tokens}
+
+
+@router.get(
+    "/rooms/{code}/events", response_class=EventStream, responses=_STREAM_DOC, status_code=200
+)
+async def room_events(
+    request: Request,
+    code: str,
+    hub: Hub,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+) -> EventStream:
+    """The room as it changes (joins, the start): `id:` its version, `data:` as GET returns."""
+    room = await run_in_threadpool(hub.room, code)
+
+    def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
+        return hub.room_events_since(ident, seen)
+
+    def later(ident: int, seen: int | None, known: int | None) -> None:
+        return None  # (rooms change a few times in their life: read in a thread)
+
+    return await _stream(request, ("r", room.room_id), fetch, later, _after(last_event_id, None))
+
+
+@router.post("/games/{game_id}/seats/{seat}/cpu", response_model=GameOut, responses=_ROOM_ERRORS)
+def hand_to_cpu(
+    game_id: str,
+    seat: Annotated[int, Path(ge=0, le=7)],
+    body: HandOverIn,
+    hub: Hub,
+    credentials: Credentials,
+) -> dict[str, Any]:
+    """The room's host hands the seat of a player who left to a CPU (from now on)."""
+    gid = hub.game_id(game_id)
+    room = hub.rooms.of_game(gid)
+    if room is None:
+        raise SeatError(N_("only games started from a room have a host"), 403)
+    _host(hub, room, credentials)
+    return hub.data(hub.hand_to_cpu(gid, seat, body.level))

@@ -1,0 +1,87 @@
+"""Fair dice on the web: the verify page and the game record (`/g/{id}/verify`,
+`/g/{id}/record.txt`).
+
+The verify page runs the same check as `fivedice verify RECORD`, on the record exactly as it
+is downloaded here - so what the page says is what anyone can re-check with the record and
+the README's few lines of code, without trusting this server.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+
+from fivedice.core.errors import FivediceError
+from fivedice.core.verify import VerifyRefusedError
+from fivedice.web.hub import UnknownGameError
+from fivedice.web.routers.pages import Hub, Who, render
+from fivedice.web.wording import gettext_for
+from fivedice.wording.text import error_text
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/g/{public_id}/verify", response_class=HTMLResponse)
+async def verify_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The outcome of checking the game's dice: every roll recomputed from the seeds."""
+    gettext = gettext_for(visitor.language)
+    try:
+        game_id = hub.game_id(public_id)
+        view = await run_in_threadpool(hub.load, game_id)
+        verification = await run_in_threadpool(hub.service.verify_dice, game_id)
+    except UnknownGameError:
+        return render(request, visitor, "message.html", status=404, message_key="not_found")
+    except VerifyRefusedError as refused:
+        return render(
+            request, visitor, "verify.html", status=409, pid=public_id,
+            refused=error_text(refused, gettext), commitment=view.dice_commitment,
+        )  # fmt: skip
+    except FivediceError as problem:
+        return render(request, visitor, "message.html", status=422,
+                      message=error_text(problem, gettext))  # fmt: skip
+    if not verification.ok:
+        verdict = gettext("The record does not verify:")
+    elif verification.committed:
+        verdict = gettext(
+            "Verified: all rolls ({count} in all) are the ones the seeds give, and the"
+            " server seed matches the commitment."
+        ).format(count=verification.rolls)
+    else:
+        verdict = gettext(
+            "Verified from the game's seed: all rolls ({count} in all). Its dice were"
+            " known in advance (a practice game, or one saved before verifiable dice):"
+            " there is no commitment to check."
+        ).format(count=verification.rolls)
+    first = verification.first_bad_action
+    return render(
+        request,
+        visitor,
+        "verify.html",
+        pid=public_id,
+        ok=verification.ok,
+        verdict=verdict,
+        problems=[error_text(p.error, gettext) for p in verification.problems],
+        first_bad=None
+        if first is None
+        else gettext("The first action that does not match: {number}.").format(number=first),
+        commitment=view.dice_commitment,
+        server_seed=view.server_seed,
+    )
+
+
+@router.get("/g/{public_id}/record.txt", response_class=PlainTextResponse)
+async def record_text(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The game record as `fivedice export` writes it (the server seed only once it is over)."""
+    try:
+        game_id = hub.game_id(public_id)
+        text = await run_in_threadpool(hub.service.export, game_id)
+    except UnknownGameError:
+        return render(request, visitor, "message.html", status=404, message_key="not_found")
+    except FivediceError as problem:
+        return render(request, visitor, "message.html", status=422,
+                      message=error_text(problem, gettext_for(visitor.language)))  # fmt: skip
+    return PlainTextResponse(
+        text,
+        headers={"Content-Disposition": f'attachment; filename="fivedice-{public_id}.txt"'},
+    )

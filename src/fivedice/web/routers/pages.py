@@ -1,0 +1,994 @@
+"""The browser pages: new game, the game, rules, statistics, high scores, resume.
+
+Pages are rendered on the server from the same data as the API. A visitor acts only in
+games whose seats their browser session holds (kept on the server under the `fd_session`
+cookie, see guard.py; a seat is added when they start a game or join a room, rooms.py).
+Forms work without JavaScript (post, then redirect); `app.js` sends the same forms with
+`fetch` and swaps in the re-rendered board, and listens to the game's event stream (api.py)
+to fetch the board again whenever another seat or a CPU (played by the server, driver.py)
+moved. Every form carries ``{{ csrf_field() }}``; `PageGuard` refuses a post without it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+
+from fivedice.core.actions import Score, parse_action
+from fivedice.core.boxes import KNOWN_BOXES
+from fivedice.core.categories import UPPER
+from fivedice.core.errors import N_, FivediceError
+from fivedice.core.game import FirstPlayer
+from fivedice.core.record import UNDO
+from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
+from fivedice.i18n import LANGUAGES, formats
+from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
+from fivedice.store.browser_seats import session_key
+from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
+from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
+from fivedice.web.hub import (
+    MAX_SEED,
+    GameHub,
+    PlayerSpec,
+    RoomSeatSpec,
+    SeatError,
+    UnknownGameError,
+    error_status,
+)
+from fivedice.web.moves import moves_since
+from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+from fivedice.wording.text import (
+    box_name,
+    cpu_name,
+    describe_rules,
+    error_text,
+    first_player_name,
+    move_sentence,
+    player_name,
+    preset_title,
+)
+
+LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
+COACH_COOKIE = "fd_coach"
+CHANCES_COOKIE = "fd_chances"  # "0": the winning-chances bar is switched off
+MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
+FORM_SEATS = 4
+FRAGMENT_HEADER = "x-fivedice-fragment"
+YEAR = 365 * 24 * 3600
+
+templates = Jinja2Templates(directory=str(Path(__file__).parent.parent / "templates"))
+router = APIRouter(include_in_schema=False)
+
+
+@pass_context
+def csrf_field(context: Context) -> Markup:
+    """``{{ csrf_field() }}``: the hidden CSRF field every form that posts must carry."""
+    return csrf_field_html(context["request"].scope)
+
+
+@pass_context
+def csrf_token(context: Context) -> str:
+    """``{{ csrf_token() }}``: the token itself (base.html gives it to app.js in a meta tag)."""
+    return str((context["request"].scope.get("state") or {}).get("csrf", ""))
+
+
+templates.env.globals["csrf_field"] = csrf_field
+templates.env.globals["csrf_token"] = csrf_token
+
+
+@pass_context
+def _number_filter(context: Context, value: float, digits: int = 0) -> str:
+    return formats.number(value, digits, context.get("lang"))
+
+
+@pass_context
+def _percent_filter(context: Context, rate: float) -> str:
+    return formats.percent(rate, context.get("lang"))
+
+
+@pass_context
+def _day_filter(context: Context, value: str) -> str:
+    return formats.day(value, context.get("lang")) if value else ""
+
+
+# Figures and dates as the visitor's language writes them: `{{ r.average|number(1) }}`.
+templates.env.filters.update(number=_number_filter, percent=_percent_filter, day=_day_filter)
+
+
+def hub_of(request: Request) -> GameHub:
+    hub: GameHub = request.app.state.hub
+    return hub
+
+
+Hub = Annotated[GameHub, Depends(hub_of)]
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """Who is asking: their language, coach preference and browser session (or None), and
+    whether they want the winning-chances bar."""
+
+    language: str
+    session: str | None
+    coach: bool
+    chances: bool = True
+
+
+def visitor_of(request: Request, hub: Hub) -> Visitor:
+    language = pick_language(
+        request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
+    )
+    visitor = Visitor(
+        language,
+        session_of(request.scope),
+        request.cookies.get(COACH_COOKIE) == "1",
+        request.cookies.get(CHANCES_COOKIE) != "0",
+    )
+    legacy = request.cookies.get(LEGACY_SEATS_COOKIE)
+    if legacy and visitor.session and request.method in ("GET", "HEAD"):
+        _import_legacy_seats(hub, visitor.session, legacy)
+        request.state.drop_legacy_seats = True  # PageGuard deletes the old cookie
+    return visitor
+
+
+def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> None:
+    """Moves the seats of an old `fd_seats` cookie (public id:token|...) into the session."""
+    found = []
+    for entry in cookie.split("|")[:200]:
+        public_id, _sep, token = entry.partition(":")
+        game_id = hub.signer.game_id(public_id)
+        seat = None if game_id is None else hub.signer.seat_of(game_id, token, MAX_LEGACY_SEATS)
+        if game_id is not None and seat is not None:
+            found.append((game_id, seat))
+    with contextlib.suppress(FivediceError):  # database busy: the page still shows
+        hub.browser_seats.add(session, found)
+
+
+Who = Annotated[Visitor, Depends(visitor_of)]
+
+
+def remember_seats(hub: GameHub, visitor: Visitor, game_id: int, seats: list[int]) -> None:
+    """Adds seats to the visitor's session; the seats it held already stay."""
+    if visitor.session is None:  # PageGuard makes a session before any form is shown
+        raise SeatError(N_("your browser has no session here; reload the page"), 403)
+    hub.browser_seats.add(visitor.session, [(game_id, seat) for seat in seats])
+
+
+def render(
+    request: Request, visitor: Visitor, name: str, status: int = 200, **context: Any
+) -> HTMLResponse:
+    """A page in the visitor's language."""
+    gettext = gettext_for(visitor.language)
+    context.update(
+        t=texts(gettext),
+        lang=visitor.language,
+        languages=LANGUAGES,
+        cpu_delay=getattr(request.app.state, "cpu_delay_ms", 700),
+        here=quote(request.url.path + (f"?{request.url.query}" if request.url.query else "")),
+    )
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def _box_names(language: str) -> dict[str, str]:
+    return in_language(language, lambda: {key: box_name(c) for key, c in KNOWN_BOXES.items()})
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
+    """Seat -> token, for the seats of this game the visitor holds."""
+    if visitor.session is None:
+        return {}
+    return {
+        seat: hub.signer.seat_token(view.game_id, seat)
+        for seat in hub.browser_seats.seats_in(visitor.session, view.game_id)
+        if seat < len(view.state.seats)
+    }
+
+
+def board_context(
+    hub: GameHub,
+    view: GameView,
+    visitor: Visitor,
+    *,
+    show_hint: bool = False,
+    error: str | None = None,
+    last_cpu: str | None = None,
+    cpu_failed: bool = False,
+    seen: int | None = None,
+    confirm_zero: str | None = None,
+) -> dict[str, Any]:
+    """Everything game.html and board.html need, computed on the server.
+
+    `cpu_failed`: the last CPU step was refused for a reason other than a stale version;
+    the page then stops stepping the CPU by itself (a button still offers a retry).
+    `seen`: the version the page showed before; the moves since then are announced.
+    `confirm_zero`: a score action that would put 0 in a box, to be confirmed first.
+    """
+    gettext = gettext_for(visitor.language)
+    t = texts(gettext)
+    data = hub.data(view)
+    state = view.state
+    mine = _my_seats(hub, view, visitor)
+    over = view.is_over
+    mover = None if over else state.current_seat
+    can_act = mover is not None and mover in mine and not view.is_cpu_turn
+    # CPU seats are played by the server (driver.py); pages only watch them move.
+    can_step_cpu = view.is_cpu_turn
+    names = _box_names(visitor.language)
+    multipliers = state.rules.column_multipliers
+    several = state.rules.columns > 1
+    legal = {(p["column"], p["box"]): p for p in data["placements"]}
+    zero_box = None  # the box of `confirm_zero`, when it is this visitor's to score
+    rows = []
+    for category in state.cards[0].columns[0].boxes:
+        cells = []
+        for player in data["players"]:
+            for column in player["card"]["columns"]:
+                score = column["boxes"][category.key]
+                cell: dict[str, Any] = {"score": score, "state": "filled"}
+                if score is None:
+                    placement = legal.get((column["column"], category.key))
+                    if player["seat"] != mover or state.dice is None:
+                        cell["state"] = "open"
+                    elif placement is None:
+                        cell["state"] = "unavailable"
+                    else:
+                        multiplier = multipliers[column["column"] - 1]
+                        cell.update(
+                            state="legal",
+                            points=placement["points"],
+                            multiplier=multiplier,
+                            worth=placement["points"] * multiplier,
+                            column=column["column"],
+                            action=(
+                                f"score {column['column']}:{category.key}"
+                                if several
+                                else f"score {category.key}"
+                            ),
+                            mine=can_act,
+                        )
+                        cell["label"] = _cell_label(t, names[category.key], cell, several)
+                        if can_act and confirm_zero and cell["action"] == confirm_zero.strip():
+                            zero_box = names[category.key]
+                cells.append(cell)
+        rows.append({"key": category.key, "name": names[category.key], "cells": cells})
+    hint: list[dict[str, Any]] | None = None
+    hint_error = None
+    if can_act and state.dice is not None and (show_hint or visitor.coach):
+        try:
+            _view, options = hub.hint(view.game_id, mine[mover])  # type: ignore[index]
+            hint = options[:5]
+            for option in hint:
+                if option["kind"] == "score" and option["column"] and state.rules.columns > 1:
+                    option["text"] = t["score_box_in_column"].format(
+                        box=names[option["box"]], column=option["column"]
+                    )
+                elif option["kind"] == "score":
+                    option["text"] = t["score_box"].format(box=names[option["box"]])
+                elif option["keep"]:
+                    option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
+                else:
+                    option["text"] = t["reroll_all"]
+        except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
+            hint_error = error_text(problem, gettext)
+    dice = []
+    for index in range(state.rules.dice):
+        value = state.dice[index] if state.dice is not None and not over else None
+        held = state.turn.held[index]
+        position = index + 1
+        if value is None:
+            label = t["die_unrolled"].format(position=position)
+        elif held:
+            label = t["die_held"].format(position=position, value=value)
+        else:
+            label = t["die_label"].format(position=position, value=value)
+        toggle = f"release {position}" if held else f"hold {position}"
+        dice.append(
+            {
+                "position": position,
+                "value": value,
+                "held": held,
+                "label": label,
+                "action": toggle,
+                "enabled": can_act and value is not None and toggle in data["legal_actions"],
+            }
+        )
+    standings = sorted(data["players"], key=lambda p: (p["rank"], p["seat"]))
+    mover_name = state.seats[mover].name if mover is not None else ""
+    if last_cpu is None:
+        last_cpu = last_cpu_move(hub, view, visitor.language)
+    moves = []
+    if seen is not None:
+        moves = in_language(
+            visitor.language, moves_since, hub.service, view.game_id, seen, view.version
+        )
+    told = [*moves] if moves else ([last_cpu] if last_cpu else [])
+    if error:
+        told.append(t["error"].format(message=error))
+    if over:
+        told.append(t["game_over"])
+    elif mover is not None:
+        told.append(t["whose_turn"].format(name=mover_name))
+    announce = " ".join(sentence.rstrip(".") + "." for sentence in told)
+    zero: dict[str, str] | None = None
+    if zero_box is not None and confirm_zero:
+        zero = {"action": confirm_zero.strip(), "question": t["confirm_zero"].format(box=zero_box)}
+        announce = zero["question"]
+    return {
+        "game": data,
+        "pid": data["id"],
+        "rows": rows,
+        "upper_count": len(UPPER),
+        "turns": len(state.rules.boxes) * state.rules.columns,
+        # The extra-Yahtzee row: always on the Yahtzee card (as before), elsewhere when paid.
+        "show_yahtzee_bonus": state.rules.yahtzee_bonus or state.rules.family is Family.YAHTZEE,
+        "dice": dice,
+        "can_act": can_act,
+        "can_roll": can_act and "roll" in data["legal_actions"],
+        "can_step_cpu": can_step_cpu,
+        "auto_cpu": can_step_cpu and not cpu_failed,
+        "mover": mover,
+        "mover_name": mover_name,
+        "mine": sorted(mine),
+        "tokens": mine,
+        "watching": not mine,
+        "over": over,
+        "hint": hint,
+        "hint_error": hint_error,
+        "coach": visitor.coach,
+        "error": error,
+        "announce": announce,
+        "moves": moves[-4:],
+        "zero": zero,
+        "last_cpu": last_cpu,
+        "standings": standings,
+        "multi_column": several,
+        "level_names": {level: t[level] for level in LEVELS},
+        **chances_context(view, visitor),
+    }
+
+
+def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
+    """The winning-chances bar (`_chances.html`): each seat's chance, or none to show."""
+    state = view.state
+    # A rule set seen for the first time has its tables prepared in the background: the bar
+    # appears on a later page.
+    chances = game_win_chances(state, wait=False) if visitor.chances else None
+    bar = []
+    start = 0.0
+    for seat, chance in enumerate(chances or ()):
+        bar.append(
+            {
+                "seat": seat,
+                "name": state.seats[seat].name,
+                "percent": round(100 * chance),
+                "x": round(100 * start, 3),
+                "width": round(100 * chance, 3),
+            }
+        )
+        start += chance
+    return {
+        "chances_shown": len(state.seats) > 1,
+        "chances_on": visitor.chances,
+        "chances": bar,
+        "chances_estimate": chances is not None and state.rules.columns > 1,
+    }
+
+
+def _cell_label(t: dict[str, str], box: str, cell: dict[str, Any], several: bool) -> str:
+    """A score button's accessible name: the box, the points, and on a several-column card
+    the column, its multiplier and what the box is worth there."""
+    if not several:
+        return t["score_for"].format(box=box, points=cell["points"])
+    return t["score_for_column"].format(
+        box=box,
+        points=cell["points"],
+        column=cell["column"],
+        multiplier=cell["multiplier"],
+        worth=cell["worth"],
+    )
+
+
+def last_cpu_move(hub: GameHub, view: GameView, language: str) -> str | None:
+    """The game's last move if a CPU made it, in words as every front end says it ("CPU 2
+    rolls 3 3 5 6 6", "CPU 2 scores 25 in Full house"); None for any other last action.
+
+    Replays the saved log (a few hundred actions at most); a log that cannot be read gives
+    None: the page still shows the game, just without this sentence.
+    """
+    if view.version == 0 or not any(seat.is_cpu for seat in view.state.seats):
+        return None  # (no CPU: no need to read the log)
+    try:
+        record = hub.service.record(view.game_id)
+        steps = list(itertools.islice(reversed(list(record.states())), 2))
+    except (FivediceError, StoreError):
+        return None
+    if len(steps) < 2:
+        return None
+    (entry, after), (_previous, before) = steps
+    if entry is None or entry.action == UNDO or not before.seats[entry.seat].is_cpu:
+        return None
+    try:
+        action = parse_action(entry.action, None)
+    except FivediceError:
+        return None
+    name = before.seats[entry.seat].name
+    return in_language(language, move_sentence, name, action, before, after)
+
+
+def preset_choices(language: str) -> list[tuple[str, str]]:
+    """Each rule preset as (key, the name players see in `language`): forms send the key."""
+    return in_language(language, lambda: [(p.name, preset_title(p.name)) for p in PRESETS])
+
+
+def _load_page_game(hub: GameHub, public_id: str) -> GameView:
+    return hub.load(hub.game_id(public_id))
+
+
+def _not_found(request: Request, visitor: Visitor) -> HTMLResponse:
+    return render(request, visitor, "message.html", status=404, message_key="not_found")
+
+
+@router.get("/g/{public_id}", response_class=HTMLResponse)
+def game_page(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    hint: int = 0,
+    seen: int | None = None,
+) -> Response:
+    """The game: dice, score card, and what the visitor may do now (`seen`: the version the
+    page showed before, so that the moves since are announced)."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
+        return RedirectResponse(f"/t/{public_id}", status_code=303)
+    context = board_context(hub, view, visitor, show_hint=bool(hint), seen=seen)
+    if request.headers.get(FRAGMENT_HEADER):
+        return render(request, visitor, "board.html", **context)
+    return render(request, visitor, "game.html", **host_context(hub, view, visitor), **context)
+
+
+def host_context(hub: GameHub, view: GameView, visitor: Visitor) -> dict[str, Any]:
+    """What the host of a room sees under the board: friends' seats to hand to a CPU."""
+    if visitor.session is None or view.is_over:
+        return {"handover": []}
+    room = hub.rooms.of_game(view.game_id)
+    if room is None or room.host_key != session_key(visitor.session):
+        return {"handover": []}
+    return {
+        "room_code": room.code,
+        "handover": [
+            {"seat": s.game_seat, "name": s.name}
+            for s in room.seats
+            if s.kind == "friend"
+            and s.game_seat is not None
+            and not view.state.seats[s.game_seat].is_cpu
+        ],
+    }
+
+
+def _after_post(
+    request: Request,
+    hub: GameHub,
+    visitor: Visitor,
+    public_id: str,
+    view: GameView | None,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    last_cpu: str | None = None,
+    cpu_failed: bool = False,
+    seen: int | None = None,
+    confirm_zero: str | None = None,
+) -> Response:
+    if request.headers.get(FRAGMENT_HEADER):
+        if view is None:
+            view = _load_page_game(hub, public_id)
+        context = board_context(
+            hub, view, visitor, error=error, last_cpu=last_cpu, cpu_failed=cpu_failed,
+            seen=seen, confirm_zero=confirm_zero,
+        )  # fmt: skip
+        return render(request, visitor, "board.html", status=status, **context)
+    if error is None and confirm_zero is None:
+        where = f"?seen={seen}" if seen is not None else ""
+        return RedirectResponse(f"/g/{public_id}{where}", status_code=303)
+    view = view or _load_page_game(hub, public_id)
+    context = board_context(
+        hub, view, visitor, error=error, cpu_failed=cpu_failed, confirm_zero=confirm_zero
+    )
+    return render(request, visitor, "game.html", status=status, handover=[], **context)
+
+
+def _said(problem: BaseException, visitor: Visitor) -> str:
+    """A refusal's message in the visitor's language."""
+    return error_text(problem, gettext_for(visitor.language))
+
+
+@router.post("/g/{public_id}/act")
+def act(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    action: Annotated[str, Form(max_length=60)],
+    version: Annotated[int, Form(ge=0)],
+    confirm_zero: Annotated[str, Form(max_length=1)] = "",
+) -> Response:
+    """A seat's action from a form (the visitor's seat cookie is the token).
+
+    A score that would put 0 in a box is not applied at once: the board asks first, as the
+    terminal app does, and its "Yes" button sends the action again with `confirm_zero=1`.
+    """
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    mine = _my_seats(hub, view, visitor)
+    token = mine.get(view.state.current_seat) if not view.is_over else None
+    token = token or next(iter(mine.values()), None)
+    if confirm_zero != "1" and token is not None and _scores_zero(view, action, version):
+        return _after_post(request, hub, visitor, public_id, view, confirm_zero=action.strip())
+    try:
+        after = hub.act(view.game_id, token, action, version)
+    except FivediceError as problem:
+        return _refused(request, hub, visitor, public_id, problem)
+    return _after_post(request, hub, visitor, public_id, after, seen=version)
+
+
+def _scores_zero(view: GameView, action: str, version: int) -> bool:
+    """Whether `action` is a legal score of 0 in the game as shown (`version`)."""
+    if view.is_over or view.version != version:
+        return False  # the service refuses it with the reason
+    try:
+        parsed = parse_action(action, view.state.rules.dice)
+    except FivediceError:
+        return False
+    if not isinstance(parsed, Score):
+        return False
+    return any(
+        p.category == parsed.category and p.column == parsed.column and p.points == 0
+        for p in view.state.placements()
+    )
+
+
+def _refused(
+    request: Request,
+    hub: GameHub,
+    visitor: Visitor,
+    public_id: str,
+    problem: FivediceError,
+    *,
+    cpu_failed: bool = False,
+) -> Response:
+    """The board again with the reason a form's action was refused (nothing changed).
+
+    Most often a 409 means a second window acted first (a stale version).
+    """
+    # A page has no bearer token to ask for: holding no seat is 403, not 401.
+    status = 403 if isinstance(problem, SeatError) else error_status(problem)
+    error = _said(problem, visitor)
+    headers = {"Retry-After": "5"} if status == 503 else {}
+    try:
+        response = _after_post(
+            request, hub, visitor, public_id, None, error=error, status=status,
+            cpu_failed=cpu_failed,
+        )  # fmt: skip
+    except FivediceError:  # the game cannot even be read now (database down): say why
+        response = render(request, visitor, "message.html", status=status, message=error)
+    response.headers.update(headers)
+    return response
+
+
+@router.post("/g/{public_id}/coach")
+def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Coach mode on or off (a preference of this browser): shows the best options each time."""
+    coach = not visitor.coach
+    changed = Visitor(visitor.language, visitor.session, coach)
+    if request.headers.get(FRAGMENT_HEADER):
+        try:
+            view = _load_page_game(hub, public_id)
+        except UnknownGameError:
+            return _not_found(request, visitor)
+        response: Response = render(
+            request, changed, "board.html", **board_context(hub, view, changed)
+        )
+    else:
+        response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    response.set_cookie(COACH_COOKIE, "1" if coach else "0", max_age=YEAR, samesite="lax")
+    return response
+
+
+@router.post("/g/{public_id}/chances")
+def toggle_chances(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The winning-chances bar on or off (a preference of this browser; on by default)."""
+    changed = replace(visitor, chances=not visitor.chances)
+    if request.headers.get(FRAGMENT_HEADER):
+        try:
+            view = _load_page_game(hub, public_id)
+        except UnknownGameError:
+            return _not_found(request, visitor)
+        response: Response = render(
+            request, changed, "board.html", **board_context(hub, view, changed)
+        )
+    else:
+        response = RedirectResponse(f"/g/{public_id}", status_code=303)
+    response.set_cookie(
+        CHANCES_COOKIE, "1" if changed.chances else "0", max_age=YEAR, samesite="lax"
+    )
+    return response
+
+
+@router.get("/g/{public_id}/join")
+def join(
+    request: Request, public_id: str, seat: int, token: str, hub: Hub, visitor: Who
+) -> Response:
+    """An invite link: checks the seat token and keeps it in this browser's cookie."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    if hub.seat_of(view, token) != seat:
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    remember_seats(hub, visitor, view.game_id, [seat])
+    return RedirectResponse(f"/g/{public_id}", status_code=303)
+
+
+@router.get("/g/{public_id}/abandon", response_class=HTMLResponse)
+def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Asks before abandoning: which game it is (date, rules, players), and yes or no."""
+    try:
+        _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    game = next((g for g in _unfinished(hub, visitor) if g["pid"] == public_id), None)
+    if game is None:  # not this visitor's, or not unfinished
+        return RedirectResponse("/resume", status_code=303)
+    return render(request, visitor, "abandon.html", game=game)
+
+
+@router.post("/g/{public_id}/abandon")
+def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Stops offering one of the visitor's unfinished games."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    if not _my_seats(hub, view, visitor):
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    if not view.is_over:
+        with contextlib.suppress(GameClosedError):  # (it ended meanwhile: nothing to do)
+            hub.abandon(view.game_id)
+    return RedirectResponse("/resume", status_code=303)
+
+
+@router.get("/g/{public_id}/rules", response_class=HTMLResponse)
+def game_rules(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """The rules of one game, in words generated from its rule set."""
+    try:
+        view = _load_page_game(hub, public_id)
+    except UnknownGameError:
+        return _not_found(request, visitor)
+    return _rules_page(request, visitor, view.state.rules, None, public_id)
+
+
+# -- the other pages ---------------------------------------------------------------------
+
+
+def _form_defaults() -> dict[str, Any]:
+    return {
+        "seats": [
+            {"name": "", "kind": "me" if i == 0 else ("cpu" if i == 1 else "none")}
+            for i in range(FORM_SEATS)
+        ],
+        "preset": "classic",
+        "first_player": "first_seat",
+        "match_length": 1,
+        "seed": "",
+        "client_seed": "",
+        "practice": False,
+        "options": {},
+    }
+
+
+def _new_game_context(visitor: Visitor) -> dict[str, Any]:
+    defaults = RuleSet().all_settings()
+    options = []
+    for name in OPTION_NAMES:
+        value = defaults[name]
+        if isinstance(value, bool):
+            kind, choices = "choice", ["on", "off"]
+        elif isinstance(value, list):
+            kind, choices = "text", []
+        elif isinstance(value, str):
+            kind = "choice"
+            choices = {
+                "of_a_kind_scores": ["all_dice", "matching_dice"],
+                "straights": ["runs", "fixed"],
+                "yahtzee_bonus_condition": ["box_scored", "box_filled"],
+                "joker": ["forced", "free_choice", "none"],
+                "family": ["yahtzee", "yatzy", "maxi_yatzy"],
+                "fill_order": ["free", "forced"],
+            }[name]
+        else:
+            kind, choices = "number", []
+        options.append({"name": name, "kind": kind, "choices": choices})
+    return {
+        "presets": preset_choices(visitor.language),
+        "levels": LEVELS,
+        "first_players": [
+            (mode.value, in_language(visitor.language, first_player_name, mode))
+            for mode in FirstPlayer
+        ],
+        "options": options,
+    }
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, hub: Hub, visitor: Who) -> Response:
+    """The new-game form, and the visitor's unfinished games."""
+    return render(
+        request,
+        visitor,
+        "index.html",
+        form=_form_defaults(),
+        unfinished=_unfinished(hub, visitor, 5),
+        **_new_game_context(visitor),
+    )
+
+
+@router.post("/games")
+async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Starts a game from the form; the visitor gets every human seat's token."""
+    form = await request.form()
+
+    def field(name: str) -> str:
+        value = form.get(name, "")
+        return value.strip()[:100] if isinstance(value, str) else ""
+
+    values = _form_defaults()
+    my_seed = field("client_seed")[:64]  # the visitor's own dice seed, for the "me" seat
+    players: list[PlayerSpec] = []
+    client_seeds: list[str] = []  # per player, in seat order
+    room_seats: list[RoomSeatSpec] = []
+    for index in range(FORM_SEATS):
+        kind = field(f"kind{index}") or "none"
+        name = field(f"name{index}")
+        level = field(f"level{index}") or "casual"
+        if kind == "human":  # the form before rooms: the first person is "me"
+            kind = "local" if any(s.kind == "me" for s in room_seats) else "me"
+        values["seats"][index] = {"name": name, "kind": kind, "level": level}
+        if kind in ("me", "friend", "local"):
+            default = in_language(visitor.language, player_name, index + 1)
+            seat_seed = my_seed if kind == "me" else ""
+            players.append(PlayerSpec(name or default))
+            client_seeds.append(seat_seed)
+            room_seats.append(RoomSeatSpec(kind, name or default, None, seat_seed))
+        elif kind == "cpu":
+            default = in_language(visitor.language, cpu_name, index + 1)
+            players.append(PlayerSpec(name or default, level))
+            client_seeds.append("")
+            room_seats.append(RoomSeatSpec(kind, name or default, level))
+    settings = {name: field(f"opt_{name}") for name in OPTION_NAMES if field(f"opt_{name}") != ""}
+    values.update(
+        preset=field("preset") or "classic",
+        first_player=field("first_player") or "first_seat",
+        match_length=field("match_length") or "1",
+        seed=field("seed"),
+        client_seed=my_seed,
+        practice=bool(field("practice")),
+        options=settings,
+    )
+    try:
+        if not players:
+            raise FivediceError(N_("choose at least one player"))
+        seed_text = values["seed"]
+        if seed_text and not (
+            seed_text.isascii() and seed_text.isdigit() and int(seed_text) <= MAX_SEED
+        ):
+            raise FivediceError(N_("a seed is a whole number from 0, not {seed!r}"), seed=seed_text)
+        match_text = str(values["match_length"])
+        if not (match_text.isascii() and match_text.isdigit()):
+            raise FivediceError(
+                N_("the match length is a whole number, not {length!r}"), length=match_text
+            )
+        options = {
+            "rules": values["preset"],
+            "settings": dict(settings),
+            "first_player": values["first_player"],
+            "match_length": int(match_text),
+            "seed": int(seed_text) if seed_text else None,
+            "practice": values["practice"],
+        }
+        if any(seat.kind == "friend" for seat in room_seats):  # a room: it waits for the friends
+            if visitor.session is None:
+                raise SeatError(N_("your browser has no session here; reload the page"), 403)
+            room = await run_in_threadpool(
+                partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
+            )
+            return RedirectResponse(f"/r/{room.code}", status_code=303)
+        view = await _in_thread(hub.create, players, **options, client_seeds=client_seeds)
+    except FivediceError as problem:
+        return render(
+            request,
+            visitor,
+            "index.html",
+            status=422,
+            form=values,
+            error=_said(problem, visitor),
+            unfinished=_unfinished(hub, visitor, 5),
+            **_new_game_context(visitor),
+        )
+    public_id = hub.public_id(view.game_id)
+    seats = [seat["seat"] for seat in hub.seat_tokens(view)]
+    await run_in_threadpool(remember_seats, hub, visitor, view.game_id, seats)
+    return RedirectResponse(f"/g/{public_id}", status_code=303)
+
+
+async def _in_thread(function: Any, *args: Any, **kwargs: Any) -> GameView:
+    view: GameView = await run_in_threadpool(function, *args, **kwargs)
+    return view
+
+
+def _preset_words(rules: RuleSet, language: str) -> str:
+    """The preset the rules are, as players of `language` call it ("custom" if none)."""
+    name = preset_name(rules)
+    if name is None:
+        return gettext_for(language)("custom")
+    return in_language(language, preset_title, name)
+
+
+def _unfinished(hub: GameHub, visitor: Visitor, limit: int | None = None) -> list[dict[str, Any]]:
+    """The visitor's games still in progress (those whose seats they hold), newest first."""
+    if visitor.session is None:
+        return []
+    found: list[dict[str, Any]] = []
+    summaries = None
+    for game_id in hub.browser_seats.games(visitor.session, IN_PROGRESS):
+        if limit is not None and len(found) >= limit:
+            break
+        if summaries is None:  # when (and under which rules) each game started
+            summaries = {g.game_id: g for g in hub.service.list_games(IN_PROGRESS)}
+        try:
+            view = hub.load(game_id)
+        except FivediceError:
+            continue
+        public_id = hub.public_id(game_id)
+        if view.status != IN_PROGRESS:
+            continue
+        state = view.state
+        summary = summaries.get(game_id)
+        found.append(
+            {
+                "pid": public_id,
+                "started": formats.moment(summary.started, visitor.language) if summary else "",
+                "rules": _preset_words(state.rules, visitor.language),
+                "players": [seat.name for seat in state.seats],
+                "totals": list(state.match_totals),
+                "game_number": state.game_number,
+                "match_length": state.settings.match_length,
+                "turn": state.turn_number,
+                "turns": len(state.rules.boxes) * state.rules.columns,
+                "table": state.settings.is_table,
+            }
+        )
+    return found
+
+
+@router.get("/resume", response_class=HTMLResponse)
+def resume(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Every unfinished game of this browser, to continue or abandon."""
+    return render(
+        request,
+        visitor,
+        "resume.html",
+        unfinished=_unfinished(hub, visitor),
+        finished=finished_games(hub, visitor),
+    )
+
+
+def finished_games(hub: GameHub, visitor: Visitor, limit: int = 20) -> list[dict[str, Any]]:
+    """The visitor's finished games (those whose seats they hold), newest first: each links to
+    its review (web/review.py). Abandoned games are left out (they are not offered here at
+    all); their reviews are still at their address and in `fivedice review`."""
+    if visitor.session is None:
+        return []
+    found: list[dict[str, Any]] = []
+    for game_id in hub.browser_seats.games(visitor.session, FINISHED):
+        if len(found) >= limit:
+            break
+        try:
+            view = hub.load(game_id)
+        except FivediceError:
+            continue
+        if view.status != FINISHED:
+            continue
+        found.append(
+            {
+                "pid": hub.public_id(game_id),
+                "players": [seat.name for seat in view.state.seats],
+                "totals": list(view.state.match_totals),
+                "status": view.status,
+            }
+        )
+    return found
+
+
+def _rules_page(
+    request: Request,
+    visitor: Visitor,
+    rules: RuleSet,
+    preset: str | None,
+    public_id: str | None,
+) -> HTMLResponse:
+    lines = in_language(visitor.language, describe_rules, rules)
+    return render(
+        request,
+        visitor,
+        "rules.html",
+        lines=lines,
+        preset=preset,
+        pid=public_id,
+        presets=preset_choices(visitor.language),
+        preset_label=in_language(visitor.language, preset_title, preset) if preset else "",
+    )
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request, visitor: Who, preset: str = "classic") -> Response:
+    """A preset's rules in words (generated from the rule set, never written twice)."""
+    try:
+        rules = find_ruleset(preset)
+    except FivediceError:
+        preset, rules = "classic", RuleSet()
+    return _rules_page(request, visitor, rules, preset, None)
+
+
+@router.get("/stats", response_class=HTMLResponse)
+def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
+    """Statistics per player and rule preset (finished, non-practice games)."""
+    rows = [
+        {**entry.to_json(), "rules": in_language(visitor.language, preset_title, entry.rules)}
+        for entry in hub.service.stats()
+    ]
+    return render(request, visitor, "stats.html", rows=rows)
+
+
+@router.get("/highscores", response_class=HTMLResponse)
+def high_scores_page(request: Request, hub: Hub, visitor: Who) -> Response:
+    """The ten best solo games per rule preset."""
+    lists = {
+        in_language(visitor.language, preset_title, preset): [entry.to_json() for entry in entries]
+        for preset, entries in hub.service.high_scores().items()
+    }
+    return render(request, visitor, "highscores.html", lists=lists)
+
+
+@router.get("/lang/{code}")
+def switch_language(code: str, next: str = "/") -> Response:
+    """The language switcher: remembers the choice in a cookie and goes back."""
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, code, max_age=YEAR, samesite="lax")
+    return response

@@ -1,0 +1,265 @@
+"""A game review in words and as a text chart: shared by `fivedice review` and the terminal app.
+
+Renders the `GameReview` the service returns (`GameService.review`); computes nothing of its
+own. Text goes through gettext in the current language (the web pages call these through
+`in_language`). The chart is drawn by plotext (a small terminal plotting library, imported
+only when a chart is drawn).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+from fivedice.i18n import _, formats, ngettext
+from fivedice.wording.text import box_name, list_text, preset_title
+
+if TYPE_CHECKING:
+    from fivedice.service.games import CurvePoint, Decision, GameReview, SeatReview
+    from fivedice.strategy.review import Choice
+
+_PLOT_LOCK = threading.Lock()  # plotext draws on one figure per process
+
+
+def choice_words(choice: Choice) -> str:
+    """An option in words: "keep 6 6", "roll all five again", "score Sixes (column 2)"."""
+    if choice.category is not None:
+        if choice.several_columns:
+            return _("score {box} in column {column}").format(
+                box=box_name(choice.category), column=choice.column + 1
+            )
+        return _("score {box}").format(box=box_name(choice.category))
+    if not choice.keep:
+        return _("roll all five again")
+    return _("keep {dice}").format(dice=" ".join(map(str, choice.keep)))
+
+
+def points(value: float, exact: bool) -> str:
+    """Expected points with two decimals; "≈" in front of an estimate."""
+    return ("" if exact else "≈") + formats.number(value, 2)
+
+
+def review_title(review: GameReview) -> str:
+    """ "Review of game 12 · Classic" """
+    name = review.rules_name
+    rules = _("custom") if name == "custom" else preset_title(name)
+    return _("Review of game {game} · {rules}").format(game=review.game_id, rules=rules)
+
+
+def exactness_note(review: GameReview) -> str:
+    """Says whether the values are exact or estimates, and what they are."""
+    if review.exact:
+        return _("Values are exact: expected points under optimal play, from the solved rules.")
+    return _(
+        "Values are estimates (≈): with several columns there is no exact solution; each "
+        "column is valued by its optimal one-column values times its multiplier."
+    )
+
+
+def seat_title(seat: SeatReview, level_names: dict[str, str] | None = None) -> str:
+    """The seat's name, with its CPU level."""
+    if seat.cpu_level is None:
+        return seat.name
+    level = (level_names or {}).get(seat.cpu_level, seat.cpu_level)
+    return _("{name} (CPU, {level})").format(name=seat.name, level=level)
+
+
+def seat_summary(seat: SeatReview, exact: bool) -> str:
+    """ "Expected points lost: 12.40 · optimal decisions: 30 of 36 (83%)" """
+    if seat.optimal_share is None:
+        return _("No decisions to review.")
+    optimal = sum(decision.is_optimal for decision in seat.decisions)
+    return _(
+        "Expected points lost: {loss} · optimal decisions: {optimal} of {count} ({share})"
+    ).format(
+        loss=points(seat.total_loss, exact),
+        optimal=optimal,
+        count=len(seat.decisions),
+        share=formats.percent(seat.optimal_share),
+    )
+
+
+def when_words(decision: Decision, match: bool) -> str:
+    """ "turn 5, 1 roll left" (with the game of a match)."""
+    if decision.rolls_left == 1:
+        rolls = _("1 roll left")
+    else:
+        rolls = ngettext("{count} roll left", "{count} rolls left", decision.rolls_left).format(
+            count=decision.rolls_left
+        )
+    turn = _("turn {turn}").format(turn=decision.turn)
+    if match:
+        turn = _("game {game}, turn {turn}").format(game=decision.game, turn=decision.turn)
+    return list_text([turn, rolls])
+
+
+def decision_line(decision: Decision, match: bool = False) -> str:
+    """One decision in a sentence: when, the dice, what was done, the best, the cost."""
+    dice = " ".join(map(str, decision.dice))
+    chosen = choice_words(decision.chosen)
+    if decision.is_optimal:
+        verdict = _("best choice")
+    else:
+        verdict = _("best: {best}, lost {loss}").format(
+            best=choice_words(decision.best), loss=points(decision.loss, decision.exact)
+        )
+    return _("{when} · dice {dice} · {chosen} · {verdict}").format(
+        when=when_words(decision, match), dice=dice, chosen=chosen, verdict=verdict
+    )
+
+
+def chart_labels() -> tuple[str, str, str]:
+    """The chart's words: the two series and the x axis."""
+    return _("expected final score"), _("points scored"), _("turns played")
+
+
+def chance_label() -> str:
+    """The name of the chances panel's axis."""
+    return _("chance of winning")
+
+
+def chance_series(review: GameReview, seat: SeatReview) -> list[tuple[str, list[float]]]:
+    """Every seat's chance of winning at each of this seat's curve points, this seat first.
+
+    Empty when the curve has no chances (a solo game). Each point holds every seat's chance
+    at that same moment, so the lines of one chart always sum to 1 point by point.
+    """
+    if not seat.curve or any(point.win_chances is None for point in seat.curve):
+        return []
+    order = [seat.seat] + [other.seat for other in review.seats if other.seat != seat.seat]
+    return [
+        (review.seats[index].name, [(point.win_chances or ())[index] for point in seat.curve])
+        for index in order
+    ]
+
+
+def percent(chance: float) -> str:
+    """A chance in whole percent, never rounded to a certainty it is not: "<1%", ">99%"."""
+    if 0 < chance < 0.005:
+        return "<" + formats.percent(0.01)
+    if 0.995 <= chance < 1:
+        return ">" + formats.percent(0.99)
+    return formats.percent(chance)
+
+
+def chances_line(seat: SeatReview, exact: bool = True) -> str | None:
+    """ "Chance of winning, at the start and after each turn: 50% · 1: 54% · ..." (None solo)."""
+    curve = seat.curve
+    if not curve or any(point.win_chance is None for point in curve):
+        return None
+    match = any(point.game > 1 for point in curve)
+    steps = []
+    for point in curve:
+        chance = ("" if exact else "≈") + percent(point.win_chance or 0.0)
+        if point.turn == 0:
+            steps.append(chance)
+        elif match:
+            steps.append(f"{point.game}.{point.turn}: {chance}")
+        else:
+            steps.append(f"{point.turn}: {chance}")
+    return _("Chance of winning, at the start and after each turn: {steps}").format(
+        steps=" · ".join(steps)
+    )
+
+
+def chart_x(curve: tuple[CurvePoint, ...]) -> list[int]:
+    """The x position of each curve point: turns played, counted over the whole match."""
+    xs: list[int] = []
+    offset = 0
+    for index, point in enumerate(curve):
+        if index and point.game != curve[index - 1].game:
+            offset = xs[-1]
+        xs.append(offset + point.turn)
+    return xs
+
+
+def text_chart(seat: SeatReview, width: int = 76, height: int = 14, color: bool = False) -> str:
+    """The seat's expected final score and points scored, turn by turn, as a text chart.
+
+    `color=True` keeps plotext's ANSI colours (for a terminal that shows them).
+    """
+    import plotext
+
+    curve = seat.curve
+    xs = chart_x(curve)
+    expected_label, scored_label, turns_label = chart_labels()
+    with _PLOT_LOCK:
+        figure = plotext.figure
+        figure.clear()
+        figure.plot_size(max(width, 30), max(height, 8))
+        figure.theme("default" if color else "colorless")
+        expected = figure.signal(xs, [p.expected_final for p in curve], marker="•")
+        scored = figure.signal(xs, [p.scored for p in curve], marker="+")
+        figure.draw(expected.lines())
+        figure.draw(scored.lines())
+        last = xs[-1] if xs else 0
+        figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
+        top = max([p.expected_final for p in curve] + [p.scored for p in curve] + [1.0])
+        figure.ruler("y").ticks(_round_ticks(top))
+        figure.label(turns_label, "x")
+        rendered = figure.build().string(colorless=not color)
+    lines = [line.rstrip() for line in rendered.splitlines()]
+    legend = f"    • {expected_label}   + {scored_label}"  # under the plot, past the y ticks
+    return "\n".join([*lines, legend])
+
+
+def text_chance_chart(
+    seat: SeatReview, width: int = 76, height: int = 11, color: bool = False
+) -> str | None:
+    """The seat's chance of winning (0-100 %) turn by turn as a small text chart (None solo)."""
+    import plotext
+
+    curve = seat.curve
+    if len(curve) < 2 or any(point.win_chance is None for point in curve):
+        return None
+    xs = chart_x(curve)
+    _expected, _scored, turns_label = chart_labels()
+    with _PLOT_LOCK:
+        figure = plotext.figure
+        figure.clear()
+        figure.plot_size(max(width, 30), max(height, 6))
+        figure.theme("default" if color else "colorless")
+        line = figure.signal(xs, [100 * (point.win_chance or 0.0) for point in curve], marker="•")
+        figure.draw(line.lines())
+        last = xs[-1]
+        figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
+        figure.ruler("y").ticks([0, 50, 100])
+        figure.label(turns_label, "x")
+        rendered = figure.build().string(colorless=not color)
+    lines = [line.rstrip() for line in rendered.splitlines()]
+    legend = "    • " + _("{name}: chance of winning (%)").format(name=seat.name)
+    return "\n".join([*lines, legend])
+
+
+def _round_ticks(top: float) -> list[int]:
+    """Four to eight round tick values from 0 to above `top`."""
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000):
+        if top / step <= 7:
+            break
+    return list(range(0, int(top) + step, step))
+
+
+def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) -> list[str]:
+    """The whole review as lines of text (`fivedice review`)."""
+    match = any(d.game > 1 for seat in review.seats for d in seat.decisions)
+    lines = [review_title(review), exactness_note(review)]
+    for seat in review.seats:
+        lines += ["", f"== {seat_title(seat)} ==", seat_summary(seat, review.exact)]
+        costliest = seat.costliest
+        if costliest:
+            lines.append(_("Costliest decisions:"))
+            lines += [f"  {decision_line(d, match)}" for d in costliest]
+        if chart and len(seat.curve) > 1:
+            lines.append("")
+            lines.append(text_chart(seat, chart_width))
+            chance_chart = text_chance_chart(seat, chart_width)
+            if chance_chart is not None:
+                lines += ["", chance_chart]
+        chances = chances_line(seat, review.exact)
+        if chances is not None:
+            lines += ["", chances]
+        if seat.decisions:
+            lines.append("")
+            lines.append(_("Every decision:"))
+            lines += [f"  {decision_line(d, match)}" for d in seat.decisions]
+    return lines
