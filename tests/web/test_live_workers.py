@@ -89,7 +89,7 @@ def _act(base, game, headers, action, version):
 
 def _driver_pid(cluster, game_number: int) -> int | None:
     """The OS process id of the worker holding a game's advisory lock (see driver.py)."""
-    from fivedice.web.driver import LOCK_CLASS
+    from fivedice.store.pg_lease import LOCK_CLASS
 
     url = cluster.url.replace("postgresql+psycopg", "postgresql")
     with psycopg.connect(url, autocommit=True) as connection:
@@ -175,7 +175,7 @@ def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers
     `a:ID:VERSION`: the stream on worker A gets the "abandoned" event, and A answers with
     the game as abandoned (its cached view of the game was dropped)."""
     from fivedice.service.games import GameService
-    from fivedice.web.live import CHANNEL
+    from fivedice.store.notices import CHANNEL
 
     a, _b = workers
     made = httpx.post(f"{a.base}/api/games", json={"players": [{"name": "Ann"}]})

@@ -16,11 +16,12 @@ queue behind a writer. Database errors are turned into the typed errors of
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -76,6 +77,7 @@ from fivedice.store.errors import (
     StoreError,
     StoreUnavailableError,
 )
+from fivedice.store.notices import CHANNEL, Notice, Topic
 from fivedice.store.rows import (
     ABANDONED,
     FINISHED,
@@ -90,6 +92,8 @@ from fivedice.store.rows import (
     summary_from_rows,
 )
 from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
+
+log = logging.getLogger(__name__)
 
 DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
@@ -137,8 +141,8 @@ _APPEND_IN_ONE = (
     )
     .returning(schema.actions.c.seq)
 )
-# ... and, when the store announces appends (`Store.notices`), the notification too: sent by
-# PostgreSQL when the statement commits, only if the action was saved.
+# ... and the action's notice (`notices`) too: sent by PostgreSQL when the statement commits,
+# only if the action was saved.
 _INSERTED = _APPEND_IN_ONE.cte("inserted")
 _APPEND_AND_NOTIFY = select(
     _INSERTED.c.seq,
@@ -162,6 +166,13 @@ _GAME_TAIL = (
     .select_from(schema.games.outerjoin(schema.actions, _ACTIONS_AFTER))
     .where(schema.games.c.id == bindparam("b_id"))
     .order_by(schema.actions.c.seq)
+)
+
+_GAMES_WITH_CPUS = (
+    select(schema.games.c.id, schema.games.c.version)
+    .join(schema.game_seats, schema.game_seats.c.game_id == schema.games.c.id)
+    .where(schema.games.c.status == IN_PROGRESS, schema.game_seats.c.cpu_level.is_not(None))
+    .group_by(schema.games.c.id, schema.games.c.version)
 )
 
 
@@ -240,9 +251,6 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
-        # PostgreSQL: NOTIFY this channel with `notice(game id, new version)` in the same
-        # statement (or transaction) as every saved action (the web app's live fan-out).
-        self.notices: tuple[str, Callable[[int, int], str]] | None = None
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -395,6 +403,31 @@ class Store:
     def close(self) -> None:
         """Closes every pooled connection."""
         self.engine.dispose()
+
+    # -- notices --------------------------------------------------------------------------
+
+    @property
+    def announces_changes(self) -> bool:
+        """Whether this store tells the other processes of its database what changed (on
+        PostgreSQL: every saved action's notice, in the action's own statement; other
+        changes through `notify`). SQLite serves one process: there is nobody to tell."""
+        return not self.is_sqlite
+
+    def notify(self, notice: Notice) -> None:
+        """Tells every process listening to this database (`pg_notify.NoticeListener`) of a
+        committed change; nothing on SQLite.
+
+        Never raises: the change is saved either way, and the others see it when they next
+        read it; a notice that cannot be sent is logged.
+        """
+        if not self.announces_changes:
+            return
+        try:
+            # One statement in autocommit: no BEGIN and COMMIT round trips around it.
+            with self._tail_reader.connect() as connection:
+                connection.execute(_NOTIFY, {"n_channel": CHANNEL, "n_payload": notice.payload})
+        except Exception as error:
+            log.warning("could not notify the other workers: %s", error)
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -630,7 +663,8 @@ class Store:
         self, game_id: int, expected_version: int, entry: ActionEntry, after: GameState
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
         """The bound values of an append's statements: the game's row (`b_`), the action's
-        (`a_`, for the one-statement form) and the notice (`n_`, None when none is sent)."""
+        (`a_`, for the one-statement form) and its notice (`n_`; None on SQLite, which has
+        no one else to tell)."""
         now = _now()
         advance = {
             "b_id": game_id,
@@ -643,9 +677,9 @@ class Store:
         in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
         in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
         notice = None
-        if self.notices is not None and not self.is_sqlite:
-            channel, payload = self.notices
-            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
+        if self.announces_changes:
+            saved = Notice(Topic.GAME, game_id, expected_version + 1)
+            notice = {"n_channel": CHANNEL, "n_payload": saved.payload}
         return advance, in_one, notice
 
     def append_action(
@@ -892,6 +926,12 @@ class Store:
         with self._errors(N_("read the statistics")), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
+
+    def games_with_cpus(self) -> list[tuple[int, int]]:
+        """The games in progress with a CPU seat, each with its version (id, version)."""
+        with self._errors(N_("look for CPU turns")), self._reader.begin() as connection:
+            rows = connection.execute(_GAMES_WITH_CPUS)
+            return [(int(row.id), int(row.version)) for row in rows]
 
     def profile_names(self) -> list[str]:
         with self._errors(N_("read the profiles")), self._reader.begin() as connection:

@@ -27,6 +27,7 @@ from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
 from fivedice.core.errors import N_, Phrase
 from fivedice.store.errors import StaleVersionError, StoreUnavailableError
+from fivedice.store.pg_connection import connect
 
 if TYPE_CHECKING:
     import psycopg
@@ -59,9 +60,6 @@ class AsyncStatements:
         self._open = 0
         self._freed: asyncio.Condition | None = None
 
-    def _conninfo(self) -> str:
-        return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
-
     @asynccontextmanager
     async def _connection(self, doing: str) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         import psycopg
@@ -77,9 +75,7 @@ class AsyncStatements:
                 self._open += 1
         try:
             if connection is None:
-                connection = await psycopg.AsyncConnection.connect(
-                    self._conninfo(), autocommit=True, row_factory=namedtuple_row
-                )
+                connection = await connect(self.store, row_factory=namedtuple_row)
             yield connection
         except psycopg.Error as error:
             broken = connection is None or connection.broken or connection.closed
