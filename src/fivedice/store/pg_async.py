@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
 from fivedice.core.errors import N_, Phrase
+from fivedice.store import statements
 from fivedice.store.errors import StaleVersionError, StoreUnavailableError
 from fivedice.store.pg_connection import connect
 
@@ -49,12 +50,10 @@ class AsyncStatements:
     """The hot statements of one PostgreSQL store, awaited in the event loop."""
 
     def __init__(self, store: Store) -> None:
-        from fivedice.store import database
-
         self.store = store
-        self._append = _compiled(database._APPEND_IN_ONE)
-        self._append_notify = _compiled(database._APPEND_AND_NOTIFY)
-        self._tail = _compiled(database._GAME_TAIL)
+        self._append = _compiled(statements.APPEND_IN_ONE)
+        self._append_notify = _compiled(statements.APPEND_AND_NOTIFY)
+        self._tail = _compiled(statements.GAME_TAIL)
         self._version = "SELECT version, status FROM games WHERE id = %(id)s"
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._open = 0
