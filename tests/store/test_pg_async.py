@@ -12,11 +12,10 @@ import pytest
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import StaleVersionError
+from fivedice.store.notices import CHANNEL
 from fivedice.store.pg_async import AsyncStatements
 
 from .conftest import human_move, simple_cpu_factory
-
-CHANNEL = "fivedice_test_notices"
 
 
 @pytest.fixture
@@ -102,7 +101,6 @@ def _entry(service: GameService, view):
 
 
 def test_an_action_notifies_in_its_own_statement_only_when_saved(pg_service):
-    pg_service.store.notices = (CHANNEL, lambda game, version: f"g:{game}:{version}")
     game_id = _new_game(pg_service)
     opening = pg_service.kept(game_id)
     with psycopg.connect(_conninfo(pg_service), autocommit=True) as listener:

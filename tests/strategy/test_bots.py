@@ -21,10 +21,11 @@ from fivedice.strategy.bots import (
     Bot,
     Level,
     LevelProfile,
-    make_bot,
     values_from_table,
 )
-from fivedice.strategy.simulate import _first_turn, _game_seeds
+from fivedice.strategy.players import make_bot
+from fivedice.strategy.playout import game_seeds
+from fivedice.strategy.simulate import first_turn_values
 from fivedice.strategy.solver import StrategyTable, column_state
 
 Solved = Callable[[RuleSet], StrategyTable]
@@ -280,13 +281,14 @@ def test_simulated_games_match_the_core_move_for_move(
     bot = _bot(level, rules, solved_table)
     values = bot.values_for(rules)
     profile = PROFILES[level]
-    seeds = _game_seeds(99, 12)
+    seeds = game_seeds(99, 12)
     dt, rt = h.dice_tables(), h.rule_tables(rules)
     out = np.zeros((len(seeds), 4), dtype=np.int64)
     h.play_games(
         profile.greedy, 0.0, 0.0, seeds, rt.multipliers, rt.scores, rt.joker_scores, rt.five,
         rt.params, values, np.array(h.TYPICAL_BOX_VALUE), dt.keep_add, dt.keep_remove,
-        dt.roll_keeps, dt.keep_of_code, dt.keep_faces, _first_turn(rules, values, profile.greedy),
+        dt.roll_keeps, dt.keep_of_code, dt.keep_faces,
+        first_turn_values(rules, values, profile.greedy),
         out,
     )  # fmt: skip
     expected = _replay_in_python(rules, level, values, seeds)

@@ -16,7 +16,8 @@ from fivedice.core.rules import RuleSet, find_ruleset
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Bot, Level, profile_for, values_from_table
 from fivedice.strategy.limits import cpus_supported, has_win_chances, is_supported
-from fivedice.strategy.simulate import _first_turn, _game_seeds, simulate
+from fivedice.strategy.playout import game_seeds
+from fivedice.strategy.simulate import first_turn_values, simulate
 from fivedice.strategy.solver import StrategyTable
 
 Solved = Callable[[RuleSet], StrategyTable]
@@ -105,14 +106,15 @@ def test_simulated_games_match_the_core_move_for_move(
     profile = profile_for(level, rules)
     bot.profile = type(profile)(profile.greedy, profile.optimal_values)
     values = bot.values_for(rules)
-    seeds = _game_seeds(5, 6)
+    seeds = game_seeds(5, 6)
     rt = h.rule_tables(rules)
     dt = h.dice_tables(rt.dice)
     out = np.zeros((len(seeds), 4), dtype=np.int64)
     h.play_games(
         profile.greedy, 0.0, 0.0, seeds, rt.multipliers, rt.scores, rt.joker_scores, rt.five,
         rt.params, values, h.typical_box_values(rules), dt.keep_add, dt.keep_remove,
-        dt.roll_keeps, dt.keep_of_code, dt.keep_faces, _first_turn(rules, values, profile.greedy),
+        dt.roll_keeps, dt.keep_of_code, dt.keep_faces,
+        first_turn_values(rules, values, profile.greedy),
         out,
     )  # fmt: skip
     for row, (dice_seed, _) in zip(out, seeds, strict=True):

@@ -18,11 +18,12 @@ from fivedice.core.game import GameSettings, GameState, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
 from fivedice.service.games import LocalGame, game_win_chances, make_cpu_player
 from fivedice.strategy import solver as s
-from fivedice.strategy.bots import Bot, Level, make_bot
+from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.chances import Outlook, combine, win_chances
 from fivedice.strategy.levels import LEVELS, parse_level
 from fivedice.strategy.master import MasterBot, win_turn
 from fivedice.strategy.moments import MomentTable, compute_moments, exact_pmf, exact_roll_pmf
+from fivedice.strategy.players import make_bot
 from tests.strategy.brute import BruteForce, BruteMoments
 from tests.strategy.test_solver import _card
 

@@ -92,7 +92,7 @@ def test_hints_need_rolled_dice(tmp_path):
 
 def test_multi_column_hints_are_legal_best_first_and_match_the_expert(tmp_path):
     pytest.importorskip("fivedice.strategy.bots")
-    from fivedice.strategy.bots import make_bot
+    from fivedice.strategy.players import make_bot
 
     service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
     rules = find_ruleset("triple")

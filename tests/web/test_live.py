@@ -9,6 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from fivedice.store.notices import Topic
 from fivedice.web import create_app
 from tests.web.conftest import SECRET
 from tests.web.live_helpers import data, events, running, take, wait_until
@@ -189,7 +190,7 @@ def test_streams_end_when_the_server_shuts_down_and_leave_no_subscription(live_a
         with httpx.stream("GET", url, timeout=30) as response:
             stream = events(response)
             assert data(take(stream, 1)[0])["version"] == 0
-            topic = ("g", live_app.state.hub.game_id(game["id"]))
+            topic = (Topic.GAME, live_app.state.hub.game_id(game["id"]))
             assert live.watchers(topic) == 1
             live._loop.call_soon_threadsafe(live.closing)
             assert list(stream) == []  # the answer ended, nothing more was sent

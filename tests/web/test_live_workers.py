@@ -89,7 +89,7 @@ def _act(base, game, headers, action, version):
 
 def _driver_pid(cluster, game_number: int) -> int | None:
     """The OS process id of the worker holding a game's advisory lock (see driver.py)."""
-    from fivedice.web.driver import LOCK_CLASS
+    from fivedice.store.pg_lease import LOCK_CLASS
 
     url = cluster.url.replace("postgresql+psycopg", "postgresql")
     with psycopg.connect(url, autocommit=True) as connection:
@@ -175,7 +175,7 @@ def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers
     `a:ID:VERSION`: the stream on worker A gets the "abandoned" event, and A answers with
     the game as abandoned (its cached view of the game was dropped)."""
     from fivedice.service.games import GameService
-    from fivedice.web.live import CHANNEL
+    from fivedice.store.notices import Notice, Topic
 
     a, _b = workers
     made = httpx.post(f"{a.base}/api/games", json={"players": [{"name": "Ann"}]})
@@ -190,11 +190,9 @@ def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers
         other = GameService.open(cluster.url)  # worker B's write and its notification
         try:
             other.abandon(number)
+            other.store.notify(Notice(Topic.ENDED, number, 1))
         finally:
             other.store.close()
-        url = cluster.url.replace("postgresql+psycopg", "postgresql")
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"a:{number}:1"))
         (ended,) = take(stream, 1)
     assert ended["event"] == "abandoned" and ended["id"] == "1"
     assert data(ended)["status"] == "abandoned" and data(ended)["server_seed"]

@@ -165,11 +165,11 @@ def test_odd_digits_in_the_sheet_and_table_forms_are_refused(client, app, number
 @pytest.mark.parametrize("number", UNICODE_DIGITS)
 def test_a_notification_with_odd_digits_is_ignored(number):
     """A NOTIFY payload that is not ours is skipped, never a crash of the listener."""
-    from fivedice.web.live import _parse
+    from fivedice.store.notices import Notice
 
-    assert _parse(f"g:{number}:1") is None
-    assert _parse(f"g:1:{number}") is None
-    assert _parse("g:12:3") == ("g", 12, 3)
+    assert Notice.parse(f"g:{number}:1") is None
+    assert Notice.parse(f"g:1:{number}") is None
+    assert Notice.parse("g:12:3") == ("g", 12, 3)
 
 
 def test_sheet_page_names_follow_the_one_rule_for_names(client):

@@ -331,7 +331,7 @@ def chances_are_estimates(rules: RuleSet) -> bool:
 
 def make_cpu_player(level: str, seed: int | None = None, rules: RuleSet | None = None) -> CpuPlayer:
     """A CPU player of a named level (imports the strategy layer only when a CPU plays)."""
-    from fivedice.strategy.bots import make_bot
+    from fivedice.strategy.players import make_bot
 
     player: CpuPlayer = make_bot(level, rules or RuleSet(), seed)
     return player

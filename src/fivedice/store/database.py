@@ -16,11 +16,12 @@ queue behind a writer. Database errors are turned into the typed errors of
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -34,11 +35,8 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
-    Integer,
     Table,
     Text,
-    and_,
-    bindparam,
     create_engine,
     event,
     exc,
@@ -64,7 +62,7 @@ from fivedice.core.record import (
     rules_key,
     rules_to_json,
 )
-from fivedice.store import schema
+from fivedice.store import schema, statements
 from fivedice.store.errors import (
     DatabaseDamagedError,
     GameClosedError,
@@ -76,6 +74,7 @@ from fivedice.store.errors import (
     StoreError,
     StoreUnavailableError,
 )
+from fivedice.store.notices import CHANNEL, Notice, Topic
 from fivedice.store.rows import (
     ABANDONED,
     FINISHED,
@@ -91,6 +90,8 @@ from fivedice.store.rows import (
 )
 from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
 
+log = logging.getLogger(__name__)
+
 DATABASE_URL_ENV = "FIVEDICE_DATABASE_URL"
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 
@@ -99,70 +100,6 @@ _IDLE_SINCE = "fivedice_idle_since"
 
 # Execution option of the connections of read-only transactions (`Store._reader`).
 _READ_ONLY = "fivedice_read_only"
-
-
-# The statements of the hot paths, built once (SQLAlchemy then reuses their compiled form).
-_ADVANCE_GAME = (
-    schema.games.update()
-    .where(
-        schema.games.c.id == bindparam("b_id"),
-        schema.games.c.version == bindparam("b_expected"),
-        schema.games.c.status == IN_PROGRESS,
-    )
-    .values(
-        version=bindparam("b_version"),
-        updated_at=bindparam("b_now"),
-        status=bindparam("b_status"),
-        totals_json=bindparam("b_totals"),
-    )
-)
-_INSERT_ACTION = schema.actions.insert()
-# PostgreSQL: the version check, the game's row and the new action in one statement (atomic
-# by itself, so it runs in autocommit: no BEGIN and COMMIT round trips). When the version
-# check fails the UPDATE changes no row and the INSERT inserts none.
-_ADVANCED = _ADVANCE_GAME.returning(schema.games.c.id).cte("advanced")
-_APPEND_IN_ONE = (
-    schema.actions.insert()
-    .from_select(
-        ["game_id", "seq", "seat", "action", "dice", "created_at"],
-        select(
-            _ADVANCED.c.id,
-            # (Names unlike any column's: the UPDATE would take a column's name as a value.)
-            bindparam("a_seq", type_=Integer),
-            bindparam("a_seat", type_=Integer),
-            bindparam("a_action", type_=Text),
-            bindparam("a_dice", type_=Text),
-            bindparam("a_at", type_=DateTime(timezone=True)),
-        ),
-    )
-    .returning(schema.actions.c.seq)
-)
-# ... and, when the store announces appends (`Store.notices`), the notification too: sent by
-# PostgreSQL when the statement commits, only if the action was saved.
-_INSERTED = _APPEND_IN_ONE.cte("inserted")
-_APPEND_AND_NOTIFY = select(
-    _INSERTED.c.seq,
-    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text)),
-)
-_NOTIFY = select(
-    func.pg_notify(bindparam("n_channel", type_=Text), bindparam("n_payload", type_=Text))
-)
-_ACTIONS_AFTER = and_(
-    schema.actions.c.game_id == schema.games.c.id, schema.actions.c.seq > bindparam("b_after")
-)
-_GAME_TAIL = (
-    select(
-        schema.games.c.version,
-        schema.games.c.status,
-        schema.actions.c.seq,
-        schema.actions.c.seat,
-        schema.actions.c.action,
-        schema.actions.c.dice,
-    )
-    .select_from(schema.games.outerjoin(schema.actions, _ACTIONS_AFTER))
-    .where(schema.games.c.id == bindparam("b_id"))
-    .order_by(schema.actions.c.seq)
-)
 
 
 def default_database_url() -> str:
@@ -240,9 +177,6 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
-        # PostgreSQL: NOTIFY this channel with `notice(game id, new version)` in the same
-        # statement (or transaction) as every saved action (the web app's live fan-out).
-        self.notices: tuple[str, Callable[[int, int], str]] | None = None
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -395,6 +329,33 @@ class Store:
     def close(self) -> None:
         """Closes every pooled connection."""
         self.engine.dispose()
+
+    # -- notices --------------------------------------------------------------------------
+
+    @property
+    def announces_changes(self) -> bool:
+        """Whether this store tells the other processes of its database what changed (on
+        PostgreSQL: every saved action's notice, in the action's own statement; other
+        changes through `notify`). SQLite serves one process: there is nobody to tell."""
+        return not self.is_sqlite
+
+    def notify(self, notice: Notice) -> None:
+        """Tells every process listening to this database (`pg_notify.NoticeListener`) of a
+        committed change; nothing on SQLite.
+
+        Never raises: the change is saved either way, and the others see it when they next
+        read it; a notice that cannot be sent is logged.
+        """
+        if not self.announces_changes:
+            return
+        try:
+            # One statement in autocommit: no BEGIN and COMMIT round trips around it.
+            with self._tail_reader.connect() as connection:
+                connection.execute(
+                    statements.NOTIFY, {"n_channel": CHANNEL, "n_payload": notice.payload}
+                )
+        except Exception as error:
+            log.warning("could not notify the other workers: %s", error)
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -630,7 +591,8 @@ class Store:
         self, game_id: int, expected_version: int, entry: ActionEntry, after: GameState
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
         """The bound values of an append's statements: the game's row (`b_`), the action's
-        (`a_`, for the one-statement form) and the notice (`n_`, None when none is sent)."""
+        (`a_`, for the one-statement form) and its notice (`n_`; None on SQLite, which has
+        no one else to tell)."""
         now = _now()
         advance = {
             "b_id": game_id,
@@ -643,9 +605,9 @@ class Store:
         in_one = {"a_seq": entry.seq, "a_seat": entry.seat, "a_action": entry.action}
         in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
         notice = None
-        if self.notices is not None and not self.is_sqlite:
-            channel, payload = self.notices
-            notice = {"n_channel": channel, "n_payload": payload(game_id, expected_version + 1)}
+        if self.announces_changes:
+            saved = Notice(Topic.GAME, game_id, expected_version + 1)
+            notice = {"n_channel": CHANNEL, "n_payload": saved.payload}
         return advance, in_one, notice
 
     def append_action(
@@ -681,7 +643,9 @@ class Store:
                 if not self.is_sqlite and not finished_game_numbers:
                     # The usual action on a server: one statement, one round trip (its
                     # NOTIFY included).
-                    statement = _APPEND_IN_ONE if notice is None else _APPEND_AND_NOTIFY
+                    statement = (
+                        statements.APPEND_IN_ONE if notice is None else statements.APPEND_AND_NOTIFY
+                    )
                     with self._tail_reader.connect() as connection:
                         saved = connection.execute(
                             statement, {**advance, **in_one, **(notice or {})}
@@ -690,12 +654,12 @@ class Store:
                             self._refuse(connection, game_id, expected_version)
                     return
                 with self.writing() as connection:
-                    changed = connection.execute(_ADVANCE_GAME, advance).rowcount
+                    changed = connection.execute(statements.ADVANCE_GAME, advance).rowcount
                     if changed != 1:
                         self._refuse(connection, game_id, expected_version)
-                    connection.execute(_INSERT_ACTION, action)
+                    connection.execute(statements.INSERT_ACTION, action)
                     if notice is not None:
-                        connection.execute(_NOTIFY, notice)  # (sent at the commit)
+                        connection.execute(statements.NOTIFY, notice)  # (sent at the commit)
                     if finished_game_numbers:
                         # (dict(result) would call result.keys(), the column names.)
                         profiles = {
@@ -729,13 +693,15 @@ class Store:
         # One statement: it reads one snapshot by itself, so on a server it runs without a
         # transaction around it (no BEGIN and COMMIT round trips).
         with self._errors(N_("read the game")), self._tail_reader.connect() as connection:
-            rows = connection.execute(_GAME_TAIL, {"b_id": game_id, "b_after": after}).all()
+            rows = connection.execute(
+                statements.GAME_TAIL, {"b_id": game_id, "b_after": after}
+            ).all()
         return self.tail_of(game_id, after, rows)
 
     def tail_of(
         self, game_id: int, after: int, rows: Sequence[Any]
     ) -> tuple[int, str, tuple[ActionEntry, ...]]:
-        """`game_tail`'s answer from the rows of its query (`_GAME_TAIL`), checked."""
+        """`game_tail`'s answer from the rows of its query (`statements.GAME_TAIL`), checked."""
         if not rows:
             raise GameNotFoundError(N_("there is no saved game {game_id}"), game_id=game_id)
         version, status = int(rows[0].version), str(rows[0].status)
@@ -892,6 +858,12 @@ class Store:
         with self._errors(N_("read the statistics")), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
+
+    def games_with_cpus(self) -> list[tuple[int, int]]:
+        """The games in progress with a CPU seat, each with its version (id, version)."""
+        with self._errors(N_("look for CPU turns")), self._reader.begin() as connection:
+            rows = connection.execute(statements.GAMES_WITH_CPUS)
+            return [(int(row.id), int(row.version)) for row in rows]
 
     def profile_names(self) -> list[str]:
         with self._errors(N_("read the profiles")), self._reader.begin() as connection:

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
 from fivedice.core.errors import N_, Phrase
+from fivedice.store import statements
 from fivedice.store.errors import StaleVersionError, StoreUnavailableError
+from fivedice.store.pg_connection import connect
 
 if TYPE_CHECKING:
     import psycopg
@@ -48,19 +50,14 @@ class AsyncStatements:
     """The hot statements of one PostgreSQL store, awaited in the event loop."""
 
     def __init__(self, store: Store) -> None:
-        from fivedice.store import database
-
         self.store = store
-        self._append = _compiled(database._APPEND_IN_ONE)
-        self._append_notify = _compiled(database._APPEND_AND_NOTIFY)
-        self._tail = _compiled(database._GAME_TAIL)
+        self._append = _compiled(statements.APPEND_IN_ONE)
+        self._append_notify = _compiled(statements.APPEND_AND_NOTIFY)
+        self._tail = _compiled(statements.GAME_TAIL)
         self._version = "SELECT version, status FROM games WHERE id = %(id)s"
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._open = 0
         self._freed: asyncio.Condition | None = None
-
-    def _conninfo(self) -> str:
-        return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     @asynccontextmanager
     async def _connection(self, doing: str) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
@@ -77,9 +74,7 @@ class AsyncStatements:
                 self._open += 1
         try:
             if connection is None:
-                connection = await psycopg.AsyncConnection.connect(
-                    self._conninfo(), autocommit=True, row_factory=namedtuple_row
-                )
+                connection = await connect(self.store, row_factory=namedtuple_row)
             yield connection
         except psycopg.Error as error:
             broken = connection is None or connection.broken or connection.closed

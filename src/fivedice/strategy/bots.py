@@ -2,7 +2,7 @@
 
 >>> from fivedice.core.rules import CLASSIC
 >>> from fivedice.core.card import ScoreCard
->>> bot = make_bot("beginner", CLASSIC)
+>>> bot = Bot("beginner", CLASSIC)
 >>> bot.choose_keep(CLASSIC, ScoreCard.empty(CLASSIC), (6, 2, 6, 3, 1), rolls_left=2)
 (6, 6)
 
@@ -17,6 +17,8 @@ The levels (see `heuristics` for the shared machinery):
 * `expert`: optimal (exactly, for one column; for several, optimal values per column).
 * `master`: plays to win: against others it takes the option with the best chance of winning
   (`master.MasterBot`); solo, and with several columns, it plays like the expert.
+
+`players.make_bot` makes the player of any level, master included.
 """
 
 from __future__ import annotations
@@ -50,7 +52,6 @@ __all__ = [
     "Level",
     "LevelProfile",
     "level_values",
-    "make_bot",
     "profile_for",
     "values_from_table",
 ]
@@ -334,18 +335,3 @@ class Bot:
             raise FivediceError("the card is complete: there is nothing left to decide")
         if rolls_left < 0:
             raise FivediceError(f"rolls left cannot be negative, not {rolls_left}")
-
-
-def make_bot(
-    level: Level | str,
-    rules: RuleSet,
-    rng: random.Random | int | None = None,
-    **options: object,
-) -> Bot:
-    """A CPU player of a level; `rng` may be a seed. Options go to `Bot` (values, cache)."""
-    generator = rng if isinstance(rng, random.Random) else random.Random(rng)
-    if Level.parse(level) is Level.MASTER:
-        from fivedice.strategy.master import MasterBot
-
-        return MasterBot(rules, generator, **options)  # type: ignore[arg-type]
-    return Bot(level, rules, generator, **options)  # type: ignore[arg-type]

@@ -33,7 +33,6 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy.kernel import state_value
 from fivedice.strategy.playout import count_code as _count_code
-from fivedice.strategy.playout import next_random as _next_random
 from fivedice.strategy.playout import play_game, play_games
 from fivedice.strategy.policy import (
     EPSILON,
@@ -55,7 +54,6 @@ __all__ = [
     "DiceTables",
     "RuleTables",
     "_count_code",
-    "_next_random",
     "beginner_keep",
     "card_arrays",
     "column_key",

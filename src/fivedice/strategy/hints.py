@@ -211,7 +211,8 @@ def estimated_hints(state: GameState) -> list[Hint]:
     import numpy as np
 
     from fivedice.strategy import heuristics as h
-    from fivedice.strategy.bots import Level, make_bot
+    from fivedice.strategy.bots import Level
+    from fivedice.strategy.players import make_bot
 
     dice = _check_decision(state)
     rules = state.rules

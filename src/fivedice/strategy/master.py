@@ -44,10 +44,9 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
-from fivedice.strategy.heuristics import _next_random
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
-from fivedice.strategy.simulate import _game_seeds
+from fivedice.strategy.playout import game_seeds, next_random
 
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
@@ -345,7 +344,7 @@ def _roll_from(keep: int, rng: npt.NDArray[np.uint64]) -> int:
     """Rolls the dice not kept: returns the index in ALL_ROLLS of the five dice."""
     k = keep
     while k < 210:
-        k = s.ADD_FACE[k, int(_next_random(rng) * 6.0)]
+        k = s.ADD_FACE[k, int(next_random(rng) * 6.0)]
     return k - 210
 
 
@@ -493,7 +492,7 @@ def play_duels(
         )
     rules = moments.rules
     arrays = s._rule_arrays(rules)
-    seeds = np.ascontiguousarray(_game_seeds(seed, games)[:, 0])
+    seeds = np.ascontiguousarray(game_seeds(seed, games)[:, 0])
     firsts = np.arange(games, dtype=np.int64) % 2
     records = np.zeros((games, 26, 2, 4), dtype=np.int64)
     finals = np.zeros((games, 2), dtype=np.int64)

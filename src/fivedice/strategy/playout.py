@@ -38,6 +38,30 @@ FloatArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.integer]
 
 
+def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
+    """Two independent splitmix64 seeds per game (dice, slips), from (seed, game number).
+
+    The same seed and game number always give the same pair, so a game plays the same
+    whichever thread, batch or benchmark plays it.
+    """
+    with np.errstate(over="ignore"):
+        index = np.arange(games, dtype=np.uint64) * np.uint64(2)
+        base = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
+        seeds = np.empty((games, 2), dtype=np.uint64)
+        seeds[:, 0] = _mix(base + index)
+        seeds[:, 1] = _mix(base + index + np.uint64(1))
+    return seeds
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """splitmix64's finaliser over an array (the first output of each stream)."""
+    with np.errstate(over="ignore"):
+        z = x + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
 @njit(cache=True, nogil=True, inline="always")
 def next_random(state: npt.NDArray[np.uint64]) -> float:  # pragma: no cover
     """A uniform number in [0, 1) from a splitmix64 state (advanced in place)."""

@@ -22,6 +22,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Level, level_values, profile_for
 from fivedice.strategy.limits import has_win_chances
+from fivedice.strategy.playout import game_seeds
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
 
@@ -172,9 +173,9 @@ def simulate(
         )
     rt = h.rule_tables(rules)
     dt = h.dice_tables(rt.dice)
-    first_keep = _first_turn(rules, values, profile.greedy)
+    first_keep = first_turn_values(rules, values, profile.greedy)
     out = np.zeros((games, 4), dtype=np.int64)
-    seeds = _game_seeds(seed, games)
+    seeds = game_seeds(seed, games)
     typical = h.typical_box_values(rules)
 
     def play(chunk_seeds: npt.NDArray[np.uint64], results: npt.NDArray[np.int64]) -> None:
@@ -336,26 +337,7 @@ def _master_head_to_head(
     return HeadToHead(results, win_rates)
 
 
-def _game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
-    """Two independent splitmix64 seeds per game (dice, slips), from (seed, game number)."""
-    with np.errstate(over="ignore"):
-        index = np.arange(games, dtype=np.uint64) * np.uint64(2)
-        base = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03)
-        seeds = np.empty((games, 2), dtype=np.uint64)
-        seeds[:, 0] = _mix(base + index)
-        seeds[:, 1] = _mix(base + index + np.uint64(1))
-    return seeds
-
-
-def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    with np.errstate(over="ignore"):
-        z = x + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-def _first_turn(rules: RuleSet, values: h.Values, greedy: bool) -> h.FloatArray:
+def first_turn_values(rules: RuleSet, values: h.Values, greedy: bool) -> h.FloatArray:
     """The keep values of the first turn, the same in every game, computed once."""
     levels = max(rules.rolls_per_turn - 1, 1)
     rt = h.rule_tables(rules)

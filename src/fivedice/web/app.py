@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.service.games import GameService
+from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.driver import CpuDriver
@@ -33,7 +34,7 @@ from fivedice.web.guard import (
     session_of,
 )
 from fivedice.web.hub import GameHub, error_status
-from fivedice.web.live import ENDED, Live
+from fivedice.web.live import Live
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
@@ -45,6 +46,8 @@ SERVER_SOLVE_WAIT_SECONDS = 2.0
 CPU_SCAN_ENV = "FIVEDICE_CPU_SCAN_SECONDS"
 CPU_DELAY_ENV = "FIVEDICE_CPU_DELAY_MS"
 DEFAULT_CPU_SCAN_SECONDS = 5.0
+_MOVES = frozenset({Topic.GAME, Topic.SEATS})  # changes after which a CPU may be to move
+_GAME_TOPICS = frozenset({Topic.GAME, Topic.SEATS, Topic.ENDED})
 
 
 def create_app(
@@ -78,17 +81,17 @@ def create_app(
     hub = GameHub(service, signer)
     driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds)
 
-    def on_change(kind: str, ident: int, version: int) -> None:
-        if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version, seats=kind == "s")
+    def on_change(topic: Topic, ident: int, version: int) -> None:
+        if topic in _MOVES and drive_cpus:
+            driver.poke(ident, version, seats=topic is Topic.SEATS)
 
-    def on_remote_change(kind: str, ident: int, version: int) -> None:
-        if kind in ("g", "s") and drive_cpus:
-            driver.poke(ident, version, remote=True, seats=kind == "s")
+    def on_remote_change(topic: Topic, ident: int, version: int) -> None:
+        if topic in _MOVES and drive_cpus:
+            driver.poke(ident, version, remote=True, seats=topic is Topic.SEATS)
 
-    def on_remote(kind: str, ident: int, version: int) -> None:
-        if kind in ("g", "s", ENDED):  # (seats or status changed: the game is read again)
-            hub.forget_older(ident, version, seats_changed=kind in ("s", ENDED))
+    def on_remote(topic: Topic, ident: int, version: int) -> None:
+        if topic in _GAME_TOPICS:  # (seats or status changed: the game is read again)
+            hub.forget_older(ident, version, seats_changed=topic is not Topic.GAME)
 
     live = Live(service.store, on_remote=on_remote)
     live.local_hooks.append(on_change)

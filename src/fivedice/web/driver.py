@@ -15,10 +15,11 @@ letting go). A poked game gets one task that, while a CPU seat is to move, waits
 room's pace (`delay_ms`) and asks the hub for one CPU step.
 
 Exactly once: the store's version check refuses a second step made against the same
-version, and on PostgreSQL a worker drives a game only while it holds the game's advisory
-lock (``pg_try_advisory_lock``, on one dedicated connection per worker); if the worker dies
-its connection closes, the lock is freed and the next scan of another worker takes over.
-SQLite has one worker: the task table of this process is the lease.
+version, and a worker drives a game only while it holds the game's lease
+(`fivedice.store.pg_lease`: on PostgreSQL an advisory lock on one dedicated connection per
+worker); if the worker dies its connection closes, the lock is freed and the next scan of
+another worker takes over. SQLite has one worker: the task table of this process is the
+lease.
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from fivedice.core.errors import N_, FivediceError
-from fivedice.store import IN_PROGRESS, StaleVersionError, Store, schema
+from fivedice.core.errors import FivediceError
+from fivedice.store import StaleVersionError
+from fivedice.store.pg_lease import GameLease
 
 if TYPE_CHECKING:
     from fivedice.service.games import GameView
@@ -41,68 +41,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
 INLINE_LEVELS = frozenset({"beginner", "casual"})  # decide fast: stepped in the event loop
-
-
-class Lease:
-    """Who drives a game's CPUs: on PostgreSQL an advisory lock per game, held on one
-    dedicated connection of this worker (psycopg's async connection, awaited in the event
-    loop: no thread); on SQLite always granted (one worker)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._connection: Any = None
-        self._lock: asyncio.Lock | None = None
-
-    async def acquire(self, game_id: int) -> bool:
-        if self.store.is_sqlite:
-            return True
-        try:
-            return bool(await self._execute("SELECT pg_try_advisory_lock(%s, %s)", game_id))
-        except Exception as error:
-            log.warning("advisory lock unavailable: %s", error)
-            await self._drop()
-            return False
-
-    async def release(self, game_id: int) -> None:
-        if self.store.is_sqlite:
-            return
-        try:
-            await self._execute("SELECT pg_advisory_unlock(%s, %s)", game_id)
-        except Exception:  # the connection is gone: so is the lock
-            await self._drop()
-
-    async def _execute(self, sql: str, game_id: int) -> Any:
-        import psycopg
-
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:  # (one connection: one statement at a time)
-            if self._connection is None or self._connection.closed:
-                conninfo = self.store.url.set(drivername="postgresql").render_as_string(
-                    hide_password=False
-                )
-                # Named, so an operator (and the tests) can see which process drives a game.
-                self._connection = await psycopg.AsyncConnection.connect(
-                    conninfo, autocommit=True, application_name=f"fivedice-cpu-{os.getpid()}"
-                )
-            cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
-            row = await cursor.fetchone()
-        return row[0] if row else None
-
-    async def _drop(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.close()
-
-    async def close(self) -> None:
-        await self._drop()
 
 
 class CpuDriver:
@@ -112,7 +55,7 @@ class CpuDriver:
         self.hub = hub
         self.delay = max(delay_ms, 0) / 1000
         self.scan_seconds = scan_seconds
-        self.lease = Lease(hub.service.store)
+        self.lease = GameLease(hub.service.store)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._scanner: asyncio.Task[None] | None = None
@@ -185,7 +128,7 @@ class CpuDriver:
         before: dict[int, int] | None = None  # the versions the last scan read
         while not self._stopping:
             try:
-                found = await run_in_threadpool(self._games_with_cpus)
+                found = await run_in_threadpool(self.hub.service.store.games_with_cpus)
                 for game_id, version in found:
                     # A game whose version moved since the last scan has someone alive
                     # moving it: only the others are poked (the first scan pokes all).
@@ -197,19 +140,6 @@ class CpuDriver:
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
-
-    def _games_with_cpus(self) -> list[tuple[int, int]]:
-        """The games in progress with a CPU seat, and their versions."""
-        games, seats = schema.games, schema.game_seats
-        query = (
-            select(games.c.id, games.c.version)
-            .join(seats, seats.c.game_id == games.c.id)
-            .where(games.c.status == IN_PROGRESS, seats.c.cpu_level.is_not(None))
-            .group_by(games.c.id, games.c.version)
-        )
-        store = self.hub.service.store
-        with store._errors(N_("look for CPU turns")), store._reader.begin() as connection:
-            return [(int(row.id), int(row.version)) for row in connection.execute(query)]
 
     async def _drive(self, game_id: int, version: int | None = None) -> None:
         try:

@@ -37,10 +37,10 @@ from fivedice.store import (
     StoreUnavailableError,
 )
 from fivedice.store.browser_seats import BrowserSeats, session_key
+from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room, RoomError, Rooms
 from fivedice.strategy.levels import LEVELS
 from fivedice.strategy.limits import SolverBusyError
-from fivedice.web.live import ENDED
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
@@ -153,7 +153,7 @@ def _room_seed(options: dict[str, Any], text: str) -> str:
     return seed
 
 
-def _no_live(kind: str, ident: int, version: int, *, notified: bool = False) -> None:
+def _no_live(topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
 
@@ -543,10 +543,10 @@ class GameHub:
     def _published(self, view: GameView, *, appended: bool = True) -> None:
         """A write committed: keep its JSON for the streams and announce it (`appended`: an
         action the store saved, whose statement notified the other workers already when
-        the store does that, see `Store.notices`)."""
+        the store does that, see `Store.announces_changes`)."""
         self._keep(view, self._json(view))
-        notified = appended and self.service.store.notices is not None
-        self.changed("g", view.game_id, view.version, notified=notified)
+        notified = appended and self.service.store.announces_changes
+        self.changed(Topic.GAME, view.game_id, view.version, notified=notified)
 
     def _json(self, view: GameView) -> str:
         # orjson: the same compact JSON (UTF-8 text rather than \u escapes), 5-10x faster
@@ -793,7 +793,7 @@ class GameHub:
                 raise RoomError(N_("this invitation is not one of this game's"))
         after = self.rooms.join(room.room_id, seat, session_key(session), name, client_seed)
         if after.version != room.version:
-            self.changed("r", room.room_id, after.version)
+            self.changed(Topic.ROOM, room.room_id, after.version)
         if seat is None:
             claimed = [
                 s for s, key in self.rooms.claims(room.room_id) if key == session_key(session)
@@ -843,7 +843,7 @@ class GameHub:
             self.browser_seats.add_by_key(
                 room.host_key, [(view.game_id, seat) for seat in host_seats if seat is not None]
             )
-        self.changed("r", room.room_id, started.version)
+        self.changed(Topic.ROOM, room.room_id, started.version)
         self._published(view, appended=False)
         return started, view
 
@@ -867,7 +867,7 @@ class GameHub:
             self.service._forget(game_id)
             self._drop_json(game_id)
             after = self._load(game_id)
-        self.changed("s", game_id, after.version)
+        self.changed(Topic.SEATS, game_id, after.version)
         return after
 
     def abandon(self, game_id: int) -> GameView:
@@ -882,7 +882,7 @@ class GameHub:
             self._drop_json(game_id)
             after = self._load(game_id)
         self._keep(after, self._json(after))
-        self.changed(ENDED, game_id, after.version)
+        self.changed(Topic.ENDED, game_id, after.version)
         return after
 
     def room_data(self, room: Room) -> dict[str, Any]:

@@ -1,52 +1,47 @@
 """Live games: every saved change is pushed to the pages and streams that watch it.
 
-`Live` is one per worker process. A writer calls `changed(topic, version)` after its
-transaction committed; subscribers (the event streams of `api.py`) wake up and send what
-they missed. Topics are ``("g", game id)`` for games and ``("r", room id)`` for rooms.
+`Live` is one per worker process. A writer calls `changed(topic, id, version)` after its
+transaction committed; subscribers (the event streams of `routers/api.py`) wake up and send
+what they missed. A stream watches ``(Topic.GAME, game id)`` or ``(Topic.ROOM, room id)``.
 
 Across workers:
 
 - SQLite (one worker): the fan-out is in-process only.
-- PostgreSQL: the writer also sends ``NOTIFY fivedice, '<topic>:<id>:<version>'`` (the id
-  and version, never the state), and every worker keeps one listener connection
-  (``LISTEN fivedice``) that feeds its own in-process fan-out. A worker thus hears its own
-  writes twice (directly and through PostgreSQL); streams send each version once anyway,
-  because they remember the last version they sent.
+- PostgreSQL: the store tells the other workers (a `fivedice.store.notices.Notice`: the
+  topic, id and version, never the state; a saved action's notice travels in the action's
+  own statement), and every worker keeps one listener (`fivedice.store.pg_notify`) that
+  feeds its own in-process fan-out. A worker thus hears its own writes twice (directly and
+  through PostgreSQL); streams send each version once anyway, because they remember the last
+  version they sent.
 
-``s:<game id>:<version>`` tells the workers that a game's seats changed (a seat handed to a
-CPU) without a new version: they drop their cached view of it.
+`Topic.SEATS` tells the workers that a game's seats changed (a seat handed to a CPU) without
+a new version: they drop their cached view of it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import text
-
 from fivedice.store import Store
+from fivedice.store.notices import Notice, Topic
+from fivedice.store.pg_notify import NoticeListener
 
-log = logging.getLogger(__name__)
-
-CHANNEL = "fivedice"
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
 SHUTDOWN_POLL_SECONDS = 0.5
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-Topic = tuple[str, int]
-GAME = "g"  # a game's new version (the topic of its streams)
-ENDED = "a"  # a game abandoned: its status changed at the same version
+Watched = tuple[Topic, int]  # what a stream watches: a topic and the id of its game or room
+Hook = Callable[[Topic, int, int], None]  # (topic, id, version) of a committed change
 
 
 @dataclass(eq=False)
 class Subscription:
     """One stream's interest in a topic: the highest version announced, and a wake-up."""
 
-    topic: Topic
+    watched: Watched
     known: int = -1
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False  # the client went away, or the server is shutting down
@@ -82,28 +77,25 @@ class Live:
 
     Args:
         store: the database (its URL decides whether PostgreSQL carries notifications).
-        on_remote: called in the event loop for every notification heard from PostgreSQL
+        on_remote: called in the event loop for every notice heard from PostgreSQL
             (the app drops stale cached views and pokes the CPU driver there).
     """
 
-    def __init__(self, store: Store, on_remote: Callable[[str, int, int], None] | None = None):
+    def __init__(self, store: Store, on_remote: Hook | None = None):
         self.store = store
         self.on_remote = on_remote
-        self._subs: dict[Topic, set[Subscription]] = {}
+        self._subs: dict[Watched, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
-        self._notifier = store.engine.execution_options(isolation_level="AUTOCOMMIT")
-        if self.shared:  # every saved action notifies in its own statement (no round trip)
-            store.notices = (CHANNEL, _game_payload)
-        self.local_hooks: list[Callable[[str, int, int], None]] = []
+        self.local_hooks: list[Hook] = []
         self.streams: set[Subscription] = set()  # the open event streams (`closing`)
         self._watcher: asyncio.Task[None] | None = None
-        self.remote_hooks: list[Callable[[str, int, int], None]] = []
+        self.remote_hooks: list[Hook] = []
 
     @property
     def shared(self) -> bool:
         """Whether other worker processes may write (PostgreSQL)."""
-        return not self.store.is_sqlite
+        return self.store.announces_changes
 
     # -- lifecycle (the app's lifespan) ----------------------------------------------------
 
@@ -111,7 +103,8 @@ class Live:
         self._loop = loop
         self._watcher = loop.create_task(self._watch_shutdown())
         if self.shared:
-            self._listener = loop.create_task(self._listen())
+            listener = NoticeListener(self.store, heard=self._heard, missed=self._missed)
+            self._listener = loop.create_task(listener.listen())
 
     def stop(self) -> None:
         self.closing()
@@ -137,53 +130,49 @@ class Live:
 
     # -- subscribing (event loop) ----------------------------------------------------------
 
-    def subscribe(self, topic: Topic) -> Subscription:
-        sub = Subscription(topic)
-        self._subs.setdefault(topic, set()).add(sub)
+    def subscribe(self, watched: Watched) -> Subscription:
+        """A new stream's interest in a game's or a room's changes."""
+        sub = Subscription(watched)
+        self._subs.setdefault(watched, set()).add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
-        subs = self._subs.get(sub.topic)
+        """Forgets a stream's interest (the stream ended)."""
+        subs = self._subs.get(sub.watched)
         if subs is not None:
             subs.discard(sub)
             if not subs:
-                del self._subs[sub.topic]
+                del self._subs[sub.watched]
 
-    def watchers(self, topic: Topic) -> int:
-        return len(self._subs.get(topic, ()))
+    def watchers(self, watched: Watched) -> int:
+        """How many streams of this worker watch it."""
+        return len(self._subs.get(watched, ()))
 
-    def _announce(self, kind: str, ident: int, version: int) -> None:
+    def _announce(self, topic: Topic, ident: int, version: int) -> None:
         # Runs in the event loop.
-        if kind == ENDED:  # a game's status changed, not its version: its streams ask
-            for sub in list(self._subs.get((GAME, ident), ())):
+        if topic is Topic.ENDED:  # a game's status changed, not its version: its streams ask
+            for sub in list(self._subs.get((Topic.GAME, ident), ())):
                 sub.known = UNKNOWN
                 sub.wake.set()
             return
-        for sub in list(self._subs.get((kind, ident), ())):
+        for sub in list(self._subs.get((topic, ident), ())):
             if version > sub.known:  # (UNKNOWN stays: the database decides)
                 sub.known = version
             sub.wake.set()
 
     # -- writers (any thread) --------------------------------------------------------------
 
-    def changed(self, kind: str, ident: int, version: int, *, notified: bool = False) -> None:
-        """A change of a topic was committed: wake this worker's streams, tell the others
-        (`notified`: the write's own statement told them, see `Store.notices`)."""
-        self._call_soon(self._local, kind, ident, version)
+    def changed(self, topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
+        """A change was committed: wake this worker's streams, tell the others (`notified`:
+        the write's own statement told them, see `Store.announces_changes`)."""
+        self._call_soon(self._local, topic, ident, version)
         if self.shared and not notified:
-            try:
-                # One statement in autocommit: no BEGIN and COMMIT round trips around it.
-                with self._notifier.connect() as connection:
-                    connection.execute(
-                        _NOTIFY, {"channel": CHANNEL, "payload": f"{kind}:{ident}:{version}"}
-                    )
-            except Exception as error:  # the change is saved; the others see it on reload
-                log.warning("could not notify the other workers: %s", error)
+            self.store.notify(Notice(topic, ident, version))
 
-    def _local(self, kind: str, ident: int, version: int) -> None:
-        self._announce(kind, ident, version)
+    def _local(self, topic: Topic, ident: int, version: int) -> None:
+        self._announce(topic, ident, version)
         for hook in self.local_hooks:
-            hook(kind, ident, version)
+            hook(topic, ident, version)
 
     def _call_soon(self, function: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -199,66 +188,19 @@ class Live:
             with contextlib.suppress(RuntimeError):  # the loop is closing
                 loop.call_soon_threadsafe(function, *args)
 
-    # -- PostgreSQL listener (its own thread and connection) -------------------------------
+    # -- notices of every worker (PostgreSQL; the event loop) --------------------------------
 
-    def _conninfo(self) -> str:
-        return self.store.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    def _missed(self) -> None:
+        """The listener (re)connected: every stream looks again."""
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                sub.known = UNKNOWN
+                sub.wake.set()
 
-    async def _listen(self) -> None:
-        """LISTEN on one connection of this worker, in the event loop (no thread: a
-        notification wakes the streams without handing the interpreter to another thread)."""
-        import psycopg
-
-        delay = 0.2
-        while True:
-            try:
-                connection = await psycopg.AsyncConnection.connect(
-                    self._conninfo(), autocommit=True
-                )
-                async with connection:
-                    await connection.execute(f"LISTEN {CHANNEL}")
-                    delay = 0.2
-                    # Missed while (re)connecting: let everyone look again.
-                    self._heard("*", 0, 0)
-                    async for note in connection.notifies():
-                        parsed = _parse(note.payload)
-                        if parsed is not None:
-                            self._heard(*parsed)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("listener connection lost (%s); reconnecting", error)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
-
-    def _heard(self, kind: str, ident: int, version: int) -> None:
-        if kind == "*":
-            for sub_kind, sub_ident in list(self._subs):
-                for sub in list(self._subs.get((sub_kind, sub_ident), ())):
-                    sub.known = UNKNOWN
-                    sub.wake.set()
-        else:
-            self._announce(kind, ident, version)
-        if kind == "*":
-            return
+    def _heard(self, notice: Notice) -> None:
+        topic, ident, version = notice
+        self._announce(topic, ident, version)
         if self.on_remote is not None:
-            self.on_remote(kind, ident, version)
+            self.on_remote(topic, ident, version)
         for hook in self.remote_hooks:
-            hook(kind, ident, version)
-
-
-def _game_payload(game_id: int, version: int) -> str:
-    return f"g:{game_id}:{version}"
-
-
-def _parse(payload: str) -> tuple[str, int, int] | None:
-    kind, _sep, rest = payload.partition(":")
-    ident, _sep, version = rest.partition(":")
-    if kind not in ("g", "r", "s", ENDED) or not _digits(ident) or not _digits(version):
-        return None
-    return kind, int(ident), int(version)
-
-
-def _digits(text: str) -> bool:
-    """ASCII digits only: `str.isdigit` also says yes to "²", which int() refuses."""
-    return text.isascii() and text.isdigit()
+            hook(topic, ident, version)

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from fivedice.core.errors import N_
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service.games import GameView
+from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.strategy.levels import Level as _Level
 from fivedice.web.hub import (
@@ -35,7 +36,7 @@ from fivedice.web.hub import (
     SeatError,
     hmac_equal,
 )
-from fivedice.web.live import Live, Subscription
+from fivedice.web.live import Live, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -507,7 +508,7 @@ class EventStream(Response):
         live.streams.add(sub)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            batch, last, ident = self._first, self._after, sub.topic[1]
+            batch, last, ident = self._first, self._after, sub.watched[1]
             quiet_since = loop.time()
             while not sub.closed:
                 if batch:
@@ -544,20 +545,20 @@ class EventStream(Response):
 
 async def _stream(
     request: Request,
-    topic: tuple[str, int],
+    watched: Watched,
     fetch: Fetch,
     fetch_now: FetchNow,
     after: int | None,
     fetch_async: FetchAsync | None = None,
 ) -> EventStream:
     live: Live = request.app.state.live
-    sub = live.subscribe(topic)
+    sub = live.subscribe(watched)
     try:
-        first = fetch_now(topic[1], after, None)
+        first = fetch_now(watched[1], after, None)
         if first is None and fetch_async is not None:
-            first = await fetch_async(topic[1], after, None)
+            first = await fetch_async(watched[1], after, None)
         if first is None:
-            first = await run_in_threadpool(fetch, topic[1], after, None)
+            first = await run_in_threadpool(fetch, watched[1], after, None)
     except BaseException:
         live.unsubscribe(sub)
         raise
@@ -593,7 +594,12 @@ async def game_events(
     gid = hub.game_id(game_id)
     after_version = _after(last_event_id, after)
     return await _stream(
-        request, ("g", gid), hub.events_since, hub.events_now, after_version, hub.events_async
+        request,
+        (Topic.GAME, gid),
+        hub.events_since,
+        hub.events_now,
+        after_version,
+        hub.events_async,
     )
 
 
@@ -827,7 +833,9 @@ async def room_events(
     def later(ident: int, seen: int | None, known: int | None) -> None:
         return None  # (rooms change a few times in their life: read in a thread)
 
-    return await _stream(request, ("r", room.room_id), fetch, later, _after(last_event_id, None))
+    return await _stream(
+        request, (Topic.ROOM, room.room_id), fetch, later, _after(last_event_id, None)
+    )
 
 
 @router.post("/games/{game_id}/seats/{seat}/cpu", response_model=GameOut, responses=_ROOM_ERRORS)
