@@ -92,7 +92,7 @@ from fivedice.store.tutorial_progress import (
     TutorialStore,
 )
 from fivedice.strategy.hints import Hint, HintKind, estimated_hints, hints_for, hold_positions
-from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.levels import CpuLevelError, check_level
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
     SolverBusyError,
@@ -158,20 +158,15 @@ CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
 """Makes the CPU player of a seat: (level, seed, rules) -> player."""
 
 
-class CpuLevelError(SettingsError):
-    """A CPU seat of a level that does not exist (the levels: `fivedice.strategy.levels`)."""
-
-
 def _unknown_level(level: str | None, number: int) -> CpuLevelError | None:
     """The error for seat `number` (from 1) with CPU `level`, if that level does not exist."""
-    if level is None or level in LEVELS:
+    if level is None:
         return None
-    return CpuLevelError(
-        N_("seat {seat}: a CPU level is one of {levels}, not {level!r}"),
-        seat=number,
-        levels=", ".join(LEVELS),
-        level=level,
-    )
+    try:
+        check_level(level, seat=number)
+    except CpuLevelError as error:
+        return error
+    return None
 
 
 class NotCpuTurnError(FivediceError):
