@@ -13,8 +13,8 @@ from fivedice.core.categories import Category
 from fivedice.core.game import GameKind
 from fivedice.core.rules import CLASSIC
 from fivedice.plain.table import parse_coach_request
-from fivedice.service.settings import build_table_settings
 from fivedice.service.games import GameService, HintsUnavailableError
+from fivedice.service.settings import build_table_settings
 from fivedice.store import Store, parse_record
 
 runner = CliRunner()

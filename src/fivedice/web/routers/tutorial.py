@@ -190,9 +190,7 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
                 "enabled": (Release if held else Hold)((position,)) in legal,
             }
         )
-    previews = {
-        p.category: p for p in state.placements() if Score(p.category, p.column) in legal
-    }
+    previews = {p.category: p for p in state.placements() if Score(p.category, p.column) in legal}
     column = state.cards[seat].columns[0]
     rows = []
     for category in CATEGORIES:
