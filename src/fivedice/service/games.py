@@ -471,9 +471,8 @@ class GameService:
                 (`$FIVEDICE_SOLVE_RULES`): it could never move.
         """
         for number, seat in enumerate(settings.seats, start=1):
-            unknown = _unknown_level(seat.cpu_level, number)
-            if unknown is not None:
-                raise unknown
+            if seat.cpu_level is not None:
+                check_level(seat.cpu_level, seat=number)
         _check_solvable(settings)
         seeds: DiceSeeds | None = None
         if settings.is_table:
@@ -1099,13 +1098,14 @@ class GameService:
         Raises:
             LessonNotFoundError: no lesson has that key.
         """
-        if find_lesson(lesson) is None:
+        found = find_lesson(lesson)
+        if found is None:
             raise LessonNotFoundError(
                 N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
                 lesson=lesson,
                 lessons=", ".join(item.key for item in LESSONS),
             )
-        return TutorialStore(self.store).mark_lesson(owner, lesson.strip().casefold(), SKIPPED)
+        return TutorialStore(self.store).mark_lesson(owner, found.key, SKIPPED)
 
     def tutorial_reset(self, owner: str = LOCAL) -> None:
         """Forgets the owner's tutorial progress (other owners' progress, the games and the
