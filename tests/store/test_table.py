@@ -12,8 +12,9 @@ from fivedice.cli import app
 from fivedice.core.categories import Category
 from fivedice.core.game import GameKind
 from fivedice.core.rules import CLASSIC
-from fivedice.plain.table import build_table_settings, parse_coach_request
+from fivedice.plain.table import parse_coach_request
 from fivedice.service.games import GameService, HintsUnavailableError
+from fivedice.service.settings import build_table_settings
 from fivedice.store import Store, parse_record
 
 runner = CliRunner()
@@ -158,7 +159,7 @@ def test_first_player_by_name_keeps_the_order_of_play():
     assert build_table_settings(CLASSIC, ["Ann", "Bob"], "highest_die").first_player.value == (
         "highest_die"
     )
-    with pytest.raises(ValueError, match="player's name or one of"):
+    with pytest.raises(ValueError, match="one of Ann, Bob, first_seat, highest_die"):
         build_table_settings(CLASSIC, ["Ann", "Bob"], "Zoe")
     with pytest.raises(ValueError, match="name the players"):
         build_table_settings(CLASSIC, [])

@@ -140,3 +140,25 @@ def test_each_browser_sees_only_its_own_progress(app, client, service):
         assert client.cookies[SESSION_COOKIE] not in (owner(client), owner(other))
         service.tutorial_reset()  # the local reset leaves the browsers' progress alone
         assert states(client)["upper"] == "done" and states(other)["lower"] == "skipped"
+
+
+def test_a_lesson_offers_only_what_the_rules_allow_with_every_die_held():
+    """The lesson page reads what may be done from the core's `legal_actions`: with every
+    die held there is no roll (release one first), while holds and boxes stay offered."""
+    from dataclasses import replace
+
+    from fivedice.core.game import Turn
+    from fivedice.core.rules import RuleSet
+    from fivedice.service.tutorial import find_lesson
+    from fivedice.service.tutorial.engine import start
+    from fivedice.web.routers.tutorial import _lesson_context, tutorial_texts
+
+    run = start(find_lesson("rolling"), RuleSet())
+    t = tutorial_texts(lambda text: text)
+    dice = (2, 2, 3, 5, 6)
+    for held, can_roll in [((False,) * 5, True), ((True,) * 5, False)]:
+        turn = Turn(seat=0, dice=dice, held=held, rolls_used=1)
+        view = _lesson_context(replace(run, state=replace(run.state, turn=turn)), t)
+        assert view["can_roll"] is can_roll
+        assert all(die["enabled"] for die in view["dice"])
+        assert any(row["action"] for row in view["rows"])

@@ -33,7 +33,7 @@ from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.dice import DICE_COUNT, DiceSource, normalize_sequence
 from fivedice.core.errors import N_, ActionError, IllegalActionError
 from fivedice.core.errors import SettingsError as SettingsError  # (its old home: re-exported)
-from fivedice.core.names import check_name
+from fivedice.core.names import check_name, name_key
 from fivedice.core.rules import RuleSet
 from fivedice.core.scoring import is_yahtzee
 
@@ -104,7 +104,7 @@ class GameSettings:
                 most=MAX_SEATS,
                 count=len(self.seats),
             )
-        names = [seat.name.strip().casefold() for seat in self.seats]
+        names = [name_key(seat.name) for seat in self.seats]
         if len(set(names)) != len(names):
             raise SettingsError(N_("two seats have the same name; give each player their own"))
         if self.kind is GameKind.TABLE and any(seat.is_cpu for seat in self.seats):

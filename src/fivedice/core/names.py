@@ -18,6 +18,8 @@ Text read back from a database may have been edited by hand and never checked:
 
 >>> check_name("  Ann ")
 'Ann'
+>>> name_key(" STRASSE ") == name_key("Straße")
+True
 >>> visible_text("a\\nseed: 99\\x1b[31m")
 'a\\\\nseed: 99\\\\x1b[31m'
 """
@@ -83,7 +85,7 @@ def check_name(name: object) -> str:
             most=MAX_NAME_LENGTH,
             name=visible_text(trimmed[:MAX_NAME_LENGTH], quote=True),
         )
-    if len(trimmed.casefold()) > MAX_NAME_LENGTH:
+    if len(name_key(trimmed)) > MAX_NAME_LENGTH:
         # Names are matched ignoring case ("ß" as "ss"): the key must fit as well.
         raise PlayerNameError(
             N_("a name has at most {most} characters when compared ignoring case: {name}"),
@@ -91,6 +93,16 @@ def check_name(name: object) -> str:
             name=visible_text(trimmed, quote=True),
         )
     return trimmed
+
+
+def name_key(name: str) -> str:
+    """The key a name is matched by: trimmed and case-folded, so "Ann", " ann " and "ANN"
+    are one player (a profile, a seat at a table, a name taken in a room).
+
+    >>> name_key("  Ann ")
+    'ann'
+    """
+    return name.strip().casefold()
 
 
 def visible_text(text: str, *, quote: bool = False) -> str:

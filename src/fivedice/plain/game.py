@@ -26,7 +26,7 @@ from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
-from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
+from fivedice.core.game import GameSettings, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
 from fivedice.service.games import (
@@ -36,6 +36,7 @@ from fivedice.service.games import (
     HintsUnavailableError,
     make_cpu_player,
 )
+from fivedice.service.settings import game_settings, zero_score_to_confirm
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
 from fivedice.wording.text import (
     box_name,
@@ -98,23 +99,21 @@ def help_lines() -> list[str]:
 def build_settings(
     rules: RuleSet, players: list[str], cpus: list[str], first: str, games: int
 ) -> GameSettings:
-    """Game settings from command-line values (a human seat called Player unless named)."""
-    try:
-        mode = FirstPlayer(first.strip().lower().replace("-", "_"))
-    except ValueError:
-        modes = ", ".join(m.value for m in FirstPlayer)
-        raise SettingsError(
-            N_("first player mode must be one of {modes}, not {first!r}"), modes=modes, first=first
-        ) from None
-    seats = [Seat(name) for name in players]
-    if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
-        seats = [Seat(_("Player"))]
+    """Game settings from command-line values (a human seat called Player unless named).
+
+    Raises:
+        CpuLevelError: an unknown CPU level; FirstPlayerError: an unknown first-player mode;
+        SettingsError: seats the core refuses.
+    """
     from fivedice.strategy.levels import parse_level  # light: no numpy
 
+    seats: list[tuple[str, str | None]] = [(name, None) for name in players]
+    if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
+        seats = [(_("Player"), None)]
     for index, level in enumerate(cpus, start=1):
         parsed = parse_level(level)
-        seats.append(Seat(cpu_name(index, parsed), cpu_level=parsed))
-    return GameSettings(tuple(seats), rules, mode, games)
+        seats.append((cpu_name(index, parsed), parsed))
+    return game_settings(seats, rules, first_player=first, match_length=games)
 
 
 class NothingToResumeError(StoreError):
@@ -409,16 +408,13 @@ class PlainSession:
     def confirm_zero(self, action: Score) -> bool:
         """Asks once before a box takes a 0 (end of input: no); True for any other score."""
         state = self.view.state
-        for placement in state.placements():
-            if placement.category == action.category and placement.column == action.column:
-                if placement.points != 0:
-                    return True
-                box = box_name(action.category)
-                if state.rules.columns > 1:
-                    box += " " + _("(column {column})").format(column=action.column + 1)
-                question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
-                return is_yes(self.ask(question))
-        return True  # not a legal box now: the service says why
+        if zero_score_to_confirm(state, action) is None:
+            return True  # points, or not a legal box now (the service says why)
+        box = box_name(action.category)
+        if state.rules.columns > 1:
+            box += " " + _("(column {column})").format(column=action.column + 1)
+        question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
+        return is_yes(self.ask(question))
 
     def _saved(self, change: Callable[[], GameView], refusal: str) -> bool:
         """Makes `change` (an action or undo the service saves) the current view; True when it

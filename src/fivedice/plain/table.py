@@ -14,7 +14,7 @@ from typing import TextIO
 from fivedice.core.actions import TABLE_NOTATION_HELP, Score
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
-from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
+from fivedice.core.game import GameKind, GameSettings, GameState, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
 from fivedice.plain.game import parse_command
@@ -35,41 +35,6 @@ TABLE_VERBS = ("dice", "score", "roll", "hold", "release")
 COMMANDS_HELP = N_(
     "also: hint [DICE] [ROLLS LEFT] (the coach, e.g. hint 11666 2) | show | rules | help | quit"
 )
-
-
-def build_table_settings(rules: RuleSet, players: list[str], first: str = "") -> GameSettings:
-    """Settings of a game at the table: the seats in the order given.
-
-    Args:
-        rules: the rule set.
-        players: the players' names, in the order they play.
-        first: who starts: empty (the first seat), a player's name (play then goes on in
-            the order given, from that player), or a mode as in `play` (`first_seat`,
-            `highest_die`, `highest_sum`: the app rolls the roll-off).
-
-    Raises:
-        SettingsError: no players, two with one name, or an unknown first player.
-    """
-    if not players:
-        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
-    seats = [Seat(name.strip()) for name in players]
-    wanted = first.strip()
-    mode = FirstPlayer.FIRST_SEAT
-    if wanted:
-        names = [seat.name.casefold() for seat in seats]
-        if wanted.casefold() in names:
-            start = names.index(wanted.casefold())
-            seats = seats[start:] + seats[:start]
-        else:
-            try:
-                mode = FirstPlayer(wanted.lower().replace("-", "_"))
-            except ValueError:
-                raise SettingsError(
-                    N_("--first is a player's name or one of {modes}, not {first!r}"),
-                    modes=", ".join(m.value for m in FirstPlayer),
-                    first=wanted,
-                ) from None
-    return GameSettings(tuple(seats), rules, mode, kind=GameKind.TABLE)
 
 
 def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int | None]:

@@ -92,7 +92,7 @@ from fivedice.store.tutorial_progress import (
     TutorialStore,
 )
 from fivedice.strategy.hints import Hint, HintKind, estimated_hints, hints_for, hold_positions
-from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.levels import CpuLevelError, check_level
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
     SolverBusyError,
@@ -158,20 +158,15 @@ CpuFactory = Callable[[str, int | None, RuleSet], CpuPlayer]
 """Makes the CPU player of a seat: (level, seed, rules) -> player."""
 
 
-class CpuLevelError(SettingsError):
-    """A CPU seat of a level that does not exist (the levels: `fivedice.strategy.levels`)."""
-
-
 def _unknown_level(level: str | None, number: int) -> CpuLevelError | None:
     """The error for seat `number` (from 1) with CPU `level`, if that level does not exist."""
-    if level is None or level in LEVELS:
+    if level is None:
         return None
-    return CpuLevelError(
-        N_("seat {seat}: a CPU level is one of {levels}, not {level!r}"),
-        seat=number,
-        levels=", ".join(LEVELS),
-        level=level,
-    )
+    try:
+        check_level(level, seat=number)
+    except CpuLevelError as error:
+        return error
+    return None
 
 
 class NotCpuTurnError(FivediceError):
@@ -476,9 +471,8 @@ class GameService:
                 (`$FIVEDICE_SOLVE_RULES`): it could never move.
         """
         for number, seat in enumerate(settings.seats, start=1):
-            unknown = _unknown_level(seat.cpu_level, number)
-            if unknown is not None:
-                raise unknown
+            if seat.cpu_level is not None:
+                check_level(seat.cpu_level, seat=number)
         _check_solvable(settings)
         seeds: DiceSeeds | None = None
         if settings.is_table:
@@ -1104,13 +1098,14 @@ class GameService:
         Raises:
             LessonNotFoundError: no lesson has that key.
         """
-        if find_lesson(lesson) is None:
+        found = find_lesson(lesson)
+        if found is None:
             raise LessonNotFoundError(
                 N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
                 lesson=lesson,
                 lessons=", ".join(item.key for item in LESSONS),
             )
-        return TutorialStore(self.store).mark_lesson(owner, lesson.strip().casefold(), SKIPPED)
+        return TutorialStore(self.store).mark_lesson(owner, found.key, SKIPPED)
 
     def tutorial_reset(self, owner: str = LOCAL) -> None:
         """Forgets the owner's tutorial progress (other owners' progress, the games and the

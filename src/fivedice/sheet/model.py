@@ -21,7 +21,7 @@ from fivedice.core.card import Column, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
-from fivedice.core.names import check_name
+from fivedice.core.names import MAX_NAME_LENGTH, check_name, visible_text
 from fivedice.core.rules import Family, OfAKindScoring, RuleSet, Straights, preset_name
 from fivedice.i18n import _
 from fivedice.wording.text import (
@@ -32,7 +32,6 @@ from fivedice.wording.text import (
     preset_title,
 )
 
-MAX_NAME_LENGTH = 40
 MAX_SHEET_COLUMNS = 60  # ten pages of six columns
 DEFAULT_COLUMNS = 6  # the pad in the box: six games
 COLUMNS_PER_PAGE = 6
@@ -67,16 +66,16 @@ def parse_names(text: str | None) -> list[str]:
     entries are skipped).
 
     Raises:
-        SheetError: a name longer than 40 characters.
+        SheetError: a name longer than `MAX_NAME_LENGTH` characters.
         PlayerNameError: a name with a control character, line break or direction mark.
     """
     names = [name.strip() for name in re.split("[,、，]", text or "") if name.strip()]
     for name in names:
         if len(name) > MAX_NAME_LENGTH:
             raise SheetError(
-                N_("a name has at most {most} characters: {name!r}…"),
+                N_("a name has at most {most} characters: {name}…"),
                 most=MAX_NAME_LENGTH,
-                name=name[:MAX_NAME_LENGTH],
+                name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
             )
         check_name(name)  # the rule of every name: no control characters, breaks, direction marks
     return names

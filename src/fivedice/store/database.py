@@ -54,7 +54,7 @@ from sqlalchemy.engine import URL, make_url
 from fivedice.core.errors import N_, FivediceError, Phrase
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
 from fivedice.core.game import GameSettings, GameState, rank
-from fivedice.core.names import visible_text
+from fivedice.core.names import name_key, visible_text
 from fivedice.core.record import (
     ActionEntry,
     GameRecord,
@@ -854,7 +854,7 @@ class Store:
             .order_by(results.c.game_id, results.c.game_number, results.c.seat)
         )
         if profile is not None:
-            query = query.where(profiles.c.name_key == _name_key(profile))
+            query = query.where(profiles.c.name_key == name_key(profile))
         with self._errors(N_("read the statistics")), self._reader.begin() as connection:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
@@ -924,19 +924,15 @@ def _check_status(game_id: int, status: object) -> None:
         )
 
 
-def _name_key(name: str) -> str:
-    return name.strip().casefold()
-
-
 def _profile_id(connection: Connection, name: str, now: datetime) -> int:
-    """The id of the profile `name` (matched by `_name_key`), created if it is new.
+    """The id of the profile `name` (matched by `name_key`), created if it is new.
 
     Race-free: two transactions creating the same new profile at once both get its id. On
     SQLite and PostgreSQL the insert does nothing on a conflicting name key (PostgreSQL waits
     for the other transaction, then sees its committed row); elsewhere a savepoint catches
     the unique-key violation. Either way the row is then read back.
     """
-    key = _name_key(name)
+    key = name_key(name)
     profiles = schema.profiles
     find = select(profiles.c.id).where(profiles.c.name_key == key)
     found = connection.execute(find).scalar_one_or_none()

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 
 from fivedice.core.errors import N_
 from fivedice.core.fairdice import commitment_of, new_server_seed
+from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.store import schema
 from fivedice.store.database import Store, _now
 from fivedice.store.errors import StoreConflictError, StoreError
@@ -240,7 +241,7 @@ class Rooms:
             if not target.joined:
                 changes["joined"] = True
             if name and not room.started:
-                changes["name"] = name[:40]
+                changes["name"] = name[:MAX_NAME_LENGTH]
             if client_seed:
                 if room.started:
                     raise RoomError(

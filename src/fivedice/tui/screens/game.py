@@ -26,11 +26,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, RichLog, Static
 
+from fivedice.core.actions import Roll, Score
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
-from fivedice.core.game import GameSettings, GameState
+from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service.games import strategy_refusal
+from fivedice.service.settings import zero_score_to_confirm
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.tui.play import PlaySession
 from fivedice.tui.screens.dialogs import (
@@ -492,7 +494,7 @@ class GameScreen(Screen[None]):
         return not state.is_match_over and not self.game.is_cpu_turn
 
     def _human_can_roll(self, state: GameState) -> bool:
-        return self._human_turn(state) and state.rolls_left > 0 and not all(state.turn.held)
+        return self._human_turn(state) and Roll() in legal_actions(state)
 
     def act(self, action: str, judge: Judgement | None = None) -> bool:
         """Sends an action to the service, saves the session, and only then shows the
@@ -661,25 +663,18 @@ class GameScreen(Screen[None]):
         if state.dice is None:
             self.notify(_("Roll first: a turn starts with a roll."), timeout=3)
             return
-        placement = next(
-            (
-                p
-                for p in state.placements()
-                if (p.column, p.category) == (target.column, target.category)
-            ),
-            None,
-        )
-        if placement is None:
+        action = Score(target.category, target.column)
+        if action not in legal_actions(state):
             self._show_preview()
             return
         column = "" if state.rules.columns == 1 else f"{target.column + 1}:"
-        action = f"score {column}{target.category.key}"
+        text = f"score {column}{target.category.key}"  # as typed: the column named if several
 
         def score(confirmed: bool | None) -> None:
             if confirmed and self.state is state:
-                self.act(action, (state, None, target.category, target.column))
+                self.act(text, (state, None, target.category, target.column))
 
-        if placement.points == 0:
+        if zero_score_to_confirm(state, action) is not None:
             box = box_name(target.category)
             if state.rules.columns > 1:  # which of the boxes of that name, as the log says
                 box = f"{box} ({target.column + 1})"

@@ -23,10 +23,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, Static, Switch
 
 from fivedice.core.errors import FivediceError
-from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings, Seat
+from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings
+from fivedice.core.names import MAX_NAME_LENGTH, name_key
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
-from fivedice.strategy.levels import LEVELS
+from fivedice.service.settings import game_settings
+from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.screens.tutorial import TutorialScreen
@@ -60,7 +62,7 @@ class SetupForm:
     @classmethod
     def default(cls, practice: bool = False) -> SetupForm:
         """You and one casual CPU, classic rules."""
-        return cls(seats=[(_("You"), HUMAN), (_("CPU"), "casual")], practice=practice)
+        return cls(seats=[(_("You"), HUMAN), (_("CPU"), DEFAULT_LEVEL.value)], practice=practice)
 
     @classmethod
     def from_settings(cls, settings: GameSettings, practice: bool = False) -> SetupForm:
@@ -81,14 +83,11 @@ class SetupForm:
         return base.with_settings(self.options) if self.options else base
 
     def settings(self) -> GameSettings:
-        """The game settings, validated by the core (raises FivediceError)."""
-        seats = tuple(
-            Seat(name.strip(), None if kind == HUMAN else kind) for name, kind in self.seats
-        )
-        return GameSettings(
-            seats=seats,
-            rules=self.rules(),
-            first_player=FirstPlayer(self.first_player),
+        """The game settings, checked as every front end's are (raises FivediceError)."""
+        return game_settings(
+            [(name, None if kind == HUMAN else kind) for name, kind in self.seats],
+            self.rules(),
+            first_player=self.first_player,
             match_length=self.match_length,
         )
 
@@ -199,7 +198,9 @@ class SetupScreen(Screen[None]):
             for index, (name, kind) in enumerate(form.seats):
                 with Horizontal(classes="row seat"):
                     yield Label(f"{index + 1}.", classes="seat-number")
-                    yield Input(value=name, id=f"name-{index}", max_length=40, classes="name")
+                    yield Input(
+                        value=name, id=f"name-{index}", max_length=MAX_NAME_LENGTH, classes="name"
+                    )
                     yield Select(
                         kinds, value=kind, allow_blank=False, id=f"kind-{index}", compact=True
                     )
@@ -328,11 +329,11 @@ class SetupScreen(Screen[None]):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:
             self.form = self.read_form()
-            taken = {name.casefold() for name, _kind in self.form.seats}
+            taken = {name_key(name) for name, _kind in self.form.seats}
             number = len(self.form.seats) + 1
-            while cpu_name(number).casefold() in taken:
+            while name_key(cpu_name(number)) in taken:
                 number += 1
-            self.form.seats.append((cpu_name(number), "casual"))
+            self.form.seats.append((cpu_name(number), DEFAULT_LEVEL.value))
             await self.recompose()
             self.query_one(f"#name-{len(self.form.seats) - 1}").focus()
         elif button == "remove-seat" and len(self.form.seats) > 1:

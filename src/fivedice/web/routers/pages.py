@@ -27,18 +27,20 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from fivedice.core.actions import Score, parse_action
+from fivedice.core.actions import parse_action
 from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer
+from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.service.settings import zero_score_to_confirm
 from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
-from fivedice.strategy.levels import LEVELS
+from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS
 from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
@@ -180,6 +182,8 @@ def render(
         languages=LANGUAGES,
         cpu_delay=getattr(request.app.state, "cpu_delay_ms", 700),
         here=quote(request.url.path + (f"?{request.url.query}" if request.url.query else "")),
+        max_name_length=MAX_NAME_LENGTH,
+        default_level=DEFAULT_LEVEL.value,
     )
     return templates.TemplateResponse(request, name, context, status_code=status)
 
@@ -560,16 +564,7 @@ def _scores_zero(view: GameView, action: str, version: int) -> bool:
     """Whether `action` is a legal score of 0 in the game as shown (`version`)."""
     if view.is_over or view.version != version:
         return False  # the service refuses it with the reason
-    try:
-        parsed = parse_action(action, view.state.rules.dice)
-    except FivediceError:
-        return False
-    if not isinstance(parsed, Score):
-        return False
-    return any(
-        p.category == parsed.category and p.column == parsed.column and p.points == 0
-        for p in view.state.placements()
-    )
+    return zero_score_to_confirm(view.state, action) is not None
 
 
 def _refused(
@@ -774,7 +769,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
     for index in range(FORM_SEATS):
         kind = field(f"kind{index}") or "none"
         name = field(f"name{index}")
-        level = field(f"level{index}") or "casual"
+        level = field(f"level{index}") or DEFAULT_LEVEL.value
         if kind == "human":  # the form before rooms: the first person is "me"
             kind = "local" if any(s.kind == "me" for s in room_seats) else "me"
         values["seats"][index] = {"name": name, "kind": kind, "level": level}

@@ -22,8 +22,8 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import formats
-from fivedice.plain.table import build_table_settings
 from fivedice.service.games import GameView
+from fivedice.service.settings import build_table_settings
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.routers.pages import (
     Hub,

@@ -20,7 +20,9 @@ from typing import Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from fivedice.core.actions import Hold, Release, Roll, Score
 from fivedice.core.errors import FivediceError
+from fivedice.core.game import legal_actions
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
 from fivedice.store.browser_seats import session_key
@@ -171,6 +173,8 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
     state = run.state
     seat = 0 if run.finished or run.lesson.guided else state.current_seat
     human_turn = not run.finished and not state.seats[state.current_seat].is_cpu
+    # What the player may do is what the rules allow (`legal_actions`), nothing re-derived.
+    legal = set(legal_actions(state)) if human_turn else set()
     dice = []
     for position in range(1, 6):
         value = state.dice[position - 1] if state.dice else 0
@@ -183,11 +187,10 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
                 "held": held,
                 "action": f"{'release' if held else 'hold'} {position}",
                 "label": label + (f" ({t['held']})" if held else ""),
-                "enabled": human_turn and state.dice is not None and state.rolls_left > 0,
+                "enabled": (Release if held else Hold)((position,)) in legal,
             }
         )
-    placements = state.placements() if human_turn else []
-    previews = {p.category: p for p in placements}
+    previews = {p.category: p for p in state.placements() if Score(p.category, p.column) in legal}
     column = state.cards[seat].columns[0]
     rows = []
     for category in CATEGORIES:
@@ -219,7 +222,7 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
         "accepted": bool(run.feedback and run.feedback.applied),
         "finished": run.finished,
         "dice": dice,
-        "can_roll": human_turn and (state.dice is None or state.rolls_left > 0),
+        "can_roll": Roll() in legal,
         "rows": rows,
         "sums": sums,
         "others": [
