@@ -12,8 +12,9 @@ from fivedice.cli import app
 from fivedice.core.categories import Category
 from fivedice.core.game import GameKind
 from fivedice.core.rules import CLASSIC
-from fivedice.plain.table import build_table_settings, parse_coach_request
+from fivedice.plain.table import parse_coach_request
 from fivedice.service.games import GameService, HintsUnavailableError
+from fivedice.service.table import build_table_settings
 from fivedice.store import Store, parse_record
 
 runner = CliRunner()

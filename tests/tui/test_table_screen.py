@@ -13,8 +13,8 @@ from textual.widgets import OptionList
 
 from fivedice.core.categories import Category
 from fivedice.core.rules import CLASSIC
-from fivedice.plain.table import build_table_settings
 from fivedice.service.games import GameService
+from fivedice.service.table import build_table_settings
 from fivedice.store import Store
 from fivedice.tui.screens.table import PointsScreen, TableScreen
 from fivedice.tui.table_app import TableApp

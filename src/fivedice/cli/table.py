@@ -62,8 +62,9 @@ def table(
     Each turn the player enters what they rolled (`dice 3 3 3 5 5`) and picks a box, or enters
     the points alone (`score full_house 25`). `--plain` reads one entry per line.
     """
-    from fivedice.plain.table import build_table_settings, run_table_plain
+    from fivedice.plain.table import run_table_plain
     from fivedice.service.games import GameService
+    from fivedice.service.table import build_table_settings
 
     check_seed(seed)
     check_game_id(game)

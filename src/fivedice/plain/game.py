@@ -25,7 +25,7 @@ from typing import TextIO
 from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
@@ -43,11 +43,11 @@ from fivedice.wording.text import (
     cpu_name,
     describe_rules,
     error_text,
-    find_box,
     list_text,
     match_progress_lines,
     move_sentence,
     opening_lines,
+    parse_score_words,
     state_lines,
     turn_lines,
 )
@@ -254,26 +254,7 @@ def parse_command(text: str, rules: RuleSet | None = None) -> Action:
     boxes = rules.boxes if rules is not None else CATEGORIES
     if verb != "score" or len(words) < 2:
         return parse_action(" ".join([verb, *words[1:]]), rules.dice if rules else DICE_COUNT)
-    rest = " ".join(words[1:])
-    column = 0
-    column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
-    if sep:
-        number = column_text.isascii() and column_text.isdigit()
-        column = int(column_text) - 1 if number and len(column_text) < 4 else -1
-        if column < 0:
-            raise MalformedActionError(
-                N_("a column number counts from 1, not {column!r}"), column=column_text
-            )
-    else:
-        box_text = rest
-    category = find_box(box_text, boxes)
-    if category is None:
-        raise MalformedActionError(
-            N_("no box is called {text!r}; the boxes are {boxes}"),
-            text=box_text.strip(),
-            boxes=list_text(box_name(c) for c in boxes),
-        )
-    return Score(category, column)
+    return parse_score_words(" ".join(words[1:]), boxes)
 
 
 @dataclass

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from fivedice.core.actions import TABLE_NOTATION_HELP, Score
+from fivedice.core.actions import TABLE_NOTATION_HELP
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
-from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat, SettingsError
-from fivedice.core.rules import RuleSet
+from fivedice.core.game import GameSettings, GameState
 from fivedice.i18n import _, ngettext
-from fivedice.plain.game import parse_command
-from fivedice.service.games import GameService, GameView, UndoRefusedError
-from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.service.games import GameService, UndoRefusedError
+from fivedice.service.table import open_table_game, table_entry
+from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -35,41 +34,6 @@ TABLE_VERBS = ("dice", "score", "roll", "hold", "release")
 COMMANDS_HELP = N_(
     "also: hint [DICE] [ROLLS LEFT] (the coach, e.g. hint 11666 2) | show | rules | help | quit"
 )
-
-
-def build_table_settings(rules: RuleSet, players: list[str], first: str = "") -> GameSettings:
-    """Settings of a game at the table: the seats in the order given.
-
-    Args:
-        rules: the rule set.
-        players: the players' names, in the order they play.
-        first: who starts: empty (the first seat), a player's name (play then goes on in
-            the order given, from that player), or a mode as in `play` (`first_seat`,
-            `highest_die`, `highest_sum`: the app rolls the roll-off).
-
-    Raises:
-        SettingsError: no players, two with one name, or an unknown first player.
-    """
-    if not players:
-        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
-    seats = [Seat(name.strip()) for name in players]
-    wanted = first.strip()
-    mode = FirstPlayer.FIRST_SEAT
-    if wanted:
-        names = [seat.name.casefold() for seat in seats]
-        if wanted.casefold() in names:
-            start = names.index(wanted.casefold())
-            seats = seats[start:] + seats[:start]
-        else:
-            try:
-                mode = FirstPlayer(wanted.lower().replace("-", "_"))
-            except ValueError:
-                raise SettingsError(
-                    N_("--first is a player's name or one of {modes}, not {first!r}"),
-                    modes=", ".join(m.value for m in FirstPlayer),
-                    first=wanted,
-                ) from None
-    return GameSettings(tuple(seats), rules, mode, kind=GameKind.TABLE)
 
 
 def parse_coach_request(words: list[str]) -> tuple[tuple[int, ...] | None, int | None]:
@@ -113,27 +77,6 @@ def roll_off_line(state: GameState) -> str:
     )
 
 
-def table_entry(line: str, rules: RuleSet | None = None) -> str:
-    """The entry in notation: a box named as on the card, in the player's language too
-    (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
-    as typed (the service says what is wrong with it)."""
-    words = line.split()
-    if len(words) < 2 or words[0].casefold() != "score":
-        return line
-    box_words, points = words[1:], []
-    if len(box_words) > 1 and box_words[-1].isascii() and box_words[-1].isdigit():
-        box_words, points = box_words[:-1], box_words[-1:]
-    try:
-        action = parse_command("score " + " ".join(box_words), rules)
-    except MalformedActionError:
-        return line
-    if not isinstance(action, Score):
-        return line
-    key = action.category.key
-    box = f"{action.column + 1}:{key}" if action.column else key
-    return " ".join(["score", box, *points])
-
-
 def scored_line(before: GameState, after: GameState) -> str:
     """What the seat that just moved wrote on its card, e.g. "Ann: Full house 25 (total 25)"."""
     seat = before.current_seat
@@ -153,47 +96,6 @@ def scored_line(before: GameState, after: GameState) -> str:
                     total=new.total(before.rules),
                 )
     return ""
-
-
-def open_table_game(
-    service: GameService,
-    settings: GameSettings | None,
-    *,
-    seed: int | None,
-    practice: bool,
-    resume: bool,
-    resume_game: int | None,
-) -> GameView:
-    """The table game to keep: the one to resume (`resume_game`, else the latest unfinished
-    table game), or a new one with `settings`.
-
-    Raises:
-        GameNotFoundError, GameClosedError, SettingsError: nothing to resume, or not a
-            game at the table.
-    """
-    if resume or resume_game is not None:
-        game_id = resume_game
-        if game_id is None:
-            waiting = service.latest_unfinished(GameKind.TABLE.value)
-            if waiting is None:
-                raise SettingsError(N_("there is no unfinished game at the table to resume"))
-            game_id = waiting.game_id
-        view = service.load(game_id)
-        if not view.state.settings.is_table:
-            raise SettingsError(
-                N_("game {id} is not a game at the table; 'fivedice play --resume' continues it"),
-                id=game_id,
-            )
-        if view.is_over:
-            raise GameClosedError(
-                N_("game {game_id} is {status}; it takes no more actions"),
-                game_id=game_id,
-                status=view.status,
-            )
-        return view
-    if settings is None:
-        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
-    return service.create_game(settings, seed=seed, practice=practice)
 
 
 def run_table_plain(

@@ -22,7 +22,7 @@ from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import StoreProblemScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.setup import SetupForm, SetupScreen
-from fivedice.tui.session import Backend, GameService
+from fivedice.tui.session import Backend, GameInPlay
 from fivedice.wording.text import error_text
 
 
@@ -58,11 +58,11 @@ class FivediceApp(App[None]):
         self.resume = resume
         self.backend = backend or Backend()
         self.play = PlaySession(pace_index(pace))
-        self._service: GameService | None = None
+        self._service: GameInPlay | None = None
         self._form: SetupForm | None = None
 
     @property
-    def service(self) -> GameService:
+    def service(self) -> GameInPlay:
         """The game in play (once a game is started)."""
         if self._service is None:
             raise RuntimeError("no game has been started")
@@ -139,7 +139,7 @@ class FivediceApp(App[None]):
         self._begin(game, saved)
         return True
 
-    def _begin(self, game: GameService, saved: dict[str, Any] | None = None) -> None:
+    def _begin(self, game: GameInPlay, saved: dict[str, Any] | None = None) -> None:
         self._service = game
         self.play = self.play.for_new_game()
         if saved is not None:

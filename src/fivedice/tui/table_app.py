@@ -50,7 +50,7 @@ def run_table_app(
     Raises:
         FivediceError: bad settings or nothing to resume (before the app starts).
     """
-    from fivedice.plain.table import open_table_game
+    from fivedice.service.table import open_table_game
 
     view = open_table_game(
         service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game

@@ -40,7 +40,7 @@ from fivedice.tui.screens.dialogs import (
     help_lines,
     rules_screen,
 )
-from fivedice.tui.session import Backend, GameService, coach_hints, decision_loss, warm_up
+from fivedice.tui.session import Backend, GameInPlay, coach_hints, decision_loss, warm_up
 from fivedice.tui.widgets.board import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.widgets.chances_bar import ChancesBar
 from fivedice.tui.widgets.move_log import (
@@ -125,7 +125,7 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.settings = settings
 
-    def __init__(self, game: GameService, play: PlaySession, backend: Backend) -> None:
+    def __init__(self, game: GameInPlay, play: PlaySession, backend: Backend) -> None:
         """Args:
         game: the game in play (through the service: every action saved before shown).
         play: the app's session of this game (pace, coach, log), changed as the game goes.

@@ -23,13 +23,14 @@ from textual.widgets.option_list import Option
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _, ngettext
-from fivedice.plain.tutorial import lesson_state, state_label
+from fivedice.i18n import _
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
+from fivedice.service.tutorial.progress import lesson_state, lessons_done, pick_lesson
 from fivedice.tui.screens.dialogs import StoreProblemScreen
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import binding_texts
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
 from fivedice.wording.text import box_name, card_lines, error_text
 
 
@@ -82,14 +83,14 @@ class TutorialScreen(Screen[None]):
         rows = []
         for number, lesson in enumerate(LESSONS, start=1):
             state = lesson_state(progress, lesson)
-            mark = {"done": "✓", "skipped": "–"}.get(state, " ")
+            mark = lesson_mark(state)
             play = _("Replay") if state == "done" else _("Play")
             rows.append(
                 Horizontal(
                     Static(
                         f"{mark} {number}. "
                         + _("{title} ({state})").format(
-                            title=_(lesson.title), state=state_label(state)
+                            title=_(lesson.title), state=lesson_state_label(state)
                         ),
                         classes="lesson-title",
                     ),
@@ -99,11 +100,8 @@ class TutorialScreen(Screen[None]):
                 )
             )
         box.mount_all(rows)
-        done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
         self.query_one("#lessons-done", Static).update(
-            ngettext(
-                "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
-            ).format(done=done, count=len(LESSONS))
+            lessons_done_text(lessons_done(progress), len(LESSONS))
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -321,8 +319,6 @@ class TutorialApp(App[None]):
         screen = TutorialScreen(self.rules, self.backend, seed=self.seed)
         self.push_screen(screen)
         if self.first_lesson:
-            from fivedice.plain.tutorial import pick_lesson
-
             lesson = pick_lesson(self.first_lesson)
             if lesson is None:
                 self.notify(_("There is no lesson {name!r}.").format(name=self.first_lesson))
