@@ -19,6 +19,7 @@ from fivedice.i18n import _, ngettext
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.table import open_table_game, table_entry
 from fivedice.store import StaleVersionError, StoreError
+from fivedice.wording.moves import entry_taken_back_text, undo_refused_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -201,7 +202,7 @@ def run_table_plain(
         try:
             if command == "undo":
                 view = service.undo(game_id, view.version)
-                say(_("The last entry is taken back (the log keeps both)."))
+                say(entry_taken_back_text())
                 show_card = True
                 continue
             view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
@@ -219,7 +220,7 @@ def run_table_plain(
             )
             continue
         except UndoRefusedError as error:
-            say(_("Cannot undo: {reason}").format(reason=error_text(error)))
+            say(undo_refused_text(error_text(error)))
             continue
         except FivediceError as error:
             say(_("Not allowed: {reason}").format(reason=error_text(error)))

@@ -9,6 +9,7 @@ from fivedice.core.card import Placement
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
+from fivedice.core.record import UNDO
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
@@ -129,10 +130,28 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
 def replay_sentence(actor: str, notation: str, before: GameState, after: GameState) -> str:
     """A saved action (its notation, as in a game record) as a sentence; an undo is said as
     such, and notation that is no action is shown as it is."""
-    if notation.strip().lower() == "undo":
-        return _("{name} takes back the last action").format(name=actor)
+    if notation.strip().lower() == UNDO:
+        return undo_sentence(actor)
     try:
         action = parse_action(notation)
     except FivediceError:
         return notation
     return move_sentence(actor, action, before, after)
+
+
+def undo_sentence(actor: str, undone: str | None = None) -> str:
+    """An undo: "Ann takes back the last action", or, with the sentence of what it took
+    back, "Ann took back: Ann holds die 2 (undo)"."""
+    if undone is None:
+        return _("{name} takes back the last action").format(name=actor)
+    return _("{name} took back: {action} (undo)").format(name=actor, action=undone)
+
+
+def undo_refused_text(reason: str) -> str:
+    """Why an undo was refused, `reason` in words: "Cannot undo: a roll cannot be taken back"."""
+    return _("Cannot undo: {reason}").format(reason=reason)
+
+
+def entry_taken_back_text() -> str:
+    """What a game at the table says once its last entry is taken back."""
+    return _("The last entry is taken back (the log keeps both).")

@@ -47,6 +47,7 @@ from fivedice.wording.labels import (
 from fivedice.wording.lists import list_text
 from fivedice.wording.moves import (
     dice_values,
+    entry_taken_back_text,
     hold_sentence,
     move_sentence,
     placement_text,
@@ -54,6 +55,8 @@ from fivedice.wording.moves import (
     replay_sentence,
     roll_sentence,
     score_sentence,
+    undo_refused_text,
+    undo_sentence,
 )
 from fivedice.wording.rules import box_rule, box_sentence, describe_rules
 
@@ -69,6 +72,7 @@ __all__ = [
     "describe_rules",
     "dice_text",
     "dice_values",
+    "entry_taken_back_text",
     "error_text",
     "find_box",
     "first_player_name",
@@ -97,6 +101,8 @@ __all__ = [
     "table_turn_lines",
     "total_label",
     "turn_lines",
+    "undo_refused_text",
+    "undo_sentence",
     "upper_bonus_label",
     "upper_total_label",
     "yahtzee_bonus_label",

@@ -29,6 +29,7 @@ from textual.widgets import DataTable, Footer, RichLog, Static
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState
+from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service.games import strategy_refusal
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
@@ -65,8 +66,6 @@ SIX_DICE_NARROW_SIDE = 43
 """The narrow side panel with six dice (always 7 wide each: 42 cells and the padding)."""
 MIN_SIZE = (60, 20)
 """The smallest window (columns, rows) the game screen is drawn in; below it, it says so."""
-UNDO = "undo"
-"""The notation of an undo (the service takes back the last action; see its policy)."""
 RETRY_SECONDS = 3.0
 """How often a CPU turn tries again to save after a save failed."""
 Judgement = tuple[GameState, tuple[int, ...] | None, Category | None, int | None]

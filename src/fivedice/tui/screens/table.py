@@ -27,6 +27,7 @@ from fivedice.store import StoreError
 from fivedice.tui.session import TableGame
 from fivedice.tui.wording import binding_texts, localize_bindings
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.moves import entry_taken_back_text, undo_refused_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -315,9 +316,9 @@ class TableScreen(Screen[None]):
         try:
             self.game.undo()
         except FivediceError as error:
-            self.message = _("Cannot undo: {reason}").format(reason=error_text(error))
+            self.message = undo_refused_text(error_text(error))
         else:
-            self.message = _("The last entry is taken back (the log keeps both).")
+            self.message = entry_taken_back_text()
         self.typed = []
         self.refresh_view()
 
