@@ -48,6 +48,12 @@ def binding_texts() -> dict[str, str]:
         "Play unsaved": _("Play unsaved"),
         "Undo": _("Undo"),
         "Quit?": _("Quit?"),
+        "Restart": _("Restart"),
+        "Skip": _("Skip"),
+        "Points": _("Points"),
+        "Rolls left": _("Rolls left"),
+        "Clear": _("Clear"),
+        "Cancel": _("Cancel"),
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fivedice.core.errors import N_
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import _
+from fivedice.i18n import ngettext as current_ngettext
 
 STATE_NAMES: dict[str, str] = {
     "done": N_("done"),
@@ -29,11 +30,9 @@ def lesson_mark(state: str) -> str:
 
 
 def lessons_done_text(
-    done: int, count: int, plural: Callable[[str, str, int], str] | None = None
+    done: int, count: int, ngettext: Callable[[str, str, int], str] = current_ngettext
 ) -> str:
-    """ "3 of 7 lessons done.", the plural form chosen by `plural` (default: the current
-    language's `ngettext`)."""
-    message = (plural or ngettext)(
-        "{done} of {count} lesson done.", "{done} of {count} lessons done.", count
-    )
+    """How many lessons are done ("3 of 7 lessons done."), the plural form chosen by
+    `ngettext` (default: the current language's; the name lets Babel find the message)."""
+    message = ngettext("{done} of {count} lesson done.", "{done} of {count} lessons done.", count)
     return message.format(done=done, count=count)
