@@ -48,6 +48,7 @@ from fivedice.wording.text import (
     move_sentence,
     opening_lines,
     parse_score_words,
+    resuming_line,
     state_lines,
     turn_lines,
 )
@@ -568,13 +569,7 @@ def run_plain(
         client_seeds=client_seeds,
     )
     if resume or resume_game is not None:
-        say(
-            ngettext(
-                "Resuming game {id} after {count} action.",
-                "Resuming game {id} after {count} actions.",
-                view.version,
-            ).format(id=view.game_id, count=view.version)
-        )
+        say(resuming_line(view.game_id, view.version))
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
     say(*dice_lines(view))

@@ -15,7 +15,7 @@ from fivedice.core.actions import TABLE_NOTATION_HELP
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameSettings, GameState
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import _
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.table import open_table_game, table_entry
 from fivedice.store import StaleVersionError, StoreError
@@ -25,6 +25,7 @@ from fivedice.wording.text import (
     coach_lines,
     describe_rules,
     error_text,
+    resuming_line,
     state_lines,
     turn_lines,
 )
@@ -126,13 +127,7 @@ def run_table_plain(
     )
     game_id = view.game_id
     if resume or resume_game is not None:
-        say(
-            ngettext(
-                "Resuming game {id} after {count} action.",
-                "Resuming game {id} after {count} actions.",
-                view.version,
-            ).format(id=game_id, count=view.version)
-        )
+        say(resuming_line(game_id, view.version))
     else:
         say(
             _("Game {id} at the table: roll your own dice, the app keeps the card.").format(

@@ -53,12 +53,9 @@ class GameInPlay(Protocol):
     def load_session(self) -> dict[str, Any] | None: ...
 
 
-class SavedGame:
-    """A game of the application service: every action is saved before the state is shown.
-
-    Keeps the version of the last view, so each action is sent against it (the service
-    refuses stale ones).
-    """
+class ServiceGame:
+    """A saved game seen through the service: keeps the last view, so each action is sent
+    against its version (the service refuses stale ones)."""
 
     def __init__(self, service: GameService, view: GameView) -> None:
         self.service = service
@@ -66,11 +63,17 @@ class SavedGame:
 
     @property
     def state(self) -> GameState:
+        """The game as last saved."""
         return self.view.state
 
     @property
     def game_id(self) -> int:
+        """The saved game's id."""
         return int(self.view.game_id)
+
+
+class SavedGame(ServiceGame):
+    """A game of the application service: every action is saved before the state is shown."""
 
     @property
     def is_cpu_turn(self) -> bool:
@@ -104,18 +107,9 @@ class SavedGame:
         return action
 
 
-class TableGame:
+class TableGame(ServiceGame):
     """A game at the table (`fivedice table`) through the service: entries of real dice,
-    undo, and the coach for typed dice. Keeps the version of the last view, like
-    `SavedGame`."""
-
-    def __init__(self, service: GameService, view: GameView) -> None:
-        self.service = service
-        self.view = view
-
-    @property
-    def state(self) -> GameState:
-        return self.view.state
+    undo, and the coach for typed dice."""
 
     def act(self, action: str) -> GameView:
         """Sends an entry to the service (raises its errors; nothing changes then)."""

@@ -9,7 +9,7 @@ from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.core.rules import Family, RuleSet
-from fivedice.i18n import _
+from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import (
     box_name,
     par_label,
@@ -236,3 +236,12 @@ def ranking_lines(state: GameState) -> list[str]:
         )
         for s in order
     ]
+
+
+def resuming_line(game_id: int, actions: int) -> str:
+    """What a resumed game says first: "Resuming game 7 after 12 actions."."""
+    return ngettext(
+        "Resuming game {id} after {count} action.",
+        "Resuming game {id} after {count} actions.",
+        actions,
+    ).format(id=game_id, count=actions)
