@@ -13,6 +13,14 @@ import gettext as gettext_module
 from collections.abc import Callable
 
 from fivedice.i18n import LANGUAGES, in_language, load_translations
+from fivedice.wording.boxes import (
+    par_label,
+    total_label,
+    upper_bonus_label,
+    upper_total_label,
+    yahtzee_bonus_label,
+)
+from fivedice.wording.coach import KEEP_DICE, ROLL_ALL_AGAIN, SCORE_BOX, SCORE_BOX_IN_COLUMN
 from fivedice.wording.labels import LEVEL_NAMES, level_name
 from fivedice.wording.options import CHOICE_LABELS, FORM_LABELS, choice_label, option_label
 
@@ -224,7 +232,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "finished_games": _("Finished games"),
         "review": _("Review"),
         "rank": _("Rank"),
-        "total": _("Total"),
+        "total": total_label(_),
         "match_total": _("Match total"),
         "standings": _("Standings"),
         "watching": _("You are watching: you hold no seat in this game."),
@@ -232,19 +240,19 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "keys_help": _("Keys: 1–5 hold or release a die, R rolls, H asks for a hint."),
         "keys_help_six": _("Keys: 1–6 hold or release a die, R rolls, H asks for a hint."),
         "invite": _("Invite links (send one to each player)"),
-        "upper_total": _("Upper total"),
-        "against_par": _("Against par"),
-        "upper_bonus": _("Upper bonus"),
-        "yahtzee_bonus": _("Yahtzee bonus"),
+        "upper_total": upper_total_label(_),
+        "against_par": par_label(_),
+        "upper_bonus": upper_bonus_label(_),
+        "yahtzee_bonus": yahtzee_bonus_label(_),
         "column_n": _("Column {number} (×{multiplier})"),
         "box": _("Box"),
         "best_options": _("Best options"),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),
-        "keep_dice": _("keep {dice}"),
-        "reroll_all": _("roll all five again"),
-        "score_box": _("score {box}"),
-        "score_box_in_column": _("score {box} in column {column}"),
+        "keep_dice": _(KEEP_DICE),
+        "reroll_all": _(ROLL_ALL_AGAIN),
+        "score_box": _(SCORE_BOX),
+        "score_box_in_column": _(SCORE_BOX_IN_COLUMN),
         "best_options_estimated": _("Best options (estimated values, not exact)"),
         "games": _("Games"),
         "wins": _("Wins"),

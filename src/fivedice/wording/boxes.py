@@ -4,11 +4,14 @@ box the player typed, found by any of its names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fivedice.core.actions import Score
 from fivedice.core.boxes import Box
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.errors import N_, MalformedActionError
 from fivedice.i18n import _
+from fivedice.i18n import _ as current_gettext
 from fivedice.wording.lists import list_text
 
 
@@ -36,28 +39,33 @@ def find_box(text: str, boxes: tuple[Box, ...] = CATEGORIES) -> Category | None:
     return None
 
 
-def upper_total_label() -> str:
-    """The label of the upper boxes' sum on the card."""
+def upper_total_label(_: Callable[[str], str] = current_gettext) -> str:
+    """The label of the upper boxes' sum on the card, translated by `_`
+    (default: the current language)."""
     return _("Upper total")
 
 
-def par_label() -> str:
-    """The label of the upper boxes' standing against par (three of each face)."""
+def par_label(_: Callable[[str], str] = current_gettext) -> str:
+    """The label of the upper boxes' standing against par (three of each face), translated by `_`
+    (default: the current language)."""
     return _("Against par")
 
 
-def upper_bonus_label() -> str:
-    """The label of the upper bonus on the card."""
+def upper_bonus_label(_: Callable[[str], str] = current_gettext) -> str:
+    """The label of the upper bonus on the card, translated by `_`
+    (default: the current language)."""
     return _("Upper bonus")
 
 
-def yahtzee_bonus_label() -> str:
-    """The label of the extra-Yahtzee bonuses on the card."""
+def yahtzee_bonus_label(_: Callable[[str], str] = current_gettext) -> str:
+    """The label of the extra-Yahtzee bonuses on the card, translated by `_`
+    (default: the current language)."""
     return _("Yahtzee bonus")
 
 
-def total_label() -> str:
-    """The label of a card's (or column's) total."""
+def total_label(_: Callable[[str], str] = current_gettext) -> str:
+    """The label of a card's (or column's) total, translated by `_`
+    (default: the current language)."""
     return _("Total")
 
 

@@ -6,18 +6,25 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.core.categories import Category
+from fivedice.core.errors import N_
 from fivedice.i18n import _
 from fivedice.wording.boxes import box_name
 
 if TYPE_CHECKING:
     from fivedice.strategy.hints import Hint
 
+KEEP_DICE = N_("keep {dice}")
+ROLL_ALL_AGAIN = N_("roll all five again")
+SCORE_BOX = N_("score {box}")
+SCORE_BOX_IN_COLUMN = N_("score {box} in column {column}")
+"""The coach's options as message templates, for a page that fills them in itself."""
+
 
 def keep_text(keep: tuple[int, ...]) -> str:
     """A keep in words: "keep 6 6 6" or "roll all five again"."""
     if not keep:
-        return _("roll all five again")
-    return _("keep {dice}").format(dice=" ".join(map(str, keep)))
+        return _(ROLL_ALL_AGAIN)
+    return _(KEEP_DICE).format(dice=" ".join(map(str, keep)))
 
 
 def choice_text(
@@ -25,9 +32,9 @@ def choice_text(
 ) -> str:
     """A coach option in words (`column`, 0-based, for a box of a several-column card)."""
     if category is not None and column is not None:
-        return _("score {box} in column {column}").format(box=box_name(category), column=column + 1)
+        return _(SCORE_BOX_IN_COLUMN).format(box=box_name(category), column=column + 1)
     if category is not None:
-        return _("score {box}").format(box=box_name(category))
+        return _(SCORE_BOX).format(box=box_name(category))
     return keep_text(keep or ())
 
 
