@@ -1,11 +1,5 @@
-"""The shared wording in one import: every public name of the topic modules below.
-
-Each concept is defined once, in its topic module: `lists` (lists in words), `labels`
-(presets, seats, levels, statuses, first-player modes), `boxes` (box names and the card's
-labels), `rules` (the rules in words), `game` (a game as plain text), `moves` (actions as
-sentences), `coach` (the coach's options), `errors` (errors for players), `options` (rule
-options on the new-game forms) and `lessons` (the lesson list). Import from the topic module
-in new code; this module keeps one short import for callers that use words of many topics.
+"""The shared wording in one import: the public names of `wording`'s topic modules that the
+front ends use most. Each is defined once, in its topic module (see the package's docstring).
 """
 
 from __future__ import annotations
