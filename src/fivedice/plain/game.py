@@ -37,6 +37,12 @@ from fivedice.service.games import (
     make_cpu_player,
 )
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.wording.errors import (
+    changed_elsewhere_text,
+    not_saved_lines,
+    refused_text,
+    undo_refused_text,
+)
 from fivedice.wording.text import (
     box_name,
     choice_text,
@@ -285,8 +291,7 @@ class PlainSession:
 
     def not_saved(self, error: FivediceError) -> None:
         self.say(
-            _("Not saved: {reason}").format(reason=error_text(error)),
-            _("The action was not applied. Type it again to retry."),
+            *not_saved_lines(error_text(error)),
         )
 
     def run(self) -> int:
@@ -381,7 +386,7 @@ class PlainSession:
         try:
             action = parse_command(text, self.view.state.rules)
         except FivediceError as error:
-            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            self.say(refused_text(error_text(error)))
             return Outcome.REFUSED
         if isinstance(action, Score) and not self.confirm_zero(action):
             self.say(_("Not scored."))
@@ -402,15 +407,15 @@ class PlainSession:
                 return is_yes(self.ask(question))
         return True  # not a legal box now: the service says why
 
-    def _saved(self, change: Callable[[], GameView], refusal: str) -> bool:
+    def _saved(self, change: Callable[[], GameView], refusal: Callable[[str], str]) -> bool:
         """Makes `change` (an action or undo the service saves) the current view; True when it
         was refused: a stale version (the saved game is shown), a failed save (retry), or a
-        rule (`refusal`, with {reason})."""
+        rule (said by `refusal` from the reason in words)."""
         try:
             self.view = change()
         except StaleVersionError:
             self.view = self.service.load(self.game_id)
-            self.say(_("The game was changed elsewhere; here it is as saved now."))
+            self.say(changed_elsewhere_text())
             self.show_card = True
             return True
         except StoreError as error:
@@ -419,7 +424,7 @@ class PlainSession:
             self.not_saved(error)
             return True
         except FivediceError as error:
-            self.say(refusal.format(reason=error_text(error)))
+            self.say(refusal(error_text(error)))
             return True
         return False
 
@@ -428,7 +433,7 @@ class PlainSession:
         seat_before = (before.game_number, before.current_seat)
         refused = self._saved(
             lambda: self.service.apply_action(self.game_id, action, self.view.version),
-            _("Not allowed: {reason}"),
+            refused_text,
         )
         if refused:
             return Outcome.REFUSED
@@ -442,7 +447,7 @@ class PlainSession:
     def undo(self) -> Outcome:
         before = self.view.state
         refused = self._saved(
-            lambda: self.service.undo(self.game_id, self.view.version), _("Cannot undo: {reason}")
+            lambda: self.service.undo(self.game_id, self.view.version), undo_refused_text
         )
         if refused:
             return Outcome.REFUSED

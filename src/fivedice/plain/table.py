@@ -19,7 +19,13 @@ from fivedice.i18n import _
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.table import open_table_game, table_entry
 from fivedice.store import StaleVersionError, StoreError
-from fivedice.wording.moves import entry_taken_back_text, undo_refused_text
+from fivedice.wording.errors import (
+    changed_elsewhere_text,
+    not_saved_lines,
+    refused_text,
+    undo_refused_text,
+)
+from fivedice.wording.moves import entry_taken_back_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -184,14 +190,10 @@ def run_table_plain(
             say(*coach_lines(options))
             continue
         if command not in (*TABLE_VERBS, "undo"):
-            say(
-                _("Not allowed: {reason}").format(
-                    reason=_("unknown entry {verb!r}; {entries}").format(
-                        verb=words[0], entries=_(TABLE_NOTATION_HELP)
-                    )
-                ),
-                _(COMMANDS_HELP),
+            unknown = _("unknown entry {verb!r}; {entries}").format(
+                verb=words[0], entries=_(TABLE_NOTATION_HELP)
             )
+            say(refused_text(unknown), _(COMMANDS_HELP))
             continue
         seat_before = (state.game_number, state.current_seat)
         try:
@@ -203,22 +205,19 @@ def run_table_plain(
             view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
         except StaleVersionError:
             view = service.load(game_id)
-            say(_("The game was changed elsewhere; here it is as saved now."))
+            say(changed_elsewhere_text())
             show_card = True
             continue
         except StoreError as error:
             if not error.retryable:
                 raise
-            say(
-                _("Not saved: {reason}").format(reason=error_text(error)),
-                _("The action was not applied. Type it again to retry."),
-            )
+            say(*not_saved_lines(error_text(error)))
             continue
         except UndoRefusedError as error:
             say(undo_refused_text(error_text(error)))
             continue
         except FivediceError as error:
-            say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            say(refused_text(error_text(error)))
             continue
         after = view.state
         show_card = seat_before != (after.game_number, after.current_seat)

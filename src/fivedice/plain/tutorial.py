@@ -29,6 +29,7 @@ from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
 from fivedice.service.tutorial.progress import lesson_state, lessons_done, next_lesson, pick_lesson
 from fivedice.store import StoreError
 from fivedice.store.tutorial_progress import LessonProgress
+from fivedice.wording.errors import refused_text
 from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
 from fivedice.wording.text import error_text, state_lines, turn_lines
 
@@ -182,7 +183,7 @@ class PlainTutorial:
             action = parse_command(line)
             after = self.service.tutorial_act(run, action)
         except FivediceError as error:
-            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            self.say(refused_text(error_text(error)))
             return run, False
         feedback = after.feedback
         if feedback is not None:

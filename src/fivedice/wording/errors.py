@@ -54,3 +54,26 @@ def _localized_box(value: object, gettext: Callable[[str], str] | None) -> objec
     if category is None:  # already a name (a `Phrase`), or not a box at all
         return _translated_param(value, gettext)
     return (gettext or _)(category.name)
+
+
+def refused_text(reason: str) -> str:
+    """An action the game refused, with why: "Not allowed: it is not your turn"."""
+    return _("Not allowed: {reason}").format(reason=reason)
+
+
+def undo_refused_text(reason: str) -> str:
+    """An undo the game refused, with why: "Cannot undo: a roll cannot be taken back"."""
+    return _("Cannot undo: {reason}").format(reason=reason)
+
+
+def not_saved_lines(reason: str) -> list[str]:
+    """A save that failed but may succeed if tried again: why, and that nothing changed."""
+    return [
+        _("Not saved: {reason}").format(reason=reason),
+        _("The action was not applied. Type it again to retry."),
+    ]
+
+
+def changed_elsewhere_text() -> str:
+    """What a stale action says before the game is shown as saved now."""
+    return _("The game was changed elsewhere; here it is as saved now.")

@@ -147,11 +147,6 @@ def undo_sentence(actor: str, undone: str | None = None) -> str:
     return _("{name} took back: {action} (undo)").format(name=actor, action=undone)
 
 
-def undo_refused_text(reason: str) -> str:
-    """Why an undo was refused, `reason` in words: "Cannot undo: a roll cannot be taken back"."""
-    return _("Cannot undo: {reason}").format(reason=reason)
-
-
 def entry_taken_back_text() -> str:
     """What a game at the table says once its last entry is taken back."""
     return _("The last entry is taken back (the log keeps both).")

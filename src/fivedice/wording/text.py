@@ -15,7 +15,13 @@ from fivedice.wording.boxes import (
     yahtzee_bonus_label,
 )
 from fivedice.wording.coach import choice_text, coach_lines, keep_text
-from fivedice.wording.errors import error_text
+from fivedice.wording.errors import (
+    changed_elsewhere_text,
+    error_text,
+    not_saved_lines,
+    refused_text,
+    undo_refused_text,
+)
 from fivedice.wording.game import (
     CELL,
     card_lines,
@@ -50,7 +56,6 @@ from fivedice.wording.moves import (
     replay_sentence,
     roll_sentence,
     score_sentence,
-    undo_refused_text,
     undo_sentence,
 )
 from fivedice.wording.rules import box_rule, box_sentence, describe_rules
@@ -61,6 +66,7 @@ __all__ = [
     "box_rule",
     "box_sentence",
     "card_lines",
+    "changed_elsewhere_text",
     "choice_text",
     "coach_lines",
     "cpu_name",
@@ -78,6 +84,7 @@ __all__ = [
     "list_text",
     "match_progress_lines",
     "move_sentence",
+    "not_saved_lines",
     "opening_lines",
     "par_label",
     "parse_score_words",
@@ -88,6 +95,7 @@ __all__ = [
     "preset_description",
     "preset_title",
     "ranking_lines",
+    "refused_text",
     "replay_sentence",
     "resuming_line",
     "roll_sentence",

@@ -27,7 +27,8 @@ from fivedice.store import StoreError
 from fivedice.tui.session import TableGame
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
-from fivedice.wording.moves import entry_taken_back_text, undo_refused_text
+from fivedice.wording.errors import not_saved_lines, refused_text, undo_refused_text
+from fivedice.wording.moves import entry_taken_back_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -241,14 +242,9 @@ class TableScreen(Screen[None]):
             self.game.act(action)
         except FivediceError as error:
             if isinstance(error, StoreError) and error.retryable:  # locked, server away
-                self.message = "\n".join(
-                    [
-                        _("Not saved: {reason}").format(reason=error_text(error)),
-                        _("The action was not applied. Type it again to retry."),
-                    ]
-                )
+                self.message = "\n".join(not_saved_lines(error_text(error)))
             else:
-                self.message = _("Not allowed: {reason}").format(reason=error_text(error))
+                self.message = refused_text(error_text(error))
             self.refresh_view()
             return False
         self.message = ""
