@@ -100,12 +100,13 @@ def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
 
 def test_the_tutorial_app_shows_a_database_it_cannot_open(tmp_path: Path) -> None:
     from fivedice.core.rules import RuleSet
-    from fivedice.tui.screens.tutorial import TutorialApp, TutorialScreen
+    from fivedice.tui.app import TutorialStart
+    from fivedice.tui.screens.tutorial import TutorialScreen
 
     path = tmp_path / "other.sqlite3"
     FOREIGN["users-table"](path)
     before = path.read_bytes()
-    app = TutorialApp(RuleSet(), backend=Backend(f"sqlite:///{path}"))
+    app = FivediceApp(backend=Backend(f"sqlite:///{path}"), tutorial=TutorialStart(RuleSet()))
 
     async def script(pilot: Pilot[None]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, StoreProblemScreen))

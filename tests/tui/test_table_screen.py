@@ -16,25 +16,26 @@ from fivedice.core.rules import CLASSIC
 from fivedice.service.games import GameService
 from fivedice.service.settings import build_table_settings
 from fivedice.store import Store
+from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.table import PointsScreen, TableScreen
-from fivedice.tui.table_app import TableApp
+from fivedice.tui.session import TableGame
 
 SIZE = (80, 24)
 
 
-def screen_text(app: TableApp) -> str:
+def screen_text(app: FivediceApp) -> str:
     svg = app.export_screenshot()
     parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     return html.unescape("".join(parts)).replace("\xa0", " ")
 
 
-def make_app(tmp_path: Path) -> tuple[TableApp, GameService]:
+def make_app(tmp_path: Path) -> tuple[FivediceApp, GameService]:
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
     view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob"]))
-    return TableApp(service, view), service
+    return FivediceApp(table=TableGame(service, view)), service
 
 
-def run(app: TableApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+def run(app: FivediceApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -50,11 +51,11 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         assert isinstance(app.screen, TableScreen)
         await pilot.press("3", "3", "3", "5")
         await pilot.pause()
-        assert app.view.version == 0  # four dice: nothing sent yet
+        assert app.table.view.version == 0  # four dice: nothing sent yet
         assert "3 3 3 5 _" in screen_text(app)
         await pilot.press("backspace", "5", "5")
         await pilot.pause()
-        assert app.view.state.dice == (3, 3, 3, 5, 5)
+        assert app.table.view.state.dice == (3, 3, 3, 5, 5)
         boxes = app.screen.query_one("#boxes", OptionList)
         ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
         assert len(ids) == 13 and "full_house" in ids
@@ -63,7 +64,7 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
             await pilot.press("down")
         await pilot.press("enter")
         await pilot.pause()
-        state = app.view.state
+        state = app.table.view.state
         assert state.cards[0].columns[0].score(Category.FULL_HOUSE) == 25
         assert state.current_seat == 1 and "Bob's turn 1 of 13" in screen_text(app)
         # Points without dice: an impossible entry is refused and changes nothing.
@@ -72,23 +73,23 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         assert isinstance(app.screen, PointsScreen)
         await pilot.press(*"full_house 30", "enter")
         await pilot.pause()
-        assert app.view.version == 2
+        assert app.table.view.version == 2
         assert "no roll scores 30 in Full house" in app.screen.message
         assert "no roll scores 30 in" in screen_text(app)
-        before = app.view.state
+        before = app.table.view.state
         await pilot.press("p")
         await pilot.pause()
         await pilot.press(*"chance 22", "enter")
         await pilot.pause()
-        assert app.view.state.totals == (25, 22)
+        assert app.table.view.state.totals == (25, 22)
         await pilot.press("u")
         await pilot.pause()
-        assert app.view.state == before
+        assert app.table.view.state == before
         assert "The last entry is taken back" in app.screen.message
         assert "The last entry is taken" in screen_text(app)
 
     run(app, script)
-    assert [e.action for e in service.record(app.view.game_id).actions] == [
+    assert [e.action for e in service.record(app.table.view.game_id).actions] == [
         "dice 3 3 3 5 5",
         "score full_house",
         "score chance 22",
@@ -134,7 +135,7 @@ def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
         assert re.search(r"Yahtzee +50", text) and re.search(r"Chance +30", text)
         await pilot.press("enter")
         await pilot.pause()
-        column = app.view.state.cards[0].columns[0]
+        column = app.table.view.state.cards[0].columns[0]
         assert column.score(Category.YAHTZEE) == 50 and column.score(Category.ONES) is None
 
     run(app, script)
@@ -154,7 +155,7 @@ def test_points_for_a_box_named_in_the_players_language(tmp_path):
             await pilot.pause()
             await pilot.press(*"Full House 25", "enter")
             await pilot.pause()
-            column = app.view.state.cards[0].columns[0]
+            column = app.table.view.state.cards[0].columns[0]
             assert column.score(Category.FULL_HOUSE) == 25, app.screen.message
 
         run(app, script)
@@ -168,7 +169,7 @@ def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
 
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
     view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob", "Cy"]))
-    app = TableApp(service, view)
+    app = FivediceApp(table=TableGame(service, view))
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.resize_terminal(60, 20)
@@ -209,12 +210,12 @@ def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
         message = app.screen.message
         assert message.startswith("Not saved:") and "Not allowed" not in message
         assert "database is locked" in message
-        assert app.view.version == 0
+        assert app.table.view.version == 0
         assert "Type it again to retry" in message
         monkeypatch.undo()
         await pilot.press("6", "6", "6", "6", "6")  # typed again once the lock is gone
         await pilot.pause()
-        assert app.view.state.dice == (6, 6, 6, 6, 6) and app.screen.message == ""
+        assert app.table.view.state.dice == (6, 6, 6, 6, 6) and app.screen.message == ""
 
     run(app, script)
 
@@ -225,7 +226,7 @@ def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
     boxes = [c.key for c in Category if c is not Category.CHANCE]
     for box in boxes:
         view = service.apply_action(view.game_id, f"score {box} 0", view.version)
-    app = TableApp(service, view)
+    app = FivediceApp(table=TableGame(service, view))
 
     async def script(pilot: Pilot[None]) -> None:
         assert "p Points" in screen_text(app)
@@ -234,7 +235,7 @@ def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
         await pilot.press(*"chance 20", "enter")
         await pilot.pause()
         await pilot.pause()
-        assert app.view.state.is_match_over
+        assert app.table.view.state.is_match_over
         footer = screen_text(app)
         assert "q Quit" in footer
         assert "p Points" not in footer and "u Undo" not in footer and "h Hint" not in footer
@@ -246,7 +247,7 @@ def test_with_six_long_names_the_entry_and_boxes_stay_in_sight(tmp_path):
     names = ["Alexandrina", "Bartholomew", "Christopher", "Dominique", "Evangeline", "Ferdinand"]
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
     view = service.create_game(build_table_settings(CLASSIC, names))
-    app = TableApp(service, view)
+    app = FivediceApp(table=TableGame(service, view))
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("3", "3", "3", "5", "5")

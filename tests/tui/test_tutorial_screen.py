@@ -12,9 +12,9 @@ from textual.widgets import Button, OptionList, Static
 
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
-from fivedice.tui.app import FivediceApp
+from fivedice.tui.app import FivediceApp, TutorialStart
 from fivedice.tui.screens.setup import SetupScreen
-from fivedice.tui.screens.tutorial import LessonScreen, TutorialApp, TutorialScreen
+from fivedice.tui.screens.tutorial import LessonScreen, TutorialScreen
 from tests.tui.support import open_service, use_database
 from tests.tui.test_app import screen_text, wait_for
 
@@ -56,7 +56,7 @@ async def choose_box(pilot: Pilot[None], app, name: str) -> None:
 
 
 def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
-    app = TutorialApp(RuleSet(), lesson="rolling")
+    app = FivediceApp(tutorial=TutorialStart(RuleSet(), "rolling"))
 
     async def script(pilot: Pilot[None]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
@@ -124,7 +124,7 @@ def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
 
 def test_the_lesson_screen_in_german_fits_80_columns():
     set_language("de")
-    app = TutorialApp(RuleSet(), lesson="yahtzee")
+    app = FivediceApp(tutorial=TutorialStart(RuleSet(), "yahtzee"))
 
     async def script(pilot: Pilot[None]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))

@@ -76,10 +76,10 @@ def table(
     except FivediceError as error:
         fail_with(error)
     if not plain:
-        from fivedice.tui.table_app import run_table_app
+        from fivedice.tui import run_table
 
         try:
-            run_table_app(
+            run_table(
                 service,
                 initial,
                 seed=seed,

@@ -43,9 +43,10 @@ def tutorial(
     The lessons follow the rules in force (`--rules`, `--set`): the joker rule, the bonuses
     and the box values. Progress is kept apart from games and statistics.
     """
-    from fivedice.plain.tutorial import lesson_state, progress_lines
+    from fivedice.plain.tutorial import progress_lines
     from fivedice.service.games import GameService
     from fivedice.service.tutorial import LESSONS
+    from fivedice.service.tutorial.progress import lesson_state, lessons_done
 
     ruleset = load_rules(rules_name, settings)
     try:
@@ -74,7 +75,7 @@ def tutorial(
                         "updated": found.updated.isoformat() if found else None,
                     }
                 )
-            done = sum(1 for item in lessons if item["state"] == "done")
+            done = lessons_done(progress)
             typer.echo(json.dumps({"lessons": lessons, "done": done, "count": len(lessons)}))
             return
         if plain:

@@ -25,7 +25,7 @@ from typing import TextIO
 from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, SettingsError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
@@ -38,17 +38,24 @@ from fivedice.service.games import (
 )
 from fivedice.service.settings import game_settings, zero_score_to_confirm
 from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.wording.errors import (
+    changed_elsewhere_text,
+    not_saved_lines,
+    refused_text,
+    undo_refused_text,
+)
 from fivedice.wording.text import (
     box_name,
     choice_text,
     cpu_name,
     describe_rules,
     error_text,
-    find_box,
     list_text,
     match_progress_lines,
     move_sentence,
     opening_lines,
+    parse_score_words,
+    resuming_line,
     state_lines,
     turn_lines,
 )
@@ -253,26 +260,7 @@ def parse_command(text: str, rules: RuleSet | None = None) -> Action:
     boxes = rules.boxes if rules is not None else CATEGORIES
     if verb != "score" or len(words) < 2:
         return parse_action(" ".join([verb, *words[1:]]), rules.dice if rules else DICE_COUNT)
-    rest = " ".join(words[1:])
-    column = 0
-    column_text, sep, box_text = (part.strip() for part in rest.partition(":"))
-    if sep:
-        number = column_text.isascii() and column_text.isdigit()
-        column = int(column_text) - 1 if number and len(column_text) < 4 else -1
-        if column < 0:
-            raise MalformedActionError(
-                N_("a column number counts from 1, not {column!r}"), column=column_text
-            )
-    else:
-        box_text = rest
-    category = find_box(box_text, boxes)
-    if category is None:
-        raise MalformedActionError(
-            N_("no box is called {text!r}; the boxes are {boxes}"),
-            text=box_text.strip(),
-            boxes=list_text(box_name(c) for c in boxes),
-        )
-    return Score(category, column)
+    return parse_score_words(" ".join(words[1:]), boxes)
 
 
 @dataclass
@@ -302,8 +290,7 @@ class PlainSession:
 
     def not_saved(self, error: FivediceError) -> None:
         self.say(
-            _("Not saved: {reason}").format(reason=error_text(error)),
-            _("The action was not applied. Type it again to retry."),
+            *not_saved_lines(error_text(error)),
         )
 
     def run(self) -> int:
@@ -398,7 +385,7 @@ class PlainSession:
         try:
             action = parse_command(text, self.view.state.rules)
         except FivediceError as error:
-            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            self.say(refused_text(error_text(error)))
             return Outcome.REFUSED
         if isinstance(action, Score) and not self.confirm_zero(action):
             self.say(_("Not scored."))
@@ -416,15 +403,15 @@ class PlainSession:
         question = _("{box} would score 0. Score it anyway? [y/N] ").format(box=box)
         return is_yes(self.ask(question))
 
-    def _saved(self, change: Callable[[], GameView], refusal: str) -> bool:
+    def _saved(self, change: Callable[[], GameView], refusal: Callable[[str], str]) -> bool:
         """Makes `change` (an action or undo the service saves) the current view; True when it
         was refused: a stale version (the saved game is shown), a failed save (retry), or a
-        rule (`refusal`, with {reason})."""
+        rule (said by `refusal` from the reason in words)."""
         try:
             self.view = change()
         except StaleVersionError:
             self.view = self.service.load(self.game_id)
-            self.say(_("The game was changed elsewhere; here it is as saved now."))
+            self.say(changed_elsewhere_text())
             self.show_card = True
             return True
         except StoreError as error:
@@ -433,7 +420,7 @@ class PlainSession:
             self.not_saved(error)
             return True
         except FivediceError as error:
-            self.say(refusal.format(reason=error_text(error)))
+            self.say(refusal(error_text(error)))
             return True
         return False
 
@@ -442,7 +429,7 @@ class PlainSession:
         seat_before = (before.game_number, before.current_seat)
         refused = self._saved(
             lambda: self.service.apply_action(self.game_id, action, self.view.version),
-            _("Not allowed: {reason}"),
+            refused_text,
         )
         if refused:
             return Outcome.REFUSED
@@ -456,7 +443,7 @@ class PlainSession:
     def undo(self) -> Outcome:
         before = self.view.state
         refused = self._saved(
-            lambda: self.service.undo(self.game_id, self.view.version), _("Cannot undo: {reason}")
+            lambda: self.service.undo(self.game_id, self.view.version), undo_refused_text
         )
         if refused:
             return Outcome.REFUSED
@@ -583,13 +570,7 @@ def run_plain(
         client_seeds=client_seeds,
     )
     if resume or resume_game is not None:
-        say(
-            ngettext(
-                "Resuming game {id} after {count} action.",
-                "Resuming game {id} after {count} actions.",
-                view.version,
-            ).format(id=view.game_id, count=view.version)
-        )
+        say(resuming_line(view.game_id, view.version))
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
     say(*dice_lines(view))

@@ -11,20 +11,27 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from fivedice.core.actions import TABLE_NOTATION_HELP, Score
+from fivedice.core.actions import TABLE_NOTATION_HELP
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
-from fivedice.core.game import GameKind, GameSettings, GameState, SettingsError
-from fivedice.core.rules import RuleSet
-from fivedice.i18n import _, ngettext
-from fivedice.plain.game import parse_command
-from fivedice.service.games import GameService, GameView, UndoRefusedError
-from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.core.game import GameSettings, GameState
+from fivedice.i18n import _
+from fivedice.service.games import GameService, UndoRefusedError
+from fivedice.service.table import open_table_game, table_entry
+from fivedice.store import StaleVersionError, StoreError
+from fivedice.wording.errors import (
+    changed_elsewhere_text,
+    not_saved_lines,
+    refused_text,
+    undo_refused_text,
+)
+from fivedice.wording.moves import entry_taken_back_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
     describe_rules,
     error_text,
+    resuming_line,
     state_lines,
     turn_lines,
 )
@@ -78,27 +85,6 @@ def roll_off_line(state: GameState) -> str:
     )
 
 
-def table_entry(line: str, rules: RuleSet | None = None) -> str:
-    """The entry in notation: a box named as on the card, in the player's language too
-    (`score Dreierpasch`, `score Full House 25`), becomes its key; anything else is passed on
-    as typed (the service says what is wrong with it)."""
-    words = line.split()
-    if len(words) < 2 or words[0].casefold() != "score":
-        return line
-    box_words, points = words[1:], []
-    if len(box_words) > 1 and box_words[-1].isascii() and box_words[-1].isdigit():
-        box_words, points = box_words[:-1], box_words[-1:]
-    try:
-        action = parse_command("score " + " ".join(box_words), rules)
-    except MalformedActionError:
-        return line
-    if not isinstance(action, Score):
-        return line
-    key = action.category.key
-    box = f"{action.column + 1}:{key}" if action.column else key
-    return " ".join(["score", box, *points])
-
-
 def scored_line(before: GameState, after: GameState) -> str:
     """What the seat that just moved wrote on its card, e.g. "Ann: Full house 25 (total 25)"."""
     seat = before.current_seat
@@ -118,47 +104,6 @@ def scored_line(before: GameState, after: GameState) -> str:
                     total=new.total(before.rules),
                 )
     return ""
-
-
-def open_table_game(
-    service: GameService,
-    settings: GameSettings | None,
-    *,
-    seed: int | None,
-    practice: bool,
-    resume: bool,
-    resume_game: int | None,
-) -> GameView:
-    """The table game to keep: the one to resume (`resume_game`, else the latest unfinished
-    table game), or a new one with `settings`.
-
-    Raises:
-        GameNotFoundError, GameClosedError, SettingsError: nothing to resume, or not a
-            game at the table.
-    """
-    if resume or resume_game is not None:
-        game_id = resume_game
-        if game_id is None:
-            waiting = service.latest_unfinished(GameKind.TABLE.value)
-            if waiting is None:
-                raise SettingsError(N_("there is no unfinished game at the table to resume"))
-            game_id = waiting.game_id
-        view = service.load(game_id)
-        if not view.state.settings.is_table:
-            raise SettingsError(
-                N_("game {id} is not a game at the table; 'fivedice play --resume' continues it"),
-                id=game_id,
-            )
-        if view.is_over:
-            raise GameClosedError(
-                N_("game {game_id} is {status}; it takes no more actions"),
-                game_id=game_id,
-                status=view.status,
-            )
-        return view
-    if settings is None:
-        raise SettingsError(N_("name the players at the table, e.g. --player Ann --player Bob"))
-    return service.create_game(settings, seed=seed, practice=practice)
 
 
 def run_table_plain(
@@ -188,13 +133,7 @@ def run_table_plain(
     )
     game_id = view.game_id
     if resume or resume_game is not None:
-        say(
-            ngettext(
-                "Resuming game {id} after {count} action.",
-                "Resuming game {id} after {count} actions.",
-                view.version,
-            ).format(id=game_id, count=view.version)
-        )
+        say(resuming_line(game_id, view.version))
     else:
         say(
             _("Game {id} at the table: roll your own dice, the app keeps the card.").format(
@@ -251,41 +190,34 @@ def run_table_plain(
             say(*coach_lines(options))
             continue
         if command not in (*TABLE_VERBS, "undo"):
-            say(
-                _("Not allowed: {reason}").format(
-                    reason=_("unknown entry {verb!r}; {entries}").format(
-                        verb=words[0], entries=_(TABLE_NOTATION_HELP)
-                    )
-                ),
-                _(COMMANDS_HELP),
+            unknown = _("unknown entry {verb!r}; {entries}").format(
+                verb=words[0], entries=_(TABLE_NOTATION_HELP)
             )
+            say(refused_text(unknown), _(COMMANDS_HELP))
             continue
         seat_before = (state.game_number, state.current_seat)
         try:
             if command == "undo":
                 view = service.undo(game_id, view.version)
-                say(_("The last entry is taken back (the log keeps both)."))
+                say(entry_taken_back_text())
                 show_card = True
                 continue
             view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
         except StaleVersionError:
             view = service.load(game_id)
-            say(_("The game was changed elsewhere; here it is as saved now."))
+            say(changed_elsewhere_text())
             show_card = True
             continue
         except StoreError as error:
             if not error.retryable:
                 raise
-            say(
-                _("Not saved: {reason}").format(reason=error_text(error)),
-                _("The action was not applied. Type it again to retry."),
-            )
+            say(*not_saved_lines(error_text(error)))
             continue
         except UndoRefusedError as error:
-            say(_("Cannot undo: {reason}").format(reason=error_text(error)))
+            say(undo_refused_text(error_text(error)))
             continue
         except FivediceError as error:
-            say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            say(refused_text(error_text(error)))
             continue
         after = view.state
         show_card = seat_before != (after.game_number, after.current_seat)

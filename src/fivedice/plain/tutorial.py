@@ -8,12 +8,13 @@ shared wording of `fivedice.wording.text`; progress goes through the service.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _, ngettext
+from fivedice.i18n import _
 from fivedice.plain.game import (
     MAX_COMMAND,
     MAX_LINE,
@@ -24,49 +25,25 @@ from fivedice.plain.game import (
     too_long_text,
 )
 from fivedice.service.games import GameService
-from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
+from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
+from fivedice.service.tutorial.progress import lesson_state, lessons_done, next_lesson, pick_lesson
 from fivedice.store import StoreError
 from fivedice.store.tutorial_progress import LessonProgress
+from fivedice.wording.errors import refused_text
+from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
 from fivedice.wording.text import error_text, state_lines, turn_lines
 
 
-def lesson_state(progress: dict[str, LessonProgress], lesson: Lesson) -> str:
-    """A lesson's state word for lists: done, skipped or new (stable, not translated)."""
-    found = progress.get(lesson.key)
-    return found.status if found is not None else "new"
-
-
-def state_label(state: str) -> str:
-    """A lesson's state in the player's language."""
-    return {"done": _("done"), "skipped": _("skipped")}.get(state, _("not done yet"))
-
-
-def progress_lines(progress: dict[str, LessonProgress]) -> list[str]:
+def progress_lines(progress: Mapping[str, LessonProgress]) -> list[str]:
     """The lessons, numbered, each with its state, and how many are done."""
     lines = []
     for number, lesson in enumerate(LESSONS, start=1):
         state = lesson_state(progress, lesson)
-        mark = {"done": "✓", "skipped": "–"}.get(state, " ")
-        lines.append(f"{mark} {number}. {_(lesson.title)} ({state_label(state)})")
-    done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
-    lines.append(
-        ngettext(
-            "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
-        ).format(done=done, count=len(LESSONS))
-    )
+        lines.append(
+            f"{lesson_mark(state)} {number}. {_(lesson.title)} ({lesson_state_label(state)})"
+        )
+    lines.append(lessons_done_text(lessons_done(progress), len(LESSONS)))
     return lines
-
-
-def next_lesson(progress: dict[str, LessonProgress]) -> Lesson:
-    """The first lesson not done yet (the first lesson once all are done)."""
-    return next((lesson for lesson in LESSONS if lesson.key not in progress), LESSONS[0])
-
-
-def pick_lesson(text: str) -> Lesson | None:
-    """The lesson a player named: its number in the list, or its key."""
-    if text.isascii() and text.isdigit() and 1 <= int(text) <= len(LESSONS):
-        return LESSONS[int(text) - 1]
-    return find_lesson(text)
 
 
 def help_lines() -> list[str]:
@@ -206,7 +183,7 @@ class PlainTutorial:
             action = parse_command(line)
             after = self.service.tutorial_act(run, action)
         except FivediceError as error:
-            self.say(_("Not allowed: {reason}").format(reason=error_text(error)))
+            self.say(refused_text(error_text(error)))
             return run, False
         feedback = after.feedback
         if feedback is not None:

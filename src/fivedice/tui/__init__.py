@@ -1,6 +1,8 @@
 """The terminal app (Textual): screens and widgets render the service's state and send actions.
 
-Start it with `fivedice play`, or `run_app()` from Python.
+One App (`tui.app.FivediceApp`) for every terminal command: start it with `fivedice play`,
+`fivedice tutorial` or `fivedice table`, or `run_app()`, `run_tutorial()` or `run_table()`
+from Python.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from fivedice.core.game import GameSettings
 
 if TYPE_CHECKING:
     from fivedice.core.rules import RuleSet
+    from fivedice.service.games import GameService
 
-__all__ = ["run_app", "run_tutorial"]
+__all__ = ["run_app", "run_table", "run_tutorial"]
 
 
 def run_app(
@@ -42,7 +45,33 @@ def run_tutorial(
     rules: RuleSet, *, db: str | None = None, lesson: str | None = None, seed: int | None = None
 ) -> None:
     """Runs the tutorial ("Learn by playing") in the terminal app until the player leaves."""
-    from fivedice.tui.screens.tutorial import TutorialApp
+    from fivedice.tui.app import FivediceApp, TutorialStart
     from fivedice.tui.session import Backend
 
-    TutorialApp(rules, lesson=lesson, seed=seed, backend=Backend(db)).run()
+    tutorial = TutorialStart(rules, lesson)
+    FivediceApp(seed=seed, backend=Backend(db), tutorial=tutorial).run()
+
+
+def run_table(
+    service: GameService,
+    settings: GameSettings | None,
+    *,
+    seed: int | None = None,
+    practice: bool = False,
+    resume: bool = False,
+    resume_game: int | None = None,
+) -> None:
+    """Opens (or resumes) a game at the table and keeps its score in the terminal app until
+    the players quit.
+
+    Raises:
+        FivediceError: bad settings or nothing to resume (before the app starts).
+    """
+    from fivedice.service.table import open_table_game
+    from fivedice.tui.app import FivediceApp
+    from fivedice.tui.session import TableGame
+
+    view = open_table_game(
+        service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
+    )
+    FivediceApp(table=TableGame(service, view)).run()

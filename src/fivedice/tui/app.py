@@ -1,4 +1,6 @@
-"""The Textual application: a new-game screen, the game screen, and the service between them.
+"""The Textual application of every terminal command: the game (`fivedice play`: a new-game
+screen, the game screen), the lessons (`fivedice tutorial`) and the score keeper for real dice
+(`fivedice table`), each opened as the app's first screen.
 
 The app owns the door to the service (`Backend`: which database, practice, unsaved play), the
 game in play, and the game's session (`PlaySession`: CPU pace, coach mode and its running
@@ -11,6 +13,7 @@ language it was played in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on
@@ -18,16 +21,34 @@ from textual.app import App
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import _
+from fivedice.service.tutorial.progress import pick_lesson
 from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import StoreProblemScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.setup import SetupForm, SetupScreen
-from fivedice.tui.session import Backend, GameService
+from fivedice.tui.screens.table import TableScreen
+from fivedice.tui.screens.tutorial import TutorialScreen
+from fivedice.tui.session import Backend, GameInPlay, TableGame
 from fivedice.wording.text import error_text
+
+TABLE_CSS_PATH = "table.tcss"
+"""The styles of the score keeper for real dice (its card, entry and coach; its own dialog)."""
+
+
+@dataclass(frozen=True)
+class TutorialStart:
+    """What `fivedice tutorial` opens: the lessons under `rules`, starting `lesson` if named
+    (its number in the list, or its key)."""
+
+    rules: RuleSet
+    lesson: str | None = None
 
 
 class FivediceApp(App[None]):
-    """Five dice in the terminal: play against CPU players, with a coach."""
+    """Five dice in the terminal: play against CPU players with a coach, learn by playing, or
+    keep the score of a game played with real dice."""
 
     CSS_PATH = "app.tcss"
     TITLE = "fivedice"
@@ -42,6 +63,8 @@ class FivediceApp(App[None]):
         start_now: bool = False,
         resume: bool | int = False,
         backend: Backend | None = None,
+        tutorial: TutorialStart | None = None,
+        table: TableGame | None = None,
     ) -> None:
         """Args:
         settings: what the new-game form starts with (None: you and one casual CPU).
@@ -50,26 +73,34 @@ class FivediceApp(App[None]):
         start_now: skip the new-game screen and play `settings` at once.
         resume: True to continue the latest unfinished game, or the id of a saved game.
         backend: the database and practice choice (default: the service's default database).
+        tutorial: open the lessons instead of a game (Back on the lesson list quits).
+        table: keep the score of this game at the table instead, on its one screen with its
+            own styles.
         """
-        super().__init__()
+        super().__init__(css_path=TABLE_CSS_PATH if table is not None else None)
         self.initial_settings = settings
         self.seed = seed
         self.start_now = start_now
         self.resume = resume
         self.backend = backend or Backend()
         self.play = PlaySession(pace_index(pace))
-        self._service: GameService | None = None
+        self.tutorial = tutorial
+        self.table = table
+        self._service: GameInPlay | None = None
         self._form: SetupForm | None = None
 
     @property
-    def service(self) -> GameService:
+    def service(self) -> GameInPlay:
         """The game in play (once a game is started)."""
         if self._service is None:
             raise RuntimeError("no game has been started")
         return self._service
 
     def on_mount(self) -> None:
-        self._open_store()
+        if self.table is not None:  # its game is open already: nothing else to choose
+            self.push_screen(TableScreen(self.table))
+        else:
+            self._open_store()
 
     def _open_store(self) -> None:
         """Opens the saved games; when they cannot be, says why and lets the player choose."""
@@ -91,7 +122,11 @@ class FivediceApp(App[None]):
             self.exit()
 
     def _first_screen(self) -> None:
-        """Resumes the game asked for, starts the one asked for, or shows the new-game form."""
+        """The lessons when asked for; else resumes the game asked for, starts the one asked
+        for, or shows the new-game form."""
+        if self.tutorial is not None:
+            self._open_lessons(self.tutorial)
+            return
         try:
             game_id = (
                 self.backend.latest_unfinished() if self.resume is True else (self.resume or None)
@@ -110,6 +145,17 @@ class FivediceApp(App[None]):
             else None
         )
         self.push_screen(SetupScreen(self.backend, form))
+
+    def _open_lessons(self, tutorial: TutorialStart) -> None:
+        """Shows the lesson list, and starts the lesson named, if any."""
+        screen = TutorialScreen(tutorial.rules, self.backend, seed=self.seed)
+        self.push_screen(screen)
+        if tutorial.lesson:
+            lesson = pick_lesson(tutorial.lesson)
+            if lesson is None:
+                self.notify(_("There is no lesson {name!r}.").format(name=tutorial.lesson))
+            else:
+                screen.open_lesson(lesson.key)
 
     def start_game(self, settings: GameSettings, form: SetupForm | None = None) -> bool:
         """Starts a game through the service and shows it; False (and says why) when the
@@ -139,7 +185,7 @@ class FivediceApp(App[None]):
         self._begin(game, saved)
         return True
 
-    def _begin(self, game: GameService, saved: dict[str, Any] | None = None) -> None:
+    def _begin(self, game: GameInPlay, saved: dict[str, Any] | None = None) -> None:
         self._service = game
         self.play = self.play.for_new_game()
         if saved is not None:

@@ -2,10 +2,10 @@
 
 `Backend` (one per App, handed to the screens that need it; no module state) opens the
 service on the chosen database and answers for saved games, statistics and lessons; the
-games it starts or resumes (`SavedGame`, `UnsavedGame`, `TableGame`) send every action to
-the service. Nothing here changes game state by itself, and the coach only reads a state and
-asks the service what each choice is worth (`coach_hints`: one `Hint` type for one or
-several columns).
+games it starts or resumes (`SavedGame`, `UnsavedGame`: each a `GameInPlay`; `TableGame`)
+send every action to the service. Nothing here changes game state by itself, and the coach
+only reads a state and asks the service what each choice is worth (`coach_hints`: one
+`Hint` type for one or several columns).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
-    from fivedice.service.games import Hint
+    from fivedice.service.games import GameService, GameView, Hint, LocalGame
     from fivedice.store.stats import HighScore, ProfileStats
 
 
-class GameService(Protocol):
-    """What the app needs from a game: the state, actions, CPU steps, its saved session."""
+class GameInPlay(Protocol):
+    """A game the app plays, saved or in memory: the state, actions, CPU steps, and the
+    app's session saved with it."""
 
     @property
     def state(self) -> GameState: ...
@@ -52,25 +53,27 @@ class GameService(Protocol):
     def load_session(self) -> dict[str, Any] | None: ...
 
 
-class SavedGame:
-    """A game of the application service: every action is saved before the state is shown.
+class ServiceGame:
+    """A saved game seen through the service: keeps the last view, so each action is sent
+    against its version (the service refuses stale ones)."""
 
-    Keeps the version of the last view, so each action is sent against it (the service
-    refuses stale ones).
-    """
-
-    def __init__(self, service: Any, view: Any) -> None:
+    def __init__(self, service: GameService, view: GameView) -> None:
         self.service = service
         self.view = view
 
     @property
     def state(self) -> GameState:
-        state: GameState = self.view.state
-        return state
+        """The game as last saved."""
+        return self.view.state
 
     @property
     def game_id(self) -> int:
+        """The saved game's id."""
         return int(self.view.game_id)
+
+
+class SavedGame(ServiceGame):
+    """A game of the application service: every action is saved before the state is shown."""
 
     @property
     def is_cpu_turn(self) -> bool:
@@ -104,29 +107,19 @@ class SavedGame:
         return action
 
 
-class TableGame:
+class TableGame(ServiceGame):
     """A game at the table (`fivedice table`) through the service: entries of real dice,
-    undo, and the coach for typed dice. Keeps the version of the last view, like
-    `SavedGame`."""
+    undo, and the coach for typed dice."""
 
-    def __init__(self, service: Any, view: Any) -> None:
-        self.service = service
-        self.view = view
-
-    @property
-    def state(self) -> GameState:
-        state: GameState = self.view.state
-        return state
-
-    def act(self, action: str) -> Any:
+    def act(self, action: str) -> GameView:
         """Sends an entry to the service (raises its errors; nothing changes then)."""
-        from fivedice.plain.table import table_entry
+        from fivedice.service.table import table_entry
 
         entry = table_entry(action)  # boxes named as on the card, in any language
         self.view = self.service.apply_action(self.view.game_id, entry, self.view.version)
         return self.view
 
-    def undo(self) -> Any:
+    def undo(self) -> GameView:
         """Takes back the last entry in effect through the service."""
         self.view = self.service.undo(self.view.game_id, self.view.version)
         return self.view
@@ -140,7 +133,7 @@ class TableGame:
 class UnsavedGame:
     """A game held in memory only, because the player chose to play without saving."""
 
-    def __init__(self, game: Any, practice: bool) -> None:
+    def __init__(self, game: LocalGame, practice: bool) -> None:
         self.game = game
         self.practice = practice
         self.saved = False
@@ -188,8 +181,9 @@ class Backend:
         self.url = url
         self.practice = practice
         self.unsaved = False
-        self._service: Any = None
-        self._memory: Any = None  # the lessons' service once unsaved (see `lesson_service`)
+        self._service: GameService | None = None
+        # The lessons' service once the player chose to play unsaved (see `lesson_service`).
+        self._memory: GameService | None = None
 
     def database_description(self) -> str:
         """The database the app saves to, as the player can find it (a path, or a URL)."""
@@ -206,7 +200,7 @@ class Backend:
             return str(url.database or ":memory:")
         return url.render_as_string(hide_password=True)
 
-    def open_service(self) -> Any:
+    def open_service(self) -> GameService | None:
         """The application service on the chosen database; None once the player chose to
         play without saving (`play_unsaved`).
 
@@ -233,7 +227,7 @@ class Backend:
                 ) from error
         return self._service
 
-    def lesson_service(self) -> Any:
+    def lesson_service(self) -> GameService:
         """The service the tutorial plays its lessons through: the saved one, or, once the
         player chose to play without saving, one in memory (the lessons work; what was done
         is forgotten when the app ends, like the games).
@@ -261,7 +255,7 @@ class Backend:
 
     def start_game(
         self, settings: GameSettings, seed: int | None = None, practice: bool | None = None
-    ) -> GameService:
+    ) -> GameInPlay:
         """Starts a game through the service: saved, or in memory once the player chose that.
 
         Raises the service's errors (a store that cannot be written).
@@ -327,7 +321,7 @@ class Backend:
         lists: dict[str, list[HighScore]] = service.high_scores()
         return lists
 
-    def resume_game(self, game_id: int) -> GameService:
+    def resume_game(self, game_id: int) -> GameInPlay:
         """Loads a saved game through the service (its own settings and dice)."""
         service = self.open_service()
         if service is None:

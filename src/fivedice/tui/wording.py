@@ -1,4 +1,4 @@
-"""Words only the terminal app needs: key descriptions, option and level names, advice.
+"""Words only the terminal app needs: key descriptions and the compact card's short labels.
 
 Key descriptions are declared in English on the classes (Textual reads them once, at import)
 and translated per screen instance by `localize_bindings`; calling it again after a language
@@ -13,9 +13,8 @@ from textual.dom import DOMNode
 
 from fivedice.core.categories import Category
 from fivedice.i18n import _
+from fivedice.wording.boxes import box_name
 from fivedice.wording.cells import fit_cells
-from fivedice.wording.text import box_name
-from fivedice.wording.text import level_name as level_name
 
 
 def binding_texts() -> dict[str, str]:
@@ -49,6 +48,12 @@ def binding_texts() -> dict[str, str]:
         "Play unsaved": _("Play unsaved"),
         "Undo": _("Undo"),
         "Quit?": _("Quit?"),
+        "Restart": _("Restart"),
+        "Skip": _("Skip"),
+        "Points": _("Points"),
+        "Rolls left": _("Rolls left"),
+        "Clear": _("Clear"),
+        "Cancel": _("Cancel"),
     }
 
 
@@ -88,52 +93,3 @@ def short_sum_labels() -> tuple[str, str, str, str, str]:
     """Upper total, upper bonus, Yahtzee bonus, total and grand total in at most 10 cells."""
     labels = (_("Upper sum"), _("Bonus"), _("Yahtzee +"), _("Total"), _("Grand tot."))
     return tuple(fit_cells(label, 10) for label in labels)  # type: ignore[return-value]
-
-
-def option_label(name: str) -> str:
-    """A rule option's label for the advanced panel (the key itself for unknown options)."""
-    labels = {
-        "rolls_per_turn": _("Rolls per turn"),
-        "upper_bonus": _("Upper bonus"),
-        "upper_bonus_threshold": _("Upper bonus threshold"),
-        "upper_bonus_value": _("Upper bonus points"),
-        "full_house": _("Full house points"),
-        "small_straight": _("Small straight points"),
-        "large_straight": _("Large straight points"),
-        "yahtzee": _("Yahtzee points"),
-        "of_a_kind_scores": _("Three/four of a kind score"),
-        "five_of_a_kind_is_full_house": _("Five of a kind is a full house"),
-        "straights": _("Straights"),
-        "yahtzee_bonus": _("Extra-Yahtzee bonus"),
-        "yahtzee_bonus_value": _("Extra-Yahtzee bonus points"),
-        "yahtzee_bonus_condition": _("Extra-Yahtzee bonus needs"),
-        "joker": _("Joker"),
-        "upper_first": _("Upper boxes first"),
-        "family": _("Boxes and dice"),
-        "four_of_a_kind_is_two_pairs": _("Four of a kind is two pairs"),
-        "fill_order": _("Fill order"),
-        "extra_turn_on_yahtzee": _("Extra turn on a Yahtzee"),
-        "saved_rolls": _("Unused rolls are saved"),
-        "column_multipliers": _("Columns (multipliers, e.g. 1,2,3)"),
-    }
-    return labels.get(name, name)
-
-
-def choice_label(value: str) -> str:
-    """A rule option's enumerated value in words (the value itself when unknown)."""
-    labels = {
-        "all_dice": _("sum of all dice"),
-        "matching_dice": _("matching dice only"),
-        "runs": _("runs anywhere"),
-        "fixed": _("fixed 1-5 and 2-6"),
-        "box_scored": _("Yahtzee box scored"),
-        "box_filled": _("Yahtzee box filled, even with 0"),
-        "forced": _("forced"),
-        "free_choice": _("free choice"),
-        "none": _("none"),
-        "yahtzee": _("Yahtzee: 13 boxes, five dice"),
-        "yatzy": _("Yatzy: 15 boxes, five dice"),
-        "maxi_yatzy": _("Maxi Yatzy: 20 boxes, six dice"),
-        "free": _("any order"),
-    }
-    return labels.get(value, value)

@@ -12,9 +12,8 @@ from __future__ import annotations
 from fivedice.core.actions import parse_action
 from fivedice.core.errors import FivediceError
 from fivedice.core.record import UNDO
-from fivedice.i18n import _
 from fivedice.service.games import GameService
-from fivedice.wording.text import move_sentence
+from fivedice.wording.moves import move_sentence, undo_sentence
 
 MAX_TOLD = 12  # a page far behind hears the latest moves, not a whole game
 
@@ -36,7 +35,7 @@ def moves_since(service: GameService, game_id: int, seen: int, version: int) -> 
             if entry is not None and first < entry.seq <= version and before is not None:
                 name = before.seats[entry.seat].name
                 if entry.action == UNDO:
-                    told.append(_("{name} takes back a move").format(name=name))
+                    told.append(undo_sentence(name))
                 else:
                     told.append(
                         move_sentence(name, parse_action(entry.action, None), before, state)

@@ -13,6 +13,16 @@ import gettext as gettext_module
 from collections.abc import Callable
 
 from fivedice.i18n import LANGUAGES, in_language, load_translations
+from fivedice.wording.boxes import (
+    par_label,
+    total_label,
+    upper_bonus_label,
+    upper_total_label,
+    yahtzee_bonus_label,
+)
+from fivedice.wording.coach import KEEP_DICE, ROLL_ALL_AGAIN, SCORE_BOX, SCORE_BOX_IN_COLUMN
+from fivedice.wording.labels import LEVEL_NAMES, level_name
+from fivedice.wording.options import CHOICE_LABELS, FORM_LABELS, choice_label, option_label
 
 __all__ = ["Plural", "gettext_for", "in_language", "ngettext_for", "pick_language", "texts"]
 
@@ -72,7 +82,9 @@ def pick_language(cookie: str | None, accept_language: str | None) -> str:
 
 
 def texts(_: Callable[[str], str]) -> dict[str, str]:
-    """Every message of the web pages, translated by `_`."""
+    """Every message of the web pages, translated by `_`; the CPU levels (by level) and the
+    rule options' labels (`opt_` + option) and values (`val_` + value) are the shared
+    wording's."""
     ngettext = ngettext_for(_)
     return {
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
@@ -220,7 +232,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "finished_games": _("Finished games"),
         "review": _("Review"),
         "rank": _("Rank"),
-        "total": _("Total"),
+        "total": total_label(_),
         "match_total": _("Match total"),
         "standings": _("Standings"),
         "watching": _("You are watching: you hold no seat in this game."),
@@ -228,19 +240,19 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "keys_help": _("Keys: 1–5 hold or release a die, R rolls, H asks for a hint."),
         "keys_help_six": _("Keys: 1–6 hold or release a die, R rolls, H asks for a hint."),
         "invite": _("Invite links (send one to each player)"),
-        "upper_total": _("Upper total"),
-        "against_par": _("Against par"),
-        "upper_bonus": _("Upper bonus"),
-        "yahtzee_bonus": _("Yahtzee bonus"),
+        "upper_total": upper_total_label(_),
+        "against_par": par_label(_),
+        "upper_bonus": upper_bonus_label(_),
+        "yahtzee_bonus": yahtzee_bonus_label(_),
         "column_n": _("Column {number} (×{multiplier})"),
         "box": _("Box"),
         "best_options": _("Best options"),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),
-        "keep_dice": _("keep {dice}"),
-        "reroll_all": _("roll all five again"),
-        "score_box": _("score {box}"),
-        "score_box_in_column": _("score {box} in column {column}"),
+        "keep_dice": _(KEEP_DICE),
+        "reroll_all": _(ROLL_ALL_AGAIN),
+        "score_box": _(SCORE_BOX),
+        "score_box_in_column": _(SCORE_BOX_IN_COLUMN),
         "best_options_estimated": _("Best options (estimated values, not exact)"),
         "games": _("Games"),
         "wins": _("Wins"),
@@ -264,51 +276,9 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "show": _("Show"),
         "scratch": _("scratch"),
         "skip_link": _("Skip to the game"),
-        "status_in_progress": _("in progress"),
-        "status_finished": _("finished"),
-        "status_abandoned": _("abandoned"),
         "yes": _("Yes"),
         "no": _("No"),
-        "beginner": _("beginner"),
-        "casual": _("casual"),
-        "strong": _("strong"),
-        "expert": _("expert"),
-        "master": _("master"),
-        "opt_rolls_per_turn": _("Rolls per turn"),
-        "opt_upper_bonus": _("Upper bonus"),
-        "opt_upper_bonus_threshold": _("Upper bonus threshold"),
-        "opt_upper_bonus_value": _("Upper bonus points"),
-        "opt_full_house": _("Full house points"),
-        "opt_small_straight": _("Small straight points"),
-        "opt_large_straight": _("Large straight points"),
-        "opt_yahtzee": _("Yahtzee points"),
-        "opt_of_a_kind_scores": _("Three/four of a kind score"),
-        "opt_five_of_a_kind_is_full_house": _("Five of a kind is a full house"),
-        "opt_straights": _("Straights"),
-        "opt_yahtzee_bonus": _("Extra-Yahtzee bonus"),
-        "opt_yahtzee_bonus_value": _("Extra-Yahtzee bonus points"),
-        "opt_yahtzee_bonus_condition": _("Extra-Yahtzee bonus needs"),
-        "opt_joker": _("Joker"),
-        "opt_upper_first": _("Upper boxes first"),
-        "opt_family": _("Boxes and dice"),
-        "opt_four_of_a_kind_is_two_pairs": _("Four of a kind is two pairs"),
-        "opt_fill_order": _("Fill order"),
-        "opt_extra_turn_on_yahtzee": _("Extra turn on a Yahtzee"),
-        "opt_saved_rolls": _("Unused rolls are saved"),
-        "opt_column_multipliers": _("Columns (multipliers, e.g. 1,2,3)"),
-        "val_all_dice": _("sum of all dice"),
-        "val_matching_dice": _("matching dice only"),
-        "val_runs": _("runs anywhere"),
-        "val_fixed": _("fixed 1-5 and 2-6"),
-        "val_box_scored": _("Yahtzee box scored"),
-        "val_box_filled": _("Yahtzee box filled, even with 0"),
-        "val_forced": _("forced"),
-        "val_free_choice": _("free choice"),
-        "val_none": _("none"),
-        "val_yahtzee": _("Yahtzee: 13 boxes, five dice"),
-        "val_yatzy": _("Yatzy: 15 boxes, five dice"),
-        "val_maxi_yatzy": _("Maxi Yatzy: 20 boxes, six dice"),
-        "val_free": _("any order"),
-        "val_on": _("on"),
-        "val_off": _("off"),
+        **{level: level_name(level, _) for level in LEVEL_NAMES},
+        **{f"opt_{name}": option_label(name, _) for name in FORM_LABELS},
+        **{f"val_{value}": choice_label(value, _) for value in CHOICE_LABELS},
     }

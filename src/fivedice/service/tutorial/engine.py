@@ -28,6 +28,7 @@ from fivedice.core.rules import Family, FillOrder, RuleSet
 from fivedice.i18n import _, formats
 from fivedice.service.tutorial.lessons import Lesson, Step, StepKind, Text
 from fivedice.strategy.hints import Hint, find_hint
+from fivedice.wording.errors import refused_text
 from fivedice.wording.text import box_name, choice_text, dice_values, error_text, move_sentence
 
 GUIDED_CPU_LEVEL = "beginner"
@@ -237,7 +238,7 @@ def attempt(
     state = run.state
     action = _only_changes(state, action)
     if not _is_legal(state, action):
-        reason = _("Not allowed: {reason}").format(reason=_refusal(state, action))
+        reason = refused_text(_refusal(state, action))
         return _explain(run, reason, instruction(run))
     if step.kind is StepKind.PLAY:
         return _play(run, action, coach, cpu)

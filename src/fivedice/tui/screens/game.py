@@ -30,6 +30,7 @@ from fivedice.core.actions import Roll, Score
 from fivedice.core.categories import Category
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, legal_actions
+from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service.games import strategy_refusal
 from fivedice.service.settings import zero_score_to_confirm
@@ -42,7 +43,7 @@ from fivedice.tui.screens.dialogs import (
     help_lines,
     rules_screen,
 )
-from fivedice.tui.session import Backend, GameService, coach_hints, decision_loss, warm_up
+from fivedice.tui.session import Backend, GameInPlay, coach_hints, decision_loss, warm_up
 from fivedice.tui.widgets.board import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.widgets.chances_bar import ChancesBar
 from fivedice.tui.widgets.move_log import (
@@ -67,8 +68,6 @@ SIX_DICE_NARROW_SIDE = 43
 """The narrow side panel with six dice (always 7 wide each: 42 cells and the padding)."""
 MIN_SIZE = (60, 20)
 """The smallest window (columns, rows) the game screen is drawn in; below it, it says so."""
-UNDO = "undo"
-"""The notation of an undo (the service takes back the last action; see its policy)."""
 RETRY_SECONDS = 3.0
 """How often a CPU turn tries again to save after a save failed."""
 Judgement = tuple[GameState, tuple[int, ...] | None, Category | None, int | None]
@@ -127,7 +126,7 @@ class GameScreen(Screen[None]):
             super().__init__()
             self.settings = settings
 
-    def __init__(self, game: GameService, play: PlaySession, backend: Backend) -> None:
+    def __init__(self, game: GameInPlay, play: PlaySession, backend: Backend) -> None:
         """Args:
         game: the game in play (through the service: every action saved before shown).
         play: the app's session of this game (pace, coach, log), changed as the game goes.

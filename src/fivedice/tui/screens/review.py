@@ -25,7 +25,8 @@ from textual.widgets import Footer, Static
 from fivedice.core.errors import N_, FivediceError
 from fivedice.i18n import _
 from fivedice.tui.session import Backend
-from fivedice.tui.wording import level_name, localize_bindings
+from fivedice.tui.wording import localize_bindings
+from fivedice.wording.labels import level_name
 from fivedice.wording.review import (
     choice_words,
     decision_line,

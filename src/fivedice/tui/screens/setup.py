@@ -33,8 +33,10 @@ from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.screens.tutorial import TutorialScreen
 from fivedice.tui.session import Backend
-from fivedice.tui.wording import choice_label, level_name, localize_bindings, option_label
+from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import text_width
+from fivedice.wording.labels import level_name
+from fivedice.wording.options import choice_label, option_label
 from fivedice.wording.text import (
     cpu_name,
     error_text,

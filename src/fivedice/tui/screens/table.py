@@ -10,7 +10,7 @@ no game state of its own.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,8 +25,10 @@ from fivedice.core.game import GameState
 from fivedice.i18n import _
 from fivedice.store import StoreError
 from fivedice.tui.session import TableGame
-from fivedice.tui.wording import binding_texts, localize_bindings
+from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.errors import not_saved_lines, refused_text, undo_refused_text
+from fivedice.wording.moves import entry_taken_back_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -43,23 +45,6 @@ DICE = 5
 """The classic number of dice typed in (a rule set says its own: `RuleSet.dice`)."""
 
 
-def table_binding_texts() -> dict[str, str]:
-    """The key descriptions of the table screen, in the current language."""
-    return {
-        **binding_texts(),
-        "Points": _("Points"),
-        "Undo": _("Undo"),
-        "Rolls left": _("Rolls left"),
-        "Clear": _("Clear"),
-        "Cancel": _("Cancel"),
-    }
-
-
-def localize(node: Any) -> None:
-    """Translates the key descriptions a node shows in the footer (see tui.wording)."""
-    localize_bindings(node, table_binding_texts())
-
-
 SIDE_WIDTH = (28, 42)
 """The narrowest and widest the entry and the list of boxes are drawn (columns)."""
 
@@ -71,7 +56,7 @@ class PointsScreen(ModalScreen[str | None]):
 
     def __init__(self) -> None:
         super().__init__()
-        localize(self)
+        localize_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -104,7 +89,7 @@ class TableScreen(Screen[None]):
         """Args:
         game: the game at the table, through the service."""
         super().__init__()
-        localize(self)
+        localize_bindings(self)
         self.game = game
         self.typed: list[int] = []
         self.rolls_left = 0
@@ -257,14 +242,9 @@ class TableScreen(Screen[None]):
             self.game.act(action)
         except FivediceError as error:
             if isinstance(error, StoreError) and error.retryable:  # locked, server away
-                self.message = "\n".join(
-                    [
-                        _("Not saved: {reason}").format(reason=error_text(error)),
-                        _("The action was not applied. Type it again to retry."),
-                    ]
-                )
+                self.message = "\n".join(not_saved_lines(error_text(error)))
             else:
-                self.message = _("Not allowed: {reason}").format(reason=error_text(error))
+                self.message = refused_text(error_text(error))
             self.refresh_view()
             return False
         self.message = ""
@@ -315,9 +295,9 @@ class TableScreen(Screen[None]):
         try:
             self.game.undo()
         except FivediceError as error:
-            self.message = _("Cannot undo: {reason}").format(reason=error_text(error))
+            self.message = undo_refused_text(error_text(error))
         else:
-            self.message = _("The last entry is taken back (the log keeps both).")
+            self.message = entry_taken_back_text()
         self.typed = []
         self.refresh_view()
 

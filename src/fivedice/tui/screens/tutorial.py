@@ -9,11 +9,10 @@ nothing of a lesson is saved as a game.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -23,25 +22,14 @@ from textual.widgets.option_list import Option
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.i18n import _, ngettext
-from fivedice.plain.tutorial import lesson_state, state_label
+from fivedice.i18n import _
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
-from fivedice.tui.screens.dialogs import StoreProblemScreen
+from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.tui.session import Backend
-from fivedice.tui.wording import binding_texts
+from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
 from fivedice.wording.text import box_name, card_lines, error_text
-
-
-def _localize(screen: Screen[None]) -> None:
-    # Like `wording.localize_bindings`, with the tutorial's own key descriptions too.
-    texts = {**binding_texts(), "Restart": _("Restart"), "Skip": _("Skip")}
-    mapping = screen._bindings.key_to_bindings
-    for key, bindings in mapping.items():
-        mapping[key] = [
-            dataclasses.replace(b, description=texts.get(b.description, b.description))
-            for b in bindings
-        ]
 
 
 class TutorialScreen(Screen[None]):
@@ -54,7 +42,7 @@ class TutorialScreen(Screen[None]):
         self.rules = rules
         self.backend = backend
         self.seed = seed
-        _localize(self)
+        localize_bindings(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="page"):
@@ -82,14 +70,14 @@ class TutorialScreen(Screen[None]):
         rows = []
         for number, lesson in enumerate(LESSONS, start=1):
             state = lesson_state(progress, lesson)
-            mark = {"done": "✓", "skipped": "–"}.get(state, " ")
+            mark = lesson_mark(state)
             play = _("Replay") if state == "done" else _("Play")
             rows.append(
                 Horizontal(
                     Static(
                         f"{mark} {number}. "
                         + _("{title} ({state})").format(
-                            title=_(lesson.title), state=state_label(state)
+                            title=_(lesson.title), state=lesson_state_label(state)
                         ),
                         classes="lesson-title",
                     ),
@@ -99,11 +87,8 @@ class TutorialScreen(Screen[None]):
                 )
             )
         box.mount_all(rows)
-        done = sum(1 for lesson in LESSONS if lesson_state(progress, lesson) == "done")
         self.query_one("#lessons-done", Static).update(
-            ngettext(
-                "{done} of {count} lesson done.", "{done} of {count} lessons done.", len(LESSONS)
-            ).format(done=done, count=len(LESSONS))
+            lessons_done_text(lessons_done(progress), len(LESSONS))
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -155,7 +140,7 @@ class LessonScreen(Screen[None]):
         self.lesson_run = run
         self.rules = rules
         self.backend = backend
-        _localize(self)
+        localize_bindings(self)
 
     @property
     def lesson(self) -> Lesson:
@@ -271,60 +256,3 @@ class LessonScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-
-class TutorialApp(App[None]):
-    """`fivedice tutorial`: the lesson list as the app's first screen (Back quits)."""
-
-    CSS_PATH = "../app.tcss"  # the game app's styles (tui/app.tcss)
-    TITLE = "fivedice"
-    ENABLE_COMMAND_PALETTE = False  # Textual's palette speaks only English
-
-    def __init__(
-        self,
-        rules: RuleSet,
-        *,
-        lesson: str | None = None,
-        seed: int | None = None,
-        backend: Backend | None = None,
-    ) -> None:
-        super().__init__()
-        self.rules = rules
-        self.first_lesson = lesson
-        self.seed = seed
-        self.backend = backend or Backend()
-
-    def on_mount(self) -> None:
-        self._open_store()
-
-    def _open_store(self) -> None:
-        """Opens the saved progress; when it cannot be, says why and lets the player choose
-        (as the game app does): try again, go on without saving, or quit."""
-        try:
-            self.backend.open_service()
-        except FivediceError as error:
-            screen = StoreProblemScreen(self.backend.database_description(), error_text(error))
-            self.push_screen(screen, self._after_store_problem)
-            return
-        self._first_screen()
-
-    def _after_store_problem(self, choice: str | None) -> None:
-        if choice == "retry":
-            self.call_later(self._open_store)
-        elif choice == "unsaved":
-            self.backend.play_unsaved()
-            self.call_later(self._first_screen)
-        else:
-            self.exit()
-
-    def _first_screen(self) -> None:
-        screen = TutorialScreen(self.rules, self.backend, seed=self.seed)
-        self.push_screen(screen)
-        if self.first_lesson:
-            from fivedice.plain.tutorial import pick_lesson
-
-            lesson = pick_lesson(self.first_lesson)
-            if lesson is None:
-                self.notify(_("There is no lesson {name!r}.").format(name=self.first_lesson))
-            else:
-                screen.open_lesson(lesson.key)

@@ -14,6 +14,7 @@ from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
+from fivedice.wording.moves import undo_sentence
 from fivedice.wording.text import (
     choice_text,
     hold_sentence,
@@ -147,9 +148,7 @@ def _entry_text(entry: Entry) -> str | None:
         name = str(entry["name"])
         undone = entry.get("undone")
         action = entry_text(undone) if isinstance(undone, dict) else None
-        if action is None:
-            return _("{name}: took back the last action (undo)").format(name=name)
-        return _("{name} took back: {action} (undo)").format(name=name, action=action)
+        return undo_sentence(name, action)
     return None
 
 

@@ -38,7 +38,8 @@ from fivedice.web.routers.pages import (
     render,
 )
 from fivedice.web.wording import gettext_for, in_language
-from fivedice.wording.text import option_text, placement_notes
+from fivedice.wording.coach import choice_text
+from fivedice.wording.game import placement_notes
 
 router = APIRouter(include_in_schema=False)
 
@@ -160,7 +161,7 @@ def _coach(
     shown = []
     for option in options[:COACH_OPTIONS]:
         words = in_language(
-            visitor.language, option_text, option.keep, option.category, option.column
+            visitor.language, choice_text, option.keep, option.category, option.column
         )
         shown.append(
             {

@@ -25,9 +25,11 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import legal_actions
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
+from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.store.browser_seats import session_key
 from fivedice.web.routers.pages import Hub, Visitor, Who, preset_choices, render
-from fivedice.web.wording import Plural, gettext_for, in_language, ngettext_for
+from fivedice.web.wording import gettext_for, in_language, ngettext_for
+from fivedice.wording.lessons import lesson_state_label, lessons_done_text
 from fivedice.wording.text import box_name, error_text
 
 router = APIRouter(include_in_schema=False)
@@ -37,7 +39,6 @@ MAX_RUNS = 2000
 
 def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
     """The words of the tutorial pages, translated by `_`."""
-    ngettext = ngettext_for(_)
     return {
         "learn": _("Learn by playing"),
         "learn_intro": _(
@@ -52,15 +53,6 @@ def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
         "lessons": _("All lessons"),
         "next_lesson": _("Next lesson"),
         "lesson_done": _("Lesson done!"),
-        "done_count": Plural(
-            lambda n: ngettext(
-                "{done} of {count} lesson done.", "{done} of {count} lessons done.", n
-            ),
-            "count",
-        ),
-        "state_done": _("done"),
-        "state_skipped": _("skipped"),
-        "state_new": _("not done yet"),
         "rules_for": _("Rules for the lessons"),
         "choose": _("Choose"),
         "score_in": _("Score in"),
@@ -140,8 +132,7 @@ def tutorial_page(request: Request, hub: Hub, visitor: Who, preset: str = "class
     gettext = gettext_for(visitor.language)
     lessons = []
     for number, lesson in enumerate(LESSONS, start=1):
-        found = progress.get(lesson.key)
-        state = found.status if found is not None else "new"
+        state = lesson_state(progress, lesson)
         lessons.append(
             {
                 "number": number,
@@ -149,17 +140,17 @@ def tutorial_page(request: Request, hub: Hub, visitor: Who, preset: str = "class
                 "title": gettext(lesson.title),
                 "summary": gettext(lesson.summary),
                 "state": state,
-                "state_text": t["state_" + state],
+                "state_text": lesson_state_label(state, gettext),
             }
         )
-    done = sum(1 for item in lessons if item["state"] == "done")
+    done_text = lessons_done_text(lessons_done(progress), len(LESSONS), ngettext_for(gettext))
     return render(
         request,
         visitor,
         "tutorial.html",
         tt=t,
         lessons=lessons,
-        done_text=t["done_count"].format(done=done, count=len(LESSONS)),
+        done_text=done_text,
         presets=preset_choices(visitor.language),
         preset=chosen,
         error=error,

@@ -1,0 +1,63 @@
+"""The coach's options in words: a keep, a box, and the ranked list with expected points."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from fivedice.core.categories import Category
+from fivedice.core.errors import N_
+from fivedice.i18n import _
+from fivedice.wording.boxes import box_name
+
+if TYPE_CHECKING:
+    from fivedice.strategy.hints import Hint
+
+KEEP_DICE = N_("keep {dice}")
+ROLL_ALL_AGAIN = N_("roll all five again")
+SCORE_BOX = N_("score {box}")
+SCORE_BOX_IN_COLUMN = N_("score {box} in column {column}")
+"""The coach's options as message templates, for a page that fills them in itself."""
+
+
+def keep_text(keep: tuple[int, ...]) -> str:
+    """A keep in words: "keep 6 6 6" or "roll all five again"."""
+    if not keep:
+        return _(ROLL_ALL_AGAIN)
+    return _(KEEP_DICE).format(dice=" ".join(map(str, keep)))
+
+
+def choice_text(
+    keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
+) -> str:
+    """A coach option in words (`column`, 0-based, for a box of a several-column card)."""
+    if category is not None and column is not None:
+        return _(SCORE_BOX_IN_COLUMN).format(box=box_name(category), column=column + 1)
+    if category is not None:
+        return _(SCORE_BOX).format(box=box_name(category))
+    return keep_text(keep or ())
+
+
+def coach_lines(options: Sequence[Hint], limit: int = 8, compact: bool = False) -> list[str]:
+    """The coach's best options, one a line, with the expected points to come and the loss.
+
+    `options` are the service's hints; several-column values are estimates, marked ≈.
+    `compact`: the numbers without words.
+    """
+    lines = []
+    for number, option in enumerate(options[:limit], start=1):
+        template = (
+            _("{number}. {option}: {mark}{value:.1f} (−{loss:.1f})")
+            if compact
+            else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
+        )
+        lines.append(
+            template.format(
+                number=number,
+                option=choice_text(option.keep, option.category, option.column),
+                mark="≈" if option.estimate else "",
+                value=option.value,
+                loss=option.loss,
+            )
+        )
+    return lines

@@ -1,0 +1,152 @@
+"""Moves in words: rolls, holds, scores and undos as sentences, for move logs, replays and
+screen readers ("CPU 2 rolls 3 3 5 6 6", "You score 25 in Full house").
+"""
+
+from __future__ import annotations
+
+from fivedice.core.actions import Action, EnterDice, Hold, Release, Roll, ScorePoints, parse_action
+from fivedice.core.card import Placement
+from fivedice.core.categories import Category
+from fivedice.core.errors import FivediceError
+from fivedice.core.game import GameState
+from fivedice.core.record import UNDO
+from fivedice.core.rules import RuleSet
+from fivedice.i18n import _, ngettext
+from fivedice.wording.boxes import box_name
+
+
+def dice_values(dice: tuple[int, ...]) -> str:
+    """Dice as words for a sentence: "3 3 5 6 6"."""
+    return " ".join(map(str, dice))
+
+
+def placement_words(
+    points: int,
+    category: Category,
+    column: int | None = None,
+    upper_bonus: int = 0,
+    yahtzee_bonus: int = 0,
+) -> str:
+    """Points in a box: "25 in Full house", plus the column (0-based; None: a one-column
+    card) and every bonus earned ("+100 extra-Yahtzee bonus")."""
+    text = _("{points} in {box}").format(points=points, box=box_name(category))
+    if column is not None:
+        text += " " + _("(column {column})").format(column=column + 1)
+    if upper_bonus:
+        text += _(", ") + _("+{points} upper bonus").format(points=upper_bonus)
+    if yahtzee_bonus:
+        text += _(", ") + _("+{points} extra-Yahtzee bonus").format(points=yahtzee_bonus)
+    return text
+
+
+def placement_text(placement: Placement, rules: RuleSet) -> str:
+    """Where the dice went and what it earned: "25 in Full house", plus the column when the
+    card has several, plus every bonus it earned ("+100 extra-Yahtzee bonus")."""
+    return placement_words(
+        placement.box_points,
+        placement.category,
+        placement.column if rules.columns > 1 else None,
+        placement.upper_bonus,
+        placement.yahtzee_bonus,
+    )
+
+
+def roll_sentence(actor: str | None, dice: tuple[int, ...]) -> str:
+    """A roll with its dice: "CPU 2 rolls 3 3 5 6 6" (`actor` None: "You roll ...")."""
+    if actor is None:
+        return _("You roll {dice}").format(dice=dice_values(dice))
+    return _("{name} rolls {dice}").format(name=actor, dice=dice_values(dice))
+
+
+def score_sentence(actor: str | None, placement: str) -> str:
+    """A score with its points, `placement` from `placement_words`: "CPU 2 scores 25 in Full
+    house" (`actor` None: "You score ...")."""
+    if actor is None:
+        return _("You score {placement}").format(placement=placement)
+    return _("{name} scores {placement}").format(name=actor, placement=placement)
+
+
+def hold_sentence(
+    actor: str, positions: tuple[int, ...], dice: tuple[int, ...], *, hold: bool = True
+) -> str:
+    """Dice held or released by position, with their faces: "Ann holds dice 1 2 (6 6)"."""
+    if hold:
+        message = ngettext(
+            "{name} holds die {positions} ({dice})",
+            "{name} holds dice {positions} ({dice})",
+            len(positions),
+        )
+    else:
+        message = ngettext(
+            "{name} releases die {positions} ({dice})",
+            "{name} releases dice {positions} ({dice})",
+            len(positions),
+        )
+    return message.format(name=actor, positions=dice_values(positions), dice=dice_values(dice))
+
+
+def move_sentence(actor: str | None, action: Action, before: GameState, after: GameState) -> str:
+    """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
+    3 3", "You score 25 in Full house" (`actor` None: the player reading it)."""
+    if isinstance(action, Roll):
+        return roll_sentence(actor, after.turn.dice or ())
+    if isinstance(action, Hold):
+        turn = after.turn
+        held = dice_values(tuple(d for d, h in zip(turn.dice or (), turn.held, strict=False) if h))
+        if actor is None:
+            return _("You hold {dice}").format(dice=held)
+        return _("{name} holds {dice}").format(name=actor, dice=held)
+    if isinstance(action, Release):
+        faces = before.turn.dice or ()
+        released = dice_values(tuple(faces[p - 1] for p in action.positions if p <= len(faces)))
+        if actor is None:
+            return _("You release {dice}").format(dice=released)
+        return _("{name} releases {dice}").format(name=actor, dice=released)
+    if isinstance(action, EnterDice):  # at the table: the dice rolled with real dice
+        dice = dice_values(action.dice)
+        if actor is None:
+            return _("You enter {dice}").format(dice=dice)
+        return _("{name} enters {dice}").format(name=actor, dice=dice)
+    if isinstance(action, ScorePoints):  # at the table: points without dice
+        where = _("{points} in {box}").format(points=action.points, box=box_name(action.category))
+        if before.rules.columns > 1:
+            where += " " + _("(column {column})").format(column=action.column + 1)
+        if actor is None:
+            return _("You score {placement}").format(placement=where)
+        return _("{name} scores {placement}").format(name=actor, placement=where)
+    placement = next(
+        (
+            p
+            for p in before.placements()
+            if p.category == action.category and p.column == action.column
+        ),
+        None,
+    )
+    if placement is None:  # not from `before` (cannot happen for an applied action)
+        return str(action)
+    return score_sentence(actor, placement_text(placement, before.rules))
+
+
+def replay_sentence(actor: str, notation: str, before: GameState, after: GameState) -> str:
+    """A saved action (its notation, as in a game record) as a sentence; an undo is said as
+    such, and notation that is no action is shown as it is."""
+    if notation.strip().lower() == UNDO:
+        return undo_sentence(actor)
+    try:
+        action = parse_action(notation)
+    except FivediceError:
+        return notation
+    return move_sentence(actor, action, before, after)
+
+
+def undo_sentence(actor: str, undone: str | None = None) -> str:
+    """An undo: "Ann takes back the last action", or, with the sentence of what it took
+    back, "Ann took back: Ann holds die 2 (undo)"."""
+    if undone is None:
+        return _("{name} takes back the last action").format(name=actor)
+    return _("{name} took back: {action} (undo)").format(name=actor, action=undone)
+
+
+def entry_taken_back_text() -> str:
+    """What a game at the table says once its last entry is taken back."""
+    return _("The last entry is taken back (the log keeps both).")

@@ -1,0 +1,215 @@
+"""The rules in words: sentences generated from a rule set's values and boxes."""
+
+from __future__ import annotations
+
+from fivedice.core.boxes import Box, BoxKind
+from fivedice.core.rules import (
+    BonusCondition,
+    Family,
+    FillOrder,
+    Joker,
+    OfAKindScoring,
+    RuleSet,
+    Straights,
+)
+from fivedice.i18n import _, ngettext
+from fivedice.wording.boxes import box_name
+from fivedice.wording.lists import list_text
+
+
+def describe_rules(rules: RuleSet) -> list[str]:
+    """The active rules as sentences, generated from the rule set's values and boxes."""
+    dice_line = (
+        ngettext(
+            "Five dice, up to {rolls} roll a turn; hold any dice between rolls.",
+            "Five dice, up to {rolls} rolls a turn; hold any dice between rolls.",
+            rules.rolls_per_turn,
+        )
+        if rules.dice == 5
+        else ngettext(
+            "Six dice, up to {rolls} roll a turn; hold any dice between rolls.",
+            "Six dice, up to {rolls} rolls a turn; hold any dice between rolls.",
+            rules.rolls_per_turn,
+        )
+    )
+    lines = [
+        dice_line.format(rolls=rules.rolls_per_turn),
+        _("Upper boxes score the sum of the dice showing their face."),
+    ]
+    if rules.upper_bonus:
+        lines.append(
+            ngettext(
+                "Upper bonus: {value} point when the upper boxes total {threshold} or more.",
+                "Upper bonus: {value} points when the upper boxes total {threshold} or more.",
+                rules.upper_bonus_value,
+            ).format(value=rules.upper_bonus_value, threshold=rules.upper_bonus_threshold)
+        )
+    else:
+        lines.append(_("No upper bonus."))
+    if rules.family is not Family.YAHTZEE:
+        lines.extend(box_sentence(box, rules) for box in rules.boxes if not box.is_upper)
+    else:
+        lines.extend(_classic_box_sentences(rules))
+    lines.append(_yahtzee_bonus_sentence(rules))
+    lines.append(_joker_sentence(rules))
+    if rules.upper_first:
+        lines.append(
+            _("Upper boxes first: lower boxes open only once all six upper boxes are filled.")
+        )
+    lines.extend(_order_sentences(rules))
+    if rules.columns > 1:
+        multipliers = list_text(f"×{m}" for m in rules.column_multipliers)
+        lines.append(
+            ngettext(
+                "{count} column, filled in any order, one box a turn; it counts {multipliers}.",
+                "{count} columns, filled in any order, one box a turn; they count {multipliers}.",
+                rules.columns,
+            ).format(count=rules.columns, multipliers=multipliers)
+        )
+    return lines
+
+
+def _order_sentences(rules: RuleSet) -> list[str]:
+    """The fill order, the saved rolls and the extra turn, when the rules have them."""
+    lines = []
+    if rules.fill_order is FillOrder.FORCED:
+        lines.append(_("Forced order: the boxes are filled from top to bottom, one a turn."))
+    if rules.saved_rolls:
+        lines.append(
+            _(
+                "Saved rolls: rolls not used in a turn are saved; a later turn may use them"
+                " after its own (the saved rolls start again each game)."
+            )
+        )
+    if rules.extra_turn_on_yahtzee:
+        lines.append(
+            _(
+                "Extra turn: a player who scores a Yahtzee (all dice the same) plays another"
+                " turn at once; a player whose card is full is skipped, and the game ends when"
+                " every card is full."
+            )
+        )
+    return lines
+
+
+def _points_words(points: int | None) -> str:
+    return _("the sum of those dice") if points is None else str(points)
+
+
+def box_rule(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, in a few words, from its kind and parameters (the
+    rule set's own box): "3 dice of one face: 3 × the face"."""
+    box = rules.box(box)
+    if box.kind is BoxKind.UPPER:
+        return _("the dice showing {face}, summed").format(face=box.face)
+    if box.kind is BoxKind.CHANCE:
+        return _("any dice, the sum")
+    if box.kind is BoxKind.ALL_SAME:
+        return _("all {dice} dice the same face: {points}").format(
+            dice=rules.dice, points=box.points
+        )
+    if box.kind is BoxKind.OF_A_KIND:
+        if box.matching:
+            return _("{size} dice of one face: {size} × the face").format(size=box.size)
+        return _("at least {size} dice of one face: the sum of all the dice").format(size=box.size)
+    if box.kind is BoxKind.PAIRS:
+        if box.size == 1:
+            return _("two dice of one face: their sum (the highest pair)")
+        text = _("{count} pairs of different faces: {points}").format(
+            count=box.size, points=_points_words(None)
+        )
+        if box.loose:
+            text += _(" (four of a kind counts as two pairs)")
+        return text
+    if box.kind is BoxKind.STRAIGHT:
+        if box.faces:
+            return _("exactly {faces}: {points}").format(
+                faces="-".join(map(str, box.faces)), points=_points_words(box.points)
+            )
+        return _("{size} faces in a row: {points}").format(
+            size=box.size, points=_points_words(box.points)
+        )
+    first, second = box.shape
+    text = _("{first} dice of one face and {second} of another: {points}").format(
+        first=first, second=second, points=_points_words(box.points)
+    )
+    if box.loose:
+        text += _(" (dice all of one face count too)")
+    return text
+
+
+def box_sentence(box: Box, rules: RuleSet) -> str:
+    """What one box takes and scores, as a sentence with its name."""
+    return _("{name}: {rule}.").format(name=box_name(box), rule=box_rule(box, rules))
+
+
+def _classic_box_sentences(rules: RuleSet) -> list[str]:
+    """The lower boxes of the Yahtzee card, as the rule book words them."""
+    lines = []
+    if rules.of_a_kind_scores is OfAKindScoring.ALL_DICE:
+        lines.append(_("Three and four of a kind score the sum of all five dice."))
+    else:
+        lines.append(_("Three of a kind scores 3 × the face, four of a kind 4 × the face."))
+    full_house = _("Full house (three of one face and two of another): {points}.").format(
+        points=rules.full_house
+    )
+    if rules.five_of_a_kind_is_full_house:
+        full_house += " " + _("Five of a kind also counts as a full house.")
+    lines.append(full_house)
+    if rules.straights is Straights.RUNS:
+        lines.append(
+            _(
+                "Small straight (four in a row): {small}; large straight (five in a row): {large}."
+            ).format(small=rules.small_straight, large=rules.large_straight)
+        )
+    else:
+        lines.append(
+            _(
+                "Small straight is exactly 1-2-3-4-5: {small}; large straight is exactly "
+                "2-3-4-5-6: {large}."
+            ).format(small=rules.small_straight, large=rules.large_straight)
+        )
+    lines.append(
+        _("Yahtzee (five of a kind): {points}. Chance: the sum of the dice.").format(
+            points=rules.yahtzee
+        )
+    )
+    return lines
+
+
+def _joker_sentence(rules: RuleSet) -> str:
+    joker = {
+        Joker.FORCED: _(
+            "Joker (forced): a further Yahtzee must go in its upper box if open; otherwise in "
+            "any open lower box, where full house and straights score in full; otherwise a 0 "
+            "in an open upper box."
+        ),
+        Joker.FREE_CHOICE: _(
+            "Joker (free choice): once its upper box is filled, a further Yahtzee may go in any "
+            "open box, with full house and straights scoring in full."
+        ),
+        Joker.NONE: _("No joker: a further Yahtzee scores as an ordinary roll."),
+    }
+    return joker[rules.joker]
+
+
+def _yahtzee_bonus_sentence(rules: RuleSet) -> str:
+    """What a further Yahtzee earns, as play pays it (`Column.pays_yahtzee_bonus`).
+
+    Under `box_scored` the bonus needs a Yahtzee box holding more than 0, which a Yahtzee
+    worth 0 points never gives: such rules pay no bonus, and say so.
+    """
+    if not rules.yahtzee_bonus or rules.yahtzee_bonus_value == 0:
+        return _("No bonus for further Yahtzees.")
+    if rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED:
+        condition = _("when the Yahtzee box is filled, even with 0")
+    elif rules.yahtzee == 0:
+        return _(
+            "No bonus for further Yahtzees: the bonus needs a Yahtzee box holding more than 0, "
+            "and a Yahtzee scores 0 here."
+        )
+    else:
+        condition = _("when the Yahtzee box holds {points}").format(points=rules.yahtzee)
+    return _("Each further Yahtzee earns a bonus of {value} {condition}.").format(
+        value=rules.yahtzee_bonus_value, condition=condition
+    )
