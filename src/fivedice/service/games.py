@@ -76,6 +76,7 @@ from fivedice.store import (
     GameDamagedError,
     GameRecord,
     GameSummary,
+    NewGame,
     RecordError,
     StaleVersionError,
     Store,
@@ -454,6 +455,7 @@ class GameService:
         practice: bool = False,
         client_seeds: Sequence[str | None] = (),
         server_seed: bytes | None = None,
+        save: Callable[[NewGame], GameRecord] | None = None,
     ) -> GameView:
         """Saves a new game (with its first-player roll-off, if any) and returns it.
 
@@ -468,6 +470,8 @@ class GameService:
             server_seed: the secret server seed, when it was drawn (and its commitment shown)
                 before the game was created - a room's, before its friends added seeds;
                 None draws a fresh one.
+            save: writes the game and returns its record (default: the store's own
+                transaction); a room's start passes one that also marks the room started.
 
         Raises:
             DiceSeedError: a client seed cannot be used, or client seeds with a `seed`.
@@ -509,9 +513,8 @@ class GameService:
             }
         opening = RecordingDice(seeds.dice(0) if seeds is not None else dice_for(seed, 0))
         state = new_game(settings, opening)
-        record = self.store.create_game(
-            settings, seed=seed, practice=practice, opening_dice=opening.values, dice_seeds=seeds
-        )
+        game = NewGame(settings, seed, practice, tuple(opening.values), (), seeds)
+        record = (save or self.store.save_new_game)(game)
         assert record.game_id is not None  # the store always assigns one
         view = GameView(record.game_id, state, 0, IN_PROGRESS, seed, practice, **dice_fields)
         self._remember(view)
@@ -645,7 +648,9 @@ class GameService:
         with self._views_lock:
             return self._views.get(game_id)
 
-    def _forget(self, game_id: int) -> None:
+    def forget(self, game_id: int) -> None:
+        """Drops the view this service keeps of the game: the next read loads it from the
+        database (for a change the log does not carry, such as a seat handed to a CPU)."""
         with self._views_lock:
             self._views.pop(game_id, None)
 
@@ -677,7 +682,7 @@ class GameService:
         try:
             self.store.append_action(game_id, view.version, entry, after, finished)
         except GameClosedError:
-            self._forget(game_id)
+            self.forget(game_id)
             raise
         except StaleVersionError:
             # The cached view is only behind: brought up to date from the log's tail (one
@@ -715,7 +720,7 @@ class GameService:
         try:
             await statements.append(game_id, view.version, entry, after)
         except GameClosedError:
-            self._forget(game_id)
+            self.forget(game_id)
             raise
         except StaleVersionError:  # (as `apply_action`: the view caught up, not dropped)
             with contextlib.suppress(FivediceError):
@@ -786,7 +791,7 @@ class GameService:
                 raise StaleVersionError(game_id, version, view.version)
         record = self.store.load_game(game_id)
         if record.version != version:
-            self._forget(game_id)
+            self.forget(game_id)
             raise StaleVersionError(game_id, version, record.version)
         target = record.undo_target()
         refusal = undo_refusal(record, target, table=_is_table_game(record))
@@ -797,7 +802,7 @@ class GameService:
         try:
             self.store.append_action(game_id, version, entry, target.before)
         except (StaleVersionError, GameClosedError):
-            self._forget(game_id)
+            self.forget(game_id)
             raise
         new_view = replace(view, state=target.before, version=version + 1, status=IN_PROGRESS)
         self._remember(new_view)
@@ -962,7 +967,7 @@ class GameService:
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""
         self.store.abandon_game(game_id)
-        self._forget(game_id)
+        self.forget(game_id)
 
     def save_session(self, game_id: int, session: dict[str, Any]) -> None:
         """Saves a front end's session of a game (settings such as pace and language, and

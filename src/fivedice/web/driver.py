@@ -238,11 +238,11 @@ class CpuDriver:
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
         when another thread holds the game's lock."""
-        view = self.hub.try_fresh(game_id)  # SQLite
+        view = self.hub.try_load(game_id)  # SQLite
         if view is None:  # PostgreSQL
-            view = await self.hub.fresh_async(game_id)
+            view = await self.hub.load_async(game_id)
         if view is None:
-            view = await run_in_threadpool(self.hub.fresh, game_id)
+            view = await run_in_threadpool(self.hub.load, game_id)
         return view
 
     async def _step(self, view: GameView) -> GameView:

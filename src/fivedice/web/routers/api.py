@@ -24,17 +24,12 @@ from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView
+from fivedice.service.rooms import RoomSeatSpec
 from fivedice.store.rooms import Room
 from fivedice.strategy.levels import Level as _Level
-from fivedice.web.hub import (
-    MAX_SEED,
-    GameHub,
-    PlayerSpec,
-    RoomSeatSpec,
-    SeatError,
-    hmac_equal,
-)
+from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
 from fivedice.web.live import Live, Subscription
 
 router = APIRouter(prefix="/api", tags=["games"])

@@ -35,7 +35,9 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.service.rooms import RoomSeatSpec
 from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.strategy.levels import LEVELS
@@ -44,8 +46,6 @@ from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
-    PlayerSpec,
-    RoomSeatSpec,
     SeatError,
     UnknownGameError,
     error_status,
