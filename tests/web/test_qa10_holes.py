@@ -186,7 +186,7 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     them without end (two requests each, a few kB each). The service keeps at most
     `CPUS_KEPT`, the least recently used dropped, and a lesson whose CPU was dropped plays on."""
     from fivedice.core.rules import find_ruleset
-    from fivedice.service import games as service_module
+    from fivedice.service import saved as service_module
 
     monkeypatch.setattr(service_module, "CPUS_KEPT", 5, raising=False)
     runs = []
