@@ -231,6 +231,21 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
         self._remember(view)
         return view
 
+    def _view_at(self, game_id: int, version: int) -> GameView:
+        """The game at `version`, the version an action was made against: the cached view,
+        or, when that is at another version, the game as saved now (`latest`: perhaps
+        another process moved it on).
+
+        Raises:
+            StaleVersionError: the game as saved now is at another version.
+            GameNotFoundError; GameDamagedError as `load`.
+        """
+        view = self.view(game_id)
+        if version != view.version:
+            view = self.latest(game_id)
+            _check_version(view, version)
+        return view
+
     def apply_action(self, game_id: int, action: Action | str, version: int) -> GameView:
         """Validates the action, saves it, and only then returns the new state.
 
@@ -250,11 +265,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
         """
         if isinstance(action, str) and action.strip().lower() == UNDO:
             return self.undo(game_id, version)
-        view = self.view(game_id)
-        if version != view.version:
-            view = self.latest(game_id)  # perhaps another process moved the game on
-            if version != view.version:
-                raise StaleVersionError(game_id, version, view.version)
+        view = self._view_at(game_id, version)
         entry, after, finished = self._prepared(view, action)
         try:
             self.store.append_action(game_id, view.version, entry, after, finished)
@@ -289,8 +300,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             view = await self.latest_async(statements, game_id)
             if view is None:
                 return None
-            if version != view.version:
-                raise StaleVersionError(game_id, version, view.version)
+            _check_version(view, version)
         entry, after, finished = self._prepared(view, action)
         if finished:
             return None
@@ -361,11 +371,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             StaleVersionError: the game is not at `version`.
             StoreUnavailableError, GameClosedError: as `apply_action`.
         """
-        view = self.view(game_id)
-        if version != view.version:
-            view = self.latest(game_id)
-            if version != view.version:
-                raise StaleVersionError(game_id, version, view.version)
+        view = self._view_at(game_id, version)
         record = self.store.load_game(game_id)
         if record.version != version:
             self.forget(game_id)
@@ -409,11 +415,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
         Raises:
             NotCpuTurnError: a human is to move. Otherwise as `apply_action`.
         """
-        view = self.view(game_id)
-        if version != view.version:
-            view = self.latest(game_id)
-            if version != view.version:
-                raise StaleVersionError(game_id, version, view.version)
+        view = self._view_at(game_id, version)
         action = self.cpu_action(view)
         return action, self.apply_action(game_id, action, version)
 
@@ -447,3 +449,9 @@ def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ..
     if after.game_number > before.game_number or (after.is_match_over and not before.is_match_over):
         return (before.game_number,)
     return ()
+
+
+def _check_version(view: GameView, version: int) -> None:
+    """Raises `StaleVersionError` unless the game as saved now (`view`) is at `version`."""
+    if version != view.version:
+        raise StaleVersionError(view.game_id, version, view.version)

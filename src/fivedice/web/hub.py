@@ -168,8 +168,23 @@ class GameHub:
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
+        """The game's lock, waited for."""
         with self._locks[game_id % LOCK_STRIPES]:
             yield
+
+    @contextmanager
+    def _locked_now(self, game_id: int) -> Iterator[bool]:
+        """The game's lock if the event loop may take it without waiting: yields False
+        (holding nothing) when another thread holds it, or when the database is not one
+        the loop may use itself (`inline_database`)."""
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not self.inline_database or not lock.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     # -- ids and seats ---------------------------------------------------------------------
 
@@ -282,9 +297,7 @@ class GameHub:
     def act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
         """Applies a seat's action after checking its token and turn."""
         with self._locked(game_id):
-            view = self._view_at(game_id, version)
-            self.check_turn(view, token)
-            after = self.service.apply_action(game_id, action, version)
+            after = self._act(game_id, token, action, version)
         self._published(after)
         return after
 
@@ -293,19 +306,17 @@ class GameHub:
     ) -> GameView | None:
         """`act`, unless another thread holds the game's lock: then None at once (the event
         loop calls this, and runs `act` in a thread only when it would have to wait)."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            view = self._view_at(game_id, version)
-            self.check_turn(view, token)
-            after = self.service.apply_action(game_id, action, version)
-        finally:
-            lock.release()
-        self._published(after)
+        with self._locked_now(game_id) as locked:
+            after = self._act(game_id, token, action, version) if locked else None
+        if after is not None:
+            self._published(after)
         return after
+
+    def _act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
+        """`act`'s step under the game's lock."""
+        view = self._view_at(game_id, version)
+        self.check_turn(view, token)
+        return self.service.apply_action(game_id, action, version)
 
     @contextlib.asynccontextmanager
     async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
@@ -427,29 +438,16 @@ class GameHub:
 
     def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
         """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            _action, after = self.service.cpu_step(game_id, version)
-        finally:
-            lock.release()
-        self._published(after)
+        with self._locked_now(game_id) as locked:
+            after = self.service.cpu_step(game_id, version)[1] if locked else None
+        if after is not None:
+            self._published(after)
         return after
 
     def try_load(self, game_id: int) -> GameView | None:
         """`load`, unless another thread holds the game's lock: then None at once."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            return self._current(game_id)
-        finally:
-            lock.release()
+        with self._locked_now(game_id) as locked:
+            return self._current(game_id) if locked else None
 
     def forget_older(self, game_id: int, version: int, *, seats_changed: bool = False) -> None:
         """Another worker changed the game. A newer version needs nothing: the cached view
