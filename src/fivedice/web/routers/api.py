@@ -29,6 +29,7 @@ from fivedice.service.games import GameView
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.store.rooms import Room
 from fivedice.strategy.levels import Level as _Level
+from fivedice.web.deps import Hub
 from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
 from fivedice.web.live import Live, Subscription
 
@@ -264,12 +265,6 @@ class HintOut(BaseModel):
     options: list[HintOptionOut]
 
 
-async def hub_of(request: Request) -> GameHub:
-    # async: a plain function would cost a hop to the thread pool on every request.
-    hub: GameHub = request.app.state.hub
-    return hub
-
-
 def _game_json(hub: GameHub, view: GameView) -> Response:
     """The game as ready-made JSON (the hot endpoints): the same text the event stream sends,
     made once per version, instead of re-validating a `GameOut` for every answer. The
@@ -278,7 +273,6 @@ def _game_json(hub: GameHub, view: GameView) -> Response:
     return Response(hub.json_text(view), media_type="application/json")
 
 
-Hub = Annotated[GameHub, Depends(hub_of)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
