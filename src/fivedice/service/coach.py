@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from fivedice.core.actions import (
-    EnterDice,
-)
+from fivedice.core.actions import EnterDice
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet

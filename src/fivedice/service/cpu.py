@@ -1,6 +1,4 @@
-"""CPU players: how one is made, how it decides its next action, and the players a service
-keeps.
-"""
+"""CPU players: how one is made, and how it decides its next action, one step at a time."""
 
 from __future__ import annotations
 
@@ -8,13 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from fivedice.core.actions import (
-    Action,
-    Hold,
-    Release,
-    Roll,
-    Score,
-)
+from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.errors import N_
 from fivedice.core.game import GameState

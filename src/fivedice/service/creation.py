@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
@@ -34,27 +35,30 @@ def check_level(level: str) -> None:
         )
 
 
-def game_settings(
-    players: Sequence[PlayerSpec],
-    *,
-    rules: str = "classic",
-    settings: dict[str, object] | None = None,
-    first_player: str = "first_seat",
-    match_length: int = 1,
-    seed: int | None = None,
-    practice: bool = False,
-) -> GameSettings:
-    """The settings of a game as submitted, checked (`seed` and `practice` are taken so a
-    form's options pass as they are; they are not settings).
+class GameOptions(TypedDict, total=False):
+    """The options of a new game as a form or the API submits them (all optional)."""
+
+    rules: str  # a preset's name (default "classic")
+    settings: dict[str, object] | None  # rule options overriding the preset
+    first_player: str  # a `FirstPlayer` value (default "first_seat")
+    match_length: int  # games in the match (default 1)
+    seed: int | None  # dice from this seed: a practice game, its dice known in advance
+    practice: bool  # kept out of statistics and high scores
+
+
+def game_settings(players: Sequence[PlayerSpec], **options: Unpack[GameOptions]) -> GameSettings:
+    """The settings of a game as submitted, checked (`seed` and `practice` are options of
+    the game, not of its settings: taken, so a form's options pass as they are).
 
     Raises:
         SettingsError: a CPU level that does not exist; RuleSetError: unknown rules or
             options; FivediceError: an unknown first-player mode.
     """
+    first_player = options.get("first_player", "first_seat")
     for player in players:
         if player.level is not None:
             check_level(player.level)
-    ruleset = find_ruleset(rules, settings or None)
+    ruleset = find_ruleset(options.get("rules", "classic"), options.get("settings") or None)
     try:
         mode = FirstPlayer(first_player)
     except ValueError:
@@ -66,7 +70,7 @@ def game_settings(
         seats=tuple(Seat(p.name.strip(), p.level) for p in players),
         rules=ruleset,
         first_player=mode,
-        match_length=match_length,
+        match_length=options.get("match_length", 1),
     )
 
 
@@ -74,23 +78,19 @@ def create_game(
     games: GameService,
     players: Sequence[PlayerSpec],
     *,
-    rules: str = "classic",
-    settings: dict[str, object] | None = None,
-    first_player: str = "first_seat",
-    match_length: int = 1,
-    seed: int | None = None,
-    practice: bool = False,
     client_seeds: Sequence[str | None] = (),
+    **options: Unpack[GameOptions],
 ) -> GameView:
-    """Starts and saves a game from submitted settings. `client_seeds`: each seat's own
+    """Starts and saves a game from submitted options. `client_seeds`: each seat's own
     dice seed, in seat order.
 
     Raises:
         FivediceError (RuleSetError, SettingsError, DiceSeedError, ...): the settings
             cannot be played, or a client seed cannot be used.
     """
-    checked = game_settings(
-        players, rules=rules, settings=settings, first_player=first_player,
-        match_length=match_length,
-    )  # fmt: skip
-    return games.create_game(checked, seed=seed, practice=practice, client_seeds=client_seeds)
+    return games.create_game(
+        game_settings(players, **options),
+        seed=options.get("seed"),
+        practice=options.get("practice", False),
+        client_seeds=client_seeds,
+    )

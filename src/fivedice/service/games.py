@@ -35,22 +35,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from fivedice.core.actions import (
-    Action,
-    parse_action,
-)
+from fivedice.core.actions import Action, parse_action
 from fivedice.core.errors import N_, FivediceError, SettingsError
-from fivedice.core.fairdice import (
-    SCHEME,
-    DiceSeedError,
-    DiceSeeds,
-    client_seed_list,
-)
+from fivedice.core.fairdice import SCHEME, DiceSeedError, DiceSeeds, client_seed_list
 from fivedice.core.game import GameSettings, GameState, apply, new_game
-from fivedice.core.record import (
-    UNDO,
-    RecordingDice,
-)
+from fivedice.core.record import UNDO, RecordingDice
 from fivedice.service.coach import (
     Coaching,
     chances_are_estimates,
@@ -95,11 +84,7 @@ from fivedice.store import (
     StoreUnavailableError,
 )
 from fivedice.strategy.hints import Hint, HintKind, hold_positions
-from fivedice.strategy.limits import (
-    SolveNotAllowedError,
-    check_cpu_levels,
-    waiting_at_most,
-)
+from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.store.pg_async import AsyncStatements

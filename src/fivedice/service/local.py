@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fivedice.core.actions import (
-    Action,
-)
+from fivedice.core.actions import Action
 from fivedice.core.dice import RandomDice
 from fivedice.core.game import GameSettings, GameState, apply, new_game
 from fivedice.service.coach import state_hints

@@ -7,18 +7,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from fivedice.core.game import GameKind
-from fivedice.core.record import (
-    parse_record,
-)
+from fivedice.core.record import parse_record
 from fivedice.service.cpu import unknown_level
 from fivedice.service.saved import SavedGames
-from fivedice.store import (
-    DAMAGED,
-    IN_PROGRESS,
-    GameDamagedError,
-    GameSummary,
-    record_to_text,
-)
+from fivedice.store import DAMAGED, IN_PROGRESS, GameDamagedError, GameSummary, record_to_text
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
 if TYPE_CHECKING:

@@ -8,15 +8,9 @@ from fivedice.core.errors import N_
 from fivedice.service.coach import game_win_chances
 from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError
 from fivedice.service.saved import SavedGames
-from fivedice.store import (
-    IN_PROGRESS,
-)
+from fivedice.store import IN_PROGRESS
 from fivedice.strategy.hints import estimated_hints
-from fivedice.strategy.limits import (
-    SolveNotAllowedError,
-    check_supported,
-    waiting_at_most,
-)
+from fivedice.strategy.limits import SolveNotAllowedError, check_supported, waiting_at_most
 
 if TYPE_CHECKING:
     from fivedice.strategy.review import GameReview

@@ -18,10 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Self
 
 from fivedice.core.game import GameState
-from fivedice.core.record import (
-    apply_logged,
-    verify_record,
-)
+from fivedice.core.record import apply_logged, verify_record
 from fivedice.core.rules import RuleSet
 from fivedice.service.cpu import CPUS_KEPT, CpuFactory, CpuPlayer, make_cpu_player, unknown_level
 from fivedice.service.view import GameView

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from fivedice.core.actions import (
-    Roll,
-    parse_action,
-)
+from fivedice.core.actions import Roll, parse_action
 from fivedice.core.errors import N_
 from fivedice.core.game import GameKind
-from fivedice.core.record import (
-    UndoTarget,
-)
+from fivedice.core.record import UndoTarget
 from fivedice.service.errors import UndoRefusedError
-from fivedice.store import (
-    IN_PROGRESS,
-    GameRecord,
-)
+from fivedice.store import IN_PROGRESS, GameRecord
 
 TABLE_KIND = GameKind.TABLE.value
 """The `kind` of a table (score-keeper) game: there any action in effect may be taken back."""

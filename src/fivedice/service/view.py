@@ -5,16 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fivedice.core.dice import DiceSource
-from fivedice.core.fairdice import (
-    LEGACY_SCHEME,
-    HmacDice,
-)
+from fivedice.core.fairdice import LEGACY_SCHEME, HmacDice
 from fivedice.core.game import GameState
-from fivedice.store import (
-    IN_PROGRESS,
-    GameRecord,
-    dice_for,
-)
+from fivedice.store import IN_PROGRESS, GameRecord, dice_for
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,14 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
 
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.game import SettingsError
-from fivedice.service.creation import PlayerSpec, create_game
+from fivedice.service.creation import GameOptions, PlayerSpec, create_game
 from fivedice.service.games import GameService, GameView, Hint
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import hand_to_cpu
@@ -268,21 +268,13 @@ class GameHub:
 
     def create(
         self,
-        players: list[PlayerSpec],
+        players: Sequence[PlayerSpec],
         *,
-        rules: str = "classic",
-        settings: dict[str, object] | None = None,
-        first_player: str = "first_seat",
-        match_length: int = 1,
-        seed: int | None = None,
-        practice: bool = False,
         client_seeds: Sequence[str | None] = (),
+        **options: Unpack[GameOptions],
     ) -> GameView:
         """Starts and saves a game (`fivedice.service.creation.create_game`)."""
-        return create_game(
-            self.service, players, rules=rules, settings=settings, first_player=first_player,
-            match_length=match_length, seed=seed, practice=practice, client_seeds=client_seeds,
-        )  # fmt: skip
+        return create_game(self.service, players, client_seeds=client_seeds, **options)
 
     def load(self, game_id: int) -> GameView:
         """The game as saved now (a cached view caught up with the database, see

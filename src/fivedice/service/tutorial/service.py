@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import random
 
-from fivedice.core.actions import (
-    Action,
-    parse_action,
-)
+from fivedice.core.actions import Action, parse_action
 from fivedice.core.errors import N_
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
@@ -21,19 +18,9 @@ from fivedice.service.errors import LessonNotFoundError
 from fivedice.service.saved import SavedGames
 from fivedice.service.tutorial import LESSONS, TutorialRun, find_lesson
 from fivedice.service.tutorial import engine as tutorial_engine
-from fivedice.store.tutorial_progress import (
-    DONE,
-    LOCAL,
-    SKIPPED,
-    LessonProgress,
-    TutorialStore,
-)
+from fivedice.store.tutorial_progress import DONE, LOCAL, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.hints import Hint, hints_for
-from fivedice.strategy.limits import (
-    SolveNotAllowedError,
-    SolverBusyError,
-    waiting_at_most,
-)
+from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError, waiting_at_most
 
 
 class Tutorials(SavedGames):
