@@ -124,15 +124,8 @@ __all__ = [
 
 
 class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
-    """Saved games: the one entry point of every front end.
-
-    Args:
-        store: the database.
-        cpu_factory: makes CPU players (default: the strategy layer's bots); tests inject
-            simple ones.
-        solve_wait: how long a hint or CPU move waits for another thread's table solve before
-            `SolverBusyError` (None: as long as it takes; a web server's waits a few seconds).
-    """
+    """Saved games: the one entry point of every front end (made as `SavedGames` is: a
+    store, a CPU factory, and how long a hint or CPU move waits for another's solve)."""
 
     # -- games ----------------------------------------------------------------------------
 

@@ -227,13 +227,7 @@ class GameHub:
             SeatError: 401 without a token of this game, 403 with another seat's token or
                 when a CPU or nobody (game over) is to move.
         """
-        if not token:
-            raise SeatError(
-                N_("this needs a seat token: send 'Authorization: Bearer <token>'"), 401
-            )
-        seat = self.seat_of(view, token)
-        if seat is None:
-            raise SeatError(N_("this token is not a seat token of this game"), 401)
+        seat = self.check_member(view, token)
         state = view.state
         if view.is_over:  # 409 like every closed game (README): the request was fine
             raise GameClosedError(N_("the game is {status}; nobody is to move"), status=view.status)
