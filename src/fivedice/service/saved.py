@@ -6,6 +6,7 @@ Every way to get a game lives here, each for one need:
 - `kept`: the cached view only, or None (never reads the database);
 - `latest`: the game as saved now, caught up from the cached view with the log's tail;
 - `load`: the game as saved now, rebuilt by replaying and checking its whole log;
+- `versions_after`: every version a reader missed, rebuilt from the log;
 - `record`: the saved record itself (settings, seeds, the action log).
 """
 
@@ -96,6 +97,28 @@ class SavedGames:
         )
         self._remember(view)
         return view
+
+    def versions_after(self, game_id: int, after: int | None) -> list[GameView]:
+        """The saved game at every version after `after`, oldest first, rebuilt from its
+        whole log (the cache is neither read nor changed): what a reader that has seen
+        version `after` missed. With `after` None, or beyond the newest version, only the
+        game now.
+
+        Raises:
+            GameNotFoundError.
+        """
+        record = self.store.load_game(game_id)
+        current = record.version
+        status = record.status or IN_PROGRESS
+        if after is None or after > current:
+            return [GameView.of_record(game_id, record, record.rebuild(), current, status)]
+        return [
+            GameView.of_record(
+                game_id, record, state, version, status if version == current else IN_PROGRESS
+            )
+            for version, (_entry, state) in enumerate(record.states())
+            if version > after
+        ]
 
     def record(self, game_id: int) -> GameRecord:
         """The saved record of a game (settings, seed, the action log with its dice)."""

@@ -35,7 +35,6 @@ from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import hand_to_cpu
 from fivedice.store import (
     ABANDONED,
-    IN_PROGRESS,
     DatabaseDamagedError,
     GameClosedError,
     GameNotFoundError,
@@ -589,25 +588,13 @@ class GameHub:
         if not blocking:
             return None  # the whole log is read again: not in the event loop
         with self._found(game_id):
-            record = self.service.record(game_id)
-        current = record.version
-        if after is not None and after == current:
-            return []
-        if after is None or after > current:
-            view = GameView.of_record(
-                game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
-            )
+            views = self.service.versions_after(game_id, after)
+        if after is None or (views and after > views[-1].version):  # new, or not a version
+            view = views[0]
             text = self._json(view)
             self._keep(view, text)
-            return [(current, text, "game" if after is None else "reset")]
-        events = []
-        for version, (_entry, state) in enumerate(record.states()):
-            if version <= after:
-                continue
-            status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
-            view = GameView.of_record(game_id, record, state, version, status)
-            events.append((version, self._json(view), "game"))
-        return events
+            return [(view.version, text, "game" if after is None else "reset")]
+        return [(view.version, self._json(view), "game") for view in views]
 
     # -- rooms -----------------------------------------------------------------------------
 
