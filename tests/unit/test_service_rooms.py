@@ -10,7 +10,7 @@ import pytest
 from fivedice.core.game import GameSettings, Seat, SettingsError
 from fivedice.service.games import GameService
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService, room_start
-from fivedice.service.seats import hand_over_refusal, hand_to_cpu
+from fivedice.service.seats import NotYourTurnError, hand_over_refusal, hand_to_cpu, turn_refusal
 from fivedice.store import GameClosedError, Store
 from fivedice.store.rooms import Room, RoomError, RoomSeat
 
@@ -77,6 +77,18 @@ def test_only_a_persons_seat_of_a_game_in_progress_is_handed_to_a_cpu(tmp_path):
     assert isinstance(hand_over_refusal(service.load(view.game_id), 0), GameClosedError)
     with pytest.raises(SettingsError, match="no CPU level"):
         hand_to_cpu(service, RoomService(service), view.game_id, 0, "god")
+    service.store.close()
+
+
+def test_only_the_seat_to_move_may_act_and_nobody_once_the_game_is_over(tmp_path):
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"))
+    view = service.create_game(GameSettings((Seat("Ann"), Seat("Cy", "casual"))), seed=1)
+    assert turn_refusal(view, 0) is None
+    refused = turn_refusal(view, 1)
+    assert isinstance(refused, NotYourTurnError)
+    assert str(refused) == "it is Ann's turn, not Cy's (seat 1)"
+    service.abandon(view.game_id)
+    assert isinstance(turn_refusal(service.load(view.game_id), 0), GameClosedError)
     service.store.close()
 
 

@@ -1,7 +1,9 @@
-"""Seats that change hands during a game: a person's seat handed to a CPU.
+"""Seats and their rights: whose turn it is, and a person's seat handed to a CPU.
 
-`hand_over_refusal` is the policy, one pure function like `undo_refusal`; `hand_to_cpu` is
-the use case that applies it and saves the change.
+The policies are pure functions like `undo_refusal`, each returning the reason or None:
+`turn_refusal` (may this seat act now) and `hand_over_refusal` (may this seat go to a CPU);
+`hand_to_cpu` is the use case that applies the second and saves the change. Proving which
+seat a caller holds (tokens, sessions) is the front end's part.
 """
 
 from __future__ import annotations
@@ -12,6 +14,26 @@ from fivedice.service.creation import check_level
 from fivedice.service.games import GameService, GameView
 from fivedice.service.rooms import RoomService
 from fivedice.store import GameClosedError
+
+
+class NotYourTurnError(FivediceError):
+    """A seat that may not act now: another seat (perhaps a CPU) is to move."""
+
+
+def turn_refusal(view: GameView, seat: int) -> GameClosedError | NotYourTurnError | None:
+    """Why seat `seat` may not act in this game now (None: it is to move)."""
+    if view.is_over:
+        return GameClosedError(N_("the game is {status}; nobody is to move"), status=view.status)
+    state = view.state
+    if seat != state.current_seat:
+        mover = state.seats[state.current_seat]
+        return NotYourTurnError(
+            N_("it is {mover}'s turn, not {name}'s (seat {seat})"),
+            mover=f"{mover.name} (CPU)" if mover.is_cpu else mover.name,
+            name=state.seats[seat].name,
+            seat=seat,
+        )
+    return None
 
 
 def hand_over_refusal(view: GameView, seat: int) -> FivediceError | None:

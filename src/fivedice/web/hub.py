@@ -32,11 +32,10 @@ from fivedice.core.game import SettingsError
 from fivedice.service.creation import GameOptions, PlayerSpec, create_game
 from fivedice.service.games import GameService, GameView, Hint
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
-from fivedice.service.seats import hand_to_cpu
+from fivedice.service.seats import NotYourTurnError, hand_to_cpu, turn_refusal
 from fivedice.store import (
     ABANDONED,
     DatabaseDamagedError,
-    GameClosedError,
     GameNotFoundError,
     StoreUnavailableError,
 )
@@ -223,23 +222,16 @@ class GameHub:
         """The seat to move, if `token` is its token.
 
         Raises:
-            SeatError: 401 without a token of this game, 403 with another seat's token or
-                when a CPU or nobody (game over) is to move.
+            SeatError: 401 without a token of this game, 403 when another seat (perhaps a
+                CPU) is to move (`fivedice.service.seats.turn_refusal`).
+            GameClosedError: the game is over; nobody is to move.
         """
         seat = self.check_member(view, token)
-        state = view.state
-        if view.is_over:  # 409 like every closed game (README): the request was fine
-            raise GameClosedError(N_("the game is {status}; nobody is to move"), status=view.status)
-        if seat != state.current_seat:
-            mover = state.seats[state.current_seat]
-            who = f"{mover.name} (CPU)" if mover.is_cpu else mover.name
-            raise SeatError(
-                N_("it is {mover}'s turn, not {name}'s (seat {seat})"),
-                403,
-                mover=who,
-                name=state.seats[seat].name,
-                seat=seat,
-            )
+        refusal = turn_refusal(view, seat)
+        if isinstance(refusal, NotYourTurnError):  # a seat's holder, refused: forbidden
+            raise SeatError(refusal.template, 403, **refusal.params)
+        if refusal is not None:  # 409 like every closed game (README): the request was fine
+            raise refusal
         return seat
 
     def check_member(self, view: GameView, token: str | None) -> int:
