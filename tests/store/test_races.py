@@ -11,6 +11,7 @@ from sqlalchemy import event, func, select
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
+from fivedice.service.rooms import RoomSeatSpec, RoomService
 from fivedice.store import (
     DatabaseDamagedError,
     StaleVersionError,
@@ -20,6 +21,7 @@ from fivedice.store import (
     database,
     schema,
 )
+from fivedice.store.rooms import RoomError
 
 from .conftest import simple_cpu_factory
 
@@ -169,3 +171,49 @@ def test_stale_version_message_names_versions_not_the_internal_id():
     assert error.game_id == 4711 and error.expected == 3 and error.current == 5
     unknown = str(StaleVersionError(4711, 3, None))
     assert "4711" not in unknown and "version 3" in unknown
+
+
+# -- rooms: a start is one transaction ------------------------------------------------------
+
+STARTS = 6
+
+
+def test_simultaneous_starts_of_one_room_make_exactly_one_game(db_url):
+    """Six hosts' clicks at once (each its own worker's store): one start, one game; the
+    others are refused and leave nothing behind."""
+    setup = GameService(Store(db_url), simple_cpu_factory)
+    room = RoomService(setup).create(
+        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")],
+        host_session="host",
+        options={"rules": "classic"},
+    )
+    barrier = threading.Barrier(STARTS)
+    outcomes: list[object] = []
+
+    def start() -> None:
+        worker = GameService(Store(db_url, migrate=False), simple_cpu_factory)
+        try:
+            barrier.wait()
+            _room, view = RoomService(worker).start(room.code, room.version, fill_with_cpus=True)
+            outcomes.append(view.game_id)
+        except Exception as error:
+            outcomes.append(error)
+        finally:
+            worker.store.close()
+
+    threads = [threading.Thread(target=start) for _ in range(STARTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    started = [o for o in outcomes if isinstance(o, int)]
+    refused = [o for o in outcomes if not isinstance(o, int)]
+    assert len(started) == 1 and len(outcomes) == STARTS
+    assert all(isinstance(error, RoomError) for error in refused), refused
+    with setup.store.engine.connect() as connection:
+        games = connection.execute(select(func.count()).select_from(schema.games)).scalar_one()
+    assert games == 1
+    after = RoomService(setup).by_code(room.code)
+    assert after.started and after.game_id == started[0]
+    assert setup.load(started[0]).state.seats[1].is_cpu  # the friend nobody joined: a CPU
+    setup.store.close()

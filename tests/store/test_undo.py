@@ -21,7 +21,7 @@ SOLO = GameSettings((Seat("Ann"),))
 def scripted(monkeypatch, script: dict[int, list[int]]) -> None:
     """The dice of action n are script[n] (the service asks `dice_for(seed, n)`)."""
     monkeypatch.setattr(
-        "fivedice.service.games.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
+        "fivedice.service.view.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
     )
 
 

@@ -79,7 +79,7 @@ def scripted(monkeypatch, script: dict[int, list[int]]) -> None:
     from fivedice.core.dice import ScriptedDice
 
     monkeypatch.setattr(
-        "fivedice.service.games.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
+        "fivedice.service.view.dice_for", lambda seed, number: ScriptedDice(script.get(number, []))
     )
 
 

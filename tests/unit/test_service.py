@@ -177,3 +177,18 @@ def test_a_game_with_an_unknown_cpu_level_is_never_created(tmp_path, level):
     for known in LEVELS:
         created = service.create_game(GameSettings((Seat("Ann"), Seat("CPU", known))), seed=1)
         assert created.state.seats[1].cpu_level == known
+
+
+def test_versions_after_gives_every_missed_version_rebuilt_from_the_log(tmp_path):
+    service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
+    view = service.create_game(GameSettings((Seat("Ann"),)), seed=1)
+    seen = [view]
+    for action in ("roll", "hold 1", "roll"):
+        seen.append(service.apply_action(view.game_id, action, seen[-1].version))
+    missed = service.versions_after(view.game_id, 1)
+    assert [v.version for v in missed] == [2, 3]
+    assert [v.state for v in missed] == [seen[2].state, seen[3].state]
+    assert service.versions_after(view.game_id, 3) == []
+    for unknown in (None, 99):  # a new reader, or a version the game does not have: now only
+        (now,) = service.versions_after(view.game_id, unknown)
+        assert now.version == 3 and now.state == seen[3].state

@@ -23,7 +23,11 @@ with warnings.catch_warnings():
 
 @pytest.fixture
 def service(tmp_path):
-    service = GameService.open(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    from fivedice.web.app import SERVER_SOLVE_WAIT_SECONDS
+
+    service = GameService.open(
+        f"sqlite:///{tmp_path / 'web.sqlite3'}", solve_wait=SERVER_SOLVE_WAIT_SECONDS
+    )
     yield service
     service.store.close()
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from fivedice.core.errors import FivediceError
-from fivedice.web.hub import PlayerSpec
+from fivedice.service.creation import PlayerSpec
 from tests.web.test_browser import (  # the module's server and browser fixtures
     browser,  # noqa: F401
     pytestmark,  # noqa: F401

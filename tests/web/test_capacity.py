@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameService
+from fivedice.service.rooms import RoomSeatSpec
 from fivedice.web import hub as hub_module
-from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
+from fivedice.web.hub import LOCK_STRIPES, GameHub
 from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
 

@@ -137,7 +137,7 @@ def test_a_game_changed_behind_the_servers_back_is_refused_not_verified(client, 
             text("UPDATE actions SET dice = :d WHERE game_id = :g AND seq = 3"),
             {"d": " ".join(faces), "g": game_id},
         )
-    app.state.hub.service._forget(game_id)
+    app.state.hub.service.forget(game_id)
     # The stored log no longer replays to its totals: the game is damaged, and neither the
     # verify page nor the record pretends otherwise (record files: tests/store/test_verify.py).
     page = client.get(f"/g/{game['id']}/verify")

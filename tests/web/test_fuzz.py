@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameService
-from fivedice.web.hub import PlayerSpec
 from fivedice.web.routers import api, pages, review, rooms, sheet, table
 from tests.web.conftest import ORIGIN, SECRET, TestClient
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fivedice.service.games import GameService
 from tests.web import test_solver_limits
 from tests.web.conftest import new_game
 from tests.web.test_rooms import _browser, _room
@@ -38,7 +39,7 @@ def test_a_review_page_while_another_table_is_solved_is_503_not_a_wait(service, 
     from tests.web.conftest import SECRET, TestClient
     from tests.web.test_review_page import finish
 
-    service.solve_wait = 0.05
+    service = GameService(service.store, solve_wait=0.05)
     with TestClient(create_app(service, SECRET, drive_cpus=False)) as client:
         game, _seats = new_game(client, [{"name": "Solo"}], set={"full_house": 21})
         game_id = client.app.state.hub.game_id(game["id"])
@@ -90,7 +91,7 @@ def test_the_guided_tutorial_does_not_wait_for_another_solve(service, fake_solve
     from fivedice.core.rules import find_ruleset
     from fivedice.strategy import limits
 
-    service.solve_wait = 0.05
+    service = GameService(service.store, solve_wait=0.05)
     holding, done = threading.Event(), threading.Event()
 
     def other_solve():
@@ -185,7 +186,7 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     them without end (two requests each, a few kB each). The service keeps at most
     `CPUS_KEPT`, the least recently used dropped, and a lesson whose CPU was dropped plays on."""
     from fivedice.core.rules import find_ruleset
-    from fivedice.service import games as service_module
+    from fivedice.service import saved as service_module
 
     monkeypatch.setattr(service_module, "CPUS_KEPT", 5, raising=False)
     runs = []

@@ -112,3 +112,41 @@ def test_joining_by_room_code_and_starting_with_cpus(client, app):
 def test_a_room_without_friends_is_just_a_game(client):
     response = client.post("/games", data={**FORM, "kind1": "local"}, follow_redirects=False)
     assert response.headers["location"].startswith("/g/")
+
+
+def test_six_simultaneous_api_starts_of_a_room_answer_once_and_make_one_game(client, service):
+    """Six clicks on "start" at once (six worker threads): one start, five refusals (409),
+    and exactly one game in the store."""
+    import threading
+
+    from sqlalchemy import func, select
+
+    from fivedice.store import schema
+
+    made = client.post(
+        "/api/rooms", json={"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob"}]}
+    )
+    assert made.status_code == 201, made.text
+    code, version = made.json()["room"]["code"], made.json()["room"]["version"]
+    host = {"Authorization": f"Bearer {made.json()['host_key']}"}
+    barrier = threading.Barrier(6)
+    statuses: list[int] = []
+
+    def start() -> None:
+        barrier.wait()
+        response = client.post(
+            f"/api/rooms/{code}/start",
+            json={"version": version, "fill_with_cpus": True},
+            headers=host,
+        )
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [200, 409, 409, 409, 409, 409]
+    with service.store.engine.connect() as connection:
+        games = connection.execute(select(func.count()).select_from(schema.games)).scalar_one()
+    assert games == 1

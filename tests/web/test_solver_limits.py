@@ -7,6 +7,7 @@ import threading
 import numpy as np
 import pytest
 
+from fivedice.service.games import GameService
 from fivedice.strategy import cache, limits
 from fivedice.strategy.solver import StrategyTable
 from tests.web.conftest import SECRET, TestClient, new_game
@@ -31,8 +32,9 @@ def fake_solve(monkeypatch, tmp_path):
 def quick_client(service):
     from fivedice.web import create_app
 
-    service.solve_wait = 0.05  # what the server waits for another solve (default 2 s)
-    with TestClient(create_app(service, SECRET)) as client:
+    # What the server waits for another solve (default 2 s).
+    quick = GameService(service.store, solve_wait=0.05)
+    with TestClient(create_app(quick, SECRET)) as client:
         yield client
 
 

@@ -13,7 +13,7 @@ from fivedice.core.record import (
     record_to_text,
     rules_key,
 )
-from fivedice.store.database import DATABASE_URL_ENV, Store, default_database_url
+from fivedice.store.database import DATABASE_URL_ENV, NewGame, Store, default_database_url
 from fivedice.store.errors import (
     DatabaseDamagedError,
     GameClosedError,
@@ -50,6 +50,7 @@ __all__ = [
     "GameNotFoundError",
     "GameRecord",
     "GameSummary",
+    "NewGame",
     "RecordError",
     "ResultRow",
     "SchemaTooNewError",

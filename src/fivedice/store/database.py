@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -146,6 +147,72 @@ def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[s
             }
         )
     return rows
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game to save: its settings and dice (the arguments of `Store.create_game`)."""
+
+    settings: GameSettings
+    seed: int | None = None
+    practice: bool = False
+    opening_dice: tuple[int, ...] = ()
+    totals: tuple[int, ...] = ()
+    dice_seeds: DiceSeeds | None = None
+
+
+def insert_game(connection: Connection, game: NewGame) -> GameRecord:
+    """Writes a new game inside the caller's transaction and returns its (empty) record.
+
+    Its seats' profiles are made too; nothing is committed here, so a caller that fails
+    later in the same transaction leaves no game behind (a room's start).
+    """
+    settings = game.settings
+    seed = secrets.randbits(62) if game.seed is None else game.seed
+    now = _now()
+    game_id = connection.execute(
+        insert(schema.games)
+        .values(
+            created_at=now,
+            updated_at=now,
+            status=IN_PROGRESS,
+            rules_json=rules_to_json(settings.rules),
+            rules_key=rules_key(settings.rules),
+            first_player=settings.first_player.value,
+            match_length=settings.match_length,
+            seed=seed,
+            practice=game.practice,
+            seat_count=len(settings.seats),
+            opening_dice=dice_text(game.opening_dice),
+            version=0,
+            totals_json=json.dumps(list(game.totals) or [0] * len(settings.seats)),
+            kind=settings.kind.value,
+            **_dice_columns(game.dice_seeds),
+        )
+        .returning(schema.games.c.id)
+    ).scalar_one()
+    for index, seat in enumerate(settings.seats):
+        profile_id = None if seat.is_cpu else _profile_id(connection, seat.name, now)
+        connection.execute(
+            insert(schema.game_seats).values(
+                game_id=game_id,
+                seat=index,
+                name=seat.name,
+                cpu_level=seat.cpu_level,
+                profile_id=profile_id,
+            )
+        )
+    return GameRecord(
+        settings=settings,
+        seed=seed,
+        opening_dice=game.opening_dice,
+        practice=game.practice,
+        game_id=int(game_id),
+        started=now,
+        status=IN_PROGRESS,
+        totals=game.totals or None,
+        **_dice_fields(game.dice_seeds),
+    )
 
 
 class Store:
@@ -513,52 +580,14 @@ class Store:
         With `dice_seeds` the game rolls by the verifiable scheme (`fivedice.core.fairdice`);
         without, by the legacy one from `seed`.
         """
-        seed = secrets.randbits(62) if seed is None else seed
-        now = _now()
-        with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
-            game_id = connection.execute(
-                insert(schema.games)
-                .values(
-                    created_at=now,
-                    updated_at=now,
-                    status=IN_PROGRESS,
-                    rules_json=rules_to_json(settings.rules),
-                    rules_key=rules_key(settings.rules),
-                    first_player=settings.first_player.value,
-                    match_length=settings.match_length,
-                    seed=seed,
-                    practice=practice,
-                    seat_count=len(settings.seats),
-                    opening_dice=dice_text(tuple(opening_dice)),
-                    version=0,
-                    totals_json=json.dumps(list(totals) or [0] * len(settings.seats)),
-                    kind=settings.kind.value,
-                    **_dice_columns(dice_seeds),
-                )
-                .returning(schema.games.c.id)
-            ).scalar_one()
-            for index, seat in enumerate(settings.seats):
-                profile_id = None if seat.is_cpu else _profile_id(connection, seat.name, now)
-                connection.execute(
-                    insert(schema.game_seats).values(
-                        game_id=game_id,
-                        seat=index,
-                        name=seat.name,
-                        cpu_level=seat.cpu_level,
-                        profile_id=profile_id,
-                    )
-                )
-        return GameRecord(
-            settings=settings,
-            seed=seed,
-            opening_dice=tuple(opening_dice),
-            practice=practice,
-            game_id=int(game_id),
-            started=now,
-            status=IN_PROGRESS,
-            totals=tuple(totals) or None,
-            **_dice_fields(dice_seeds),
+        return self.save_new_game(
+            NewGame(settings, seed, practice, tuple(opening_dice), tuple(totals), dice_seeds)
         )
+
+    def save_new_game(self, game: NewGame) -> GameRecord:
+        """`create_game` for a game described as one value."""
+        with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
+            return insert_game(connection, game)
 
     def load_game(self, game_id: int) -> GameRecord:
         """The saved record of a game (settings, seed and the whole action log).

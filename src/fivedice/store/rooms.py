@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +21,9 @@ from sqlalchemy.engine import Connection
 from fivedice.core.errors import N_
 from fivedice.core.fairdice import commitment_of, new_server_seed
 from fivedice.core.names import MAX_NAME_LENGTH
+from fivedice.core.record import GameRecord
 from fivedice.store import schema
-from fivedice.store.database import Store, _now
+from fivedice.store.database import NewGame, Store, _now, insert_game
 from fivedice.store.errors import StoreConflictError, StoreError
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud safely
@@ -270,17 +272,24 @@ class Rooms:
         self,
         room_id: int,
         version: int,
-        game_id: int,
+        game: NewGame,
         game_seats: dict[int, int | None],
         cpu_seats: dict[int, str],
-    ) -> Room:
-        """Marks the room started with its game; hands every claimed seat to its browsers.
+        host_seats: Sequence[int] = (),
+    ) -> tuple[Room, GameRecord]:
+        """Saves the room's game and marks the room started with it, in one transaction:
+        of several starts at once, one makes the game and the others make nothing.
 
         `game_seats`: room seat -> game seat (None: left out); `cpu_seats`: room seats that
-        became CPUs (unjoined friends), with their level. Refused if the room changed since
-        `version` (someone joined meanwhile) or started already.
+        became CPUs (unjoined friends), with their level; `host_seats`: the game seats the
+        host's browser holds. Every claimed seat goes to the browsers that joined it.
+
+        Raises:
+            RoomError: the room changed since `version` (someone joined) or started already.
         """
-        with self.store._errors(N_("start the game")), self.store.writing() as db:
+        with self.store._errors(N_("start the game"), writing=True), self.store.writing() as db:
+            # The room is claimed first: a concurrent start waits on its row, then finds it
+            # started and rolls back before writing a game.
             done = db.execute(
                 update(schema.rooms)
                 .where(
@@ -288,10 +297,16 @@ class Rooms:
                     schema.rooms.c.version == version,
                     schema.rooms.c.status == WAITING,
                 )
-                .values(status=STARTED, game_id=game_id, version=version + 1)
+                .values(status=STARTED, version=version + 1)
             ).rowcount
             if done != 1:
                 raise RoomError(N_("the room changed meanwhile (someone joined); look again"))
+            record = insert_game(db, game)
+            game_id = record.game_id
+            assert game_id is not None  # the store always assigns one
+            db.execute(
+                update(schema.rooms).where(schema.rooms.c.id == room_id).values(game_id=game_id)
+            )
             for seat, game_seat in game_seats.items():
                 values: dict[str, Any] = {"game_seat": game_seat}
                 if seat in cpu_seats:
@@ -311,8 +326,11 @@ class Rooms:
                 if game_seat is not None:
                     _hold(db, str(claim.session_key), game_id, game_seat)
             room = self._read(db, schema.rooms.c.id == room_id)
-        assert room is not None
-        return room
+            assert room is not None
+            if room.host_key:
+                for game_seat in sorted(set(host_seats)):
+                    _hold(db, room.host_key, game_id, game_seat)
+        return room, record
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
         """A game's human seat is played by a CPU from now on (its player left)."""

@@ -33,7 +33,7 @@ from fivedice.web.guard import (
     parse_public_url,
     session_of,
 )
-from fivedice.web.hub import GameHub, error_status
+from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.live import Live
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
@@ -62,7 +62,9 @@ def create_app(
     """The web application on a service.
 
     Args:
-        service: the game service (its store decides SQLite or PostgreSQL).
+        service: the game service (its store decides SQLite or PostgreSQL). A server's is
+            made with a `solve_wait` (`SERVER_SOLVE_WAIT_SECONDS`), so a request waits a
+            little for another's table solve and then answers 503.
         secret: the key of public ids and seat tokens (default: `load_secret()`).
         cpu_delay_ms: the pace of CPU seats: how long each CPU step is shown before the next.
         drive_cpus: play CPU seats on the server (driver.py); off only for tests that step
@@ -121,8 +123,6 @@ def create_app(
         version="1",
         lifespan=lifespan,
     )
-    if service.solve_wait is None:  # a request waits a little for another's solve, then 503
-        service.solve_wait = SERVER_SOLVE_WAIT_SECONDS
     app.state.hub = hub
     app.state.live = live
     app.state.driver = driver
@@ -151,6 +151,8 @@ def create_app(
             headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": str(error)}, status_code=status, headers=headers)
+        if isinstance(error, UnknownGameError):  # every page's one answer to a wrong game id
+            return _message_page(request, status, None)
         # Pages speak the visitor's language; the JSON API's `detail` stays English.
         return _message_page(request, status, error, headers)
 
@@ -198,16 +200,22 @@ PAGE_ERRORS = {
 def _message_page(
     request: Request,
     status: int,
-    error: FivediceError,
+    error: FivediceError | None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    """The message page, in the visitor's language, with the error's reason."""
+    """The message page, in the visitor's language, with the error's reason (None: the
+    game asked for does not exist)."""
     language = pick_language(
         request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
     )
-    message = error_text(error, gettext_for(language))
     visitor = pages.Visitor(language, session_of(request.scope), coach=False)
-    page = pages.render(request, visitor, "message.html", status=status, message=message)
+    if error is None:
+        page = pages.render(
+            request, visitor, "message.html", status=status, message_key="not_found"
+        )
+    else:
+        message = error_text(error, gettext_for(language))
+        page = pages.render(request, visitor, "message.html", status=status, message=message)
     page.headers.update(headers or {})
     return page
 
@@ -224,7 +232,8 @@ def app_from_environment() -> FastAPI:
     scan = os.environ.get(CPU_SCAN_ENV)
     delay = os.environ.get(CPU_DELAY_ENV)
     return create_app(
-        GameService.open(),
+        # A request waits a little for another's table solve, then answers 503.
+        GameService.open(solve_wait=SERVER_SOLVE_WAIT_SECONDS),
         public_url=os.environ.get(PUBLIC_URL_ENV) or None,
         cpu_scan_seconds=float(scan) if scan else DEFAULT_CPU_SCAN_SECONDS,
         cpu_delay_ms=int(delay) if delay else 700,

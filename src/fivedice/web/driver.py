@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from fivedice.core.errors import FivediceError
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_lease import GameLease
+from fivedice.strategy.levels import Level
 
 if TYPE_CHECKING:
     from fivedice.service.games import GameView
@@ -45,7 +46,8 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
-INLINE_LEVELS = frozenset({"beginner", "casual"})  # decide fast: stepped in the event loop
+# Levels that decide fast enough to be stepped in the event loop itself.
+INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value})
 
 
 class CpuDriver:
@@ -168,11 +170,11 @@ class CpuDriver:
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
         when another thread holds the game's lock."""
-        view = self.hub.try_fresh(game_id)  # SQLite
+        view = self.hub.try_load(game_id)  # SQLite
         if view is None:  # PostgreSQL
-            view = await self.hub.fresh_async(game_id)
+            view = await self.hub.load_async(game_id)
         if view is None:
-            view = await run_in_threadpool(self.hub.fresh, game_id)
+            view = await run_in_threadpool(self.hub.load, game_id)
         return view
 
     async def _step(self, view: GameView) -> GameView:

@@ -1,4 +1,8 @@
-"""The web side of the service: public ids, seat checks and one lock per game.
+"""The web side of the service: public ids, seat tokens, one lock per game, the event cache.
+
+The use cases (games, rooms, seats, CPU steps, hints) are the service's (`fivedice.service`);
+the hub puts them behind public ids and seat tokens, takes the game's lock, keeps each
+version's JSON for the event streams and announces every change.
 
 `GameService` keeps a cache of game views (`GameService.view`) and is not meant to be entered
 by two threads for the same game at once, so every call about one game holds that game's lock
@@ -18,28 +22,26 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
 
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
-from fivedice.core.fairdice import DiceSeedError, check_client_seed
-from fivedice.core.game import FirstPlayer, GameSettings, Seat, SettingsError
-from fivedice.core.names import check_name
-from fivedice.core.rules import find_ruleset
+from fivedice.core.fairdice import DiceSeedError
+from fivedice.core.game import SettingsError
+from fivedice.service.creation import GameOptions, PlayerSpec, create_game
 from fivedice.service.games import GameService, GameView, Hint
+from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
+from fivedice.service.seats import NotYourTurnError, hand_to_cpu, turn_refusal
 from fivedice.store import (
     ABANDONED,
-    IN_PROGRESS,
     DatabaseDamagedError,
-    GameClosedError,
     GameNotFoundError,
     StoreUnavailableError,
 )
-from fivedice.store.browser_seats import BrowserSeats, session_key
+from fivedice.store.browser_seats import BrowserSeats
 from fivedice.store.notices import Topic
-from fivedice.store.rooms import Room, RoomError, Rooms
-from fivedice.strategy.levels import LEVELS
+from fivedice.store.rooms import Room, RoomError
 from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
@@ -119,40 +121,6 @@ def error_status(error: FivediceError) -> int:
     return 409  # illegal action, stale version, closed game, no hint possible
 
 
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A seat as a front end asks for it."""
-
-    name: str
-    level: str | None = None  # None: a human
-
-
-@dataclass(frozen=True)
-class RoomSeatSpec:
-    """A seat of a room as the new-game form or the API names it."""
-
-    kind: str  # me | friend | local | cpu
-    name: str
-    level: str | None = None
-    client_seed: str = ""  # the seat's own dice seed (the host's and pass-and-play seats)
-
-
-def _room_seed(options: dict[str, Any], text: str) -> str:
-    """A seat's client seed for a room, checked: none at all for a room whose dice come
-    from a chosen seed (they are known in advance; a seed would change nothing).
-
-    Raises:
-        DiceSeedError: the seed cannot be used (too long, control characters), or the room
-            has a chosen seed.
-    """
-    seed = check_client_seed(text)
-    if seed and options.get("seed") is not None:
-        raise DiceSeedError(
-            N_("a game with a chosen seed takes no client seeds: its dice are known")
-        )
-    return seed
-
-
 def _no_live(topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
@@ -164,7 +132,7 @@ class GameHub:
         self.service = service
         self.signer = signer
         self.browser_seats = BrowserSeats(service.store)
-        self.rooms = Rooms(service.store)
+        self.rooms = RoomService(service)
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         # Whether the event loop may read and write the database itself (`try_act` and the
         # other `try_` calls): on SQLite a write is tens of microseconds in this process; on
@@ -187,9 +155,34 @@ class GameHub:
         self._latest_lock = threading.Lock()
 
     @contextmanager
+    def _found(self, game_id: int) -> Iterator[None]:
+        """Turns the store's "no such game" into the web's (under the game's public id)."""
+        try:
+            yield
+        except GameNotFoundError:
+            raise UnknownGameError(
+                N_("no game has the id {game}"), game=self.public_id(game_id)
+            ) from None
+
+    @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
+        """The game's lock, waited for."""
         with self._locks[game_id % LOCK_STRIPES]:
             yield
+
+    @contextmanager
+    def _locked_now(self, game_id: int) -> Iterator[bool]:
+        """The game's lock if the event loop may take it without waiting: yields False
+        (holding nothing) when another thread holds it, or when the database is not one
+        the loop may use itself (`inline_database`)."""
+        lock = self._locks[game_id % LOCK_STRIPES]
+        if not self.inline_database or not lock.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     # -- ids and seats ---------------------------------------------------------------------
 
@@ -229,29 +222,16 @@ class GameHub:
         """The seat to move, if `token` is its token.
 
         Raises:
-            SeatError: 401 without a token of this game, 403 with another seat's token or
-                when a CPU or nobody (game over) is to move.
+            SeatError: 401 without a token of this game, 403 when another seat (perhaps a
+                CPU) is to move (`fivedice.service.seats.turn_refusal`).
+            GameClosedError: the game is over; nobody is to move.
         """
-        if not token:
-            raise SeatError(
-                N_("this needs a seat token: send 'Authorization: Bearer <token>'"), 401
-            )
-        seat = self.seat_of(view, token)
-        if seat is None:
-            raise SeatError(N_("this token is not a seat token of this game"), 401)
-        state = view.state
-        if view.is_over:  # 409 like every closed game (README): the request was fine
-            raise GameClosedError(N_("the game is {status}; nobody is to move"), status=view.status)
-        if seat != state.current_seat:
-            mover = state.seats[state.current_seat]
-            who = f"{mover.name} (CPU)" if mover.is_cpu else mover.name
-            raise SeatError(
-                N_("it is {mover}'s turn, not {name}'s (seat {seat})"),
-                403,
-                mover=who,
-                name=state.seats[seat].name,
-                seat=seat,
-            )
+        seat = self.check_member(view, token)
+        refusal = turn_refusal(view, seat)
+        if isinstance(refusal, NotYourTurnError):  # a seat's holder, refused: forbidden
+            raise SeatError(refusal.template, 403, **refusal.params)
+        if refusal is not None:  # 409 like every closed game (README): the request was fine
+            raise refusal
         return seat
 
     def check_member(self, view: GameView, token: str | None) -> int:
@@ -273,83 +253,28 @@ class GameHub:
 
     def create(
         self,
-        players: list[PlayerSpec],
+        players: Sequence[PlayerSpec],
         *,
-        rules: str = "classic",
-        settings: dict[str, object] | None = None,
-        first_player: str = "first_seat",
-        match_length: int = 1,
-        seed: int | None = None,
-        practice: bool = False,
         client_seeds: Sequence[str | None] = (),
-        server_seed: bytes | None = None,
+        **options: Unpack[GameOptions],
     ) -> GameView:
-        """Starts and saves a game. `client_seeds`: each seat's own dice seed, in seat order;
-        `server_seed`: one drawn (and committed to) earlier - a room's.
-
-        Raises:
-            FivediceError (RuleSetError, SettingsError, DiceSeedError, ...): the settings
-                cannot be played, or a client seed cannot be used.
-        """
-        game_settings = self._settings(
-            players, rules=rules, settings=settings, first_player=first_player,
-            match_length=match_length, seed=seed, practice=practice,
-        )  # fmt: skip
-        return self.service.create_game(
-            game_settings, seed=seed, practice=practice, client_seeds=client_seeds,
-            server_seed=server_seed,
-        )  # fmt: skip
-
-    def _settings(
-        self,
-        players: list[PlayerSpec],
-        *,
-        rules: str = "classic",
-        settings: dict[str, object] | None = None,
-        first_player: str = "first_seat",
-        match_length: int = 1,
-        seed: int | None = None,
-        practice: bool = False,
-    ) -> GameSettings:
-        """The settings of a game, checked (`create` and `create_room`)."""
-        for player in players:
-            if player.level is not None and player.level not in LEVELS:
-                raise SettingsError(
-                    N_("there is no CPU level {level!r}; the levels are {levels}"),
-                    level=player.level,
-                    levels=", ".join(LEVELS),
-                )
-        ruleset = find_ruleset(rules, settings or None)
-        try:
-            mode = FirstPlayer(first_player)
-        except ValueError:
-            modes = ", ".join(m.value for m in FirstPlayer)
-            raise FivediceError(
-                N_("first_player is one of {modes}, not {value!r}"), modes=modes, value=first_player
-            ) from None
-        game_settings = GameSettings(
-            seats=tuple(Seat(p.name.strip(), p.level) for p in players),
-            rules=ruleset,
-            first_player=mode,
-            match_length=match_length,
-        )
-        return game_settings
+        """Starts and saves a game (`fivedice.service.creation.create_game`)."""
+        return create_game(self.service, players, client_seeds=client_seeds, **options)
 
     def load(self, game_id: int) -> GameView:
-        """The game now.
+        """The game as saved now (a cached view caught up with the database, see
+        `GameService.latest`), under the game's lock.
 
         Raises:
             UnknownGameError: the store has no such game.
         """
         with self._locked(game_id):
-            return self._load(game_id)
+            return self._current(game_id)
 
     def act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
         """Applies a seat's action after checking its token and turn."""
         with self._locked(game_id):
-            view = self._view_at(game_id, version)
-            self.check_turn(view, token)
-            after = self.service.apply_action(game_id, action, version)
+            after = self._act(game_id, token, action, version)
         self._published(after)
         return after
 
@@ -358,19 +283,17 @@ class GameHub:
     ) -> GameView | None:
         """`act`, unless another thread holds the game's lock: then None at once (the event
         loop calls this, and runs `act` in a thread only when it would have to wait)."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            view = self._view_at(game_id, version)
-            self.check_turn(view, token)
-            after = self.service.apply_action(game_id, action, version)
-        finally:
-            lock.release()
-        self._published(after)
+        with self._locked_now(game_id) as locked:
+            after = self._act(game_id, token, action, version) if locked else None
+        if after is not None:
+            self._published(after)
         return after
+
+    def _act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
+        """`act`'s step under the game's lock."""
+        view = self._view_at(game_id, version)
+        self.check_turn(view, token)
+        return self.service.apply_action(game_id, action, version)
 
     @contextlib.asynccontextmanager
     async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
@@ -388,18 +311,14 @@ class GameHub:
             finally:
                 lock.release()
 
-    async def _latest_async(
+    async def _current_async(
         self, statements: AsyncStatements, game_id: int, *, keep: bool = False
     ) -> GameView | None:
-        """`_load` awaited (None: only `_load` can say); `keep`: keep the JSON of every
+        """`_current` awaited (None: only `_current` can say); `keep`: keep the JSON of every
         version caught up with even when none is kept yet."""
         steps: list[GameView] = []
-        try:
+        with self._found(game_id):
             view = await self.service.latest_async(statements, game_id, steps)
-        except GameNotFoundError:
-            raise UnknownGameError(
-                N_("no game has the id {game}"), game=self.public_id(game_id)
-            ) from None
         if view is not None:
             self._keep_caught_up(steps, view, always=keep)
         return view
@@ -417,7 +336,7 @@ class GameHub:
                 return None
             view = self.service.kept(game_id)
             if view is not None and view.version != version:
-                view = await self._latest_async(statements, game_id)
+                view = await self._current_async(statements, game_id)
             if view is None:
                 return None
             self.check_turn(view, token)
@@ -440,15 +359,15 @@ class GameHub:
             self._published(after)
         return after
 
-    async def fresh_async(self, game_id: int) -> GameView | None:
-        """`fresh` awaited in the event loop (PostgreSQL); None: ask `fresh` in a thread."""
+    async def load_async(self, game_id: int) -> GameView | None:
+        """`load` awaited in the event loop (PostgreSQL); None: ask `load` in a thread."""
         statements = self.statements
         if statements is None:
             return None
         async with self._locked_async(game_id) as locked:
             if not locked:
                 return None
-            return await self._latest_async(statements, game_id)
+            return await self._current_async(statements, game_id)
 
     async def events_async(
         self, game_id: int, after: int | None, known: int | None
@@ -466,7 +385,7 @@ class GameHub:
                     return ready
             if not locked:
                 return None
-            view = await self._latest_async(statements, game_id, keep=True)
+            view = await self._current_async(statements, game_id, keep=True)
             if view is None:
                 return None
             text = self.json_text(view)
@@ -496,41 +415,23 @@ class GameHub:
 
     def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
         """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            _action, after = self.service.cpu_step(game_id, version)
-        finally:
-            lock.release()
-        self._published(after)
+        with self._locked_now(game_id) as locked:
+            after = self.service.cpu_step(game_id, version)[1] if locked else None
+        if after is not None:
+            self._published(after)
         return after
 
-    def try_fresh(self, game_id: int) -> GameView | None:
-        """`fresh`, unless another thread holds the game's lock: then None at once."""
-        if not self.inline_database:
-            return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=False):
-            return None
-        try:
-            return self._load(game_id)
-        finally:
-            lock.release()
-
-    def fresh(self, game_id: int) -> GameView:
-        """The game as saved now (read from the database, never from a cache)."""
-        with self._locked(game_id):
-            return self._load(game_id)
+    def try_load(self, game_id: int) -> GameView | None:
+        """`load`, unless another thread holds the game's lock: then None at once."""
+        with self._locked_now(game_id) as locked:
+            return self._current(game_id) if locked else None
 
     def forget_older(self, game_id: int, version: int, *, seats_changed: bool = False) -> None:
         """Another worker changed the game. A newer version needs nothing: the cached view
         catches up with the new actions when next asked (`GameService.latest`). Changed
         seats are not in the log: the view is dropped and the game loaded again."""
         if seats_changed:
-            self.service._forget(game_id)
+            self.service.forget(game_id)
             self._drop_json(game_id)
 
     def _drop_json(self, game_id: int) -> None:
@@ -661,12 +562,8 @@ class GameHub:
             return None
         try:
             steps: list[GameView] = []
-            try:
+            with self._found(game_id):
                 view = self.service.latest(game_id, steps)
-            except GameNotFoundError:
-                raise UnknownGameError(
-                    N_("no game has the id {game}"), game=self.public_id(game_id)
-                ) from None
             for step in steps:  # the versions another worker saved (JSON made when sent)
                 self._keep(step)
             text = self.json_text(view)
@@ -682,30 +579,14 @@ class GameHub:
                 return ready
         if not blocking:
             return None  # the whole log is read again: not in the event loop
-        try:
-            record = self.service.record(game_id)
-        except GameNotFoundError:
-            raise UnknownGameError(
-                N_("no game has the id {game}"), game=self.public_id(game_id)
-            ) from None
-        current = record.version
-        if after is not None and after == current:
-            return []
-        if after is None or after > current:
-            view = GameView.of_record(
-                game_id, record, record.rebuild(), current, record.status or IN_PROGRESS
-            )
+        with self._found(game_id):
+            views = self.service.versions_after(game_id, after)
+        if after is None or (views and after > views[-1].version):  # new, or not a version
+            view = views[0]
             text = self._json(view)
             self._keep(view, text)
-            return [(current, text, "game" if after is None else "reset")]
-        events = []
-        for version, (_entry, state) in enumerate(record.states()):
-            if version <= after:
-                continue
-            status = (record.status or IN_PROGRESS) if version == current else IN_PROGRESS
-            view = GameView.of_record(game_id, record, state, version, status)
-            events.append((version, self._json(view), "game"))
-        return events
+            return [(view.version, text, "game" if after is None else "reset")]
+        return [(view.version, self._json(view), "game") for view in views]
 
     # -- rooms -----------------------------------------------------------------------------
 
@@ -732,21 +613,8 @@ class GameHub:
         host_session: str | None,
         options: dict[str, Any],
     ) -> Room:
-        """A waiting room for a game with friends' seats (checked now, started later).
-
-        Raises:
-            FivediceError: the settings cannot be played (as `create`).
-        """
-        self._settings(
-            [PlayerSpec(s.name, s.level if s.kind == "cpu" else None) for s in seats], **options
-        )  # raises if they cannot be played
-        seeds = [_room_seed(options, s.client_seed) if s.kind != "cpu" else "" for s in seats]
-        host = session_key(host_session) if host_session else ""
-        return self.rooms.create(
-            host,
-            options,
-            [(s.kind, s.name, s.level, seed) for s, seed in zip(seats, seeds, strict=True)],
-        )
+        """A waiting room (`RoomService.create`)."""
+        return self.rooms.create(seats, host_session=host_session, options=options)
 
     def room(self, code: str) -> Room:
         """Raises: RoomError: no such room."""
@@ -761,112 +629,51 @@ class GameHub:
         name: str | None = None,
         client_seed: str = "",
     ) -> tuple[Room, int]:
-        """Joins a friend's seat by invitation (that seat, shared with any browser that has
-        the invitation) or by the room code (the first seat nobody joined). `client_seed`:
-        the friend's own dice seed, mixed into the game's dice (the room committed to its
-        server seed before, so nobody - not the server either - chooses the dice).
+        """Joins a friend's seat by invitation or by the room code (`RoomService.join`).
 
         Raises:
             RoomError: unknown code, a wrong invitation, or no free seat.
-            DiceSeedError: a seed that cannot be used, or one for a room whose dice come
-                from a chosen seed.
+            DiceSeedError: a seed that cannot be used.
         """
         room = self.rooms.by_code(code)
-        client_seed = _room_seed(room.options, client_seed)
-        seat = None
-        if name is not None:
-            # The rule every other form applies (a room seat becomes a game seat's name).
-            name = check_name(name) if name.strip() else None
-        if name is not None and not room.started:
-            # The seat this join takes (by code: the first free one) may keep its own name.
-            target = (
-                self.seat_of_invitation(room, invitation)
-                if invitation
-                else next((s.seat for s in room.seats if s.kind == "friend" and not s.joined), None)
-            )
-            taken = {s.name.strip().casefold() for s in room.seats if s.seat != target}
-            if name.casefold() in taken:
-                raise RoomError(N_("{name} is taken in this game; choose another name"), name=name)
-        if invitation is not None:
-            seat = self.seat_of_invitation(room, invitation)
-            if seat is None:
-                raise RoomError(N_("this invitation is not one of this game's"))
-        after = self.rooms.join(room.room_id, seat, session_key(session), name, client_seed)
+        after, seat = self.rooms.join(
+            room,
+            session,
+            by_invitation=invitation is not None,
+            seat=self.seat_of_invitation(room, invitation),
+            name=name,
+            client_seed=client_seed,
+        )
         if after.version != room.version:
             self.changed(Topic.ROOM, room.room_id, after.version)
-        if seat is None:
-            claimed = [
-                s for s, key in self.rooms.claims(room.room_id) if key == session_key(session)
-            ]
-            seat = claimed[0]
         return after, seat
 
     def start_room(self, code: str, version: int, *, fill_with_cpus: bool) -> tuple[Room, GameView]:
-        """Starts the game of a waiting room: joined seats play, seats nobody joined become
-        casual CPUs (`fill_with_cpus`) or are left out.
+        """Starts the game of a waiting room (`RoomService.start`: one game however many
+        start it at once).
 
         Raises:
             RoomError: started already, or someone joined since `version`.
             FivediceError: no seat would be left.
         """
-        room = self.rooms.by_code(code)
-        if room.started:
-            raise RoomError(N_("this game has started already"))
-        players: list[PlayerSpec] = []
-        client_seeds: list[str] = []  # per game seat: the seed its player gave, or ""
-        game_seats: dict[int, int | None] = {}
-        cpus: dict[int, str] = {}
-        for seat in room.seats:
-            if seat.kind == "friend" and not seat.joined:
-                if not fill_with_cpus:
-                    game_seats[seat.seat] = None
-                    continue
-                cpus[seat.seat] = "casual"
-                players.append(PlayerSpec(seat.name, "casual"))
-                client_seeds.append("")
-            else:
-                players.append(PlayerSpec(seat.name, seat.level if seat.kind == "cpu" else None))
-                client_seeds.append(seat.client_seed if seat.kind != "cpu" else "")
-            game_seats[seat.seat] = len(players) - 1
-        if not any(p.level is None for p in players):
-            raise RoomError(N_("nobody has joined yet: wait, or fill the seats with CPUs"))
-        view = self.create(
-            players, **room.options, client_seeds=client_seeds, server_seed=room.server_seed
-        )
-        started = self.rooms.start(room.room_id, version, view.game_id, game_seats, cpus)
-        if room.host_key:
-            host_seats = [
-                game_seats[s.seat]
-                for s in room.seats
-                if s.kind in ("me", "local") and game_seats.get(s.seat) is not None
-            ]
-            self.browser_seats.add_by_key(
-                room.host_key, [(view.game_id, seat) for seat in host_seats if seat is not None]
-            )
-        self.changed(Topic.ROOM, room.room_id, started.version)
+        started, view = self.rooms.start(code, version, fill_with_cpus=fill_with_cpus)
+        self.changed(Topic.ROOM, started.room_id, started.version)
         self._published(view, appended=False)
         return started, view
 
-    def hand_to_cpu(self, game_id: int, seat: int, level: str = "casual") -> GameView:
-        """A human seat (its player left) is played by a CPU from now on.
+    def hand_to_cpu(self, game_id: int, seat: int, level: str = FILL_LEVEL) -> GameView:
+        """A human seat (its player left) is played by a CPU from now on
+        (`fivedice.service.seats.hand_to_cpu`).
 
         Raises:
             SettingsError: not a human seat, or no such level; GameClosedError: game over.
         """
-        if level not in LEVELS:
-            raise SettingsError(N_("there is no CPU level {level!r}; the levels are {levels}"),
-                                level=level, levels=", ".join(LEVELS))  # fmt: skip
         with self._locked(game_id):
-            view = self._load(game_id)
-            if view.is_over:
-                raise GameClosedError(N_("the game is {status}; nobody is to move"),
-                                      status=view.status)  # fmt: skip
-            if not 0 <= seat < len(view.state.seats) or view.state.seats[seat].is_cpu:
-                raise SettingsError(N_("seat {seat} is not a person's seat"), seat=seat)
-            self.rooms.hand_to_cpu(game_id, seat, level)
-            self.service._forget(game_id)
-            self._drop_json(game_id)
-            after = self._load(game_id)
+            try:
+                with self._found(game_id):
+                    after = hand_to_cpu(self.service, self.rooms, game_id, seat, level)
+            finally:
+                self._drop_json(game_id)
         self.changed(Topic.SEATS, game_id, after.version)
         return after
 
@@ -880,7 +687,7 @@ class GameHub:
         with self._locked(game_id):
             self.service.abandon(game_id)
             self._drop_json(game_id)
-            after = self._load(game_id)
+            after = self._current(game_id)
         self._keep(after, self._json(after))
         self.changed(Topic.ENDED, game_id, after.version)
         return after
@@ -922,25 +729,21 @@ class GameHub:
         version check refuses the write (StaleVersionError, and the service drops its
         cached view), so a stale view can never let a wrong action in.
         """
-        try:
+        with self._found(game_id):
             seen = self.service.view(game_id)
-        except GameNotFoundError:
-            raise UnknownGameError(
-                N_("no game has the id {game}"), game=self.public_id(game_id)
-            ) from None
         if seen.version == version:
             return seen
-        return self._load(game_id)
+        return self._current(game_id)
 
     def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
         """The advisor's options for the seat to move, best first, with the holds each needs."""
         with self._locked(game_id):
-            view = self._load(game_id)
+            view = self._current(game_id)
             self.check_turn(view, token)
             options = self.service.hint(game_id)
         return view, [hint_data(option) for option in options]
 
-    def _load(self, game_id: int) -> GameView:
+    def _current(self, game_id: int) -> GameView:
         """The game as saved now (kept current: see `GameService.latest`).
 
         When the game's JSON is kept for the streams (another worker moved it on), the JSON
@@ -948,12 +751,8 @@ class GameHub:
         from memory instead of replaying the whole log for the versions in between.
         """
         steps: list[GameView] = []
-        try:
+        with self._found(game_id):
             view = self.service.latest(game_id, steps)
-        except GameNotFoundError:
-            raise UnknownGameError(
-                N_("no game has the id {game}"), game=self.public_id(game_id)
-            ) from None
         self._keep_caught_up(steps, view)
         return view
 

@@ -23,19 +23,17 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, Vali
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
+from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView
+from fivedice.service.rooms import RoomSeatSpec
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
+from fivedice.strategy.levels import DEFAULT_LEVEL
 from fivedice.strategy.levels import Level as _Level
-from fivedice.web.hub import (
-    MAX_SEED,
-    GameHub,
-    PlayerSpec,
-    RoomSeatSpec,
-    SeatError,
-    hmac_equal,
-)
+from fivedice.web.deps import Hub
+from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
 from fivedice.web.live import Live, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -67,7 +65,7 @@ class PlayerIn(BaseModel):
     """A seat: a human, or a CPU of a level."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: str = Field(min_length=1, max_length=40, examples=["Ann"])
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, examples=["Ann"])
     kind: Literal["human", "cpu"] = "human"
     level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
 
@@ -270,12 +268,6 @@ class HintOut(BaseModel):
     options: list[HintOptionOut]
 
 
-async def hub_of(request: Request) -> GameHub:
-    # async: a plain function would cost a hop to the thread pool on every request.
-    hub: GameHub = request.app.state.hub
-    return hub
-
-
 def _game_json(hub: GameHub, view: GameView) -> Response:
     """The game as ready-made JSON (the hot endpoints): the same text the event stream sends,
     made once per version, instead of re-validating a `GameOut` for every answer. The
@@ -284,7 +276,6 @@ def _game_json(hub: GameHub, view: GameView) -> Response:
     return Response(hub.json_text(view), media_type="application/json")
 
 
-Hub = Annotated[GameHub, Depends(hub_of)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -313,7 +304,8 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
     """Starts a game; the answer holds a secret token for each human seat."""
     players = [
-        PlayerSpec(p.name, (p.level or "casual") if p.kind == "cpu" else None) for p in body.players
+        PlayerSpec(p.name, (p.level or DEFAULT_LEVEL.value) if p.kind == "cpu" else None)
+        for p in body.players
     ]
     view = hub.create(
         players,
@@ -613,7 +605,7 @@ class RoomPlayerIn(BaseModel):
     (`local`), or a CPU of a level."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: str = Field(min_length=1, max_length=40, examples=["Bob"])
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, examples=["Bob"])
     kind: SeatKind = "friend"
     level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
     client_seed: str = Field(
@@ -677,7 +669,7 @@ class JoinIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     invitation: str | None = Field(default=None, max_length=64)
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME_LENGTH)
     client_seed: str = Field(
         default="",
         max_length=64,
@@ -733,7 +725,7 @@ def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
             RoomSeatSpec(
                 p.kind,
                 p.name.strip(),
-                (p.level or "casual") if p.kind == "cpu" else None,
+                (p.level or DEFAULT_LEVEL.value) if p.kind == "cpu" else None,
                 p.client_seed if p.kind in ("me", "local") else "",
             )
             for p in body.players

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.verify import VerifyRefusedError
+from fivedice.web.deps import GameId
 from fivedice.web.hub import UnknownGameError
 from fivedice.web.routers.pages import Hub, Who, render
 from fivedice.web.wording import gettext_for
@@ -23,21 +24,22 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/g/{public_id}/verify", response_class=HTMLResponse)
-async def verify_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+async def verify_page(
+    request: Request, public_id: str, game_id: GameId, hub: Hub, visitor: Who
+) -> Response:
     """The outcome of checking the game's dice: every roll recomputed from the seeds."""
     gettext = gettext_for(visitor.language)
     try:
-        game_id = hub.game_id(public_id)
         view = await run_in_threadpool(hub.load, game_id)
         verification = await run_in_threadpool(hub.service.verify_dice, game_id)
-    except UnknownGameError:
-        return render(request, visitor, "message.html", status=404, message_key="not_found")
     except VerifyRefusedError as refused:
         return render(
             request, visitor, "verify.html", status=409, pid=public_id,
             refused=error_text(refused, gettext), commitment=view.dice_commitment,
         )  # fmt: skip
     except FivediceError as problem:
+        if isinstance(problem, UnknownGameError):
+            raise  # (a signed id of a game not saved here): the app's one not-found page
         return render(request, visitor, "message.html", status=422,
                       message=error_text(problem, gettext))  # fmt: skip
     if not verification.ok:
@@ -71,13 +73,12 @@ async def verify_page(request: Request, public_id: str, hub: Hub, visitor: Who) 
 
 
 @router.get("/g/{public_id}/record.txt", response_class=PlainTextResponse)
-async def record_text(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+async def record_text(
+    request: Request, public_id: str, game_id: GameId, hub: Hub, visitor: Who
+) -> Response:
     """The game record as `fivedice export` writes it (the server seed only once it is over)."""
     try:
-        game_id = hub.game_id(public_id)
         text = await run_in_threadpool(hub.service.export, game_id)
-    except UnknownGameError:
-        return render(request, visitor, "message.html", status=404, message_key="not_found")
     except FivediceError as problem:
         return render(request, visitor, "message.html", status=422,
                       message=error_text(problem, gettext_for(visitor.language)))  # fmt: skip

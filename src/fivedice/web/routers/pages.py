@@ -36,7 +36,9 @@ from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
+from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import zero_score_to_confirm
 from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
@@ -46,10 +48,7 @@ from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
-    PlayerSpec,
-    RoomSeatSpec,
     SeatError,
-    UnknownGameError,
     error_status,
 )
 from fivedice.web.moves import moves_since
@@ -446,10 +445,6 @@ def _load_page_game(hub: GameHub, public_id: str) -> GameView:
     return hub.load(hub.game_id(public_id))
 
 
-def _not_found(request: Request, visitor: Visitor) -> HTMLResponse:
-    return render(request, visitor, "message.html", status=404, message_key="not_found")
-
-
 @router.get("/g/{public_id}", response_class=HTMLResponse)
 def game_page(
     request: Request,
@@ -461,10 +456,7 @@ def game_page(
 ) -> Response:
     """The game: dice, score card, and what the visitor may do now (`seen`: the version the
     page showed before, so that the moves since are announced)."""
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load_page_game(hub, public_id)
     if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
         return RedirectResponse(f"/t/{public_id}", status_code=303)
     context = board_context(hub, view, visitor, show_hint=bool(hint), seen=seen)
@@ -544,10 +536,7 @@ def act(
     A score that would put 0 in a box is not applied at once: the board asks first, as the
     terminal app does, and its "Yes" button sends the action again with `confirm_zero=1`.
     """
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load_page_game(hub, public_id)
     mine = _my_seats(hub, view, visitor)
     token = mine.get(view.state.current_seat) if not view.is_over else None
     token = token or next(iter(mine.values()), None)
@@ -601,10 +590,7 @@ def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Re
     coach = not visitor.coach
     changed = Visitor(visitor.language, visitor.session, coach)
     if request.headers.get(FRAGMENT_HEADER):
-        try:
-            view = _load_page_game(hub, public_id)
-        except UnknownGameError:
-            return _not_found(request, visitor)
+        view = _load_page_game(hub, public_id)
         response: Response = render(
             request, changed, "board.html", **board_context(hub, view, changed)
         )
@@ -619,10 +605,7 @@ def toggle_chances(request: Request, public_id: str, hub: Hub, visitor: Who) -> 
     """The winning-chances bar on or off (a preference of this browser; on by default)."""
     changed = replace(visitor, chances=not visitor.chances)
     if request.headers.get(FRAGMENT_HEADER):
-        try:
-            view = _load_page_game(hub, public_id)
-        except UnknownGameError:
-            return _not_found(request, visitor)
+        view = _load_page_game(hub, public_id)
         response: Response = render(
             request, changed, "board.html", **board_context(hub, view, changed)
         )
@@ -639,10 +622,7 @@ def join(
     request: Request, public_id: str, seat: int, token: str, hub: Hub, visitor: Who
 ) -> Response:
     """An invite link: checks the seat token and keeps it in this browser's cookie."""
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load_page_game(hub, public_id)
     if hub.seat_of(view, token) != seat:
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     remember_seats(hub, visitor, view.game_id, [seat])
@@ -652,10 +632,7 @@ def join(
 @router.get("/g/{public_id}/abandon", response_class=HTMLResponse)
 def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Asks before abandoning: which game it is (date, rules, players), and yes or no."""
-    try:
-        _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    _load_page_game(hub, public_id)
     game = next((g for g in _unfinished(hub, visitor) if g["pid"] == public_id), None)
     if game is None:  # not this visitor's, or not unfinished
         return RedirectResponse("/resume", status_code=303)
@@ -665,10 +642,7 @@ def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -
 @router.post("/g/{public_id}/abandon")
 def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Stops offering one of the visitor's unfinished games."""
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load_page_game(hub, public_id)
     if not _my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
@@ -680,10 +654,7 @@ def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Respons
 @router.get("/g/{public_id}/rules", response_class=HTMLResponse)
 def game_rules(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """The rules of one game, in words generated from its rule set."""
-    try:
-        view = _load_page_game(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load_page_game(hub, public_id)
     return _rules_page(request, visitor, view.state.rules, None, public_id)
 
 

@@ -18,9 +18,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.fairdice import DiceSeedError
+from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.store.browser_seats import session_key
 from fivedice.store.rooms import Room, RoomError
-from fivedice.web.hub import GameHub, UnknownGameError, error_status
+from fivedice.web.deps import GameId
+from fivedice.web.hub import GameHub, error_status
 from fivedice.web.routers.pages import FRAGMENT_HEADER, Hub, Visitor, Who, render
 from fivedice.web.wording import gettext_for
 from fivedice.wording.text import error_text
@@ -125,7 +127,7 @@ def join(
     hub: Hub,
     visitor: Who,
     code: Annotated[str, Form(max_length=40)],
-    name: Annotated[str, Form(max_length=40)] = "",
+    name: Annotated[str, Form(max_length=MAX_NAME_LENGTH)] = "",
     seat: Annotated[str, Form(max_length=4)] = "",
     key: Annotated[str, Form(max_length=64)] = "",
     client_seed: Annotated[str, Form(max_length=200)] = "",
@@ -183,22 +185,18 @@ def start(
 def handover(
     request: Request,
     public_id: str,
+    game_id: GameId,
     hub: Hub,
     visitor: Who,
     seat: Annotated[int, Form(ge=0, le=7)],
 ) -> Response:
-    """The host hands a friend's seat (its player left) to a casual CPU."""
-    try:
-        game_id = hub.game_id(public_id)
-        room = hub.rooms.of_game(game_id)
-        if room is None or visitor.session is None or room.host_key != session_key(visitor.session):
-            return render(request, visitor, "message.html", status=403, message_key="not_found")
-        friend = [s for s in room.seats if s.kind == "friend" and s.game_seat == seat]
-        if not friend:
-            return render(request, visitor, "message.html", status=403, message_key="not_found")
-        hub.hand_to_cpu(game_id, seat)
-    except UnknownGameError:
-        return render(request, visitor, "message.html", status=404, message_key="not_found")
-    except FivediceError as problem:
-        return _problem(request, visitor, problem)
+    """The host hands a friend's seat (its player left) to a casual CPU (a refusal is the
+    app's message page)."""
+    room = hub.rooms.of_game(game_id)
+    if room is None or visitor.session is None or room.host_key != session_key(visitor.session):
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    friend = [s for s in room.seats if s.kind == "friend" and s.game_seat == seat]
+    if not friend:
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    hub.hand_to_cpu(game_id, seat)
     return RedirectResponse(f"/g/{public_id}", status_code=303)

@@ -33,7 +33,7 @@ from fivedice.sheet.model import (
     parse_names,
     parse_paper,
 )
-from fivedice.web.hub import GameHub, UnknownGameError
+from fivedice.web.hub import GameHub
 from fivedice.web.routers.pages import Hub, Visitor, Who, _new_game_context, render
 from fivedice.web.wording import gettext_for, in_language
 
@@ -230,10 +230,7 @@ def _game_sheet_or_refusal(
 ) -> tuple[Sheet, Paper, SheetForm] | Response:
     """A saved game's sheet in the asked language and paper, or the page that says why not."""
     form = _form_of(request, visitor)
-    try:
-        state = hub.load(hub.game_id(public_id)).state
-    except UnknownGameError:
-        return render(request, visitor, "message.html", status=404, message_key="not_found")
+    state = hub.load(hub.game_id(public_id)).state
     try:
         paper = parse_paper(form.paper)
         sheet = in_language(

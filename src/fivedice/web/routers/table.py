@@ -24,14 +24,13 @@ from fivedice.core.rules import find_ruleset
 from fivedice.i18n import formats
 from fivedice.service.games import GameView
 from fivedice.service.settings import build_table_settings
-from fivedice.web.hub import GameHub, UnknownGameError, error_status
+from fivedice.web.hub import GameHub, error_status
 from fivedice.web.routers.pages import (
     Hub,
     Visitor,
     Who,
     _box_names,
     _my_seats,
-    _not_found,
     _said,
     preset_choices,
     remember_seats,
@@ -278,10 +277,7 @@ def table_page(
     rolls: int = 0,
 ) -> Response:
     """The game at the table: whose turn, the dice entry, the boxes, every card."""
-    try:
-        view = _load(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load(hub, public_id)
     if not view.state.settings.is_table:
         return RedirectResponse(f"/g/{public_id}", status_code=303)
     context = table_context(
@@ -301,10 +297,7 @@ def _refused(
 def _act(
     request: Request, hub: GameHub, visitor: Visitor, public_id: str, action: str, version: int
 ) -> Response:
-    try:
-        view = _load(hub, public_id)
-    except UnknownGameError:
-        return _not_found(request, visitor)
+    view = _load(hub, public_id)
     mine = _my_seats(hub, view, visitor)
     token = mine.get(view.state.current_seat) if not view.is_over else None
     token = token or next(iter(mine.values()), None)
@@ -328,10 +321,7 @@ def enter_dice(
     try:
         action = str(parse_action(f"dice {dice}", None))
     except FivediceError as problem:
-        try:
-            return _refused(request, hub, visitor, public_id, problem)
-        except UnknownGameError:
-            return _not_found(request, visitor)
+        return _refused(request, hub, visitor, public_id, problem)
     return _act(request, hub, visitor, public_id, action, version)
 
 

@@ -1,0 +1,26 @@
+"""The service's errors: what a front end is refused, as a template and its parameters."""
+
+from __future__ import annotations
+
+from fivedice.core.errors import FivediceError
+from fivedice.strategy.levels import CpuLevelError as CpuLevelError  # the service raises it
+
+
+class NotCpuTurnError(FivediceError):
+    """`cpu_step` was asked for while a human seat is to move (or the game is over)."""
+
+
+class ReviewRefusedError(FivediceError):
+    """A game in progress is not reviewed (that would coach a seat against the others)."""
+
+
+class HintsUnavailableError(FivediceError):
+    """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
+
+
+class LessonNotFoundError(FivediceError):
+    """No tutorial lesson has the key asked for."""
+
+
+class UndoRefusedError(FivediceError):
+    """An undo that `undo_refusal` does not allow here; nothing was changed."""

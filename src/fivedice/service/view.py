@@ -1,0 +1,76 @@
+"""A saved game at one version, as the service returns it (`GameView`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fivedice.core.dice import DiceSource
+from fivedice.core.fairdice import LEGACY_SCHEME, HmacDice
+from fivedice.core.game import GameState
+from fivedice.store import IN_PROGRESS, GameRecord, dice_for
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A saved game at one version, as the service returns it (front ends render this)."""
+
+    game_id: int
+    state: GameState
+    version: int
+    status: str
+    seed: int
+    practice: bool
+    dice_scheme: str = LEGACY_SCHEME
+    dice_commitment: str | None = None
+    """SHA-256 of the secret server seed (hex), shown from the start; None: legacy dice."""
+    client_seeds: tuple[str, ...] = ()
+    _server_seed: bytes | None = field(default=None, repr=False)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != IN_PROGRESS
+
+    @classmethod
+    def of_record(
+        cls, game_id: int, record: GameRecord, state: GameState, version: int, status: str
+    ) -> GameView:
+        """The view of a saved game at `version` (its dice seeds included)."""
+        return cls(
+            game_id,
+            state,
+            version,
+            status,
+            record.seed,
+            record.practice,
+            record.dice_scheme,
+            record.dice_commitment,
+            record.client_seeds,
+            record.server_seed,
+        )
+
+    @property
+    def server_seed(self) -> str | None:
+        """The server seed (hex) once the game is over; None while it is played (or legacy)."""
+        if self._server_seed is None or not self.is_over:
+            return None
+        return self._server_seed.hex()
+
+    def dice_for_action(self, number: int) -> DiceSource:
+        """The dice source of action `number` of this game (0: the first-player roll-off)."""
+        return action_dice(self._server_seed, self.client_seeds, self.seed, number)
+
+    @property
+    def is_cpu_turn(self) -> bool:
+        state = self.state
+        return self.status == IN_PROGRESS and state.seats[state.current_seat].is_cpu
+
+
+def action_dice(
+    server_seed: bytes | None, client_seeds: tuple[str, ...], seed: int, number: int
+) -> DiceSource:
+    """The dice source of action `number` of a game (0: the first-player roll-off): the
+    verifiable dice of its seeds, or, for a game without a server seed, the legacy dice of
+    its `seed`."""
+    if server_seed is not None:
+        return HmacDice(server_seed, client_seeds, number)
+    return dice_for(seed, number)
