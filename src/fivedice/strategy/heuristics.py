@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
@@ -48,11 +47,14 @@ from fivedice.strategy.policy import (
     turn_tables,
 )
 from fivedice.strategy.rule_arrays import CFG_CAP, UPPER_BOXES, rule_arrays
+from fivedice.strategy.tables import FloatArray, IntArray
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 __all__ = [
     "EPSILON",
     "DiceTables",
+    "FloatArray",
+    "IntArray",
     "RuleTables",
     "_count_code",
     "_next_random",
@@ -75,8 +77,6 @@ __all__ = [
     "typical_box_values",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 Values = FloatArray | tuple[FloatArray, FloatArray]
 """State values as the kernels read them (`kernel.state_value`): a full (masks, upper cap + 1,
 2) array, or, for cards of more than FACTORED_BOXES boxes, factored as (base per mask, upper

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from fivedice.strategy.rule_arrays import (
@@ -32,9 +30,7 @@ from fivedice.strategy.rule_arrays import (
     FILL_UPPER_FIRST,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 UPPER_BITS = (1 << UPPER_BOXES) - 1
 

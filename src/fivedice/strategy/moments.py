@@ -33,12 +33,12 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.solver import StrategyTable
+from fivedice.strategy.tables import FloatArray, IntArray
 
 __all__ = [
     "EXACT_BOXES",
@@ -49,8 +49,6 @@ __all__ = [
     "moments_of",
 ]
 
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
 
 EXACT_BOXES = 2
 """With this many open boxes or fewer, the distribution of the points to come is exact."""

@@ -33,9 +33,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from fivedice.strategy import kernel
@@ -31,9 +30,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 EPSILON = 1e-9  # options closer than this are ties (broken by a fixed order)
 

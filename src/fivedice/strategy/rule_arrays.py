@@ -11,14 +11,11 @@ from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
 from fivedice.core.boxes import BoxKind, score_box
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
-from fivedice.strategy.tables import DiceTables, dice_tables
-
-IntArray = npt.NDArray[np.int64]
+from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
 
 __all__ = ["RuleArrays", "UnsupportedRulesError", "rule_arrays"]
 

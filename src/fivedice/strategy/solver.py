@@ -41,7 +41,7 @@ from fivedice.strategy.rule_arrays import (
     UnsupportedRulesError,
     rule_arrays,
 )
-from fivedice.strategy.tables import dice_tables
+from fivedice.strategy.tables import FloatArray, IntArray, dice_tables
 
 __all__ = [
     "ADVICE_WORK",
@@ -58,8 +58,6 @@ __all__ = [
     "turn_values",
 ]
 
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
 
 _DICE = dice_tables(5)
 FULL_MASK = (1 << 13) - 1
