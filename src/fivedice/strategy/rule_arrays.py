@@ -8,7 +8,7 @@ scores come from the core's scoring, never re-implemented here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -93,6 +93,12 @@ class RuleArrays:
     @property
     def full_mask(self) -> int:
         return (1 << self.boxes) - 1
+
+    @cached_property
+    def kernel_rules(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """The rules as the kernel's functions take them: (score, joker_score, arms, all_same,
+        config), `all_same` being each roll's face when all its dice show one, else 0."""
+        return self.score, self.joker_score, self.arms, self.dice.all_same, self.config
 
 
 @dataclass(frozen=True)
