@@ -60,6 +60,7 @@ __all__ = [
     "_next_random",
     "beginner_keep",
     "card_arrays",
+    "card_placements",
     "column_key",
     "dice_tables",
     "end_values",
@@ -302,3 +303,26 @@ def card_arrays(columns: Any) -> tuple[IntArray, IntArray]:
     )
     extras = np.array([column.extra_yahtzees for column in columns], dtype=np.int64)
     return boxes, extras
+
+
+def card_placements(
+    rules: RuleSet, boxes: IntArray, roll: tuple[int, ...], greedy: bool, values: Values
+) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
+    """Every legal placement of sorted dice on a card (`boxes` from `card_arrays`), in card
+    order: `placement_options` with its buffers, cut to the placements found.
+
+    Returns:
+        Each placement's column, box index, joker flag (1: scored as a joker) and value.
+    """
+    rt = rule_tables(rules)
+    size = rules.columns * rt.boxes
+    cols = np.empty(size, dtype=np.int64)
+    box_ids = np.empty(size, dtype=np.int64)
+    jokers = np.empty(size, dtype=np.int64)
+    option_values = np.empty(size)
+    count = placement_options(
+        boxes, rt.multipliers, dice_tables(rt.dice).roll_of[roll], greedy, rt.scores,
+        rt.joker_scores, rt.five, rt.params, values, typical_box_values(rules), cols, box_ids,
+        jokers, option_values,
+    )  # fmt: skip
+    return cols[:count], box_ids[:count], jokers[:count], option_values[:count]
