@@ -249,13 +249,8 @@ def compute_moments(
             masks, ups, armeds, values, moments, arrays.kernel_rules, s.ROLL_PROBABILITY,
             rules.rolls_per_turn,
         )  # fmt: skip
-        moments[copy_masks, copy_to] = moments[copy_masks, copy_from]
-        unarmed_only = np.unique(masks[armeds == 0])
-        if not rules.yahtzee_bonus:
-            moments[unarmed_only, :, 1] = moments[unarmed_only, :, 0]
-        else:
-            plain = unarmed_only[(unarmed_only >> s.YAHTZEE_BIT) & 1 == 0]
-            moments[plain, :, 1] = moments[plain, :, 0]
+        yahtzee = s.YAHTZEE_BIT if rules.yahtzee_bonus else None
+        s._fill_copies(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
         if progress is not None:
             progress(done, total)

@@ -345,15 +345,34 @@ def solve_arrays(
             done += stop - start
             if progress is not None:
                 progress(done, total_states)
-        table[copy_masks, copy_to, :] = table[copy_masks, copy_from, :]
-        # States where the bonus flag cannot matter read the unarmed value either way.
-        unarmed_only = np.unique(masks[armeds == 0])
-        if not arrays.yahtzee_bonus:
-            table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
-        else:
-            plain = unarmed_only[(unarmed_only >> arrays.yahtzee) & 1 == 0]
-            table[plain, :, 1] = table[plain, :, 0]
+        yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
+        _fill_copies(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     return table, total_states
+
+
+def _fill_copies(
+    table: npt.NDArray[np.float64],
+    masks: IntArray,
+    armeds: IntArray,
+    copy_masks: IntArray,
+    copy_to: IntArray,
+    copy_from: IntArray,
+    yahtzee: int | None,
+) -> None:
+    """After a layer of `_layer_states_of` is solved, fills the states it did not solve: each
+    copied upper total from the one solved for its mask, and the armed entry of a state whose
+    bonus flag cannot matter from its unarmed one.
+
+    Args:
+        table: indexed [mask, upper total, armed, ...].
+        yahtzee: the Yahtzee box's bit when the extra-Yahtzee bonus exists, else None (then
+            the flag never matters).
+    """
+    table[copy_masks, copy_to] = table[copy_masks, copy_from]
+    unarmed_only = np.unique(masks[armeds == 0])
+    if yahtzee is not None:
+        unarmed_only = unarmed_only[(unarmed_only >> yahtzee) & 1 == 0]
+    table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
 
 
 # ---------------------------------------------------------------------------------------------
