@@ -231,7 +231,7 @@ def box_options(
 ) -> int:
     """Every legal box for roll r with its value (points, bonuses, future); returns the count.
 
-    The one place that decides which boxes a roll may go in (with `joker_boxes`)."""
+    Which boxes a roll may go in is `boxes_of_roll`'s (with `joker_boxes`)."""
     config = rules[4]
     open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
     chosen, joker, extra = boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
