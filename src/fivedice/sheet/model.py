@@ -338,17 +338,17 @@ def build_sheet(
             tuple(getattr(figure, pick)(*args) for figure in per_column) for per_column in figures
         )
 
-    rows: list[Row] = [Row(RowKind.SECTION, _("Upper section"), key="upper_section")]
-    for category in rules.upper_boxes:
-        rows.append(
-            Row(
-                RowKind.BOX,
-                _box_label(category),
-                how_to_score(rules, category),
-                cells("box", category),
-                key=category.key,
-            )
+    def box_row(category: Category) -> Row:
+        return Row(
+            RowKind.BOX,
+            _box_label(category),
+            how_to_score(rules, category),
+            cells("box", category),
+            key=category.key,
         )
+
+    rows: list[Row] = [Row(RowKind.SECTION, _("Upper section"), key="upper_section")]
+    rows.extend(box_row(category) for category in rules.upper_boxes)
     rows.append(
         Row(
             RowKind.SUM,
@@ -380,18 +380,7 @@ def build_sheet(
             )
         )
     rows.append(Row(RowKind.SECTION, _("Lower section"), key="lower_section"))
-    for category in rules.boxes:
-        if category.is_upper:
-            continue
-        rows.append(
-            Row(
-                RowKind.BOX,
-                _box_label(category),
-                how_to_score(rules, category),
-                cells("box", category),
-                key=category.key,
-            )
-        )
+    rows.extend(box_row(category) for category in rules.boxes if not category.is_upper)
     if rules.yahtzee_bonus:
         rows.append(
             Row(

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
@@ -47,15 +46,19 @@ from fivedice.strategy.policy import (
     turn_tables,
 )
 from fivedice.strategy.rule_arrays import CFG_CAP, UPPER_BOXES, rule_arrays
+from fivedice.strategy.tables import FloatArray, IntArray
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 __all__ = [
     "EPSILON",
     "DiceTables",
+    "FloatArray",
+    "IntArray",
     "RuleTables",
     "_count_code",
     "beginner_keep",
     "card_arrays",
+    "card_placements",
     "column_key",
     "dice_tables",
     "end_values",
@@ -73,8 +76,6 @@ __all__ = [
     "typical_box_values",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 Values = FloatArray | tuple[FloatArray, FloatArray]
 """State values as the kernels read them (`kernel.state_value`): a full (masks, upper cap + 1,
 2) array, or, for cards of more than FACTORED_BOXES boxes, factored as (base per mask, upper
@@ -300,3 +301,26 @@ def card_arrays(columns: Any) -> tuple[IntArray, IntArray]:
     )
     extras = np.array([column.extra_yahtzees for column in columns], dtype=np.int64)
     return boxes, extras
+
+
+def card_placements(
+    rules: RuleSet, boxes: IntArray, roll: tuple[int, ...], greedy: bool, values: Values
+) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
+    """Every legal placement of sorted dice on a card (`boxes` from `card_arrays`), in card
+    order: `placement_options` with its buffers, cut to the placements found.
+
+    Returns:
+        Each placement's column, box index, joker flag (1: scored as a joker) and value.
+    """
+    rt = rule_tables(rules)
+    size = rules.columns * rt.boxes
+    cols = np.empty(size, dtype=np.int64)
+    box_ids = np.empty(size, dtype=np.int64)
+    jokers = np.empty(size, dtype=np.int64)
+    option_values = np.empty(size)
+    count = placement_options(
+        boxes, rt.multipliers, dice_tables(rt.dice).roll_of[roll], greedy, rt.scores,
+        rt.joker_scores, rt.five, rt.params, values, typical_box_values(rules), cols, box_ids,
+        jokers, option_values,
+    )  # fmt: skip
+    return cols[:count], box_ids[:count], jokers[:count], option_values[:count]

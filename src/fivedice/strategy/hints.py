@@ -208,8 +208,6 @@ def estimated_hints(state: GameState) -> list[Hint]:
     Raises:
         ValueError: no dice rolled, or the game is over.
     """
-    import numpy as np
-
     from fivedice.strategy import heuristics as h
     from fivedice.strategy.bots import Level
     from fivedice.strategy.players import make_bot
@@ -226,17 +224,10 @@ def estimated_hints(state: GameState) -> list[Hint]:
         mask, up, armed = h.column_key(column_boxes, rt.params)
         base += rules.column_multipliers[index] * h.state_value(values, mask, up, armed)
     raw: list[tuple[float, int, Hint]] = []
-    size = rules.columns * rt.boxes
-    cols = np.empty(size, dtype=np.int64)
-    box_ids = np.empty(size, dtype=np.int64)
-    jokers = np.empty(size, dtype=np.int64)
-    option_values = np.empty(size)
-    count = h.placement_options(
-        boxes, rt.multipliers, h.dice_tables(rt.dice).roll_of[tuple(sorted(dice))], False,
-        rt.scores, rt.joker_scores, rt.five, rt.params, values,
-        h.typical_box_values(rules), cols, box_ids, jokers, option_values,
-    )  # fmt: skip
-    for i in range(count):
+    cols, box_ids, _, option_values = h.card_placements(
+        rules, boxes, tuple(sorted(dice)), False, values
+    )
+    for i in range(len(cols)):
         value = base + float(option_values[i])
         box = rules.boxes[int(box_ids[i])]
         column = int(cols[i]) if rules.columns > 1 else None  # one column: none to name

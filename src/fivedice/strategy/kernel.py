@@ -8,14 +8,18 @@ armed): `table[mask, up, armed]` is the expected points still to come. Within a 
 kernel works backwards over the rolls and keeps: the value of a keep is the mean over one more
 die's six faces (K(k) = mean_f K(k + f)), and the best keep of a roll is a running maximum over
 sub-keeps (M(k) = max(K(k), max_f M(k - f))).
+
+Two tuples travel together through the kernel: `rules`, the rule set's arrays as the kernel
+reads them, `(score, joker_score, arms, all_same, config)` (`RuleArrays.kernel_rules`: the
+(B, R) box scores and joker scores, whether scoring a roll in the Yahtzee box arms the bonus,
+each roll's face when all its dice show one, else 0, and the CFG_* vector); and `futures`,
+`(upper_value, lower_value)`, the buffers `prepare_futures` fills once per state.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from fivedice.strategy.rule_arrays import (
@@ -32,9 +36,7 @@ from fivedice.strategy.rule_arrays import (
     FILL_UPPER_FIRST,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 UPPER_BITS = (1 << UPPER_BOXES) - 1
 
@@ -121,17 +123,18 @@ def prepare_futures(
     armed: int,
     table: Any,
     config: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    futures: tuple[FloatArray, FloatArray],
 ) -> tuple[int, int]:
     """Looks up, once per state, what scoring in each open box leads to; returns the open
     boxes and the boxes the fill order allows (masks).
 
     The future of a box depends on the roll only through an upper box's points and whether a
-    Yahtzee-box score arms the bonus, so: upper_value[stride b + p] = p points in upper box b
+    Yahtzee-box score arms the bonus, so `futures` = (upper_value, lower_value) gets:
+    upper_value[stride b + p] = p points in upper box b
     (points, upper bonus and future); lower_value[b] = future of lower box b; for the Yahtzee
     box Y, lower_value[Y] unarmed after and lower_value[B] armed after.
     """
+    upper_value, lower_value = futures
     cap = config[CFG_CAP]
     threshold = config[CFG_THRESHOLD]
     upper_bonus = config[CFG_UPPER_BONUS]
@@ -164,23 +167,54 @@ def prepare_futures(
 
 @njit(cache=True, nogil=True, inline="always")
 def box_value(
-    b: int,
-    r: int,
-    joker: bool,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    config: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    b: int, r: int, joker: bool, rules: Any, futures: tuple[FloatArray, FloatArray]
 ) -> float:
     """Points now plus the future of scoring roll r in open box b (see prepare_futures)."""
+    score, joker_score, arms, _, config = rules
+    upper_value, lower_value = futures
     if b < UPPER_BOXES:
         return float(upper_value[b * config[CFG_STRIDE] + score[b, r]])
     if b == config[CFG_YAHTZEE]:
         after = config[CFG_BOXES] if arms[r] == 1 else b
         return float(score[b, r] + lower_value[after])
     return float((joker_score[b, r] if joker else score[b, r]) + lower_value[b])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def boxes_of_roll(
+    r: int, mask: int, open_boxes: int, allowed: int, armed: int, rules: Any
+) -> tuple[int, bool, int]:
+    """The boxes roll r may go in (a mask), whether it scores as a joker, and the extra-Yahtzee
+    bonus: `joker_boxes` for a further all-same roll, else the boxes the fill order allows."""
+    all_same, config = rules[3], rules[4]
+    yahtzee = config[CFG_YAHTZEE]
+    if all_same[r] > 0 and yahtzee >= 0 and (mask >> yahtzee) & 1:
+        return joker_boxes(all_same[r], open_boxes, allowed, armed, config)
+    return allowed, False, 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_joker_box(
+    r: int,
+    mask: int,
+    open_boxes: int,
+    allowed: int,
+    armed: int,
+    rules: Any,
+    futures: tuple[FloatArray, FloatArray],
+) -> tuple[float, int]:
+    """The best value and box of roll r among the boxes it may go in (`boxes_of_roll`): for a
+    further all-same roll, whose boxes the joker rule decides."""
+    chosen, joker, extra = boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
+    best = -1.0e300
+    best_b = -1
+    for b in range(rules[4][CFG_BOXES]):
+        if (chosen >> b) & 1:
+            value = extra + box_value(b, r, joker, rules, futures)
+            if value > best:
+                best = value
+                best_b = b
+    return best, best_b
 
 
 @njit(cache=True, nogil=True)
@@ -190,31 +224,22 @@ def box_options(
     armed: int,
     r: int,
     table: Any,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    rules: Any,
+    futures: tuple[FloatArray, FloatArray],
     out_boxes: IntArray,
     out_values: FloatArray,
 ) -> int:
     """Every legal box for roll r with its value (points, bonuses, future); returns the count.
 
-    The one place that decides which boxes a roll may go in (with `joker_boxes`)."""
-    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, upper_value, lower_value)
-    chosen, joker, extra = allowed, False, 0
-    yahtzee = config[CFG_YAHTZEE]
-    if all_same[r] > 0 and yahtzee >= 0 and (mask >> yahtzee) & 1:
-        chosen, joker, extra = joker_boxes(all_same[r], open_boxes, allowed, armed, config)
+    Which boxes a roll may go in is `boxes_of_roll`'s (with `joker_boxes`)."""
+    config = rules[4]
+    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
+    chosen, joker, extra = boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
     count = 0
     for b in range(config[CFG_BOXES]):
         if (chosen >> b) & 1:
             out_boxes[count] = b
-            out_values[count] = extra + box_value(
-                b, r, joker, score, joker_score, arms, config, upper_value, lower_value
-            )
+            out_values[count] = extra + box_value(b, r, joker, rules, futures)
             count += 1
     return count
 
@@ -225,19 +250,16 @@ def final_roll_values(
     up: int,
     armed: int,
     table: Any,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
+    rules: Any,
+    futures: tuple[FloatArray, FloatArray],
     out: FloatArray,
     best_box: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
 ) -> None:
     """The end-of-turn valuation: the value of each roll when it must be scored now (0 rolls
     left), and the best box."""
-    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, upper_value, lower_value)
+    score, _, arms, all_same, config = rules
+    upper_value, lower_value = futures
+    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
     rolls = score.shape[1]
     boxes = config[CFG_BOXES]
     stride = config[CFG_STRIDE]
@@ -273,22 +295,10 @@ def final_roll_values(
     if yahtzee >= 0 and (mask >> yahtzee) & 1:
         # A further all-same roll: the joker rule and the extra-Yahtzee bonus decide.
         for r in range(rolls):
-            face = all_same[r]
-            if face == 0:
-                continue
-            chosen, joker, extra = joker_boxes(face, open_boxes, allowed, armed, config)
-            best = -1.0e300
-            best_b = -1
-            for b in range(boxes):
-                if (chosen >> b) & 1:
-                    value = extra + box_value(
-                        b, r, joker, score, joker_score, arms, config, upper_value, lower_value
-                    )
-                    if value > best:
-                        best = value
-                        best_b = b
-            out[r] = best
-            best_box[r] = best_b
+            if all_same[r] > 0:
+                out[r], best_box[r] = best_joker_box(
+                    r, mask, open_boxes, allowed, armed, rules, futures
+                )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -395,10 +405,9 @@ def turn(
 ) -> float:
     """Solves one turn from a state with the policy; returns the expected points before the
     first roll. roll_values/keep_values/best_keep have one row per rolls left (0 first)."""
-    final_roll_values(
-        mask, up, armed, table, score, joker_score, arms, all_same, config,
-        roll_values[0], best_box, upper_value, lower_value,
-    )  # fmt: skip
+    rules = (score, joker_score, arms, all_same, config)
+    futures = (upper_value, lower_value)
+    final_roll_values(mask, up, armed, table, rules, futures, roll_values[0], best_box)
     levels = roll_values.shape[0]
     for n in range(1, levels):
         reroll(
@@ -418,29 +427,24 @@ def turn_value(
     up: int,
     armed: int,
     table: Any,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
+    rules: Any,
     scoring: IntArray,
     scoring_count: IntArray,
-    add_face: IntArray,
-    remove_face: IntArray,
-    probability: FloatArray,
+    dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
     roll_value: FloatArray,
     keep_value: FloatArray,
     running_max: FloatArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    futures: tuple[FloatArray, FloatArray],
 ) -> float:
-    """`turn` without the policy: only the expected points before the first roll (the solve)."""
-    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, upper_value, lower_value)
+    """`turn` without the policy: only the expected points before the first roll (the solve).
+
+    `dice` is (add_face, remove_face, probability) of the dice tables."""
+    add_face, remove_face, probability = dice
+    open_boxes, allowed = prepare_futures(mask, up, armed, table, rules[4], futures)
     scored_values(
-        mask, open_boxes, allowed, armed, score, joker_score, arms, all_same, config, scoring,
-        scoring_count, upper_value, lower_value, roll_value,
-    )  # fmt: skip
+        mask, open_boxes, allowed, armed, rules, scoring, scoring_count, futures, roll_value
+    )
     for _ in range(1, levels):
         mean_keep_values(roll_value, keep_value, add_face)
         best_keep_values(keep_value, running_max, roll_value, remove_face)
@@ -456,15 +460,10 @@ def scored_values(
     open_boxes: int,
     allowed: int,
     armed: int,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
+    rules: Any,
     scoring: IntArray,
     scoring_count: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    futures: tuple[FloatArray, FloatArray],
     out: FloatArray,
 ) -> None:
     """The end-of-turn valuation without the best box (the solve's and the advice's): the value
@@ -477,6 +476,8 @@ def scored_values(
     only the rolls that score in it (`scoring[b, :scoring_count[b]]`). The maximum is the same
     as over every (roll, box) pair.
     """
+    score, _, arms, all_same, config = rules
+    upper_value, lower_value = futures
     rolls = score.shape[1]
     boxes = config[CFG_BOXES]
     stride = config[CFG_STRIDE]
@@ -513,15 +514,5 @@ def scored_values(
                 out[r] = value if value > out[r] else out[r]
     if yahtzee >= 0 and (mask >> yahtzee) & 1:
         for r in range(rolls):
-            face = all_same[r]
-            if face == 0:
-                continue
-            chosen, joker, extra = joker_boxes(face, open_boxes, allowed, armed, config)
-            best = -1.0e300
-            for b in range(boxes):
-                if (chosen >> b) & 1:
-                    value = extra + box_value(
-                        b, r, joker, score, joker_score, arms, config, upper_value, lower_value
-                    )
-                    best = value if value > best else best
-            out[r] = best
+            if all_same[r] > 0:
+                out[r] = best_joker_box(r, mask, open_boxes, allowed, armed, rules, futures)[0]

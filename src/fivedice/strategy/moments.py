@@ -31,14 +31,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import solver as s
 from fivedice.strategy.solver import StrategyTable
+from fivedice.strategy.tables import FloatArray, IntArray
 
 __all__ = [
     "EXACT_BOXES",
@@ -49,8 +50,6 @@ __all__ = [
     "moments_of",
 ]
 
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
 
 EXACT_BOXES = 2
 """With this many open boxes or fewer, the distribution of the points to come is exact."""
@@ -96,35 +95,37 @@ def outcome(
 
 
 @njit(cache=True, nogil=True)
+def _turn_work(levels: int) -> tuple[Any, ...]:
+    """Scratch for `s._turn` over `levels` rolls left: (roll_values, keep_values, best_keep,
+    best_box, running_max, running_arg, upper_value, lower_value)."""
+    return (
+        np.empty((levels, 252)), np.empty((levels, 462)),
+        np.empty((levels, 252), dtype=np.int64), np.empty(252, dtype=np.int64),
+        np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(16),
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def _state_moments(
     mask: int,
     up: int,
     armed: int,
     values: FloatArray,
     moments: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    five_face: IntArray,
-    config: IntArray,
+    rules: Any,
     probability: FloatArray,
-    roll_values: FloatArray,
-    keep_values: FloatArray,
-    best_keep: IntArray,
-    best_box: IntArray,
-    running_max: FloatArray,
-    running_arg: IntArray,
-    upper_value: FloatArray,
-    lower_value: FloatArray,
+    work: Any,
     roll_m: FloatArray,
     keep_m: FloatArray,
 ) -> tuple[float, float]:
     """One state's (M1, M2) under the policy of `values`; roll_m[n, r] gets the moments of
-    holding roll r with n rolls left (the policy's keeps and boxes from `s._turn`)."""
+    holding roll r with n rolls left (the policy's keeps and boxes from `s._turn`, with its
+    scratch `work` from `_turn_work`). `rules` as the kernel takes them (`kernel_rules`)."""
+    score, joker_score, arms, five_face, config = rules
+    best_keep, best_box = work[2], work[3]
     s._turn(
         mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
-        s.REMOVE_FACE, probability, roll_values, keep_values, best_keep, best_box,
-        running_max, running_arg, upper_value, lower_value,
+        s.REMOVE_FACE, probability, *work,
     )  # fmt: skip
     for r in range(252):
         p, nm, nu, na = outcome(
@@ -167,32 +168,20 @@ def _moments_batch(
     armeds: IntArray,
     values: FloatArray,
     moments: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    five_face: IntArray,
-    config: IntArray,
+    rules: Any,
     probability: FloatArray,
     levels: int,
 ) -> None:
     n = masks.shape[0]
     chunks = min(n, 64)
     for c in prange(chunks):
-        roll_values = np.empty((levels, 252))
-        keep_values = np.empty((levels, 462))
-        best_keep = np.empty((levels, 252), dtype=np.int64)
-        best_box = np.empty(252, dtype=np.int64)
-        running_max = np.empty(462)
-        running_arg = np.empty(462, dtype=np.int64)
-        upper_value = np.empty(186)
-        lower_value = np.empty(16)
+        work = _turn_work(levels)
         roll_m = np.empty((levels, 252, 2))
         keep_m = np.empty((462, 2))
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             m1, m2 = _state_moments(
-                masks[i], ups[i], armeds[i], values, moments, score, joker_score, arms,
-                five_face, config, probability, roll_values, keep_values, best_keep, best_box,
-                running_max, running_arg, upper_value, lower_value, roll_m, keep_m,
+                masks[i], ups[i], armeds[i], values, moments, rules, probability, work, roll_m,
+                keep_m,
             )  # fmt: skip
             moments[masks[i], ups[i], armeds[i], 0] = m1
             moments[masks[i], ups[i], armeds[i], 1] = m2
@@ -230,11 +219,8 @@ class MomentTable:
         roll_m = np.empty((levels, 252, 2))
         _state_moments(
             mask, min(up, self.table.upper_cap), int(armed), self.values, self.moments,
-            arrays.score, arrays.joker_score, arrays.arms, s.FIVE_FACE, arrays.config,
-            s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
-            np.empty((levels, 252), dtype=np.int64), np.empty(252, dtype=np.int64),
-            np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(16),
-            roll_m, np.empty((462, 2)),
+            arrays.kernel_rules, s.ROLL_PROBABILITY, _turn_work(levels), roll_m,
+            np.empty((462, 2)),
         )  # fmt: skip
         return roll_m
 
@@ -260,16 +246,11 @@ def compute_moments(
     done = 0
     for masks, ups, armeds, copy_masks, copy_to, copy_from in layers:
         _moments_batch(
-            masks, ups, armeds, values, moments, arrays.score, arrays.joker_score, arrays.arms,
-            s.FIVE_FACE, arrays.config, s.ROLL_PROBABILITY, rules.rolls_per_turn,
+            masks, ups, armeds, values, moments, arrays.kernel_rules, s.ROLL_PROBABILITY,
+            rules.rolls_per_turn,
         )  # fmt: skip
-        moments[copy_masks, copy_to] = moments[copy_masks, copy_from]
-        unarmed_only = np.unique(masks[armeds == 0])
-        if not rules.yahtzee_bonus:
-            moments[unarmed_only, :, 1] = moments[unarmed_only, :, 0]
-        else:
-            plain = unarmed_only[(unarmed_only >> s.YAHTZEE_BIT) & 1 == 0]
-            moments[plain, :, 1] = moments[plain, :, 0]
+        yahtzee = s.YAHTZEE_BIT if rules.yahtzee_bonus else None
+        s._fill_copies(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
         if progress is not None:
             progress(done, total)

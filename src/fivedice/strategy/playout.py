@@ -33,9 +33,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 
 def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
@@ -91,25 +89,18 @@ def play_game(  # pragma: no cover
     max_loss: float,
     dice_seed: int,
     slip_seed: int,
-    multipliers: IntArray,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
-    values: Any,
-    typical: FloatArray,
-    keep_add: IntArray,
-    keep_remove: IntArray,
-    roll_keeps: IntArray,
-    keep_of_code: IntArray,
-    keep_faces: IntArray,
-    first_keep: FloatArray,
+    player: Any,
+    keeps: Any,
     out: IntArray,
 ) -> None:
     """Plays one solitaire game; writes (score, upper bonuses, Yahtzee scored, extras) to out.
 
-    `first_keep` holds the keep values of the first turn (the same in every game).
+    `player` is (multipliers, scores, joker_scores, five, params, values, typical) and `keeps`
+    (keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep), as `play_games`
+    takes them; `first_keep` holds the keep values of the first turn (the same in every game).
     """
+    multipliers, scores, joker_scores, five, params, values, typical = player
+    keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep = keeps
     columns = multipliers.shape[0]
     boxes = params[CFG_BOXES]
     rolls = params[CFG_ROLLS]
@@ -238,8 +229,8 @@ def play_games(  # pragma: no cover
 ) -> None:
     """`play_game` for each row of seeds (dice seed, slip seed), in parallel."""
     for g in prange(seeds.shape[0]):
-        play_game(
-            greedy, slip, max_loss, seeds[g, 0], seeds[g, 1], multipliers, scores,
-            joker_scores, five, params, values, typical, keep_add, keep_remove, roll_keeps,
-            keep_of_code, keep_faces, first_keep, out[g],
-        )  # fmt: skip
+        # Built in the loop: a parallel loop cannot take in a tuple that holds a tuple (the
+        # factored values).
+        player = (multipliers, scores, joker_scores, five, params, values, typical)
+        keeps = (keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep)
+        play_game(greedy, slip, max_loss, seeds[g, 0], seeds[g, 1], player, keeps, out[g])

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 from fivedice.strategy import kernel
@@ -31,9 +30,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
 )
-
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
+from fivedice.strategy.tables import FloatArray, IntArray
 
 EPSILON = 1e-9  # options closer than this are ties (broken by a fixed order)
 
@@ -161,8 +158,8 @@ def end_values(  # pragma: no cover
                 arms[r] = 1
     column_value = np.empty(rolls)
     best_box = np.empty(rolls, dtype=np.int64)
-    upper_value = np.empty(kernel.upper_value_size(params[CFG_STRIDE]))
-    lower_value = np.empty(boxes + 1)
+    rules = (scores, joker_scores, arms, five, params)
+    futures = (np.empty(kernel.upper_value_size(params[CFG_STRIDE])), np.empty(boxes + 1))
     for r in range(rolls):
         out[r] = -1e300
     for col in range(card.shape[0]):
@@ -171,10 +168,7 @@ def end_values(  # pragma: no cover
             continue
         weight = multipliers[col]
         base = kernel.state_value(values, mask, up, armed)
-        kernel.final_roll_values(
-            mask, up, armed, values, scores, joker_scores, arms, five, params, column_value,
-            best_box, upper_value, lower_value,
-        )  # fmt: skip
+        kernel.final_roll_values(mask, up, armed, values, rules, futures, column_value, best_box)
         for r in range(rolls):
             v = weight * (column_value[r] - base)
             if v > out[r]:

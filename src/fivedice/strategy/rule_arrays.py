@@ -8,17 +8,14 @@ scores come from the core's scoring, never re-implemented here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
-import numpy.typing as npt
 
 from fivedice.core.boxes import BoxKind, score_box
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
-from fivedice.strategy.tables import DiceTables, dice_tables
-
-IntArray = npt.NDArray[np.int64]
+from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
 
 __all__ = ["RuleArrays", "UnsupportedRulesError", "rule_arrays"]
 
@@ -96,6 +93,12 @@ class RuleArrays:
     @property
     def full_mask(self) -> int:
         return (1 << self.boxes) - 1
+
+    @cached_property
+    def kernel_rules(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """The rules as the kernel's functions take them: (score, joker_score, arms, all_same,
+        config), `all_same` being each roll's face when all its dice show one, else 0."""
+        return self.score, self.joker_score, self.arms, self.dice.all_same, self.config
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
 from operator import is_not
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +34,6 @@ from fivedice.strategy.rule_arrays import (
     CFG_FILL,
     CFG_ROLLS,
     CFG_STRIDE,
-    CFG_YAHTZEE,
     FILL_FORCED,
     MAX_BOXES,
     PACKED_COUNT,
@@ -41,7 +41,7 @@ from fivedice.strategy.rule_arrays import (
     UnsupportedRulesError,
     rule_arrays,
 )
-from fivedice.strategy.tables import dice_tables
+from fivedice.strategy.tables import FloatArray, IntArray, dice_tables
 
 __all__ = [
     "ADVICE_WORK",
@@ -58,8 +58,6 @@ __all__ = [
     "turn_values",
 ]
 
-FloatArray = npt.NDArray[np.floating]
-IntArray = npt.NDArray[np.integer]
 
 _DICE = dice_tables(5)
 FULL_MASK = (1 << 13) - 1
@@ -116,34 +114,27 @@ def _solve_batch(
     ups: IntArray,
     armeds: IntArray,
     table: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
+    rules: Any,
     scoring: IntArray,
     scoring_count: IntArray,
-    add_face: IntArray,
-    remove_face: IntArray,
-    probability: FloatArray,
+    dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
 ) -> None:
-    """Solves a batch of independent states (same filled count) and writes their values."""
+    """Solves a batch of independent states (same filled count) and writes their values
+    (`rules` and `dice` as `kernel.turn_value` takes them)."""
     n = masks.shape[0]
     chunks = min(n, 64)
-    rolls = score.shape[1]
-    keeps = add_face.shape[0]
+    rolls = rules[0].shape[1]
+    keeps = dice[0].shape[0]
     for c in prange(chunks):
         roll_value = np.empty(rolls)
         keep_value = np.empty(keeps)
         running_max = np.empty(keeps)
-        upper_value = np.empty(kernel.upper_value_size(config[CFG_STRIDE]))
-        lower_value = np.empty(config[CFG_BOXES] + 1)
+        futures = _scratch(rules[4])
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             table[masks[i], ups[i], armeds[i]] = kernel.turn_value(
-                masks[i], ups[i], armeds[i], table, score, joker_score, arms, all_same,
-                config, scoring, scoring_count, add_face, remove_face, probability, levels,
-                roll_value, keep_value, running_max, upper_value, lower_value,
+                masks[i], ups[i], armeds[i], table, rules, scoring, scoring_count, dice, levels,
+                roll_value, keep_value, running_max, futures,
             )  # fmt: skip
 
 
@@ -348,22 +339,40 @@ def solve_arrays(
             stop = min(start + batch, masks.size)
             _solve_batch(
                 masks[start:stop], ups[start:stop], armeds[start:stop], table,
-                arrays.score, arrays.joker_score, arrays.arms, dice.all_same, arrays.config,
-                arrays.scoring, arrays.scoring_count, dice.add_face, dice.remove_face,
-                dice.probability, int(arrays.config[CFG_ROLLS]),
+                arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
+                (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
             )  # fmt: skip
             done += stop - start
             if progress is not None:
                 progress(done, total_states)
-        table[copy_masks, copy_to, :] = table[copy_masks, copy_from, :]
-        # States where the bonus flag cannot matter read the unarmed value either way.
-        unarmed_only = np.unique(masks[armeds == 0])
-        if not arrays.yahtzee_bonus:
-            table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
-        else:
-            plain = unarmed_only[(unarmed_only >> arrays.yahtzee) & 1 == 0]
-            table[plain, :, 1] = table[plain, :, 0]
+        yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
+        _fill_copies(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     return table, total_states
+
+
+def _fill_copies(
+    table: npt.NDArray[np.float64],
+    masks: IntArray,
+    armeds: IntArray,
+    copy_masks: IntArray,
+    copy_to: IntArray,
+    copy_from: IntArray,
+    yahtzee: int | None,
+) -> None:
+    """After a layer of `_layer_states_of` is solved, fills the states it did not solve: each
+    copied upper total from the one solved for its mask, and the armed entry of a state whose
+    bonus flag cannot matter from its unarmed one.
+
+    Args:
+        table: indexed [mask, upper total, armed, ...].
+        yahtzee: the Yahtzee box's bit when the extra-Yahtzee bonus exists, else None (then
+            the flag never matters).
+    """
+    table[copy_masks, copy_to] = table[copy_masks, copy_from]
+    unarmed_only = np.unique(masks[armeds == 0])
+    if yahtzee is not None:
+        unarmed_only = unarmed_only[(unarmed_only >> yahtzee) & 1 == 0]
+    table[unarmed_only, :, 1] = table[unarmed_only, :, 0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -453,21 +462,17 @@ def _decision(
     r: int,
     rolls_left: int,
     table: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    all_same: IntArray,
-    config: IntArray,
-    add_face: IntArray,
-    remove_face: IntArray,
-    probability: FloatArray,
+    rules: Any,
+    dice: tuple[IntArray, IntArray, FloatArray],
 ) -> tuple[FloatArray, IntArray, FloatArray]:
     """One decision point in one call: the keep values with `rolls_left` rolls left (empty
     when none is left) and every legal box for roll r with its value."""
+    score, joker_score, arms, all_same, config = rules
+    add_face, remove_face, probability = dice
     keep_row = np.empty(0)
     rolls = score.shape[1]
     keeps = add_face.shape[0]
-    upper_value, lower_value = _scratch(config)
+    futures = _scratch(config)
     if rolls_left > 0:
         levels = rolls_left + 1
         roll_values = np.empty((levels, rolls))
@@ -476,15 +481,12 @@ def _decision(
             mask, up, armed, table, score, joker_score, arms, all_same, config, add_face,
             remove_face, probability, roll_values, keep_values,
             np.empty((levels, rolls), dtype=np.int64), np.empty(rolls, dtype=np.int64),
-            np.empty(keeps), np.empty(keeps, dtype=np.int64), upper_value, lower_value,
+            np.empty(keeps), np.empty(keeps, dtype=np.int64), futures[0], futures[1],
         )  # fmt: skip
         keep_row = keep_values[rolls_left]
     boxes = np.empty(config[CFG_BOXES], dtype=np.int64)
     values = np.empty(config[CFG_BOXES])
-    count = kernel.box_options(
-        mask, up, armed, r, table, score, joker_score, arms, all_same, config, upper_value,
-        lower_value, boxes, values,
-    )  # fmt: skip
+    count = kernel.box_options(mask, up, armed, r, table, rules, futures, boxes, values)
     return keep_row, boxes[:count], values[:count]
 
 
@@ -509,9 +511,9 @@ def decision_values(
     arrays = table._arrays
     tables = arrays.dice
     keep_row, boxes, values = _decision(
-        mask, min(upper_total, table.upper_cap), int(armed), ROLL_INDEX[dice],
-        rolls_left, table.values, arrays.score, arrays.joker_score, arrays.arms,
-        tables.all_same, arrays.config, tables.add_face, tables.remove_face, tables.probability,
+        mask, min(upper_total, table.upper_cap), int(armed), ROLL_INDEX[dice], rolls_left,
+        table.values, arrays.kernel_rules,
+        (tables.add_face, tables.remove_face, tables.probability),
     )  # fmt: skip
     return keep_row, list(
         zip([table.rules.boxes[b] for b in boxes.tolist()], values.tolist(), strict=True)
@@ -577,32 +579,25 @@ def advice_options(
     armed = 1 if bonus_armed else 0
     values = work[2 * MAX_OPTIONS : 3 * MAX_OPTIONS]
     scratch = work[3 * MAX_OPTIONS :]
-    upper_value = scratch[:186]
-    lower_value = scratch[186:219]
+    futures = (scratch[:186], scratch[186:219])
     roll_value = scratch[219:471]
     keep_value = scratch[471:933]
     running_max = scratch[933:1395]
-    open_boxes, allowed = kernel.prepare_futures(
-        mask, up, armed, table, config, upper_value, lower_value
+    kernel_rules = (score, joker_score, arms, FIVE_FACE, config)
+    open_boxes, allowed = kernel.prepare_futures(mask, up, armed, table, config, futures)
+    chosen, joker, extra = kernel.boxes_of_roll(
+        roll, mask, open_boxes, allowed, armed, kernel_rules
     )
-    chosen, joker, extra = allowed, False, 0
-    yahtzee = config[CFG_YAHTZEE]
-    if FIVE_FACE[roll] > 0 and yahtzee >= 0 and (mask >> yahtzee) & 1:
-        chosen, joker, extra = kernel.joker_boxes(
-            FIVE_FACE[roll], open_boxes, allowed, armed, config
-        )
     count = 0
     for b in range(boxes):
         if (chosen >> b) & 1:
             codes[count] = b
-            values[count] = extra + kernel.box_value(
-                b, roll, joker, score, joker_score, arms, config, upper_value, lower_value
-            )
+            values[count] = extra + kernel.box_value(b, roll, joker, kernel_rules, futures)
             count += 1
     if rolls_left > 0:
         kernel.scored_values(
-            mask, open_boxes, allowed, armed, score, joker_score, arms, FIVE_FACE, config,
-            scoring, scoring_count, upper_value, lower_value, roll_value,
+            mask, open_boxes, allowed, armed, kernel_rules, scoring, scoring_count, futures,
+            roll_value,
         )  # fmt: skip
         for _ in range(1, rolls_left):
             kernel.mean_keep_values(roll_value, keep_value, ADD_FACE)

@@ -18,8 +18,9 @@ import numpy.typing as npt
 
 from fivedice.core.dice import FACES
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
+# The array types of every strategy table and kernel argument (int64 and float64 in practice).
+IntArray = npt.NDArray[np.integer]
+FloatArray = npt.NDArray[np.floating]
 
 __all__ = ["DiceTables", "dice_tables"]
 

@@ -9,6 +9,7 @@ only when a chart is drawn).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
@@ -178,27 +179,15 @@ def text_chart(seat: SeatReview, width: int = 76, height: int = 14, color: bool 
 
     `color=True` keeps plotext's ANSI colours (for a terminal that shows them).
     """
-    import plotext
-
     curve = seat.curve
-    xs = chart_x(curve)
-    expected_label, scored_label, turns_label = chart_labels()
-    with _PLOT_LOCK:
-        figure = plotext.figure
-        figure.clear()
-        figure.plot_size(max(width, 30), max(height, 8))
-        figure.theme("default" if color else "colorless")
-        expected = figure.signal(xs, [p.expected_final for p in curve], marker="•")
-        scored = figure.signal(xs, [p.scored for p in curve], marker="+")
-        figure.draw(expected.lines())
-        figure.draw(scored.lines())
-        last = xs[-1] if xs else 0
-        figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
-        top = max([p.expected_final for p in curve] + [p.scored for p in curve] + [1.0])
-        figure.ruler("y").ticks(_round_ticks(top))
-        figure.label(turns_label, "x")
-        rendered = figure.build().string(colorless=not color)
-    lines = [line.rstrip() for line in rendered.splitlines()]
+    expected_label, scored_label, _turns = chart_labels()
+    expected = [p.expected_final for p in curve]
+    scored = [p.scored for p in curve]
+    top = max([*expected, *scored, 1.0])
+    series: list[tuple[Sequence[float], str]] = [(expected, "•"), (scored, "+")]
+    lines = _plot(
+        chart_x(curve), series, _round_ticks(top), (max(width, 30), max(height, 8)), color
+    )
     legend = f"    • {expected_label}   + {scored_label}"  # under the plot, past the y ticks
     return "\n".join([*lines, legend])
 
@@ -207,28 +196,42 @@ def text_chance_chart(
     seat: SeatReview, width: int = 76, height: int = 11, color: bool = False
 ) -> str | None:
     """The seat's chance of winning (0-100 %) turn by turn as a small text chart (None solo)."""
-    import plotext
-
     curve = seat.curve
     if len(curve) < 2 or any(point.win_chance is None for point in curve):
         return None
-    xs = chart_x(curve)
+    chances = [100 * (point.win_chance or 0.0) for point in curve]
+    lines = _plot(
+        chart_x(curve), [(chances, "•")], [0, 50, 100], (max(width, 30), max(height, 6)), color
+    )
+    legend = "    • " + _("{name}: chance of winning (%)").format(name=seat.name)
+    return "\n".join([*lines, legend])
+
+
+def _plot(
+    xs: list[int],
+    series: list[tuple[Sequence[float], str]],
+    y_ticks: list[int],
+    size: tuple[int, int],
+    color: bool,
+) -> list[str]:
+    """The lines of a plotext chart of each (values, marker) series over the turns `xs`."""
+    import plotext
+
     _expected, _scored, turns_label = chart_labels()
     with _PLOT_LOCK:
         figure = plotext.figure
         figure.clear()
-        figure.plot_size(max(width, 30), max(height, 6))
+        figure.plot_size(*size)
         figure.theme("default" if color else "colorless")
-        line = figure.signal(xs, [100 * (point.win_chance or 0.0) for point in curve], marker="•")
-        figure.draw(line.lines())
-        last = xs[-1]
+        signals = [figure.signal(xs, values, marker=marker) for values, marker in series]
+        for signal in signals:
+            figure.draw(signal.lines())
+        last = xs[-1] if xs else 0
         figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
-        figure.ruler("y").ticks([0, 50, 100])
+        figure.ruler("y").ticks(y_ticks)
         figure.label(turns_label, "x")
         rendered = figure.build().string(colorless=not color)
-    lines = [line.rstrip() for line in rendered.splitlines()]
-    legend = "    • " + _("{name}: chance of winning (%)").format(name=seat.name)
-    return "\n".join([*lines, legend])
+    return [line.rstrip() for line in rendered.splitlines()]
 
 
 def _round_ticks(top: float) -> list[int]:

@@ -1,33 +1,29 @@
-"""The first schema: profiles, games, seats, the action log and per-game results.
-
-Revision ID: 0001
-Revises:
-"""
+"""The first schema: profiles, games, seats, the action log and per-game results."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from fivedice.store.migrations.helpers import owner_key, serial_id, timestamp
+
 revision = "0001"
 down_revision: str | None = None
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
     op.create_table(
         "profiles",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id(),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("name_key", sa.String(40), nullable=False, unique=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        timestamp("created_at"),
     )
     op.create_table(
         "games",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        serial_id(),
+        timestamp("created_at"),
+        timestamp("updated_at"),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("rules_json", sa.Text, nullable=False),
         sa.Column("rules_key", sa.String(40), nullable=False),
@@ -43,12 +39,7 @@ def upgrade() -> None:
     op.create_index("ix_games_status", "games", ["status"])
     op.create_table(
         "game_seats",
-        sa.Column(
-            "game_id",
-            sa.Integer,
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        owner_key("game_id", "games"),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("cpu_level", sa.String(20), nullable=True),
@@ -56,26 +47,16 @@ def upgrade() -> None:
     )
     op.create_table(
         "actions",
-        sa.Column(
-            "game_id",
-            sa.Integer,
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        owner_key("game_id", "games"),
         sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("action", sa.String(60), nullable=False),
         sa.Column("dice", sa.String(2000), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        timestamp("created_at"),
     )
     op.create_table(
         "results",
-        sa.Column(
-            "game_id",
-            sa.Integer,
-            sa.ForeignKey("games.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        owner_key("game_id", "games"),
         sa.Column("game_number", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("profile_id", sa.Integer, sa.ForeignKey("profiles.id"), nullable=True),
@@ -84,7 +65,7 @@ def upgrade() -> None:
         sa.Column("upper_bonuses", sa.Integer, nullable=False),
         sa.Column("yahtzees", sa.Integer, nullable=False),
         sa.Column("boxes_json", sa.Text, nullable=False),
-        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+        timestamp("finished_at"),
     )
     op.create_index("ix_results_profile", "results", ["profile_id"])
 

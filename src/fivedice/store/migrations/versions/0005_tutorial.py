@@ -3,9 +3,6 @@
 The owner is "" for the local user of the command line and terminal app, and the SHA-256
 key of a browser session for a web visitor (never the cookie itself), so one visitor's
 progress never shows for another.
-
-Revision ID: 0002_tutorial
-Revises: 0001
 """
 
 from __future__ import annotations
@@ -13,10 +10,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from fivedice.store.migrations.helpers import timestamp
+
 revision = "0002_tutorial"
 down_revision: str | None = "0002_session"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -26,7 +23,7 @@ def upgrade() -> None:
         sa.Column("lesson", sa.String(40), primary_key=True),
         sa.Column("status", sa.String(12), nullable=False),  # done | skipped
         sa.Column("times_done", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        timestamp("updated_at"),
     )
 
 

@@ -1,24 +1,20 @@
-"""Rooms: a game's seats before it starts (who plays where, invitations, who has joined).
-
-Revision ID: 0002_rooms
-Revises: 0002_tablegames
-"""
+"""Rooms: a game's seats before it starts (who plays where, invitations, who has joined)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from fivedice.store.migrations.helpers import owner_key, serial_id, timestamp
+
 revision = "0002_rooms"
 down_revision: str | None = "0002_tutorial"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
     op.create_table(
         "rooms",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id(),
         sa.Column("code", sa.String(6), nullable=False, unique=True),
         # SHA-256 (hex) of the host's browser session (empty for rooms made over the API).
         sa.Column("host_key", sa.String(64), nullable=False),
@@ -28,14 +24,12 @@ def upgrade() -> None:
         sa.Column(
             "game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=True
         ),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        timestamp("created_at"),
     )
     op.create_index("ix_rooms_game", "rooms", ["game_id"])
     op.create_table(
         "room_seats",
-        sa.Column(
-            "room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
-        ),
+        owner_key("room_id", "rooms"),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("kind", sa.String(8), nullable=False),  # me | friend | local | cpu
         sa.Column("name", sa.String(40), nullable=False),
@@ -45,9 +39,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "room_claims",
-        sa.Column(
-            "room_id", sa.Integer, sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
-        ),
+        owner_key("room_id", "rooms"),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("session_key", sa.String(64), primary_key=True),
     )

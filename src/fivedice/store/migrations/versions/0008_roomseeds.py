@@ -6,33 +6,24 @@ were drawn then, the server would already know every client seed and could pick 
 that gives it the dice it wants. Drawing it with the room, and showing its commitment in the
 waiting room, fixes it before anyone adds a seed.
 
-Rooms made before this revision have no seed: their game gets a fresh one at the start (as
-before).
-
-Revision ID: 0003_roomseeds
-Revises: 0002_dicecommit
+Rooms made before this revision have no seed: their game gets a fresh one at the start.
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from fivedice.store.migrations.helpers import add_columns, drop_columns
 
 revision = "0003_roomseeds"
 down_revision: str | None = "0002_dicecommit"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("server_seed", sa.String(64), nullable=True))
-    with op.batch_alter_table("room_seats") as batch:
-        batch.add_column(sa.Column("client_seed", sa.String(256), nullable=True))
+    add_columns("rooms", sa.Column("server_seed", sa.String(64), nullable=True))
+    add_columns("room_seats", sa.Column("client_seed", sa.String(256), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("room_seats") as batch:
-        batch.drop_column("client_seed")
-    with op.batch_alter_table("rooms") as batch:
-        batch.drop_column("server_seed")
+    drop_columns("room_seats", "client_seed")
+    drop_columns("rooms", "server_seed")
