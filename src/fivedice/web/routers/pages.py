@@ -44,6 +44,7 @@ from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS
 from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
+from fivedice.web.deps import game_of
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
@@ -203,6 +204,14 @@ def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
         for seat in hub.browser_seats.seats_in(visitor.session, view.game_id)
         if seat < len(view.state.seats)
     }
+
+
+def acting_token(hub: GameHub, view: GameView, visitor: Visitor) -> str | None:
+    """The seat token a form of the visitor acts with: the seat to move if the visitor holds
+    it, else any of theirs (the service says why that seat may not act), else None."""
+    mine = _my_seats(hub, view, visitor)
+    token = mine.get(view.state.current_seat) if not view.is_over else None
+    return token or next(iter(mine.values()), None)
 
 
 def board_context(
@@ -441,10 +450,6 @@ def preset_choices(language: str) -> list[tuple[str, str]]:
     return in_language(language, lambda: [(p.name, preset_title(p.name)) for p in PRESETS])
 
 
-def _load_page_game(hub: GameHub, public_id: str) -> GameView:
-    return hub.load(hub.game_id(public_id))
-
-
 @router.get("/g/{public_id}", response_class=HTMLResponse)
 def game_page(
     request: Request,
@@ -456,7 +461,7 @@ def game_page(
 ) -> Response:
     """The game: dice, score card, and what the visitor may do now (`seen`: the version the
     page showed before, so that the moves since are announced)."""
-    view = _load_page_game(hub, public_id)
+    view = game_of(public_id, hub)
     if view.state.settings.is_table:  # real dice: the score keeper's page (web/table.py)
         return RedirectResponse(f"/t/{public_id}", status_code=303)
     context = board_context(hub, view, visitor, show_hint=bool(hint), seen=seen)
@@ -500,7 +505,7 @@ def _after_post(
 ) -> Response:
     if request.headers.get(FRAGMENT_HEADER):
         if view is None:
-            view = _load_page_game(hub, public_id)
+            view = game_of(public_id, hub)
         context = board_context(
             hub, view, visitor, error=error, last_cpu=last_cpu, cpu_failed=cpu_failed,
             seen=seen, confirm_zero=confirm_zero,
@@ -509,7 +514,7 @@ def _after_post(
     if error is None and confirm_zero is None:
         where = f"?seen={seen}" if seen is not None else ""
         return RedirectResponse(f"/g/{public_id}{where}", status_code=303)
-    view = view or _load_page_game(hub, public_id)
+    view = view or game_of(public_id, hub)
     context = board_context(
         hub, view, visitor, error=error, cpu_failed=cpu_failed, confirm_zero=confirm_zero
     )
@@ -536,10 +541,8 @@ def act(
     A score that would put 0 in a box is not applied at once: the board asks first, as the
     terminal app does, and its "Yes" button sends the action again with `confirm_zero=1`.
     """
-    view = _load_page_game(hub, public_id)
-    mine = _my_seats(hub, view, visitor)
-    token = mine.get(view.state.current_seat) if not view.is_over else None
-    token = token or next(iter(mine.values()), None)
+    view = game_of(public_id, hub)
+    token = acting_token(hub, view, visitor)
     if confirm_zero != "1" and token is not None and _scores_zero(view, action, version):
         return _after_post(request, hub, visitor, public_id, view, confirm_zero=action.strip())
     try:
@@ -584,37 +587,34 @@ def _refused(
     return response
 
 
-@router.post("/g/{public_id}/coach")
-def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
-    """Coach mode on or off (a preference of this browser): shows the best options each time."""
-    coach = not visitor.coach
-    changed = Visitor(visitor.language, visitor.session, coach)
+def _preference_changed(
+    request: Request, public_id: str, hub: GameHub, changed: Visitor, cookie: str, on: bool
+) -> Response:
+    """The board as the `changed` visitor sees it (or back to the game page without
+    scripts), keeping the preference `on` or off in this browser's `cookie`."""
     if request.headers.get(FRAGMENT_HEADER):
-        view = _load_page_game(hub, public_id)
+        view = game_of(public_id, hub)
         response: Response = render(
             request, changed, "board.html", **board_context(hub, view, changed)
         )
     else:
         response = RedirectResponse(f"/g/{public_id}", status_code=303)
-    response.set_cookie(COACH_COOKIE, "1" if coach else "0", max_age=YEAR, samesite="lax")
+    response.set_cookie(cookie, "1" if on else "0", max_age=YEAR, samesite="lax")
     return response
+
+
+@router.post("/g/{public_id}/coach")
+def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
+    """Coach mode on or off (a preference of this browser): shows the best options each time."""
+    changed = Visitor(visitor.language, visitor.session, not visitor.coach)
+    return _preference_changed(request, public_id, hub, changed, COACH_COOKIE, changed.coach)
 
 
 @router.post("/g/{public_id}/chances")
 def toggle_chances(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """The winning-chances bar on or off (a preference of this browser; on by default)."""
     changed = replace(visitor, chances=not visitor.chances)
-    if request.headers.get(FRAGMENT_HEADER):
-        view = _load_page_game(hub, public_id)
-        response: Response = render(
-            request, changed, "board.html", **board_context(hub, view, changed)
-        )
-    else:
-        response = RedirectResponse(f"/g/{public_id}", status_code=303)
-    response.set_cookie(
-        CHANCES_COOKIE, "1" if changed.chances else "0", max_age=YEAR, samesite="lax"
-    )
-    return response
+    return _preference_changed(request, public_id, hub, changed, CHANCES_COOKIE, changed.chances)
 
 
 @router.get("/g/{public_id}/join")
@@ -622,7 +622,7 @@ def join(
     request: Request, public_id: str, seat: int, token: str, hub: Hub, visitor: Who
 ) -> Response:
     """An invite link: checks the seat token and keeps it in this browser's cookie."""
-    view = _load_page_game(hub, public_id)
+    view = game_of(public_id, hub)
     if hub.seat_of(view, token) != seat:
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     remember_seats(hub, visitor, view.game_id, [seat])
@@ -632,7 +632,7 @@ def join(
 @router.get("/g/{public_id}/abandon", response_class=HTMLResponse)
 def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Asks before abandoning: which game it is (date, rules, players), and yes or no."""
-    _load_page_game(hub, public_id)
+    game_of(public_id, hub)
     game = next((g for g in _unfinished(hub, visitor) if g["pid"] == public_id), None)
     if game is None:  # not this visitor's, or not unfinished
         return RedirectResponse("/resume", status_code=303)
@@ -642,7 +642,7 @@ def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -
 @router.post("/g/{public_id}/abandon")
 def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Stops offering one of the visitor's unfinished games."""
-    view = _load_page_game(hub, public_id)
+    view = game_of(public_id, hub)
     if not _my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
@@ -654,7 +654,7 @@ def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Respons
 @router.get("/g/{public_id}/rules", response_class=HTMLResponse)
 def game_rules(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """The rules of one game, in words generated from its rule set."""
-    view = _load_page_game(hub, public_id)
+    view = game_of(public_id, hub)
     return _rules_page(request, visitor, view.state.rules, None, public_id)
 
 

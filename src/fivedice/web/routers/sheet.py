@@ -196,32 +196,45 @@ def _said(problem: FivediceError, visitor: Visitor) -> str:
     return error_text(problem, gettext_for(visitor.language))
 
 
+def _sheet_or_refusal(
+    request: Request,
+    visitor: Visitor,
+    build: Callable[[SheetForm], tuple[Sheet, Paper]],
+    public_id: str | None = None,
+) -> tuple[Sheet, Paper, SheetForm] | Response:
+    """The sheet `build` makes of the request's form, or the form again with the reason."""
+    form = _form_of(request, visitor)
+    try:
+        sheet, paper = build(form)
+    except FivediceError as problem:
+        error = _said(problem, visitor)
+        return _page(request, visitor, form, None, Paper.A4, status=422, error=error, pid=public_id)
+    return sheet, paper, form
+
+
+def _with_query(path: str, request: Request) -> str:
+    """`path` with the request's query (the same form, another format)."""
+    query = request.url.query
+    return path + (f"?{query}" if query else "")
+
+
 @router.get("/sheet", response_class=HTMLResponse)
 def sheet_page(request: Request, visitor: Who) -> Response:
     """The form and the print-ready sheet it describes."""
-    form = _form_of(request, visitor)
-    try:
-        sheet, paper = _blank_sheet(form)
-    except FivediceError as problem:
-        return _page(
-            request, visitor, form, None, Paper.A4, status=422, error=_said(problem, visitor)
-        )
-    query = request.url.query
-    return _page(
-        request, visitor, form, sheet, paper, pdf_url="/sheet.pdf" + (f"?{query}" if query else "")
-    )
+    found = _sheet_or_refusal(request, visitor, _blank_sheet)
+    if isinstance(found, Response):
+        return found
+    sheet, paper, form = found
+    return _page(request, visitor, form, sheet, paper, pdf_url=_with_query("/sheet.pdf", request))
 
 
 @router.get("/sheet.pdf")
 def sheet_pdf(request: Request, visitor: Who) -> Response:
     """The sheet of the form as a PDF download (the form again, with the reason, if refused)."""
-    form = _form_of(request, visitor)
-    try:
-        sheet, paper = _blank_sheet(form)
-    except FivediceError as problem:
-        return _page(
-            request, visitor, form, None, Paper.A4, status=422, error=_said(problem, visitor)
-        )
+    found = _sheet_or_refusal(request, visitor, _blank_sheet)
+    if isinstance(found, Response):
+        return found
+    sheet, paper, _form = found
     return _pdf(sheet, paper, "fivedice-sheet.pdf")
 
 
@@ -229,9 +242,9 @@ def _game_sheet_or_refusal(
     request: Request, public_id: str, hub: GameHub, visitor: Visitor
 ) -> tuple[Sheet, Paper, SheetForm] | Response:
     """A saved game's sheet in the asked language and paper, or the page that says why not."""
-    form = _form_of(request, visitor)
     state = hub.load(hub.game_id(public_id)).state
-    try:
+
+    def build(form: SheetForm) -> tuple[Sheet, Paper]:
         paper = parse_paper(form.paper)
         sheet = in_language(
             form.language,
@@ -242,18 +255,9 @@ def _game_sheet_or_refusal(
                 language=form.language,
             ),
         )
-    except FivediceError as problem:
-        return _page(
-            request,
-            visitor,
-            form,
-            None,
-            Paper.A4,
-            status=422,
-            error=_said(problem, visitor),
-            pid=public_id,
-        )
-    return sheet, paper, form
+        return sheet, paper
+
+    return _sheet_or_refusal(request, visitor, build, public_id)
 
 
 @router.get("/g/{public_id}/sheet", response_class=HTMLResponse)
@@ -263,8 +267,7 @@ def game_sheet_page(request: Request, public_id: str, hub: Hub, visitor: Who) ->
     if isinstance(found, Response):
         return found
     sheet, paper, form = found
-    query = request.url.query
-    pdf_url = f"/g/{public_id}/sheet.pdf" + (f"?{query}" if query else "")
+    pdf_url = _with_query(f"/g/{public_id}/sheet.pdf", request)
     return _page(request, visitor, form, sheet, paper, pid=public_id, pdf_url=pdf_url)
 
 

@@ -24,6 +24,7 @@ from fivedice.core.rules import find_ruleset
 from fivedice.i18n import formats
 from fivedice.service.games import GameView
 from fivedice.service.settings import build_table_settings
+from fivedice.web.deps import game_of
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.routers.pages import (
     Hub,
@@ -32,6 +33,7 @@ from fivedice.web.routers.pages import (
     _box_names,
     _my_seats,
     _said,
+    acting_token,
     preset_choices,
     remember_seats,
     render,
@@ -262,10 +264,6 @@ def table_context(
     }
 
 
-def _load(hub: GameHub, public_id: str) -> GameView:
-    return hub.load(hub.game_id(public_id))
-
-
 @router.get("/t/{public_id}", response_class=HTMLResponse)
 def table_page(
     request: Request,
@@ -277,7 +275,7 @@ def table_page(
     rolls: int = 0,
 ) -> Response:
     """The game at the table: whose turn, the dice entry, the boxes, every card."""
-    view = _load(hub, public_id)
+    view = game_of(public_id, hub)
     if not view.state.settings.is_table:
         return RedirectResponse(f"/g/{public_id}", status_code=303)
     context = table_context(
@@ -289,7 +287,7 @@ def table_page(
 def _refused(
     request: Request, hub: GameHub, visitor: Visitor, public_id: str, problem: FivediceError
 ) -> Response:
-    view = _load(hub, public_id)
+    view = game_of(public_id, hub)
     context = table_context(hub, view, visitor, error=_said(problem, visitor))
     return render(request, visitor, "table.html", status=error_status(problem), **context)
 
@@ -297,10 +295,8 @@ def _refused(
 def _act(
     request: Request, hub: GameHub, visitor: Visitor, public_id: str, action: str, version: int
 ) -> Response:
-    view = _load(hub, public_id)
-    mine = _my_seats(hub, view, visitor)
-    token = mine.get(view.state.current_seat) if not view.is_over else None
-    token = token or next(iter(mine.values()), None)
+    view = game_of(public_id, hub)
+    token = acting_token(hub, view, visitor)
     try:
         hub.act(view.game_id, token, action, version)
     except FivediceError as problem:
