@@ -435,39 +435,8 @@ class Store:
         """
         try:
             yield
-        except exc.OperationalError as error:
-            reason = str(error.orig) if error.orig is not None else str(error)
-            if _is_damage(reason):
-                raise self._damaged(reason) from None
-            raise StoreUnavailableError(
-                N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
-                doing=Phrase(doing),
-                database=self.description,
-                reason=reason,
-            ) from None
-        except exc.IntegrityError as error:
-            # A constraint refused the write: not damage, but a write that collided with
-            # another one made at the same moment. The transaction was rolled back.
-            reason = str(error.orig) if error.orig is not None else str(error)
-            raise StoreConflictError(
-                N_(
-                    "could not {doing} ({database}): another change got there first"
-                    " ({reason}); nothing was changed, try again"
-                ),
-                doing=Phrase(doing),
-                database=self.description,
-                reason=reason,
-            ) from None
-        except exc.DatabaseError as error:
-            reason = str(error.orig) if error.orig is not None else str(error)
-            raise self._damaged(reason) from None
         except exc.SQLAlchemyError as error:
-            raise StoreError(
-                N_("could not {doing} ({database}): {reason}"),
-                doing=Phrase(doing),
-                database=self.description,
-                reason=str(error),
-            ) from None
+            raise self._refusal(error, doing) from None
         except FivediceError:
             raise
         except (ValueError, TypeError, OverflowError) as error:
@@ -479,6 +448,30 @@ class Store:
                 database=self.description,
                 reason=str(error),
             ) from None
+
+    def _refusal(self, error: exc.SQLAlchemyError, doing: str) -> StoreError:
+        """`error`, met while trying to `doing`, as the store's typed error."""
+        kind: type[StoreError] = StoreError
+        template = N_("could not {doing} ({database}): {reason}")
+        reason = str(error)
+        if isinstance(error, exc.DatabaseError):
+            reason = str(error.orig) if error.orig is not None else reason
+            if isinstance(error, exc.IntegrityError):
+                # A constraint refused the write: not damage, but a write that collided with
+                # another one made at the same moment. The transaction was rolled back.
+                kind = StoreConflictError
+                template = N_(
+                    "could not {doing} ({database}): another change got there first"
+                    " ({reason}); nothing was changed, try again"
+                )
+            elif isinstance(error, exc.OperationalError) and not _is_damage(reason):
+                kind = StoreUnavailableError
+                template = N_(
+                    "could not {doing} ({database}): {reason}; nothing was changed, try again"
+                )
+            else:
+                return self._damaged(reason)
+        return kind(template, doing=Phrase(doing), database=self.description, reason=reason)
 
     def _damaged(self, reason: object) -> DatabaseDamagedError:
         # `reason`: a FivediceError (translated with the message), or the driver's words.

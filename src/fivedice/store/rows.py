@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any, TypeVar
 
 from fivedice.core.actions import parse_action
@@ -39,6 +40,7 @@ DAMAGED = "damaged"
 """The status a listing shows for a game whose rows are damaged (never stored)."""
 
 _T = TypeVar("_T")
+_E = TypeVar("_E", bound=Enum)
 
 
 class Damage(FivediceError):
@@ -183,26 +185,24 @@ def _status(value: object) -> str:
     return str(value)
 
 
-def _first_player(value: object) -> FirstPlayer:
+def _member(kind: type[_E], value: object, template: str, names: str) -> _E:
+    """The member of the enum `kind` whose value is `value`; `template` says why not, with
+    the allowed values as the parameter `names`."""
     try:
-        return FirstPlayer(value)
+        return kind(value)
     except ValueError:
-        raise Damage(
-            N_("games.first_player {value!r} is not one of {modes}"),
-            value=value,
-            modes=", ".join(mode.value for mode in FirstPlayer),
-        ) from None
+        allowed = ", ".join(str(member.value) for member in kind)
+        raise Damage(template, value=value, **{names: allowed}) from None
+
+
+def _first_player(value: object) -> FirstPlayer:
+    return _member(
+        FirstPlayer, value, N_("games.first_player {value!r} is not one of {modes}"), "modes"
+    )
 
 
 def _kind(value: object) -> GameKind:
-    try:
-        return GameKind(value)
-    except ValueError:
-        raise Damage(
-            N_("games.kind {value!r} is not one of {kinds}"),
-            value=value,
-            kinds=", ".join(kind.value for kind in GameKind),
-        ) from None
+    return _member(GameKind, value, N_("games.kind {value!r} is not one of {kinds}"), "kinds")
 
 
 def _checked(game_id: int, read: Callable[[], _T]) -> _T:
@@ -341,16 +341,7 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
                     column=f"actions.seat {where}",
                     seat=seat,
                 )
-            column = f"actions.action {where}"
-            try:
-                text = _text(row.action, column)
-                # An undo is a log entry, not a core action (records.UNDO).
-                action = UNDO if text == UNDO else str(parse_action(text, None))
-            except FivediceError as error:
-                raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
-            column = f"actions.dice {where}"
-            dice = parse_dice_text(_text(row.dice, column), column)
-            entries.append(ActionEntry(seq, seat, action, dice))
+            entries.append(_entry(row, seq, seat, where))
         if len(entries) != version:
             raise _log_length(len(entries), version)
         return GameRecord(
@@ -495,9 +486,19 @@ def action_entry_from_row(row: Any) -> ActionEntry:
     seq = _whole(row.seq, "actions.seq")
     where = f"where seq={seq}"
     seat = _whole(row.seat, f"actions.seat {where}")
+    return _entry(row, seq, seat, where)
+
+
+def _entry(row: Any, seq: int, seat: int, where: str) -> ActionEntry:
+    """The entry of an `actions` row whose seq and seat are read: its action and dice checked.
+
+    Raises:
+        Damage: the action or the dice cannot be what fivedice wrote.
+    """
     column = f"actions.action {where}"
     try:
         text = _text(row.action, column)
+        # An undo is a log entry, not a core action (records.UNDO).
         action = UNDO if text == UNDO else str(parse_action(text, None))
     except FivediceError as error:
         raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None

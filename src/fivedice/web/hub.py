@@ -121,6 +121,19 @@ def error_status(error: FivediceError) -> int:
     return 409  # illegal action, stale version, closed game, no hint possible
 
 
+@contextmanager
+def _taken(lock: threading.Lock, *, blocking: bool = False) -> Iterator[bool]:
+    """Yields whether `lock` was taken (and releases it after); without `blocking`, it is
+    taken only if it is free."""
+    if not lock.acquire(blocking=blocking):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
 def _no_live(topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
@@ -175,14 +188,11 @@ class GameHub:
         """The game's lock if the event loop may take it without waiting: yields False
         (holding nothing) when another thread holds it, or when the database is not one
         the loop may use itself (`inline_database`)."""
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not self.inline_database or not lock.acquire(blocking=False):
+        if not self.inline_database:
             yield False
             return
-        try:
-            yield True
-        finally:
-            lock.release()
+        with _taken(self._locks[game_id % LOCK_STRIPES]) as taken:
+            yield taken
 
     # -- ids and seats ---------------------------------------------------------------------
 
@@ -302,14 +312,20 @@ class GameHub:
         if not self._async_locks:
             self._async_locks = tuple(asyncio.Lock() for _ in range(LOCK_STRIPES))
         async with self._async_locks[game_id % LOCK_STRIPES]:
-            lock = self._locks[game_id % LOCK_STRIPES]
-            if not lock.acquire(blocking=False):
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                lock.release()
+            with _taken(self._locks[game_id % LOCK_STRIPES]) as taken:
+                yield taken
+
+    @contextlib.asynccontextmanager
+    async def _inline_async(self, game_id: int) -> AsyncIterator[AsyncStatements | None]:
+        """The database's statements for a coroutine, under the game's locks; None (holding
+        nothing) when only a thread can do it: no such statements, or a thread holds the
+        game's lock."""
+        statements = self.statements
+        if statements is None:
+            yield None
+            return
+        async with self._locked_async(game_id) as locked:
+            yield statements if locked else None
 
     async def _current_async(
         self, statements: AsyncStatements, game_id: int, *, keep: bool = False
@@ -328,11 +344,8 @@ class GameHub:
     ) -> GameView | None:
         """`act` awaited in the event loop (PostgreSQL). None, with nothing done, when
         only `act` can do it (call it in a thread then)."""
-        statements = self.statements
-        if statements is None:
-            return None
-        async with self._locked_async(game_id) as locked:
-            if not locked:
+        async with self._inline_async(game_id) as statements:
+            if statements is None:
                 return None
             view = self.service.kept(game_id)
             if view is not None and view.version != version:
@@ -348,11 +361,8 @@ class GameHub:
     async def drive_cpu_async(self, game_id: int, version: int) -> GameView | None:
         """`drive_cpu` awaited in the event loop (PostgreSQL; a CPU that decides at once).
         None, with nothing done, when only `drive_cpu` can do it."""
-        statements = self.statements
-        if statements is None:
-            return None
-        async with self._locked_async(game_id) as locked:
-            if not locked:
+        async with self._inline_async(game_id) as statements:
+            if statements is None:
                 return None
             after = await self.service.cpu_step_async(statements, game_id, version)
         if after is not None:
@@ -361,11 +371,8 @@ class GameHub:
 
     async def load_async(self, game_id: int) -> GameView | None:
         """`load` awaited in the event loop (PostgreSQL); None: ask `load` in a thread."""
-        statements = self.statements
-        if statements is None:
-            return None
-        async with self._locked_async(game_id) as locked:
-            if not locked:
+        async with self._inline_async(game_id) as statements:
+            if statements is None:
                 return None
             return await self._current_async(statements, game_id)
 
@@ -557,18 +564,15 @@ class GameHub:
                 return ready
         if not blocking and not self.inline_database:
             return None
-        lock = self._locks[game_id % LOCK_STRIPES]
-        if not lock.acquire(blocking=blocking):
-            return None
-        try:
+        with _taken(self._locks[game_id % LOCK_STRIPES], blocking=blocking) as taken:
+            if not taken:
+                return None
             steps: list[GameView] = []
             with self._found(game_id):
                 view = self.service.latest(game_id, steps)
             for step in steps:  # the versions another worker saved (JSON made when sent)
                 self._keep(step)
             text = self.json_text(view)
-        finally:
-            lock.release()
         if after is None:  # a new stream: the game now
             return [(view.version, text, "game")]
         if after == view.version:
