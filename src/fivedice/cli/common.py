@@ -25,6 +25,9 @@ SetOption = Annotated[
     typer.Option("--set", "-s", help="Override a rule option, KEY=VALUE (repeatable)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+PracticeOption = Annotated[
+    bool, typer.Option("--practice", help="Practice: kept out of statistics and high scores.")
+]
 CardOption = Annotated[
     str | None,
     typer.Option("--card", help='Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),

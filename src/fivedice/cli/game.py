@@ -12,6 +12,7 @@ from fivedice.cli.common import (
     CardOption,
     DbOption,
     JsonOption,
+    PracticeOption,
     RulesOption,
     SetOption,
     check_game_id,
@@ -125,9 +126,7 @@ def play(
     game: Annotated[
         int | None, typer.Argument(help="The saved game to resume (see `fivedice games`).")
     ] = None,
-    practice: Annotated[
-        bool, typer.Option("--practice", help="Practice: kept out of statistics and high scores.")
-    ] = False,
+    practice: PracticeOption = False,
     db: DbOption = None,
 ) -> None:
     """Play a game in the terminal app; `--plain` reads one action per line instead.

@@ -84,8 +84,7 @@ def sheet(
     from fivedice.sheet.model import (
         blank_columns,
         build_sheet,
-        game_columns,
-        match_summary,
+        game_sheet,
         parse_names,
         parse_paper,
     )
@@ -110,12 +109,7 @@ def sheet(
         try:
             service = GameService.open(db)
             state = service.load(game).state
-            content = build_sheet(
-                state.rules,
-                game_columns(state),
-                summary=match_summary(state),
-                language=language,
-            )
+            content = game_sheet(state, language=language)
         except FivediceError as error:
             fail_with(error)
     else:

@@ -177,31 +177,25 @@ def _print_result(result: SimulationResult, rules_name: str) -> None:
             result.games,
         ).format(level=result.level.value, rules=rules_name, games=result.games, seed=result.seed)
     )
-    typer.echo(
-        "  "
-        + _("mean {mean:.2f} ± {error:.2f}, std {std:.1f}, min {low}, max {high}").format(
+    spread = _("mean {mean:.2f} ± {error:.2f}, std {std:.1f}, min {low}, max {high}")
+    rates = _("upper bonus {bonus:.1%}, Yahtzee {yahtzee:.1%}, extra Yahtzees {extra:.3f}")
+    for line in (
+        spread.format(
             mean=result.mean,
             error=result.standard_error,
             std=result.std,
             low=summary["min"],
             high=summary["max"],
-        )
-    )
-    typer.echo(
-        "  "
-        + _("percentiles")
-        + " "
-        + ", ".join(f"{p}%: {value:g}" for p, value in percentiles.items())
-    )
-    typer.echo(
-        "  "
-        + _("upper bonus {bonus:.1%}, Yahtzee {yahtzee:.1%}, extra Yahtzees {extra:.3f}").format(
+        ),
+        _("percentiles") + " " + ", ".join(f"{p}%: {v:g}" for p, v in percentiles.items()),
+        rates.format(
             bonus=result.upper_bonus_rate,
             yahtzee=result.yahtzee_rate,
             extra=result.mean_extra_yahtzees,
-        )
-    )
-    typer.echo("  " + _("{rate:,.0f} games/second").format(rate=result.games_per_second))
+        ),
+        _("{rate:,.0f} games/second").format(rate=result.games_per_second),
+    ):
+        typer.echo("  " + line)
 
 
 def _plot(results: list[SimulationResult], rules_name: str, path: Path) -> None:

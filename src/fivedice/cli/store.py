@@ -11,8 +11,9 @@ escape. JSON output is escaped by `json.dumps`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 import typer
 
@@ -24,6 +25,8 @@ from fivedice.i18n import _, ngettext
 if TYPE_CHECKING:
     from fivedice.service.games import GameService
 
+_T = TypeVar("_T")
+
 
 def _service(db: str | None) -> GameService:
     from fivedice.service.games import GameService
@@ -34,18 +37,43 @@ def _service(db: str | None) -> GameService:
         fail_with(error)
 
 
-def games(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Saved games, newest first: id, start, players, rules, status, actions, totals, kind."""
+def _ask(db: str | None, question: Callable[[GameService], _T]) -> _T:
+    """What `question` answers of the database `db` (or a clean exit that says why not)."""
     service = _service(db)
     try:
-        found = service.list_games()
+        return question(service)
     except FivediceError as error:
         fail_with(error)
+
+
+class _Listed(Protocol):
+    def to_json(self) -> object: ...
+
+
+def _printed_json_or_nothing(
+    found: Sequence[_Listed] | Mapping[str, Sequence[_Listed]], as_json: bool, nothing: str
+) -> bool:
+    """Prints what was `found` as JSON (`as_json`: a list, or lists by key), or `nothing`
+    when nothing was found; whether that said it all."""
     if as_json:
-        typer.echo(json.dumps([game.to_json() for game in found]))
-        return
+        if isinstance(found, Mapping):
+            value: object = {
+                key: [entry.to_json() for entry in listed] for key, listed in found.items()
+            }
+        else:
+            value = [entry.to_json() for entry in found]
+        typer.echo(json.dumps(value))
+        return True
     if not found:
-        typer.echo(_("No saved games."))
+        typer.echo(nothing)
+        return True
+    return False
+
+
+def games(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Saved games, newest first: id, start, players, rules, status, actions, totals, kind."""
+    found = _ask(db, lambda service: service.list_games())
+    if _printed_json_or_nothing(found, as_json, _("No saved games.")):
         return
     from fivedice.wording.text import error_text, list_text, status_text
 
@@ -73,16 +101,8 @@ def stats(
     as_json: JsonOption = False,
 ) -> None:
     """Statistics per player and rule preset (practice games are not counted)."""
-    service = _service(db)
-    try:
-        found = service.stats(player)
-    except FivediceError as error:
-        fail_with(error)
-    if as_json:
-        typer.echo(json.dumps([entry.to_json() for entry in found]))
-        return
-    if not found:
-        typer.echo(_("No finished games yet."))
+    found = _ask(db, lambda service: service.stats(player))
+    if _printed_json_or_nothing(found, as_json, _("No finished games yet.")):
         return
     from fivedice.core.boxes import KNOWN_BOXES
     from fivedice.i18n import formats
@@ -128,18 +148,8 @@ def stats(
 
 def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:
     """The ten best solo games per rule preset (practice games are not counted)."""
-    service = _service(db)
-    try:
-        lists = service.high_scores()
-    except FivediceError as error:
-        fail_with(error)
-    if as_json:
-        typer.echo(
-            json.dumps({rules: [e.to_json() for e in entries] for rules, entries in lists.items()})
-        )
-        return
-    if not lists:
-        typer.echo(_("No finished solo games yet."))
+    lists = _ask(db, lambda service: service.high_scores())
+    if _printed_json_or_nothing(lists, as_json, _("No finished solo games yet.")):
         return
     from fivedice.i18n import formats
     from fivedice.wording.text import preset_title
@@ -159,12 +169,7 @@ def export(
 ) -> None:
     """The game record as text: settings, seed, and every action with the dice it rolled."""
     check_game_id(game)
-    service = _service(db)
-    try:
-        text = service.export(game)
-    except FivediceError as error:
-        fail_with(error)
-    typer.echo(text, nl=False)
+    typer.echo(_ask(db, lambda service: service.export(game)), nl=False)
 
 
 def replay(
@@ -211,11 +216,7 @@ def abandon(
 ) -> None:
     """Marks an unfinished game abandoned (it stays listed but is no longer resumed)."""
     check_game_id(game)
-    service = _service(db)
-    try:
-        service.abandon(game)
-    except FivediceError as error:
-        fail_with(error)
+    _ask(db, lambda service: service.abandon(game))
     typer.echo(_("Game {id} abandoned.").format(id=game))
 
 

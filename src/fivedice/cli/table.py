@@ -12,6 +12,7 @@ import typer
 
 from fivedice.cli.common import (
     DbOption,
+    PracticeOption,
     RulesOption,
     SetOption,
     check_game_id,
@@ -49,9 +50,7 @@ def table(
     game: Annotated[
         int | None, typer.Argument(help="The saved table game to resume (see `fivedice games`).")
     ] = None,
-    practice: Annotated[
-        bool, typer.Option("--practice", help="Practice: kept out of statistics and high scores.")
-    ] = False,
+    practice: PracticeOption = False,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the app's roll-off for --first.")
     ] = None,
@@ -75,22 +74,14 @@ def table(
         service = GameService.open(db)
     except FivediceError as error:
         fail_with(error)
-    if not plain:
-        from fivedice.tui import run_table
-
-        try:
-            run_table(
-                service,
-                initial,
-                seed=seed,
-                practice=practice,
-                resume=resume,
-                resume_game=game,
-            )
-        except FivediceError as error:
-            fail_with(error)
-        return
     try:
+        if not plain:
+            from fivedice.tui import run_table
+
+            run_table(
+                service, initial, seed=seed, practice=practice, resume=resume, resume_game=game
+            )
+            return
         code = run_table_plain(
             service,
             initial,

@@ -470,3 +470,15 @@ def match_summary(state: GameState) -> str:
     if state.settings.match_length > 1:
         return _("Match totals: {totals}").format(totals=totals)
     return _("Totals: {totals}").format(totals=totals)
+
+
+def game_sheet(state: GameState, *, language: str = "en") -> Sheet:
+    """A saved game's sheet, filled in: a column per seat (per game of a match), with the
+    totals underneath, in the current language.
+
+    Raises:
+        SheetError: more columns than a sheet takes.
+    """
+    return build_sheet(
+        state.rules, game_columns(state), summary=match_summary(state), language=language
+    )

@@ -28,8 +28,7 @@ from fivedice.sheet.model import (
     SheetError,
     blank_columns,
     build_sheet,
-    game_columns,
-    match_summary,
+    game_sheet,
     parse_names,
     parse_paper,
 )
@@ -246,15 +245,7 @@ def _game_sheet_or_refusal(
 
     def build(form: SheetForm) -> tuple[Sheet, Paper]:
         paper = parse_paper(form.paper)
-        sheet = in_language(
-            form.language,
-            lambda: build_sheet(
-                state.rules,
-                game_columns(state),
-                summary=match_summary(state),
-                language=form.language,
-            ),
-        )
+        sheet = in_language(form.language, lambda: game_sheet(state, language=form.language))
         return sheet, paper
 
     return _sheet_or_refusal(request, visitor, build, public_id)
