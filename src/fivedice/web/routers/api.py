@@ -23,6 +23,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, Vali
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
+from fivedice.core.fairdice import MAX_CLIENT_SEED
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service.creation import PlayerSpec
@@ -71,6 +72,8 @@ class PlayerIn(BaseModel):
 
 
 Points = Annotated[int, Ge(0), Le(MAX_FIXED_SCORE), BeforeValidator(_json_integer)]
+ClientSeed = Annotated[str, Field(max_length=MAX_CLIENT_SEED)]
+"""A seat's own dice seed, as `core.fairdice` takes it."""
 
 
 class RuleOptionsIn(BaseModel):
@@ -126,7 +129,7 @@ class NewGameIn(BaseModel):
     first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
     match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
     practice: bool = False
-    client_seeds: list[Annotated[str, Field(max_length=64)]] = Field(
+    client_seeds: list[ClientSeed] = Field(
         default_factory=list,
         max_length=8,
         description='each seat\'s own dice seed, in seat order ("" for none); not with `seed`',
@@ -608,9 +611,8 @@ class RoomPlayerIn(BaseModel):
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, examples=["Bob"])
     kind: SeatKind = "friend"
     level: Level | None = Field(default=None, description="CPU level (CPU seats; default casual)")
-    client_seed: str = Field(
+    client_seed: ClientSeed = Field(
         default="",
-        max_length=64,
         description="the host's or a pass-and-play seat's own dice seed (friends add theirs"
         " when joining)",
     )
@@ -670,9 +672,8 @@ class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     invitation: str | None = Field(default=None, max_length=64)
     name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME_LENGTH)
-    client_seed: str = Field(
+    client_seed: ClientSeed = Field(
         default="",
-        max_length=64,
         description="your own dice seed: mixed into the game's dice, so that nobody - the"
         " server included - chooses them (before the start only)",
     )
