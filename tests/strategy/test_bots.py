@@ -285,12 +285,18 @@ def test_simulated_games_match_the_core_move_for_move(
     dt, rt = h.dice_tables(), h.rule_tables(rules)
     out = np.zeros((len(seeds), 4), dtype=np.int64)
     h.play_games(
-        profile.greedy, 0.0, 0.0, seeds, rt.multipliers, rt.scores, rt.joker_scores, rt.five,
-        rt.params, values, np.array(h.TYPICAL_BOX_VALUE), dt.keep_add, dt.keep_remove,
-        dt.roll_keeps, dt.keep_of_code, dt.keep_faces,
+        profile.greedy,
+        0.0,
+        0.0,
+        seeds,
+        rt.multipliers,
+        rt.arrays,
+        values,
+        np.array(h.TYPICAL_BOX_VALUE),
+        dt.arrays,
         first_turn_values(rules, values, profile.greedy),
         out,
-    )  # fmt: skip
+    )
     expected = _replay_in_python(rules, level, values, seeds)
     assert [tuple(int(x) for x in row) for row in out] == expected
 
@@ -322,7 +328,7 @@ def test_turn_values_equal_the_solvers(name: str, solved_table: Solved) -> None:
     rules = ALL_RULES[name]
     table = solved_table(rules)
     values = values_from_table(table)
-    rt, dt = h.rule_tables(rules), h.dice_tables()
+    dt = h.dice_tables()
     rng = random.Random(name)
     cards = _near_bonus_cards(rules) + [_random_card(rules, rng) for _ in range(12)]
     for card in cards:
@@ -330,9 +336,7 @@ def test_turn_values_equal_the_solvers(name: str, solved_table: Solved) -> None:
         expected = turn_values(table, column)
         boxes, _ = h.card_arrays(card.columns)
         ends = np.empty(h.N_ROLLS)
-        h.end_values(
-            boxes, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends
-        )
+        h.end_values(boxes, h.player_args(rules, values), ends)
         keep_values = np.empty((2, h.N_KEEPS))
         roll_values = np.empty((3, h.N_ROLLS))
         h.turn_tables(

@@ -111,12 +111,18 @@ def test_simulated_games_match_the_core_move_for_move(
     dt = h.dice_tables(rt.dice)
     out = np.zeros((len(seeds), 4), dtype=np.int64)
     h.play_games(
-        profile.greedy, 0.0, 0.0, seeds, rt.multipliers, rt.scores, rt.joker_scores, rt.five,
-        rt.params, values, h.typical_box_values(rules), dt.keep_add, dt.keep_remove,
-        dt.roll_keeps, dt.keep_of_code, dt.keep_faces,
+        profile.greedy,
+        0.0,
+        0.0,
+        seeds,
+        rt.multipliers,
+        rt.arrays,
+        values,
+        h.typical_box_values(rules),
+        dt.arrays,
         first_turn_values(rules, values, profile.greedy),
         out,
-    )  # fmt: skip
+    )
     for row, (dice_seed, _) in zip(out, seeds, strict=True):
         card = _play(bot, rules, _stream(int(dice_seed)))
         bonuses = sum(1 for column in card.columns if column.upper_bonus(rules))

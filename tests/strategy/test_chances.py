@@ -201,9 +201,9 @@ def test_master_last_turn_maximises_the_chance_of_winning(moments: MomentTable) 
     best_keep = np.empty((levels, 252), dtype=np.int64)
     win_turn(
         mask, up, int(armed), total, float(total + need), 0.0, np.ones(1), total + need,
-        moments.moments, np.zeros((13, 64, 2, 1)), arrays.score, arrays.joker_score,
-        arrays.arms, arrays.config, roll_w, np.empty((levels, 462)), best_keep,
-        np.empty(252, dtype=np.int64), np.empty(462), np.empty(462, dtype=np.int64),
+        moments.moments, np.zeros((13, 64, 2, 1)), arrays.kernel_rules, roll_w,
+        np.empty((levels, 462)), best_keep, np.empty(252, dtype=np.int64), np.empty(462),
+        np.empty(462, dtype=np.int64),
     )  # fmt: skip
 
     def result(roll: tuple[int, ...]) -> float:

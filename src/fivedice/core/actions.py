@@ -32,6 +32,7 @@ ScorePoints(category=<Box chance>, points=17, column=1)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fivedice.core.categories import Category
 from fivedice.core.dice import DICE_COUNT, MAX_DICE, parse_dice
@@ -76,29 +77,31 @@ class Roll:
 
 
 @dataclass(frozen=True)
-class Hold:
-    """Hold dice by position (1-5), sorted and distinct."""
+class _DicePositions:
+    """Dice named by position (1-5), sorted and distinct; `VERB` starts the notation."""
 
+    VERB: ClassVar[str]
     positions: tuple[int, ...]
 
     def __post_init__(self) -> None:
         _check_positions(self.positions)
 
     def __str__(self) -> str:
-        return "hold " + " ".join(map(str, self.positions))
+        return f"{self.VERB} " + " ".join(map(str, self.positions))
 
 
 @dataclass(frozen=True)
-class Release:
+class Hold(_DicePositions):
+    """Hold dice by position (1-5), sorted and distinct."""
+
+    VERB: ClassVar[str] = "hold"
+
+
+@dataclass(frozen=True)
+class Release(_DicePositions):
     """Release held dice by position (1-5), sorted and distinct."""
 
-    positions: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        _check_positions(self.positions)
-
-    def __str__(self) -> str:
-        return "release " + " ".join(map(str, self.positions))
+    VERB: ClassVar[str] = "release"
 
 
 @dataclass(frozen=True)

@@ -240,19 +240,7 @@ class GameRecord:
                     name=seat,
                     seat=entry.seat + 1,
                 )
-            script = _StrictScript(entry.dice, where)
-            try:
-                after = apply(state, entry.action, script)
-            except RecordError:
-                raise
-            except FivediceError as error:
-                raise RecordError(
-                    N_("{where} ({action}): {reason}"),
-                    where=where,
-                    action=entry.action,
-                    reason=str(error),
-                ) from None
-            script.check_used()
+            after = _replayed(state, entry, where)
             in_effect.append((entry, state))
             state = after
             yield entry, state, in_effect
@@ -584,6 +572,15 @@ def apply_logged(state: GameState, entry: ActionEntry) -> GameState:
     where = f"action {entry.seq}"
     if entry.action == UNDO or entry.seat != state.current_seat:
         raise RecordError(N_("{where}: cannot be applied on its own"), where=where)
+    return _replayed(state, entry, where)
+
+
+def _replayed(state: GameState, entry: ActionEntry, where: str) -> GameState:
+    """The state after the entry's action, which must use exactly the dice it recorded.
+
+    Raises:
+        RecordError: the action is illegal, or its dice do not match what it rolled.
+    """
     script = _StrictScript(entry.dice, where)
     try:
         after = apply(state, entry.action, script)

@@ -200,6 +200,11 @@ class RuleSet:
     def is_single_column(self) -> bool:
         return self.columns == 1
 
+    @property
+    def turns(self) -> int:
+        """Turns each player takes in a game: one for every box of every column."""
+        return len(self.boxes) * self.columns
+
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some options changed (validated like any rule set)."""
         return dataclasses.replace(self, **changes)

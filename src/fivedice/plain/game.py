@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from typing import TextIO
 
 from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
@@ -229,6 +230,20 @@ class LineReader:
             return False
 
 
+def write_lines(stream: TextIO, *lines: str) -> None:
+    """Writes the lines to the stream and flushes it, so that whoever reads it sees them now."""
+    for line in lines:
+        stream.write(line + "\n")
+    stream.flush()
+
+
+def ask_line(stream: TextIO, reader: LineReader, question: str) -> str | None:
+    """Writes the question (no line break) and reads the answer (`LineReader.read`)."""
+    stream.write(question)
+    stream.flush()
+    return reader.read()
+
+
 def clean_line(line: str) -> str | None:
     """The command in a line (outer spaces and byte-order marks removed), or None when it
     holds characters no command has: control characters, or bytes that were not UTF-8."""
@@ -279,14 +294,10 @@ class PlainSession:
         return self.view.game_id
 
     def say(self, *lines: str) -> None:
-        for line in lines:
-            self.stdout.write(line + "\n")
-        self.stdout.flush()
+        write_lines(self.stdout, *lines)
 
     def ask(self, question: str) -> str | None:
-        self.stdout.write(question)
-        self.stdout.flush()
-        return self.reader.read()
+        return ask_line(self.stdout, self.reader, question)
 
     def not_saved(self, error: FivediceError) -> None:
         self.say(
@@ -531,11 +542,7 @@ def run_plain(
         FivediceError: bad settings, or the database cannot be used (the message says why).
     """
 
-    def say(*lines: str) -> None:
-        for line in lines:
-            stdout.write(line + "\n")
-        stdout.flush()
-
+    say = partial(write_lines, stdout)
     reader = LineReader(stdin)
     resuming = resume or resume_game is not None
     settings = None if resuming else build_settings(rules, players, cpus, first, games)

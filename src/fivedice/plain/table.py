@@ -9,6 +9,7 @@ like `fivedice play --plain`; the coach ranks the keeps and boxes of typed dice
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TextIO
 
 from fivedice.core.actions import TABLE_NOTATION_HELP
@@ -16,6 +17,7 @@ from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.i18n import _
+from fivedice.plain.game import write_lines
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.table import open_table_game, table_entry
 from fivedice.store import StaleVersionError, StoreError
@@ -123,11 +125,7 @@ def run_table_plain(
         FivediceError: bad settings, nothing to resume, or the database cannot be used.
     """
 
-    def say(*lines: str) -> None:
-        for line in lines:
-            stdout.write(line + "\n")
-        stdout.flush()
-
+    say = partial(write_lines, stdout)
     view = open_table_game(
         service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
     )

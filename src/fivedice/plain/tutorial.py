@@ -20,9 +20,11 @@ from fivedice.plain.game import (
     MAX_LINE,
     QUIT_WORDS,
     LineReader,
+    ask_line,
     clean_line,
     parse_command,
     too_long_text,
+    write_lines,
 )
 from fivedice.service.games import GameService
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
@@ -67,14 +69,10 @@ class PlainTutorial:
     seed: int | None = None
 
     def say(self, *lines: str) -> None:
-        for line in lines:
-            self.stdout.write(line + "\n")
-        self.stdout.flush()
+        write_lines(self.stdout, *lines)
 
     def ask(self, prompt: str) -> str | None:
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.reader.read()
+        line = ask_line(self.stdout, self.reader, prompt)
         if line is LineReader.TOO_LONG or (line is not None and len(line.strip()) > MAX_COMMAND):
             self.say(too_long_text(MAX_LINE if line is LineReader.TOO_LONG else MAX_COMMAND))
             return ""

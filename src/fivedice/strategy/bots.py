@@ -223,9 +223,7 @@ class Bot:
         values = self.values_for(rules)
         boxes, _ = h.card_arrays(card.columns)
         ends = np.empty(dt.rolls)
-        h.end_values(
-            boxes, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends
-        )
+        h.end_values(boxes, h.player_args(rules, values), ends)
         keep_values = np.empty((rolls_left, dt.keeps))
         roll_values = np.empty((rolls_left + 1, dt.rolls))
         h.turn_tables(
@@ -280,30 +278,11 @@ class Bot:
         roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
         legal = card.placements(rules, roll)
-        rt = h.rule_tables(rules)
         boxes, _ = h.card_arrays(card.columns)
-        size = rules.columns * rt.boxes
-        cols = np.empty(size, dtype=np.int64)
-        box_ids = np.empty(size, dtype=np.int64)
-        jokers = np.empty(size, dtype=np.int64)
-        option_values = np.empty(size)
-        n = h.placement_options(
-            boxes,
-            rt.multipliers,
-            h.dice_tables(rt.dice).roll_of[roll],
-            self.profile.greedy,
-            rt.scores,
-            rt.joker_scores,
-            rt.five,
-            rt.params,
-            self.values_for(rules),
-            h.typical_box_values(rules),
-            cols,
-            box_ids,
-            jokers,
-            option_values,
+        cols, box_ids, _, option_values = h.card_placements(
+            rules, boxes, roll, self.profile.greedy, self.values_for(rules)
         )
-        chosen = self._pick(option_values[:n], ("box", card, roll))
+        chosen = self._pick(option_values, ("box", card, roll))
         column, category = int(cols[chosen]), rules.boxes[int(box_ids[chosen])]
         for placement in legal:
             if placement.column == column and placement.category == category:

@@ -70,6 +70,7 @@ __all__ = [
     "placement_options",
     "play_game",
     "play_games",
+    "player_args",
     "rule_tables",
     "state_value",
     "turn_tables",
@@ -131,6 +132,12 @@ class DiceTables:
     def keeps(self) -> int:
         return int(self.keep_add.shape[0])
 
+    @property
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """The tables as the playout reads them: (keep_add, keep_remove, roll_keeps,
+        keep_of_code, keep_faces)."""
+        return self.keep_add, self.keep_remove, self.roll_keeps, self.keep_of_code, self.keep_faces
+
 
 @functools.cache
 def dice_tables(dice: int = 5) -> DiceTables:
@@ -179,6 +186,11 @@ class RuleTables:
     @property
     def upper_cap(self) -> int:
         return int(self.params[CFG_CAP])
+
+    @property
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The rules as the CPU kernels read them: (scores, joker_scores, five, params)."""
+        return self.scores, self.joker_scores, self.five, self.params
 
 
 @functools.lru_cache(maxsize=64)
@@ -319,8 +331,19 @@ def card_placements(
     jokers = np.empty(size, dtype=np.int64)
     option_values = np.empty(size)
     count = placement_options(
-        boxes, rt.multipliers, dice_tables(rt.dice).roll_of[roll], greedy, rt.scores,
-        rt.joker_scores, rt.five, rt.params, values, typical_box_values(rules), cols, box_ids,
-        jokers, option_values,
-    )  # fmt: skip
+        boxes,
+        dice_tables(rt.dice).roll_of[roll],
+        greedy,
+        player_args(rules, values),
+        (cols, box_ids, jokers, option_values),
+    )
     return cols[:count], box_ids[:count], jokers[:count], option_values[:count]
+
+
+def player_args(
+    rules: RuleSet, values: Values
+) -> tuple[IntArray, tuple[IntArray, IntArray, IntArray, IntArray], Values, FloatArray]:
+    """A CPU player with these state values on a card of these rules, as the kernels take it
+    (`policy`): (multipliers, the rules' arrays, values, each box's typical worth)."""
+    rt = rule_tables(rules)
+    return rt.multipliers, rt.arrays, values, typical_box_values(rules)

@@ -132,10 +132,7 @@ def win_turn(
     opp_low: int,
     moments: FloatArray,
     last: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    config: IntArray,
+    rules: Any,
     roll_w: FloatArray,
     keep_w: FloatArray,
     best_keep: IntArray,
@@ -148,9 +145,11 @@ def win_turn(
     The best opponent's final total O is normal (opp_mean, opp_sd) when `opp_pmf` is empty,
     else exactly P(O = opp_low + i) = opp_pmf[i]. `last[b, upper, armed]` is the exact
     distribution of the points to come with only box b open (`last_box_pmfs`).
-    roll_w[n, r] / keep_w[n, k]: the value of holding roll r / keeping k with n rolls left;
-    best_keep[n, r], best_box[r] as in `solver.TurnValues`.
+    `rules` as the kernel takes them (`kernel_rules`). roll_w[n, r] / keep_w[n, k]: the value
+    of holding roll r / keeping k with n rolls left; best_keep[n, r], best_box[r] as in
+    `solver.TurnValues`.
     """
+    config, five_face = rules[4], rules[3]
     cdf = np.empty(opp_pmf.size)
     below = 0.0
     for i in range(opp_pmf.size):
@@ -162,18 +161,16 @@ def win_turn(
         allowed = open_boxes & 0x3F
     for r in range(252):
         chosen = allowed
-        if s.FIVE_FACE[r] > 0 and (mask >> 11) & 1:
+        if five_face[r] > 0 and (mask >> 11) & 1:
             chosen, _joker, _extra = s._joker_boxes(
-                s.FIVE_FACE[r], open_boxes, allowed, armed, config
+                five_face[r], open_boxes, allowed, armed, config
             )
         best = -1.0e300
         best_b = -1
         for b in range(13):
             if not (chosen >> b) & 1:
                 continue
-            p, nm, nu, na = outcome(
-                b, r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
-            )
+            p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
             w, mean = _end_chance(
                 total + p, nm, nu, na, opp_mean, opp_sd, opp_pmf, cdf, opp_low, moments, last
             )
@@ -283,10 +280,9 @@ class MasterBot(Bot):
         mean, sd, pmf, low = self._opponent
         win_turn(
             mask, min(up, moments.table.upper_cap), int(armed), card.total(rules), mean, sd,
-            pmf, low, moments.moments, last_box_pmfs(moments), arrays.score,
-            arrays.joker_score, arrays.arms, arrays.config, np.empty((levels, 252)),
-            np.empty((levels, 462)), best_keep, best_box, np.empty(462),
-            np.empty(462, dtype=np.int64),
+            pmf, low, moments.moments, last_box_pmfs(moments), arrays.kernel_rules,
+            np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
+            np.empty(462), np.empty(462, dtype=np.int64),
         )  # fmt: skip
         return best_keep, best_box
 
@@ -350,22 +346,12 @@ def _roll_from(keep: int, rng: npt.NDArray[np.uint64]) -> int:
 
 @njit(cache=True, nogil=True)
 def _play_duel(
-    seed: int,
-    kinds: IntArray,
-    first: int,
-    values: FloatArray,
-    moments: FloatArray,
-    last: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    config: IntArray,
-    levels: int,
-    master_from: int,
-    record: IntArray,
-    final: IntArray,
-    stats: IntArray,
+    seed: int, first: int, duel: Any, record: IntArray, final: IntArray, stats: IntArray
 ) -> None:
+    """One two-seat game; `duel` is what every game shares: (kinds, values, moments, last,
+    rules, levels, master_from) as `_play_duels` takes them."""
+    kinds, values, moments, last, rules, levels, master_from = duel
+    score, joker_score, arms, five_face, config = rules
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     state = np.zeros((2, 4), dtype=np.int64)  # mask, upper, armed, total
@@ -407,12 +393,11 @@ def _play_duel(
                     opp_buf[:size] = last[b, ou, oa]
                 win_turn(
                     mask, up, armed, total, opp_mean, opp_sd, opp_buf[:size], ot, moments,
-                    last, score, joker_score, arms, config, roll_v, keep_v, best_keep, best_box,
-                    running_max, running_arg,
+                    last, rules, roll_v, keep_v, best_keep, best_box, running_max, running_arg,
                 )  # fmt: skip
             else:
                 s._turn(
-                    mask, up, armed, values, score, joker_score, arms, s.FIVE_FACE, config,
+                    mask, up, armed, values, score, joker_score, arms, five_face, config,
                     s.ADD_FACE, s.REMOVE_FACE, s.ROLL_PROBABILITY, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg, np.empty(186), np.empty(16),
                 )  # fmt: skip
@@ -423,12 +408,10 @@ def _play_duel(
                     break
                 r = _roll_from(keep, rng)
             b = best_box[r]
-            p, nm, nu, na = outcome(
-                b, r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
-            )
+            p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
             if b == 11 and score[11, r] > 0:
                 stats[seat, 1] = 1
-            if s.FIVE_FACE[r] > 0 and (mask >> 11) & 1 and armed == 1 and config[3] > 0:
+            if five_face[r] > 0 and (mask >> 11) & 1 and armed == 1 and config[3] > 0:
                 stats[seat, 2] += 1
             state[seat, 0] = nm
             state[seat, 1] = nu
@@ -448,10 +431,7 @@ def _play_duels(
     values: FloatArray,
     moments: FloatArray,
     last: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    config: IntArray,
+    rules: Any,
     levels: int,
     master_from: int,
     records: IntArray,
@@ -459,10 +439,9 @@ def _play_duels(
     stats: IntArray,
 ) -> None:
     for g in prange(seeds.shape[0]):
-        _play_duel(
-            seeds[g], kinds, firsts[g], values, moments, last, score, joker_score, arms, config,
-            levels, master_from, records[g], finals[g], stats[g],
-        )  # fmt: skip
+        # Built in the loop: a parallel loop cannot take in a tuple that holds a tuple (rules).
+        duel = (kinds, values, moments, last, rules, levels, master_from)
+        _play_duel(seeds[g], firsts[g], duel, records[g], finals[g], stats[g])
 
 
 def play_duels(
@@ -499,7 +478,7 @@ def play_duels(
     stats = np.zeros((games, 2, 3), dtype=np.int64)
     _play_duels(
         seeds, np.array([codes[k] for k in kinds], dtype=np.int64), firsts, moments.values,
-        moments.moments, last_box_pmfs(moments), arrays.score, arrays.joker_score,
-        arrays.arms, arrays.config, rules.rolls_per_turn, master_from, records, finals, stats,
+        moments.moments, last_box_pmfs(moments), arrays.kernel_rules, rules.rolls_per_turn,
+        master_from, records, finals, stats,
     )  # fmt: skip
     return Duels(records, finals, firsts, stats)

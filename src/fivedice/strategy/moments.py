@@ -59,20 +59,13 @@ MOMENTS_VERSION = "1"
 
 @njit(cache=True, nogil=True)
 def outcome(
-    b: int,
-    r: int,
-    mask: int,
-    up: int,
-    armed: int,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    five_face: IntArray,
-    config: IntArray,
+    b: int, r: int, mask: int, up: int, armed: int, rules: Any
 ) -> tuple[int, int, int, int]:
-    """Scoring roll r in open box b: (points with every bonus, next mask, upper, armed).
+    """Scoring roll r in open box b: (points with every bonus, next mask, upper, armed);
+    `rules` as the kernel takes them (`kernel_rules`).
 
     Mirrors the solver's `_box_value` (and so `Column.fill`)."""
+    score, joker_score, arms, five_face, config = rules
     extra = 0
     joker = False
     if five_face[r] > 0 and (mask >> 11) & 1:
@@ -128,9 +121,7 @@ def _state_moments(
         s.REMOVE_FACE, probability, *work,
     )  # fmt: skip
     for r in range(252):
-        p, nm, nu, na = outcome(
-            best_box[r], r, mask, up, armed, score, joker_score, arms, five_face, config
-        )
+        p, nm, nu, na = outcome(best_box[r], r, mask, up, armed, rules)
         m1 = moments[nm, nu, na, 0]
         m2 = moments[nm, nu, na, 1]
         roll_m[0, r, 0] = p + m1
@@ -163,15 +154,10 @@ def _state_moments(
 
 @njit(cache=True, parallel=True)
 def _moments_batch(
-    masks: IntArray,
-    ups: IntArray,
-    armeds: IntArray,
-    values: FloatArray,
-    moments: FloatArray,
-    rules: Any,
-    probability: FloatArray,
-    levels: int,
+    states: Any, values: FloatArray, moments: FloatArray, rules: Any, levels: int
 ) -> None:
+    """Fills the moments of a layer's `states`, (masks, ups, armeds), in parallel."""
+    masks, ups, armeds = states
     n = masks.shape[0]
     chunks = min(n, 64)
     for c in prange(chunks):
@@ -180,8 +166,8 @@ def _moments_batch(
         keep_m = np.empty((462, 2))
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             m1, m2 = _state_moments(
-                masks[i], ups[i], armeds[i], values, moments, rules, probability, work, roll_m,
-                keep_m,
+                masks[i], ups[i], armeds[i], values, moments, rules, s.ROLL_PROBABILITY, work,
+                roll_m, keep_m,
             )  # fmt: skip
             moments[masks[i], ups[i], armeds[i], 0] = m1
             moments[masks[i], ups[i], armeds[i], 1] = m2
@@ -246,9 +232,8 @@ def compute_moments(
     done = 0
     for masks, ups, armeds, copy_masks, copy_to, copy_from in layers:
         _moments_batch(
-            masks, ups, armeds, values, moments, arrays.kernel_rules, s.ROLL_PROBABILITY,
-            rules.rolls_per_turn,
-        )  # fmt: skip
+            (masks, ups, armeds), values, moments, arrays.kernel_rules, rules.rolls_per_turn
+        )
         yahtzee = s.YAHTZEE_BIT if rules.yahtzee_bonus else None
         s._fill_copies(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
@@ -376,21 +361,15 @@ def _propagate_pmf(roll_pmf: FloatArray, best_keep: IntArray, keep_pmf: FloatArr
 
 @njit(cache=True, nogil=True)
 def _turn_policy(
-    mask: int,
-    up: int,
-    armed: int,
-    values: FloatArray,
-    score: IntArray,
-    joker_score: IntArray,
-    arms: IntArray,
-    config: IntArray,
-    levels: int,
+    mask: int, up: int, armed: int, values: FloatArray, rules: Any, levels: int
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """The policy's boxes and keeps for a turn, and each roll's outcome (points, next state)."""
+    """The policy's boxes and keeps for a turn, and each roll's outcome (points, next state);
+    `rules` as the kernel takes them (`kernel_rules`)."""
+    score, joker_score, arms, five_face, config = rules
     best_keep = np.empty((levels, 252), dtype=np.int64)
     best_box = np.empty(252, dtype=np.int64)
     s._turn(
-        mask, up, armed, values, score, joker_score, arms, s.FIVE_FACE, config, s.ADD_FACE,
+        mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
         s.REMOVE_FACE, s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
         best_keep, best_box, np.empty(462), np.empty(462, dtype=np.int64), np.empty(186),
         np.empty(16),
@@ -398,9 +377,7 @@ def _turn_policy(
     points = np.empty(252, dtype=np.int64)
     nexts = np.empty((252, 3), dtype=np.int64)
     for r in range(252):
-        p, nm, nu, na = outcome(
-            best_box[r], r, mask, up, armed, score, joker_score, arms, s.FIVE_FACE, config
-        )
+        p, nm, nu, na = outcome(best_box[r], r, mask, up, armed, rules)
         points[r] = p
         nexts[r, 0] = nm
         nexts[r, 1] = nu
@@ -423,9 +400,8 @@ def exact_roll_pmf(
     arrays = s._rule_arrays(rules)
     up = min(up, moments.table.upper_cap)
     best_keep, _, points, nexts = _turn_policy(
-        mask, up, int(armed), moments.values, arrays.score, arrays.joker_score, arrays.arms,
-        arrays.config, levels,
-    )  # fmt: skip
+        mask, up, int(armed), moments.values, arrays.kernel_rules, levels
+    )
     tails = {}
     for r in range(252):
         key = (int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))

@@ -61,7 +61,7 @@ def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_random(state: npt.NDArray[np.uint64]) -> float:  # pragma: no cover
+def next_random(state: npt.NDArray[np.uint64]) -> float:
     """A uniform number in [0, 1) from a splitmix64 state (advanced in place)."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
     z = state[0]
@@ -72,7 +72,7 @@ def next_random(state: npt.NDArray[np.uint64]) -> float:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True, inline="always")
-def count_code(counts: IntArray, dice: int) -> int:  # pragma: no cover
+def count_code(counts: IntArray, dice: int) -> int:
     """The face counts as a number in base dice + 1 (the index of `keep_of_code`)."""
     code = 0
     scale = 1
@@ -83,28 +83,25 @@ def count_code(counts: IntArray, dice: int) -> int:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def play_game(  # pragma: no cover
-    greedy: bool,
-    slip: float,
-    max_loss: float,
-    dice_seed: int,
-    slip_seed: int,
-    player: Any,
-    keeps: Any,
-    out: IntArray,
+def play_game(
+    style: Any, seeds: Any, player: Any, keeps: Any, first_keep: FloatArray, out: IntArray
 ) -> None:
     """Plays one solitaire game; writes (score, upper bonuses, Yahtzee scored, extras) to out.
 
-    `player` is (multipliers, scores, joker_scores, five, params, values, typical) and `keeps`
-    (keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep), as `play_games`
-    takes them; `first_keep` holds the keep values of the first turn (the same in every game).
+    `style` is the level's (greedy, slip, max_loss) (`bots.LevelProfile`); `seeds` the game's
+    (dice seed, slip seed); `player` the CPU player on its card (`policy`); `keeps` the dice
+    tables (keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces)
+    (`heuristics.DiceTables.arrays`); `first_keep` the keep values of the first turn (the same
+    in every game).
     """
-    multipliers, scores, joker_scores, five, params, values, typical = player
-    keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep = keeps
+    greedy, slip, max_loss = style
+    multipliers, arrays, _, _ = player
+    params = arrays[3]
+    keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces = keeps
     columns = multipliers.shape[0]
     boxes = params[CFG_BOXES]
     rolls = params[CFG_ROLLS]
-    n_rolls = scores.shape[1]
+    n_rolls = arrays[0].shape[1]
     n_keeps = keep_add.shape[0]
     first_roll = n_keeps - n_rolls
     dice = 0
@@ -127,9 +124,9 @@ def play_game(  # pragma: no cover
     p_joker = np.empty(columns * boxes, dtype=np.int64)
     p_value = np.empty(columns * boxes)
     dice_state = np.zeros(1, dtype=np.uint64)
-    dice_state[0] = np.uint64(dice_seed)
+    dice_state[0] = np.uint64(seeds[0])
     slip_state = np.zeros(1, dtype=np.uint64)
-    slip_state[0] = np.uint64(slip_seed)
+    slip_state[0] = np.uint64(seeds[1])
     saved = 0
     for turn in range(turns):
         levels = rolls - 1 + saved
@@ -137,7 +134,7 @@ def play_game(  # pragma: no cover
             if turn == 0 and levels == rolls - 1:
                 keep_values[:levels, :] = first_keep[:levels]
             else:
-                end_values(card, multipliers, scores, joker_scores, five, params, values, ends)
+                end_values(card, player, ends)
                 turn_tables(ends, levels, keep_add, keep_remove, keep_values, roll_values, best)
         counts[:] = 0
         for _ in range(dice):
@@ -169,17 +166,12 @@ def play_game(  # pragma: no cover
                 counts[int(next_random(dice_state) * 6.0)] += 1
         saved = unused if params[CFG_SAVED_ROLLS] == 1 else 0
         roll = keep_of_code[count_code(counts, dice)] - first_roll
-        n = placement_options(
-            card, multipliers, roll, greedy, scores, joker_scores, five, params, values,
-            typical, p_col, p_box, p_joker, p_value,
-        )  # fmt: skip
+        n = placement_options(card, roll, greedy, player, (p_col, p_box, p_joker, p_value))
         draw = next_random(slip_state) if slip > 0.0 else 1.0
         i = pick(p_value, n, draw, slip, max_loss)
         col = p_col[i]
         _, up, _ = column_key(card[col], params)
-        points, _, extra = placement(
-            card[col], p_box[i], p_joker[i], roll, up, scores, joker_scores, five, params
-        )
+        points, _, extra = placement(card[col], p_box[i], p_joker[i], roll, up, arrays)
         card[col, p_box[i]] = points
         extras[col] += extra
     score = 0
@@ -207,30 +199,23 @@ def play_game(  # pragma: no cover
 
 
 @njit(cache=True, parallel=True)
-def play_games(  # pragma: no cover
+def play_games(
     greedy: bool,
     slip: float,
     max_loss: float,
     seeds: npt.NDArray[np.uint64],
     multipliers: IntArray,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
+    arrays: Any,
     values: Any,
     typical: FloatArray,
-    keep_add: IntArray,
-    keep_remove: IntArray,
-    roll_keeps: IntArray,
-    keep_of_code: IntArray,
-    keep_faces: IntArray,
+    keeps: Any,
     first_keep: FloatArray,
     out: IntArray,
 ) -> None:
-    """`play_game` for each row of seeds (dice seed, slip seed), in parallel."""
+    """`play_game` for each row of seeds (dice seed, slip seed), in parallel; the player's
+    parts as `player_args` gives them, the dice tables as `DiceTables.arrays`."""
     for g in prange(seeds.shape[0]):
         # Built in the loop: a parallel loop cannot take in a tuple that holds a tuple (the
-        # factored values).
-        player = (multipliers, scores, joker_scores, five, params, values, typical)
-        keeps = (keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces, first_keep)
-        play_game(greedy, slip, max_loss, seeds[g, 0], seeds[g, 1], player, keeps, out[g])
+        # rules' arrays, the factored values).
+        player = (multipliers, arrays, values, typical)
+        play_game((greedy, slip, max_loss), seeds[g], player, keeps, first_keep, out[g])

@@ -6,8 +6,13 @@ boxes, upper total, armed), and chooses its keeps by the kernel's exact expectim
 rest of the turn. The legal boxes, the end-of-turn valuation and the keep expectimax are the
 strategy kernel's (`kernel`); this module only spreads them over the columns of a card.
 
-A card is an int64 array (columns, B) with -1 for an open box; `params` is the rules' config
-vector (`rule_arrays.RuleArrays.config`), `scores`/`joker_scores` its (B, R) score tables.
+A card is an int64 array (columns, B) with -1 for an open box. Two tuples travel together
+through these kernels: `arrays`, the rules as they read them, `(scores, joker_scores, five,
+params)` (`heuristics.RuleTables.arrays`: the (B, R) box scores and joker scores, each roll's
+face when all its dice show one, else 0, and the config vector `rule_arrays.RuleArrays.config`);
+and `player`, a CPU player on a card, `(multipliers, arrays, values, typical)`
+(`heuristics.player_args`: the columns' multipliers, the state values and each box's typical
+worth).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ EPSILON = 1e-9  # options closer than this are ties (broken by a fixed order)
 
 
 @njit(cache=True, nogil=True)
-def column_key(boxes: IntArray, params: IntArray) -> tuple[int, int, int]:  # pragma: no cover
+def column_key(boxes: IntArray, params: IntArray) -> tuple[int, int, int]:
     """(filled mask, capped upper total, armed) of one column: its value-table index."""
     mask = 0
     upper = 0
@@ -54,15 +59,11 @@ def column_key(boxes: IntArray, params: IntArray) -> tuple[int, int, int]:  # pr
 
 
 @njit(cache=True, nogil=True)
-def legal_boxes(  # pragma: no cover
-    boxes: IntArray,
-    roll: int,
-    five: IntArray,
-    params: IntArray,
-    out_box: IntArray,
-    out_joker: IntArray,
+def legal_boxes(
+    boxes: IntArray, roll: int, arrays: Any, out_box: IntArray, out_joker: IntArray
 ) -> int:
     """Writes the legal boxes of one column for a roll (the kernel's rules: `joker_boxes`)."""
+    _, _, five, params = arrays
     mask, _, armed = column_key(boxes, params)
     open_boxes, allowed = kernel.open_and_allowed(mask, params)
     chosen, joker = allowed, False
@@ -79,21 +80,14 @@ def legal_boxes(  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def placement(  # pragma: no cover
-    boxes: IntArray,
-    box: int,
-    joker: int,
-    roll: int,
-    up: int,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
+def placement(
+    boxes: IntArray, box: int, joker: int, roll: int, up: int, arrays: Any
 ) -> tuple[int, int, int]:
     """(box points, points now with bonuses, 1 if an extra Yahtzee is earned).
 
     `up` is the column's upper total capped at the threshold (enough to see it reached).
     """
+    scores, joker_scores, five, params = arrays
     points = joker_scores[box, roll] if joker == 1 else scores[box, roll]
     total = points
     if box < UPPER_BOXES and up < params[CFG_THRESHOLD] <= up + points:
@@ -108,22 +102,14 @@ def placement(  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def placement_gain(  # pragma: no cover
-    boxes: IntArray,
-    box: int,
-    joker: int,
-    roll: int,
-    mask: int,
-    up: int,
-    armed: int,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
-    values: Any,
+def placement_gain(
+    boxes: IntArray, box: int, joker: int, roll: int, key: Any, arrays: Any, values: Any
 ) -> float:
-    """Points now plus the change of the column's state value (before the multiplier)."""
-    points, total, _ = placement(boxes, box, joker, roll, up, scores, joker_scores, five, params)
+    """Points now plus the change of the column's state value (before the multiplier);
+    `key` is the column's (mask, up, armed) (`column_key`)."""
+    mask, up, armed = key
+    params = arrays[3]
+    points, total, _ = placement(boxes, box, joker, roll, up, arrays)
     new_up = min(up + points, params[CFG_CAP]) if box < UPPER_BOXES else up
     new_armed = armed
     arms = points > 0 or params[CFG_BONUS_IF_FILLED] == 1
@@ -135,18 +121,11 @@ def placement_gain(  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def end_values(  # pragma: no cover
-    card: IntArray,
-    multipliers: IntArray,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
-    values: Any,
-    out: FloatArray,
-) -> None:
+def end_values(card: IntArray, player: Any, out: FloatArray) -> None:
     """The value of scoring each roll now, in the best place on the card (relative to the
     card's state value): the kernel's end-of-turn valuation, column by column."""
+    multipliers, arrays, values, _ = player
+    scores, joker_scores, five, params = arrays
     rolls = scores.shape[1]
     boxes = params[CFG_BOXES]
     full = (1 << boxes) - 1
@@ -176,7 +155,7 @@ def end_values(  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def turn_tables(  # pragma: no cover
+def turn_tables(
     ends: FloatArray,
     levels: int,
     keep_add: IntArray,
@@ -225,7 +204,7 @@ def pick(option_values: FloatArray, n: int, draw: float, slip: float, max_loss: 
 
 
 @njit(cache=True, nogil=True)
-def straight_open(card: IntArray, params: IntArray) -> bool:  # pragma: no cover
+def straight_open(card: IntArray, params: IntArray) -> bool:
     """Whether a straight box is open in some column (the beginner then draws to one)."""
     straights = params[CFG_STRAIGHTS]
     for col in range(card.shape[0]):
@@ -236,7 +215,7 @@ def straight_open(card: IntArray, params: IntArray) -> bool:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def beginner_keep(counts: IntArray, straight_open: bool, out: IntArray) -> None:  # pragma: no cover
+def beginner_keep(counts: IntArray, straight_open: bool, out: IntArray) -> None:
     """The beginner's hold as face counts: a straight (draw) while a straight box is open,
     else every die of its most common face (the higher face on a tie)."""
     out[:] = 0
@@ -261,46 +240,33 @@ def beginner_keep(counts: IntArray, straight_open: bool, out: IntArray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def placement_options(  # pragma: no cover
-    card: IntArray,
-    multipliers: IntArray,
-    roll: int,
-    greedy: bool,
-    scores: IntArray,
-    joker_scores: IntArray,
-    five: IntArray,
-    params: IntArray,
-    values: Any,
-    typical: FloatArray,
-    out_col: IntArray,
-    out_box: IntArray,
-    out_joker: IntArray,
-    out_value: FloatArray,
-) -> int:
+def placement_options(card: IntArray, roll: int, greedy: bool, player: Any, out: Any) -> int:
     """Every legal placement of a roll on the card, in card order, with its value.
 
-    Greedy values are the points now (times the multiplier), less a hair for scratching a
-    box that is usually worth much, so that a greedy player scratches the ones first.
+    `out` is (column, box, joker flag, value) arrays, one entry per placement, written from
+    the start. Greedy values are the points now (times the multiplier), less a hair for
+    scratching a box that is usually worth much, so that a greedy player scratches the ones
+    first.
     """
+    multipliers, arrays, values, typical = player
+    params = arrays[3]
+    out_col, out_box, out_joker, out_value = out
     boxes_tmp = np.empty(params[CFG_BOXES], dtype=np.int64)
     joker_tmp = np.empty(params[CFG_BOXES], dtype=np.int64)
     n = 0
     for col in range(card.shape[0]):
         boxes = card[col]
-        mask, up, armed = column_key(boxes, params)
-        m = legal_boxes(boxes, roll, five, params, boxes_tmp, joker_tmp)
+        key = column_key(boxes, params)
+        m = legal_boxes(boxes, roll, arrays, boxes_tmp, joker_tmp)
         for i in range(m):
             box = boxes_tmp[i]
             if greedy:
-                _, total, _ = placement(
-                    boxes, box, joker_tmp[i], roll, up, scores, joker_scores, five, params
-                )
+                _, total, _ = placement(boxes, box, joker_tmp[i], roll, key[1], arrays)
                 value = multipliers[col] * (total - 1e-3 * typical[box])
             else:
                 value = multipliers[col] * placement_gain(
-                    boxes, box, joker_tmp[i], roll, mask, up, armed, scores, joker_scores,
-                    five, params, values,
-                )  # fmt: skip
+                    boxes, box, joker_tmp[i], roll, key, arrays, values
+                )
             out_col[n] = col
             out_box[n] = box
             out_joker[n] = joker_tmp[i]

@@ -185,17 +185,10 @@ def simulate(
             profile.max_loss,
             chunk_seeds,
             rt.multipliers,
-            rt.scores,
-            rt.joker_scores,
-            rt.five,
-            rt.params,
+            rt.arrays,
             values,
             typical,
-            dt.keep_add,
-            dt.keep_remove,
-            dt.roll_keeps,
-            dt.keep_of_code,
-            dt.keep_faces,
+            dt.arrays,
             first_keep,
             results,
         )
@@ -347,7 +340,7 @@ def first_turn_values(rules: RuleSet, values: h.Values, greedy: bool) -> h.Float
         return keep_values
     card = np.full((rules.columns, rt.boxes), -1, dtype=np.int64)
     ends = np.empty(dt.rolls)
-    h.end_values(card, rt.multipliers, rt.scores, rt.joker_scores, rt.five, rt.params, values, ends)
+    h.end_values(card, h.player_args(rules, values), ends)
     roll_values = np.empty((levels + 1, dt.rolls))
     h.turn_tables(
         ends, levels, dt.keep_add, dt.keep_remove, keep_values, roll_values, np.empty(dt.keeps)

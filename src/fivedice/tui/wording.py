@@ -12,6 +12,7 @@ import dataclasses
 from textual.dom import DOMNode
 
 from fivedice.core.categories import Category
+from fivedice.core.errors import N_
 from fivedice.i18n import _
 from fivedice.wording.boxes import box_name
 from fivedice.wording.cells import fit_cells
@@ -75,17 +76,21 @@ def localize_bindings(node: DOMNode, texts: dict[str, str] | None = None) -> Non
         ]
 
 
+SHORT_BOX_NAMES: dict[str, str] = {
+    "three_of_a_kind": N_("3 of kind"),
+    "four_of_a_kind": N_("4 of kind"),
+    "five_of_a_kind": N_("5 of kind"),
+    "small_straight": N_("Small str."),
+    "large_straight": N_("Large str."),
+    "full_straight": N_("Full str."),
+}
+"""The boxes whose full names are too long for the compact card, abbreviated, by key."""
+
+
 def short_box_name(category: Category) -> str:
     """A box's name in at most 10 cells, for the compact score card of small windows."""
-    names = {
-        "three_of_a_kind": _("3 of kind"),
-        "four_of_a_kind": _("4 of kind"),
-        "five_of_a_kind": _("5 of kind"),
-        "small_straight": _("Small str."),
-        "large_straight": _("Large str."),
-        "full_straight": _("Full str."),
-    }
-    name = names.get(category.key) or box_name(category)
+    short = SHORT_BOX_NAMES.get(category.key)
+    name = _(short) if short is not None else box_name(category)
     return fit_cells(name, 10)
 
 

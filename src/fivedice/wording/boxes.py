@@ -5,6 +5,7 @@ box the player typed, found by any of its names.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from fivedice.core.actions import Score
 from fivedice.core.boxes import Box
@@ -39,34 +40,29 @@ def find_box(text: str, boxes: tuple[Box, ...] = CATEGORIES) -> Category | None:
     return None
 
 
-def upper_total_label(_: Callable[[str], str] = current_gettext) -> str:
-    """The label of the upper boxes' sum on the card, translated by `_`
-    (default: the current language)."""
-    return _("Upper total")
+CARD_LABELS: dict[str, str] = {
+    "upper_total": N_("Upper total"),
+    "against_par": N_("Against par"),
+    "upper_bonus": N_("Upper bonus"),
+    "yahtzee_bonus": N_("Yahtzee bonus"),
+    "total": N_("Total"),
+}
+"""The labels of the card's sums, by key: the upper boxes' sum, their standing against par
+(three of each face), the upper bonus, the extra-Yahtzee bonuses and a card's (or column's)
+total."""
 
 
-def par_label(_: Callable[[str], str] = current_gettext) -> str:
-    """The label of the upper boxes' standing against par (three of each face), translated by `_`
-    (default: the current language)."""
-    return _("Against par")
+def card_label(key: str, _: Callable[[str], str] = current_gettext) -> str:
+    """The label of one of the card's sums (`CARD_LABELS`), translated by `_` (default: the
+    current language)."""
+    return _(CARD_LABELS[key])
 
 
-def upper_bonus_label(_: Callable[[str], str] = current_gettext) -> str:
-    """The label of the upper bonus on the card, translated by `_`
-    (default: the current language)."""
-    return _("Upper bonus")
-
-
-def yahtzee_bonus_label(_: Callable[[str], str] = current_gettext) -> str:
-    """The label of the extra-Yahtzee bonuses on the card, translated by `_`
-    (default: the current language)."""
-    return _("Yahtzee bonus")
-
-
-def total_label(_: Callable[[str], str] = current_gettext) -> str:
-    """The label of a card's (or column's) total, translated by `_`
-    (default: the current language)."""
-    return _("Total")
+upper_total_label = partial(card_label, "upper_total")
+par_label = partial(card_label, "against_par")
+upper_bonus_label = partial(card_label, "upper_bonus")
+yahtzee_bonus_label = partial(card_label, "yahtzee_bonus")
+total_label = partial(card_label, "total")
 
 
 def parse_score_words(text: str, boxes: tuple[Box, ...] = CATEGORIES) -> Score:

@@ -174,17 +174,20 @@ def placement_notes(placement: Placement) -> list[str]:
     return notes
 
 
+def _turn_of(state: GameState) -> dict[str, object]:
+    """What every turn heading names: whose turn it is (`name`), its number (`turn`) and how
+    many turns a game has (`turns`)."""
+    return {
+        "name": state.seats[state.current_seat].name,
+        "turn": state.turn_number,
+        "turns": state.rules.turns,
+    }
+
+
 def table_turn_lines(state: GameState) -> list[str]:
     """A turn at the table: whose turn, the dice entered, and every box they may go in."""
     rules = state.rules
-    seat = state.current_seat
-    lines = [
-        _("{name}'s turn {turn} of {turns}.").format(
-            name=state.seats[seat].name,
-            turn=state.turn_number,
-            turns=len(rules.boxes) * rules.columns,
-        )
-    ]
+    lines = [_("{name}'s turn {turn} of {turns}.").format(**_turn_of(state))]
     if state.dice is None:
         lines.append(
             _("Enter the dice rolled (e.g. dice 3 3 3 5 5), or the points (score chance 22).")
@@ -206,14 +209,11 @@ def turn_lines(state: GameState) -> list[str]:
     if state.settings.is_table:
         return table_turn_lines(state)
     rules = state.rules
-    seat = state.current_seat
     lines = [
         _("{name}'s turn {turn} of {turns}: roll {used} of {rolls}.").format(
-            name=state.seats[seat].name,
-            turn=state.turn_number,
-            turns=len(rules.boxes) * rules.columns,
+            **_turn_of(state),
             used=state.turn.rolls_used,
-            rolls=rules.rolls_per_turn + state.rolls_saved(seat),
+            rolls=rules.rolls_per_turn + state.rolls_saved(state.current_seat),
         ),
         _("Dice: {dice}").format(dice=dice_text(state.dice, state.turn.held)),
     ]

@@ -26,33 +26,40 @@ def status_text(status: str, gettext: Callable[[str], str] | None = None) -> str
     return (gettext or _)(name) if name is not None else status
 
 
+PRESET_TITLES: dict[str, str] = {
+    "classic": N_("Classic"),
+    "free-choice": N_("Free choice"),
+    "simple": N_("Simple"),
+    "classic-five": N_("Classic Five"),
+    "triple": N_("Triple Yahtzee"),
+    "yatzy": N_("Yatzy"),
+    "maxi-yatzy": N_("Maxi Yatzy"),
+}
+"""A rule preset's name as players see it, by its key."""
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "classic": N_("Official rules: extra-Yahtzee bonus 100, forced joker"),
+    "free-choice": N_("Classic with the free-choice joker (Verhoeff's rules)"),
+    "simple": N_("No extra-Yahtzee bonus and no joker"),
+    "classic-five": N_("Classic Five: no bonus, no joker, fixed straights"),
+    "triple": N_("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
+    "yatzy": N_("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
+    "maxi-yatzy": N_("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
+}
+"""What a rule preset is, in a few words, by its key."""
+
+
 def preset_title(name: str) -> str:
     """A rule preset's name as players see it, in the current language (the key, e.g.
     `classic`, stays what `--rules` and the API take)."""
-    titles = {
-        "classic": _("Classic"),
-        "free-choice": _("Free choice"),
-        "simple": _("Simple"),
-        "classic-five": _("Classic Five"),
-        "triple": _("Triple Yahtzee"),
-        "yatzy": _("Yatzy"),
-        "maxi-yatzy": _("Maxi Yatzy"),
-    }
-    return titles.get(name, name)
+    title = PRESET_TITLES.get(name)
+    return _(title) if title is not None else name
 
 
 def preset_description(name: str) -> str:
     """What a rule preset is, in a few words, in the current language."""
-    descriptions = {
-        "classic": _("Official rules: extra-Yahtzee bonus 100, forced joker"),
-        "free-choice": _("Classic with the free-choice joker (Verhoeff's rules)"),
-        "simple": _("No extra-Yahtzee bonus and no joker"),
-        "classic-five": _("Classic Five: no bonus, no joker, fixed straights"),
-        "triple": _("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
-        "yatzy": _("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
-        "maxi-yatzy": _("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
-    }
-    return descriptions.get(name, name)
+    description = PRESET_DESCRIPTIONS.get(name)
+    return _(description) if description is not None else name
 
 
 def player_name(number: int) -> str:

@@ -16,11 +16,27 @@ from fivedice.core.rules import RuleSet
 from fivedice.service.cpu import cpu_next_action
 from fivedice.service.errors import LessonNotFoundError
 from fivedice.service.saved import SavedGames
-from fivedice.service.tutorial import LESSONS, TutorialRun, find_lesson
+from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson
 from fivedice.service.tutorial import engine as tutorial_engine
 from fivedice.store.tutorial_progress import DONE, LOCAL, SKIPPED, LessonProgress, TutorialStore
 from fivedice.strategy.hints import Hint, hints_for
 from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError, waiting_at_most
+
+
+def _lesson(key: str) -> Lesson:
+    """The lesson with this key.
+
+    Raises:
+        LessonNotFoundError: no lesson has that key.
+    """
+    found = find_lesson(key)
+    if found is None:
+        raise LessonNotFoundError(
+            N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
+            lesson=key,
+            lessons=", ".join(item.key for item in LESSONS),
+        )
+    return found
 
 
 class Tutorials(SavedGames):
@@ -44,13 +60,7 @@ class Tutorials(SavedGames):
         Raises:
             LessonNotFoundError: no lesson has that key.
         """
-        found = find_lesson(lesson)
-        if found is None:
-            raise LessonNotFoundError(
-                N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
-                lesson=lesson,
-                lessons=", ".join(item.key for item in LESSONS),
-            )
+        found = _lesson(lesson)
         seed = random.SystemRandom().getrandbits(62) if seed is None else seed
         return tutorial_engine.start(found, rules or RuleSet(), seed=seed, player=player)
 
@@ -95,13 +105,7 @@ class Tutorials(SavedGames):
         Raises:
             LessonNotFoundError: no lesson has that key.
         """
-        found = find_lesson(lesson)
-        if found is None:
-            raise LessonNotFoundError(
-                N_("there is no lesson {lesson!r}; the lessons are {lessons}"),
-                lesson=lesson,
-                lessons=", ".join(item.key for item in LESSONS),
-            )
+        found = _lesson(lesson)
         return TutorialStore(self.store).mark_lesson(owner, found.key, SKIPPED)
 
     def tutorial_reset(self, owner: str = LOCAL) -> None:

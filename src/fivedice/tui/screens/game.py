@@ -89,12 +89,7 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t,f5", "retry", "Try again"),
         Binding("r,space", "roll", "Roll"),
-        Binding("1", "hold_die(1)", "Hold", show=False),
-        Binding("2", "hold_die(2)", "Hold", show=False),
-        Binding("3", "hold_die(3)", "Hold", show=False),
-        Binding("4", "hold_die(4)", "Hold", show=False),
-        Binding("5", "hold_die(5)", "Hold", show=False),
-        Binding("6", "hold_die(6)", "Hold", show=False),
+        *(Binding(str(face), f"hold_die({face})", "Hold", show=False) for face in range(1, 7)),
         Binding("h", "hint", "Hint"),
         Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
@@ -311,9 +306,7 @@ class GameScreen(Screen[None]):
         rolls = state.rules.rolls_per_turn + state.rolls_saved(state.current_seat)
         parts = [
             _("Turn: {name}").format(name=seat.name),
-            _("round {turn}/{turns}").format(
-                turn=state.turn_number, turns=len(state.rules.boxes) * state.rules.columns
-            ),
+            _("round {turn}/{turns}").format(turn=state.turn_number, turns=state.rules.turns),
             ngettext(
                 "{left} of {rolls} roll left",
                 "{left} of {rolls} rolls left",
@@ -832,27 +825,19 @@ class GameScreen(Screen[None]):
         play.coach_decisions += 1
         if not state.rules.is_single_column:
             play.coach_estimated = True
-        self.run_worker(
-            lambda: self._judge_worker(state, keep, category, column, anchor), thread=True
-        )
 
-    def _judge_worker(
-        self,
-        state: GameState,
-        keep: tuple[int, ...] | None,
-        category: Category | None,
-        column: int | None,
-        anchor: Entry,
-    ) -> None:
-        try:
-            options = coach_hints(state)
-        except Exception:  # no verdict rather than a crash
-            return
-        if not options:
-            return
-        loss = decision_loss(options, keep, category, column)
-        if loss is not None:
-            self.app.call_from_thread(self._report_loss, loss, options[0], anchor)
+        def judge() -> None:
+            try:
+                options = coach_hints(state)
+            except Exception:  # no verdict rather than a crash
+                return
+            if not options:
+                return
+            loss = decision_loss(options, keep, category, column)
+            if loss is not None:
+                self.app.call_from_thread(self._report_loss, loss, options[0], anchor)
+
+        self.run_worker(judge, thread=True)
 
     def _report_loss(self, loss: float, best: Hint, anchor: Entry) -> None:
         self.play.coach_loss += loss

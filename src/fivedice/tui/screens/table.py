@@ -179,7 +179,7 @@ class TableScreen(Screen[None]):
             head = _("At the table · {name}'s turn {turn} of {turns}").format(
                 name=state.seats[state.current_seat].name,
                 turn=state.turn_number,
-                turns=len(state.rules.boxes) * state.rules.columns,
+                turns=state.rules.turns,
             )
         self.query_one("#status", Static).update(Text(f"{head} · {scores}"))
 
