@@ -26,8 +26,8 @@ from typing import TextIO
 from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import N_, FivediceError
-from fivedice.core.game import GameSettings, SettingsError
+from fivedice.core.errors import FivediceError
+from fivedice.core.game import GameSettings
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
 from fivedice.service.games import (
@@ -37,8 +37,9 @@ from fivedice.service.games import (
     HintsUnavailableError,
     make_cpu_player,
 )
+from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
-from fivedice.store import GameClosedError, StaleVersionError, StoreError
+from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,
@@ -122,65 +123,6 @@ def build_settings(
         parsed = parse_level(level)
         seats.append((cpu_name(index, parsed), parsed))
     return game_settings(seats, rules, first_player=first, match_length=games)
-
-
-class NothingToResumeError(StoreError):
-    """`--resume` without a game, and no game is unfinished."""
-
-
-def open_game(
-    service: GameService,
-    settings: GameSettings | None,
-    *,
-    seed: int | None,
-    practice: bool,
-    resume: bool,
-    resume_game: int | None,
-    client_seeds: list[str] | None = None,
-) -> GameView:
-    """The game to play: the one to resume (`resume_game`, else the latest unfinished), or
-    a new one with `settings` (`client_seeds`: one per human seat, in order)."""
-    if resume or resume_game is not None:
-        game_id = resume_game
-        if game_id is None:
-            latest = service.latest_unfinished()
-            if latest is None:
-                raise NothingToResumeError(_("there is no unfinished game to resume"))
-            game_id = latest.game_id
-        view = service.load(game_id)
-        if view.is_over:
-            raise GameClosedError(
-                _("game {id} is {status}; it cannot be resumed").format(
-                    id=game_id, status=view.status
-                )
-            )
-        return view
-    assert settings is not None
-    return service.create_game(
-        settings,
-        seed=seed,
-        practice=practice,
-        client_seeds=seat_client_seeds(settings, client_seeds or []),
-    )
-
-
-def seat_client_seeds(settings: GameSettings, client_seeds: list[str]) -> list[str]:
-    """The client seeds given for the human seats, in order, spread over every seat.
-
-    Raises:
-        SettingsError: more client seeds than human seats.
-    """
-    humans = [index for index, seat in enumerate(settings.seats) if not seat.is_cpu]
-    if len(client_seeds) > len(humans):
-        raise SettingsError(
-            N_("{count} client seeds for {humans} human seats: at most one each"),
-            count=len(client_seeds),
-            humans=len(humans),
-        )
-    seeds = [""] * len(settings.seats)
-    for index, seed in zip(humans, client_seeds, strict=False):
-        seeds[index] = seed
-    return seeds
 
 
 class Outcome(Enum):
@@ -574,7 +516,7 @@ def run_plain(
         practice=practice,
         resume=resume,
         resume_game=resume_game,
-        client_seeds=client_seeds,
+        client_seeds=client_seeds or (),
     )
     if resume or resume_game is not None:
         say(resuming_line(view.game_id, view.version))

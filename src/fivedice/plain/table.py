@@ -15,11 +15,12 @@ from typing import TextIO
 from fivedice.core.actions import TABLE_NOTATION_HELP
 from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
-from fivedice.core.game import GameSettings, GameState
+from fivedice.core.game import GameKind, GameSettings, GameState
 from fivedice.i18n import _
 from fivedice.plain.game import write_lines
 from fivedice.service.games import GameService, UndoRefusedError
-from fivedice.service.table import open_table_game, table_entry
+from fivedice.service.opening import open_game
+from fivedice.service.table import table_entry
 from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
@@ -126,8 +127,14 @@ def run_table_plain(
     """
 
     say = partial(write_lines, stdout)
-    view = open_table_game(
-        service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
+    view = open_game(
+        service,
+        settings,
+        kind=GameKind.TABLE,
+        seed=seed,
+        practice=practice,
+        resume=resume,
+        resume_game=resume_game,
     )
     game_id = view.game_id
     if resume or resume_game is not None:

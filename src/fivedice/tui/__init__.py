@@ -67,11 +67,18 @@ def run_table(
     Raises:
         FivediceError: bad settings or nothing to resume (before the app starts).
     """
-    from fivedice.service.table import open_table_game
+    from fivedice.core.game import GameKind
+    from fivedice.service.opening import open_game
     from fivedice.tui.app import FivediceApp
     from fivedice.tui.session import TableGame
 
-    view = open_table_game(
-        service, settings, seed=seed, practice=practice, resume=resume, resume_game=resume_game
+    view = open_game(
+        service,
+        settings,
+        kind=GameKind.TABLE,
+        seed=seed,
+        practice=practice,
+        resume=resume,
+        resume_game=resume_game,
     )
     FivediceApp(table=TableGame(service, view)).run()
