@@ -1,0 +1,1 @@
+"""The printable score sheet: what it holds (`model`) and its PDF (`pdf`, fpdf2)."""
