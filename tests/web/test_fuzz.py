@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from fivedice.service.games import GameService
-from fivedice.web import api, pages, review, rooms, sheet, table
+from fivedice.web.routers import api, pages, review, rooms, sheet, table
 from fivedice.web.hub import PlayerSpec
 from tests.web.conftest import ORIGIN, SECRET, TestClient
 

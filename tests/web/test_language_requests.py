@@ -7,7 +7,7 @@ import threading
 
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import current_language
-from fivedice.web import pages
+from fivedice.web.routers import pages
 from fivedice.wording.text import describe_rules
 
 

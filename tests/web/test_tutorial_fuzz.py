@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from fivedice.store import schema
-from fivedice.web import tutorial
+from fivedice.web.routers import tutorial
 from tests.web.test_fuzz import FUZZ, form_posts, no_hang, send_form
 from tests.web.test_fuzz import world as world
 
