@@ -8,21 +8,18 @@ import json
 
 import pytest
 from sqlalchemy import create_engine, event, text
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import GameDamagedError, Store
+from tests.support.cli import run as run_command
+from tests.support.players import play_out, simple_cpu_factory
 
-from .conftest import play_out, simple_cpu_factory
-
-runner = CliRunner()
 DUEL = GameSettings((Seat("Ann"), Seat("CPU 1 (casual)", "casual")))
 
 
 def run(*args: str, input: str | None = None):
-    result = runner.invoke(app, list(args), input=input)
+    result = run_command(*args, input=input)
     assert "Traceback" not in result.output, result.output
     assert not isinstance(result.exception, Exception) or isinstance(
         result.exception, SystemExit

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from fivedice.core.game import GameSettings, Seat, legal_actions
 from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, StaleVersionError
-
-from .conftest import human_move, play_out, simple_cpu_factory
+from tests.support.players import human_move, play_out, simple_cpu_factory
 
 SEATS = GameSettings((Seat("Ann"), Seat("Bob"), Seat("Cora", "casual")))
 

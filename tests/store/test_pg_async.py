@@ -13,8 +13,7 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_async import AsyncStatements
-
-from .conftest import human_move, simple_cpu_factory
+from tests.support.players import human_move, simple_cpu_factory
 
 CHANNEL = "fivedice_test_notices"
 

@@ -20,8 +20,7 @@ from fivedice.store import (
     database,
     schema,
 )
-
-from .conftest import simple_cpu_factory
+from tests.support.players import simple_cpu_factory
 
 THREADS = 12
 

@@ -27,8 +27,7 @@ from fivedice.store import (
     dice_for,
     parse_record,
 )
-
-from .conftest import human_move, play_out, simple_cpu_factory
+from tests.support.players import human_move, play_out, simple_cpu_factory
 
 SOLO = GameSettings((Seat("Ann"),))
 DUEL = GameSettings((Seat("Ann"), Seat("CPU 1 (casual)", "casual")))

@@ -6,17 +6,14 @@ import json
 
 import pytest
 from sqlalchemy import text
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.categories import Category
 from fivedice.core.game import GameKind
 from fivedice.core.rules import CLASSIC
 from fivedice.plain.table import build_table_settings, parse_coach_request
 from fivedice.service.games import GameService, HintsUnavailableError
 from fivedice.store import Store, parse_record
-
-runner = CliRunner()
+from tests.support.cli import run
 
 # Ann: the upper boxes total exactly 63 (bonus 35); a Yahtzee, then a joker of sixes in the
 # large straight (40 + 100); two entries by points. Bob: no bonus, two scratches.
@@ -52,10 +49,6 @@ BOB = [
 ]
 ANN_TOTAL = 63 + 35 + (50 + 40 + 25 + 30 + 23 + 6 + 22) + 100
 BOB_TOTAL = (2 + 4 + 6 + 8 + 10 + 12) + (25 + 30 + 20)
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
 
 
 def whole_game() -> str:

@@ -16,8 +16,7 @@ from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
-from tests.tui.support import use_database
-from tests.tui.test_snapshots import run
+from tests.tui.support import run, use_database
 
 KEYS = {
     # The keys in the footers and the help, as the keyboard labels them, and the CPU seats.
@@ -79,7 +78,7 @@ def test_a_whole_solo_game_in_japanese_shows_no_english() -> None:
             await pilot.press("escape")
             await pilot.pause()
 
-    run(app, script)
+    run(app, script, settle=True)
     assert sorted(seen - KEYS) == []
 
 
@@ -91,4 +90,4 @@ def test_the_new_game_screen_shows_no_english() -> None:
         assert shown_words(app) - KEYS == set()
         assert "クラシック：" in " ".join(TEXT.findall(app.export_screenshot()))
 
-    run(app, script)
+    run(app, script, settle=True)

@@ -28,9 +28,7 @@ from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.game import GameScreen
-from tests.tui.support import use_database
-
-from .test_app import wait_for
+from tests.tui.support import use_database, wait_for
 
 pytestmark = pytest.mark.slow
 

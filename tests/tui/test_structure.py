@@ -18,7 +18,7 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.setup import SetupScreen
 from fivedice.tui.session import Backend
-from tests.tui.test_app import run, wait_for
+from tests.tui.support import run, wait_for
 
 PACKAGE = Path(fivedice.__file__).parent
 TUI = PACKAGE / "tui"

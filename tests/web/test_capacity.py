@@ -17,8 +17,7 @@ from fivedice.web import hub as hub_module
 from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
 from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
-
-from .conftest import SECRET
+from tests.support.players import SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,7 +150,7 @@ def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
 
 def _play(hub: GameHub, game_id: int, actions: int) -> int:
     """`actions` actions of the humans of a game through the hub; its version after them."""
-    from tests.store.conftest import human_move
+    from tests.support.players import human_move
 
     view = hub.load(game_id)
     for _ in range(actions):
@@ -250,7 +249,7 @@ def test_the_cpu_driver_ignores_news_it_has_already(service):
 
 
 def _play_until_cpu(hub: GameHub, game_id: int) -> int:
-    from tests.store.conftest import human_move
+    from tests.support.players import human_move
 
     view = hub.load(game_id)
     while not view.is_cpu_turn:

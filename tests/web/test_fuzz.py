@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from fivedice.service.games import GameService
-from fivedice.web.routers import api, pages, review, rooms, sheet, table
 from fivedice.web.hub import PlayerSpec
+from fivedice.web.routers import api, pages, review, rooms, sheet, table
 from tests.web.conftest import ORIGIN, SECRET, TestClient
 
 HANG_SECONDS = 30  # far above any honest request here: only a hang gets near it

@@ -6,18 +6,11 @@ import io
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.service.games import GameService
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
+from tests.support.cli import run
 
 
 def read_pdf(data: bytes) -> tuple[int, str]:

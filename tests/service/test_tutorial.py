@@ -3,8 +3,6 @@ preset, and by wrong ones (explained, never applied); numbers come from the rule
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from fivedice.core import PRESETS, Category, Hold, Roll, Score, find_ruleset, legal_actions
@@ -19,25 +17,9 @@ from fivedice.service.tutorial import (
 )
 from fivedice.service.tutorial import start as start_lesson
 from fivedice.service.tutorial.engine import _expected
+from tests.support.tutorial import expected_action
 
 TAUGHT = [lesson for lesson in LESSONS if not lesson.guided]
-
-
-def expected_action(run: TutorialRun):
-    """The action the current step asks for, worked out from the step's data."""
-    step = run.step
-    state = run.state
-    if step.kind is StepKind.ROLL:
-        return Roll()
-    if step.kind is StepKind.KEEP:
-        wanted = Counter(step.keep) - Counter(state.turn.kept_values)
-        for position, (value, held) in enumerate(
-            zip(state.dice, state.turn.held, strict=True), start=1
-        ):
-            if not held and wanted[value] > 0:
-                return Hold((position,))
-        return Roll()
-    return Score(_expected(step, state.placements())[0].category)
 
 
 def play_through(run: TutorialRun, limit: int = 60) -> TutorialRun:

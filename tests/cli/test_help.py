@@ -13,13 +13,7 @@ import typer.main
 
 from fivedice.cli import app
 from fivedice.cli.help import HELP_TEXTS, language_of
-
-SYNTAX = re.compile(r"--?[\w-]+|<[^>]*>|\$\w+|`[^`]*`|[a-z]+_[a-z_]+|\S*[/:.=]\S*")
-"""What a help screen shows as typed, not as words: options, types, variables, code, keys,
-paths and addresses."""
-
-ENGLISH_SENTENCE = re.compile(r"\b[A-Za-z]{2,}(?:,? [A-Za-z]{2,}){2,}")
-"""Three or more ASCII words in a row: a sentence (or its piece) left in English."""
+from tests.support.language import english_sentences
 
 
 def help_screen(*args: str, language: str = "ja") -> str:
@@ -34,11 +28,6 @@ def help_screen(*args: str, language: str = "ja") -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
-
-
-def english_sentences(screen: str) -> list[str]:
-    text = SYNTAX.sub(" ", screen.replace("│", " "))
-    return ENGLISH_SENTENCE.findall(text)
 
 
 def command_names() -> list[str]:

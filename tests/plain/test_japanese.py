@@ -13,6 +13,7 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
 from fivedice.plain.game import run_plain
+from tests.support.language import ScriptedPlayer
 
 COMMAND_WORDS = {
     # Typed by the player (they are the same in every language) and named in the help.
@@ -24,24 +25,6 @@ COMMAND_WORDS = {
 """Every ASCII word a Japanese player may read in the plain mode (kept small on purpose)."""
 
 TURN = ["hint", "roll", "hint", "hold 1 2", "roll", "release 1", "roll", "show"]
-
-
-class ScriptedPlayer(io.StringIO):
-    """Stdin that answers the zero-score question with "y" and otherwise types the next
-    scripted line: so the script needs no knowledge of the dice."""
-
-    def __init__(self, out: io.StringIO, lines: list[str]) -> None:
-        super().__init__()
-        self.out = out
-        self.lines = lines
-
-    def isatty(self) -> bool:
-        return False
-
-    def readline(self, size: int | None = -1) -> str:
-        if self.out.getvalue().endswith("[y/N] "):
-            return "y\n"
-        return self.lines.pop(0) + "\n" if self.lines else ""
 
 
 @pytest.fixture

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
-
-from fivedice.cli import app
 from fivedice.service.tutorial import LESSONS
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
+from tests.support.cli import run
 
 
 def listed():

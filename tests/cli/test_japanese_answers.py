@@ -15,8 +15,7 @@ from fivedice.core.categories import CATEGORIES
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import set_language
 from fivedice.plain.game import run_plain
-from tests.unit.test_cli_help import english_sentences
-from tests.unit.test_japanese_plain import ScriptedPlayer
+from tests.support.language import ScriptedPlayer, english_sentences
 
 TYPED = re.compile(r"\b(?:classic|free-choice|simple|classic-five|triple|CPU)\b")
 """What a player types (`--rules classic`) or a seat is called: not words to translate."""

@@ -3,15 +3,8 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from fivedice.cli import app
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
+from tests.support.cli import run
 
 
 def test_score_json_in_card_order():
