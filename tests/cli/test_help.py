@@ -46,6 +46,7 @@ def test_every_help_text_is_listed_for_translation():
     assert not missing
 
 
+@pytest.mark.processes
 def test_the_main_help_is_japanese():
     screen = help_screen("--help")
     assert "使い方：" in screen and "コマンド" in screen and "オプション" in screen
@@ -57,6 +58,7 @@ def test_the_main_help_is_japanese():
     assert english_sentences(help_screen("--help", language="en"))
 
 
+@pytest.mark.processes
 @pytest.mark.slow
 @pytest.mark.parametrize("name", command_names())
 def test_each_commands_help_is_japanese(name):
@@ -65,6 +67,7 @@ def test_each_commands_help_is_japanese(name):
     assert english_sentences(screen) == [], name
 
 
+@pytest.mark.processes
 def test_lang_on_the_command_line_chooses_the_help_language():
     assert "Utilisation" not in help_screen("--lang", "fr", "--help", language="en")
     assert "Usage :" in help_screen("--lang", "fr", "--help", language="en")
@@ -72,6 +75,7 @@ def test_lang_on_the_command_line_chooses_the_help_language():
     assert language_of(["play", "--", "--lang", "ja"]) is None
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
@@ -97,6 +101,7 @@ def test_a_refused_command_line_says_why_in_japanese(args, expected):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("environment", "expected"),
     [

@@ -81,6 +81,7 @@ def scores_zero(state, move: str) -> bool:
     )
 
 
+@pytest.mark.processes
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
     url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"

@@ -136,6 +136,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.processes
 def test_two_processes_writing_one_file_do_not_corrupt_it(tmp_path):
     path = tmp_path / "games.sqlite3"
     service = GameService(Store(url_of(path)), cpu_factory=simple_cpu_factory)

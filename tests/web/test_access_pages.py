@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from tests.web.test_pages import start, version_of
+from tests.web.support import start, version_of
 
 
 def announce(page):

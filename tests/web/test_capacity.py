@@ -17,7 +17,7 @@ from fivedice.web import hub as hub_module
 from fivedice.web.hub import LOCK_STRIPES, GameHub, PlayerSpec, RoomSeatSpec
 from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
-from tests.support.players import SECRET
+from tests.web.support import SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,6 +86,7 @@ def test_ready_made_answers_match_the_documented_schema(client):
     assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/GameOut")
 
 
+@pytest.mark.processes
 @pytest.mark.slow
 def test_the_live_benchmark_runs(tmp_path):
     """`bench_web.py --live` with two rooms for a second each (SQLite only, no PostgreSQL)."""

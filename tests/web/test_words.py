@@ -9,7 +9,7 @@ import re
 from fivedice.web.guard import LANG_COOKIE
 from fivedice.web.wording import gettext_for, texts
 from fivedice.wording.text import move_sentence
-from tests.web.test_pages import FORM, start
+from tests.web.support import FORM, start
 
 
 def announced(page: str) -> str:

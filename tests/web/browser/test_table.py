@@ -5,13 +5,7 @@ Screenshots go to `test-artifacts/` (git-ignored) for a person to look at: Engli
 
 from __future__ import annotations
 
-from tests.web.test_browser import (  # the module's server and browser fixtures
-    browser,  # noqa: F401
-    pytestmark,  # noqa: F401
-    served,  # noqa: F401
-    server,  # noqa: F401
-    shot,
-)
+from tests.web.browser.support import shot
 
 PHONE = {
     "viewport": {"width": 360, "height": 740},
@@ -26,7 +20,7 @@ def fits_the_phone(page):
     assert width <= 360, f"the page is {width} px wide on a 360 px phone"
 
 
-def test_a_table_game_on_a_phone_in_english_and_dutch(browser, server):  # noqa: F811
+def test_a_table_game_on_a_phone_in_english_and_dutch(browser, server):
     context = browser.new_context(locale="en-GB", **PHONE)
     page = context.new_page()
     page.goto(server + "/")

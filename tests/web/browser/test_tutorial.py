@@ -3,36 +3,18 @@ by clicks, the page never scrolls sideways; screenshots go to test-artifacts/.""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
-from tests.web.test_sheet_browser import sheet_server as server  # noqa: F401 (a fixture)
+from tests.web.browser.support import ARTIFACTS
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None and not os.environ.get("CI"),
-    reason=f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)",
-)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
+pytest.importorskip("playwright.sync_api")
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_a_lesson_by_clicks_at_360_px(server, chromium, language):  # noqa: F811
-    page = chromium.new_page(viewport={"width": 360, "height": 800})
+def test_a_lesson_by_clicks_at_360_px(sheet_server, browser, language):
+    page = browser.new_page(viewport={"width": 360, "height": 800})
     try:
-        page.goto(f"{server}/lang/{language}?next=/")
+        page.goto(f"{sheet_server}/lang/{language}?next=/")
         page.click("#learn")
         page.wait_for_selector("#play-scoring")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360

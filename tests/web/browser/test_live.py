@@ -17,13 +17,12 @@ import httpx
 import pytest
 
 from fivedice.service.games import GameService
-from tests.web.conftest import SECRET
+from tests.web.browser.support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, score_a_box
 from tests.web.live_helpers import running, wait_until
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, score_a_box
-from tests.web.test_browser import pytestmark as browser_mark
+from tests.web.support import SECRET
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [pytest.mark.slow, browser_mark]
+pytestmark = pytest.mark.slow
 
 WAIT_MS = 20_000  # generous: the timing is measured and printed, never asserted
 

@@ -14,17 +14,7 @@ import pytest
 
 from fivedice.core.errors import FivediceError
 from fivedice.web.hub import PlayerSpec
-from tests.web.test_browser import (  # the module's server and browser fixtures
-    browser,  # noqa: F401
-    pytestmark,  # noqa: F401
-    served,  # noqa: F401
-    server,  # noqa: F401
-    shot,
-    start_game,
-    version,
-    wait_for_turn,
-    wait_moved,
-)
+from tests.web.browser.support import shot, start_game, version, wait_for_turn, wait_moved
 
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -76,7 +66,7 @@ def click_and_wait(page, selector):
     wait_moved(page, before)
 
 
-def test_the_live_region_tells_every_roll_and_score_and_focus_follows(browser, server):  # noqa: F811
+def test_the_live_region_tells_every_roll_and_score_and_focus_follows(browser, server):
     context = browser.new_context(locale="en-US", **DESKTOP)
     page = context.new_page()
     start_game(page, server, seed="21")
@@ -113,7 +103,7 @@ def test_the_live_region_tells_every_roll_and_score_and_focus_follows(browser, s
     context.close()
 
 
-def test_a_phone_sees_the_dice_again_after_a_cpu_turn(browser, server):  # noqa: F811
+def test_a_phone_sees_the_dice_again_after_a_cpu_turn(browser, server):
     context = browser.new_context(locale="en-GB", **PHONE)
     page = context.new_page()
     page.goto(server + "/")
@@ -179,7 +169,7 @@ def _serious(page, name, axe):
 
 
 @pytest.mark.slow
-def test_axe_finds_nothing_serious_on_any_page(browser, served):  # noqa: F811
+def test_axe_finds_nothing_serious_on_any_page(browser, served):
     base, app = served
     hub = app.state.hub
     over = _finished_cpu_game(hub, [PlayerSpec("Bot A", "casual"), PlayerSpec("Bot B", "expert")])

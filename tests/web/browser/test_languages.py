@@ -19,16 +19,7 @@ from fivedice.i18n import set_language
 from fivedice.i18n.formats import number
 from fivedice.web.wording import gettext_for
 from fivedice.wording.text import box_name, describe_rules
-from tests.web.test_browser import (  # noqa: F401 (fixtures)
-    ARTIFACTS,
-    browser,
-    served,
-    server,
-    start_game,
-    version,
-    wait_for_turn,
-    wait_moved,
-)
+from tests.web.browser.support import ARTIFACTS, start_game, version, wait_for_turn, wait_moved
 
 pytestmark = pytest.mark.slow
 
@@ -82,7 +73,7 @@ def check_page(page, language: str, width: int, name: str) -> None:
     ("language", "locale", "width"),
     [("ja", "ja-JP", 360), ("ja", "ja-JP", 1280), ("fr", "fr-CA", 360), ("es", "es-419", 360)],
 )
-def test_main_pages_in_the_language_of_the_browser(browser, served, language, locale, width):  # noqa: F811
+def test_main_pages_in_the_language_of_the_browser(browser, served, language, locale, width):
     base, app = served
     said = words(language)
     player = {"ja": "花子", "fr": "Amélie", "es": "Íñigo"}[language] + f" {width}"

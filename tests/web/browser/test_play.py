@@ -6,137 +6,20 @@ Screenshots of the main pages go to `test-artifacts/` (git-ignored) for a person
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-import time
-from pathlib import Path
-
 import pytest
 
-from fivedice.service.games import GameService
-from tests.web.conftest import SECRET
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
-
-CHROMIUM = os.environ.get("FIVEDICE_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-# Outside CI a missing browser skips these tests; in CI (`make test` installs chromium) it fails.
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None and not os.environ.get("CI"),
-    reason=f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)",
+from tests.web.browser.support import (
+    board_state,
+    press,
+    score_a_box,
+    shot,
+    start_game,
+    version,
+    wait_for_turn,
+    wait_moved,
 )
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(served):
-    """The base URL of the server."""
-    return served[0]
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """uvicorn in this process, on a free loopback port, with a private database:
-    (base URL, the app)."""
-    from fivedice.web import create_app
-
-    path = tmp_path_factory.mktemp("browser") / "web.sqlite3"
-    service = GameService.open(f"sqlite:///{path}")
-    app = create_app(service, SECRET, cpu_delay_ms=40)
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    instance.should_exit = True
-    thread.join(timeout=10)
-    service.store.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-def shot(page, name):
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def board_state(page):
-    return page.locator("#board").get_attribute("data-state")
-
-
-def version(page):
-    return int(page.locator("#board").get_attribute("data-version"))
-
-
-def wait_moved(page, before):
-    page.wait_for_function(
-        "v => Number(document.querySelector('#board').dataset.version) > v", arg=before
-    )
-
-
-def wait_for_turn(page):
-    """Until the human may act or the game is over (CPU turns step by themselves)."""
-    page.wait_for_function(
-        "() => ['act', 'over'].includes(document.querySelector('#board').dataset.state)",
-        timeout=60_000,
-    )
-
-
-def press(page, key):
-    before = version(page)
-    page.keyboard.press(key)
-    wait_moved(page, before)
-
-
-def start_game(page, base, seed="21"):
-    page.goto(base + "/")
-    page.fill("#name0", "Ann")
-    page.select_option("#kind1", "cpu")
-    page.select_option("#level1", "casual")
-    page.fill("#seed", seed)
-    page.click("#start")
-    page.wait_for_selector("#board")
-
-
-def score_a_box(page, button=None):
-    """Clicks a score button (the first that scores more than 0 unless one is given);
-    a 0 is asked once, and the Yes answers it."""
-    if button is None:
-        scoring = page.locator("td.legal button:not(.zero)")
-        button = scoring.nth(0) if scoring.count() else page.locator("td.legal button").nth(0)
-    zero = "zero" in (button.get_attribute("class") or "")
-    button.click()
-    if zero:
-        page.locator("#zero-yes").click()
+pytest.importorskip("playwright.sync_api")
 
 
 def play_turn(page, *, hint=False):
