@@ -171,7 +171,7 @@ def _refused_cleanly(result, message):
         ["export"],
         ["abandon"],
         ["play", "--plain", "--resume"],
-        # QA of issue 10: these said the (healthy) database was damaged.
+        # These said the (healthy) database was damaged.
         ["review"],
         ["sheet", "-o", "-", "--game"],
         ["table", "--plain"],

@@ -1,4 +1,4 @@
-"""The command line's help in the player's language (issue 13): `fivedice --help` and the
+"""The command line's help in the player's language: `fivedice --help` and the
 help of every command read in Japanese, with no English sentence left."""
 
 from __future__ import annotations

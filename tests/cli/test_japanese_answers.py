@@ -1,4 +1,4 @@
-"""The command line's answers in Japanese (issue 13): rules, score, advise, the saved games,
+"""The command line's answers in Japanese: rules, score, advise, the saved games,
 statistics, a replayed record and its check say nothing in English (box names, counts,
 statuses and moves in words; only preset keys, typed with `--rules`, stay ASCII)."""
 

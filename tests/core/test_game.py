@@ -216,7 +216,7 @@ def test_hold_keeps_values_through_rolls():
     assert state.dice == (6, 2, 6, 4, 6)
 
 
-# -- player names: the one rule (issue 10, item 6) -----------------------------------------
+# -- player names: the one rule ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(

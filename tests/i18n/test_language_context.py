@@ -1,4 +1,4 @@
-"""The language is a ContextVar (issue 14, item 7): concurrent requests in different languages
+"""The language is a ContextVar: concurrent requests in different languages
 each speak their own, with no lock between them, and the process's language stays put."""
 
 from __future__ import annotations

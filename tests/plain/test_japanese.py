@@ -1,4 +1,4 @@
-"""A Japanese player meets no English in the plain mode (issue 13): a whole two-game match
+"""A Japanese player meets no English in the plain mode: a whole two-game match
 against a CPU, with help, rules, hints, the card, refused lines and zero confirmations, is
 read for ASCII words; only the commands the player types may appear."""
 

@@ -212,7 +212,7 @@ def test_non_ascii_digits_are_refused_by_every_parser():
             parse(text)
 
 
-# Issue 13, item 6: the plain mode reads well for a screen reader ---------------------------
+# The plain mode reads well for a screen reader ---------------------------------------------
 
 
 def run_match(text: str, tmp_path, *, first: str = "first_seat", games: int = 1, cpus=()) -> str:

@@ -165,7 +165,7 @@ def test_view_cache_keeps_the_most_recently_used_games(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("level", ["god", "Casual", "", " expert"])
 def test_a_game_with_an_unknown_cpu_level_is_never_created(tmp_path, level):
-    # Issue 10, item 5: the levels are the one list of the strategy layer; nothing is saved.
+    # The levels are the one list of the strategy layer; nothing is saved.
     service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"), cpu_factory=factory)
     settings = GameSettings((Seat("Ann"), Seat("CPU", level)))
     with pytest.raises(CpuLevelError, match="a CPU level is one of") as caught:

@@ -365,7 +365,7 @@ def test_rendered_pages_for_a_person(tmp_path):
 
 @pytest.mark.parametrize("text", ["a\x1b[31m, Bob", "Ann, a\rb", "\u202eevil", "Ann,\x00"])
 def test_sheet_names_follow_the_one_rule_for_names(text):
-    """QA of issue 10 item 6: the sheet is one more place a name is entered and printed;
+    """The sheet is one more place a name is entered and printed;
     a control character, line break or direction mark is refused as everywhere else."""
     with pytest.raises(ValueError, match="control characters"):
         parse_names(text)

@@ -1,4 +1,4 @@
-"""Hand-damaged rows (issue 10, items 5 and 14): a clear error naming the game and what is
+"""Hand-damaged rows: a clear error naming the game and what is
 damaged, in every command, never a traceback or a loop; the other games stay usable; and
 nothing is written, so the damaged row is left exactly as it is."""
 
@@ -230,7 +230,7 @@ def test_damaged_results_are_named_by_stats_and_highscores(db_url, statement, wh
 
 
 def test_a_game_with_an_unknown_cpu_level_stops_cleanly_in_the_plain_game(db_url):
-    # Issue 10, item 5: a hand-edited level used to fail at every CPU step (the web page
+    # A hand-edited level used to fail at every CPU step (the web page
     # retried for ever); now the game is refused when it is opened, before any step.
     _, damaged, _ = three_games(db_url)
     execute(db_url, f"UPDATE game_seats SET cpu_level = 'god' WHERE game_id = {damaged}")

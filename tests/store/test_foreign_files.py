@@ -1,4 +1,4 @@
-"""A file that is not ours is never modified (issue 10, item 13): not by a pragma (WAL mode
+"""A file that is not ours is never modified: not by a pragma (WAL mode
 rewrites header bytes 18-19), not by a migration, not by -wal/-shm files left beside it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, item 5: games kept current instead of replayed, and bounded caches.
+"""Games kept current instead of replayed, and bounded caches.
 
 `GameService.latest` brings a cached game up to date with the actions another worker saved
 (one short read) instead of replaying the whole log: whatever happens in between, it must

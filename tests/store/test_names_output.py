@@ -1,4 +1,4 @@
-"""Player names in output (issue 10, item 6): listings, statistics and high scores never print
+"""Player names in output: listings, statistics and high scores never print
 a forged line or a terminal escape, even from a database edited by hand; an exported record
 cannot be forged by a name, and every allowed name round-trips through export and replay."""
 

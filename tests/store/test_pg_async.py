@@ -1,4 +1,4 @@
-"""Issue 9, item 5: the hot statements awaited in the event loop (`fivedice.store.pg_async`)
+"""The hot statements awaited in the event loop (`fivedice.store.pg_async`)
 save and read exactly what the synchronous store does, refuse what it refuses, and an
 action's NOTIFY travels in the action's own statement, only when the action is saved."""
 

@@ -292,7 +292,7 @@ def test_the_roll_off_for_the_first_turn_is_shown(tmp_path):
 
 @pytest.mark.parametrize("word", ["\u00b2", "\u0663", "1234\u00b2", "11666\u00b2"])
 def test_coach_requests_with_digits_int_cannot_read_are_refused(word):
-    """QA of issue 10: `hint ²` in `fivedice table --plain` was a ValueError traceback
+    """`hint ²` in `fivedice table --plain` was a ValueError traceback
     (str.isdigit() accepts "²", int() does not); now the usual clear refusal."""
     from fivedice.core.errors import MalformedActionError
 
@@ -302,7 +302,7 @@ def test_coach_requests_with_digits_int_cannot_read_are_refused(word):
 
 @pytest.mark.parametrize("seed", ["9223372036854775808", "18446744073709551616", "-1"])
 def test_a_table_seed_out_of_range_is_refused_before_anything_is_saved(db_url, seed):
-    """QA of issue 10 item 11 on `fivedice table`: a seed the database cannot hold said
+    """On `fivedice table`, a seed the database cannot hold said
     "could not save the new game" (an SQLite overflow), and -1 was saved; now the range
     `play` has, and no game is made."""
     result = run(

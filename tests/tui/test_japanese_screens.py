@@ -1,4 +1,4 @@
-"""A Japanese player meets no English in the terminal app (issue 13): the new-game screen,
+"""A Japanese player meets no English in the terminal app: the new-game screen,
 a whole solo game (help, rules, hint, zero confirmations) and its end screen, statistics,
 high scores and the review are read for ASCII words; only keys and names may appear."""
 

@@ -1,5 +1,6 @@
-"""A database that cannot be opened is shown to the player, never silently played unsaved
-(issue 14, item 7): which file, why (translated), and the choice; the file stays untouched."""
+"""Store problems in the terminal app: a database that cannot be opened is shown to the
+player, never silently played unsaved (which file, why, translated, and the choice; the file
+stays untouched), and a failed save is a state with a retry."""
 
 from __future__ import annotations
 
@@ -247,7 +248,7 @@ def test_a_database_that_cannot_be_opened_is_shown(
         assert app.service.state.dice is not None  # playable, in memory
 
     run(app, script)
-    if make is damaged_file:  # (a foreign file's header is the store's business: issue 10)
+    if make is damaged_file:  # (a foreign file's header is the store's business)
         assert path.read_bytes() == before  # left as it was
 
 

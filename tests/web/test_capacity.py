@@ -1,4 +1,4 @@
-"""Issue 9, item 5: the hub's caches are bounded, games dropped from them come back right,
+"""The hub's caches are bounded, games dropped from them come back right,
 the hot endpoints answer ready-made JSON that still matches the schema, and the live
 benchmark runs (a tiny smoke run, so its code cannot rot)."""
 

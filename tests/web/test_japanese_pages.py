@@ -1,4 +1,4 @@
-"""A Japanese player meets no English on the pages (issue 13): every main page, a whole game
+"""A Japanese player meets no English on the pages: every main page, a whole game
 played through the page forms, and the finished game's review and verify pages are read as a
 browser shows them (visible text, titles, labels, placeholders and button values)."""
 

@@ -1,4 +1,4 @@
-"""The holes an attack found (issue 10, web part), each kept closed by a test.
+"""The holes an attack found, each kept closed by a test.
 
 Seat cookies a cross-site post cannot wipe, any number of seats per browser, CSRF (origin and
 token), clickjacking and the other headers, invite links that ignore the Host header, CPU

@@ -1,4 +1,4 @@
-"""The pages' words (issue 13): CPU moves told in words, translated default names, preset
+"""The pages' words: CPU moves told in words, translated default names, preset
 names and option names, and plural forms."""
 
 from __future__ import annotations

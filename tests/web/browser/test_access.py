@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser (Playwright + Debian's chromium): what a screen reader hears,
+"""Accessibility in a real browser (Playwright + Debian's chromium): what a screen reader hears,
 where the focus goes, the dice on a phone after a CPU turn, and axe-core on every page.
 
 axe (`axe-playwright-python`, the axe-core engine) must find no serious or critical
