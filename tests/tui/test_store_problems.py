@@ -4,6 +4,9 @@ stays untouched), and a failed save is a state with a retry."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,6 +38,15 @@ REASONS = {
     "damaged-fivedice": "not a fivedice database",
     "another-alembic-app": "not a fivedice database",
 }
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    """A directory with a short path, so the screen shows a file's whole path in 80 columns
+    however deep pytest's own temporary directories are (each xdist worker adds a level)."""
+    path = Path(tempfile.mkdtemp(prefix="fd-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.parametrize("kind", list(REASONS))
