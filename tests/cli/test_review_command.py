@@ -11,6 +11,8 @@ from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 
+pytestmark = pytest.mark.tables  # a review needs the classic table (the user's table cache)
+
 
 @pytest.fixture
 def database(tmp_path):

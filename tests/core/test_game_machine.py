@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -105,3 +106,4 @@ GameMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestGameMachine = GameMachine.TestCase
+TestGameMachine.pytestmark = [pytest.mark.slow]  # hundreds of random games: make test only

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Select, Static
 
@@ -39,6 +40,7 @@ async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> N
     await pilot.pause()
 
 
+@pytest.mark.slow
 def test_full_game_against_a_cpu_through_the_keys() -> None:
     # The slowest pace for the first CPU turn, so the rules screen opens in its middle even on
     # a busy machine (at 0.2 s a step the CPU could finish its turn between two key presses).

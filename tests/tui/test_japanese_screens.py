@@ -44,6 +44,7 @@ def shown_words(app: FivediceApp) -> set[str]:
     return set(re.findall(r"[A-Za-z][A-Za-z]*", text))
 
 
+@pytest.mark.slow
 def test_a_whole_solo_game_in_japanese_shows_no_english() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("太郎"),)), seed=5, start_now=True)
     seen: set[str] = set()

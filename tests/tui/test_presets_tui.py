@@ -38,6 +38,7 @@ async def press_until(pilot: Pilot[None], key: str, condition, tries: int = 10) 
     raise AssertionError(f"pressing {key!r} did not do it")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
     rules = find_ruleset(preset)
