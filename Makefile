@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test lint typecheck pytest clean system-deps
+.PHONY: install dev play test test-fast lint typecheck pytest clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,10 +38,19 @@ lint: dev
 typecheck: dev
 	$(BIN)/mypy --strict src
 
-# The store tests run on SQLite and on a throwaway PostgreSQL server started (and stopped,
-# also on failure) by scripts/with-postgres.sh.
+# Two workers (pytest-xdist): every server a test starts takes a free port, every database
+# is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
+# started (and stopped, also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	bash scripts/with-postgres.sh $(BIN)/pytest
+	bash scripts/with-postgres.sh $(BIN)/pytest -n 2
+
+# The inner loop: every test but the slow kinds (marked in tests/conftest.py): real browsers,
+# tests that start processes or servers of their own, PostgreSQL, solved strategy tables,
+# and the few marked slow. No lint, no mypy, no PostgreSQL server.
+FAST_TESTS := not (browser or processes or postgres or tables or slow)
+
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/pytest -n 2 -m "$(FAST_TESTS)"
 
 test: lint typecheck pytest
 

@@ -2,10 +2,10 @@
 # Installs the Debian packages the test suite needs, only when missing.
 # postgresql: the store tests run against a real, throwaway PostgreSQL server
 # (scripts/with-postgres.sh starts one).
-# chromium: the browser tests (tests/web/test_browser.py); Playwright drives Debian's build
+# chromium: the browser tests (tests/web/browser/); Playwright drives Debian's build
 # through executable_path, `playwright install` is never run. fonts-liberation: text in the
 # screenshots (apt installs no recommended packages here). poppler-utils: pdftoppm, to render
-# the score sheet PDF as pictures for a person to look at (tests/unit/test_sheet_pdf.py).
+# the score sheet PDF as pictures for a person to look at (tests/sheet/test_sheet.py).
 # fonts-noto-cjk: Japanese text in the screenshots and in the Japanese score sheet PDF.
 set -euo pipefail
 PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils)

@@ -1,6 +1,46 @@
+"""Fixtures every test shares, and the lanes: slow kinds of tests are marked here by what
+they use, so `make test-fast` can leave them out (`-m "not (browser or processes or postgres
+or tables)"`) while `make test` runs everything.
+
+- `browser`: a real Chromium (every test under tests/web/browser/);
+- `processes`: tests that start servers or other processes of their own (a `cluster`, or
+  marked `processes` in their module);
+- `postgres`: the PostgreSQL case of a store test (`db_url` on PostgreSQL) or a cluster;
+- `tables`: tests that need a solved strategy table (the `*_table` fixtures).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import pytest
 
+from fivedice.core.rules import RuleSet, find_ruleset
 from fivedice.i18n import set_language
+from fivedice.strategy.solver import StrategyTable
+from tests.support.postgres import POSTGRES_ENV, Cluster, Databases, postgres_bin
+from tests.support.tables import solved
+
+BROWSER_TESTS = Path(__file__).parent / "web" / "browser"
+TABLE_FIXTURES = frozenset({"solved_table", "classic_table", "free_choice_table"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks each test by the slow things it uses (see the module's docstring)."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if BROWSER_TESTS in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+        if "cluster" in fixtures:
+            item.add_marker(pytest.mark.processes)
+            item.add_marker(pytest.mark.postgres)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("db_url") == "postgresql":
+            item.add_marker(pytest.mark.postgres)
+        if fixtures & TABLE_FIXTURES:
+            item.add_marker(pytest.mark.tables)
 
 
 @pytest.fixture(autouse=True)
@@ -21,8 +61,6 @@ def private_database(tmp_path_factory, monkeypatch):
 def environment_restored():
     """Commands such as `serve` export settings for their workers (os.environ); whatever a
     test's command sets is taken back after it, so no test sees another's settings."""
-    import os
-
     before = dict(os.environ)
     yield
     for name in set(os.environ) - set(before):
@@ -30,3 +68,51 @@ def environment_restored():
     for name, value in before.items():
         if os.environ.get(name) != value:
             os.environ[name] = value
+
+
+# --- Solved strategy tables: each rule set solved once per session (per xdist worker) -----
+
+
+@pytest.fixture(scope="session")
+def solved_table() -> Callable[[RuleSet], StrategyTable]:
+    return solved
+
+
+@pytest.fixture(scope="session")
+def classic_table() -> StrategyTable:
+    return solved(find_ruleset("classic"))
+
+
+@pytest.fixture(scope="session")
+def free_choice_table() -> StrategyTable:
+    return solved(find_ruleset("free-choice"))
+
+
+# --- PostgreSQL -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[Databases]:
+    """Databases on the server `make test` starts, copied from one migrated template."""
+    server = os.environ.get(POSTGRES_ENV)
+    if not server:
+        if os.environ.get("CI"):  # make test always starts a server: never skip silently in CI
+            pytest.fail(f"{POSTGRES_ENV} is not set in CI; run the tests through make test")
+        pytest.skip(f"{POSTGRES_ENV} is not set (make test sets it)")
+    databases = Databases(server)
+    yield databases
+    databases.close()
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of the test's own, started; the test may stop and start it."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
+    instance = Cluster(bin_dir)
+    try:
+        instance.start()
+        yield instance
+    finally:
+        instance.remove()

@@ -5,20 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import Store
-
-from .conftest import play_out, simple_cpu_factory
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
+from tests.support.cli import run
+from tests.support.players import play_out, simple_cpu_factory
 
 
 def finished_solo_game(url: str, seed: int | None = 3, practice: bool = False) -> int:

@@ -24,8 +24,7 @@ from fivedice.core.game import replay
 from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, Store, dice_for
 from fivedice.wording.text import state_lines
-
-from .conftest import human_move
+from tests.support.players import human_move
 
 DURATION = float(os.environ.get("FIVEDICE_CRASH_SECONDS", "40"))
 SEED = int(os.environ.get("FIVEDICE_CRASH_SEED", "20261129"))
@@ -82,6 +81,7 @@ def scores_zero(state, move: str) -> bool:
     )
 
 
+@pytest.mark.processes
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
     url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"

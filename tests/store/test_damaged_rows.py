@@ -1,4 +1,4 @@
-"""Hand-damaged rows (issue 10, items 5 and 14): a clear error naming the game and what is
+"""Hand-damaged rows: a clear error naming the game and what is
 damaged, in every command, never a traceback or a loop; the other games stay usable; and
 nothing is written, so the damaged row is left exactly as it is."""
 
@@ -8,21 +8,18 @@ import json
 
 import pytest
 from sqlalchemy import create_engine, event, text
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import GameDamagedError, Store
+from tests.support.cli import run as run_command
+from tests.support.players import play_out, simple_cpu_factory
 
-from .conftest import play_out, simple_cpu_factory
-
-runner = CliRunner()
 DUEL = GameSettings((Seat("Ann"), Seat("CPU 1 (casual)", "casual")))
 
 
 def run(*args: str, input: str | None = None):
-    result = runner.invoke(app, list(args), input=input)
+    result = run_command(*args, input=input)
     assert "Traceback" not in result.output, result.output
     assert not isinstance(result.exception, Exception) or isinstance(
         result.exception, SystemExit
@@ -233,7 +230,7 @@ def test_damaged_results_are_named_by_stats_and_highscores(db_url, statement, wh
 
 
 def test_a_game_with_an_unknown_cpu_level_stops_cleanly_in_the_plain_game(db_url):
-    # Issue 10, item 5: a hand-edited level used to fail at every CPU step (the web page
+    # A hand-edited level used to fail at every CPU step (the web page
     # retried for ever); now the game is refused when it is opened, before any step.
     _, damaged, _ = three_games(db_url)
     execute(db_url, f"UPDATE game_seats SET cpu_level = 'god' WHERE game_id = {damaged}")

@@ -1,10 +1,9 @@
-"""A file that is not ours is never modified (issue 10, item 13): not by a pragma (WAL mode
+"""A file that is not ours is never modified: not by a pragma (WAL mode
 rewrites header bytes 18-19), not by a migration, not by -wal/-shm files left beside it."""
 
 from __future__ import annotations
 
 import os
-import sqlite3
 
 import pytest
 from typer.testing import CliRunner
@@ -13,71 +12,15 @@ from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import DatabaseDamagedError, Store
-
-from .conftest import play_out, simple_cpu_factory
+from tests.support.files import (
+    FOREIGN,
+    fivedice_file,
+    sqlite_file,
+    truncated_fivedice_file,
+    url_of,
+)
 
 runner = CliRunner()
-
-
-def url_of(path) -> str:
-    return f"sqlite:///{path}"
-
-
-def sqlite_file(path, *statements: str, wal: bool = False) -> None:
-    connection = sqlite3.connect(path)
-    if wal:
-        connection.execute("PRAGMA journal_mode = WAL")
-    for statement in statements:
-        connection.execute(statement)
-    connection.commit()
-    connection.close()
-
-
-def fivedice_file(path) -> None:
-    service = GameService(Store(url_of(path)), cpu_factory=simple_cpu_factory)
-    for seed in range(3):
-        play_out(service, service.create_game(GameSettings((Seat("Ann"),)), seed=seed).game_id)
-    service.store.close()
-
-
-def truncated_fivedice_file(path) -> None:
-    fivedice_file(path)
-    data = path.read_bytes()
-    assert len(data) > 8 * 4096 and not (path.parent / (path.name + "-wal")).exists()
-    path.write_bytes(data[: 4 * 4096])  # cut short on a page boundary
-
-
-def damaged_fivedice_file(path) -> None:
-    fivedice_file(path)
-    data = bytearray(path.read_bytes())
-    data[4096:8192] = os.urandom(4096)  # a page of the schema or the data overwritten
-    path.write_bytes(bytes(data))
-
-
-FOREIGN = {
-    "users-table": lambda p: sqlite_file(
-        p,
-        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
-        "INSERT INTO users VALUES (1, 'x')",
-    ),
-    "users-table-wal": lambda p: sqlite_file(
-        p, "CREATE TABLE users (id INTEGER PRIMARY KEY)", wal=True
-    ),
-    "our-name-their-view": lambda p: sqlite_file(
-        p, "CREATE TABLE games (id INTEGER)", "CREATE VIEW totals AS SELECT 1"
-    ),
-    "another-alembic-app": lambda p: sqlite_file(
-        p,
-        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)",
-        "INSERT INTO alembic_version VALUES ('0001')",
-    ),
-    "application-id": lambda p: sqlite_file(p, "PRAGMA application_id = 1234", "VACUUM"),
-    "text": lambda p: p.write_text("my shopping list\nmilk\n"),
-    "random": lambda p: p.write_bytes(b"\x00" * 100 + os.urandom(5000)),
-    "short-header": lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x10"),
-    "truncated-fivedice": truncated_fivedice_file,
-    "damaged-fivedice": damaged_fivedice_file,
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", list(FOREIGN))

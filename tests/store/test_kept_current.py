@@ -1,4 +1,4 @@
-"""Issue 9, item 5: games kept current instead of replayed, and bounded caches.
+"""Games kept current instead of replayed, and bounded caches.
 
 `GameService.latest` brings a cached game up to date with the actions another worker saved
 (one short read) instead of replaying the whole log: whatever happens in between, it must
@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from fivedice.core.game import GameSettings, Seat, legal_actions
 from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, StaleVersionError
-
-from .conftest import human_move, play_out, simple_cpu_factory
+from tests.support.players import human_move, play_out, simple_cpu_factory
 
 SEATS = GameSettings((Seat("Ann"), Seat("Bob"), Seat("Cora", "casual")))
 

@@ -1,4 +1,4 @@
-"""Player names in output (issue 10, item 6): listings, statistics and high scores never print
+"""Player names in output: listings, statistics and high scores never print
 a forged line or a terminal escape, even from a database edited by hand; an exported record
 cannot be forged by a name, and every allowed name round-trips through export and replay."""
 
@@ -14,8 +14,8 @@ from fivedice.cli import app
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import Store, parse_record
-
-from .conftest import play_out, simple_cpu_factory
+from tests.support.cli import run as run_command
+from tests.support.players import play_out, simple_cpu_factory
 
 runner = CliRunner()
 FORGED = 'A\nseed: 9\nseat: "E"\x00\x1b]0;pw\x07\x1b[31m\u2028R!\x85\u202e'  # 37 characters
@@ -23,7 +23,7 @@ FORGED = 'A\nseed: 9\nseat: "E"\x00\x1b]0;pw\x07\x1b[31m\u2028R!\x85\u202e'  # 3
 
 def run(*args: str):
     # color=True: output as to a terminal (click strips some escapes from pipes, not all).
-    result = runner.invoke(app, list(args), color=True)
+    result = run_command(*args, color=True)
     assert result.exit_code == 0, result.output
     return result.stdout
 

@@ -1,4 +1,4 @@
-"""Issue 9, item 5: the hot statements awaited in the event loop (`fivedice.store.pg_async`)
+"""The hot statements awaited in the event loop (`fivedice.store.pg_async`)
 save and read exactly what the synchronous store does, refuse what it refuses, and an
 action's NOTIFY travels in the action's own statement, only when the action is saved."""
 
@@ -14,8 +14,7 @@ from fivedice.service.games import GameService
 from fivedice.store import StaleVersionError
 from fivedice.store.notices import CHANNEL
 from fivedice.store.pg_async import AsyncStatements
-
-from .conftest import human_move, simple_cpu_factory
+from tests.support.players import human_move, simple_cpu_factory
 
 
 @pytest.fixture

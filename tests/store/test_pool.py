@@ -1,4 +1,4 @@
-"""Pooled server connections are pinged only after being idle (issue 9, item 5): one round
+"""Pooled server connections are pinged only after being idle: one round
 trip fewer per transaction, and still no error when the server closed a pooled connection."""
 
 from __future__ import annotations

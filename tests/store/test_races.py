@@ -22,8 +22,7 @@ from fivedice.store import (
     schema,
 )
 from fivedice.store.rooms import RoomError
-
-from .conftest import simple_cpu_factory
+from tests.support.players import simple_cpu_factory
 
 THREADS = 12
 
@@ -73,7 +72,7 @@ def test_a_profile_inserted_by_another_transaction_meanwhile_is_reused(db_url):
     if store.is_sqlite:
         store.close()
         pytest.skip("SQLite write transactions never overlap (BEGIN IMMEDIATE)")
-    now = database._now()
+    now = database.utc_now()
     found: list[object] = []
     with store.engine.connect() as first:
         first.begin()
@@ -109,7 +108,7 @@ def test_a_constraint_violation_is_not_reported_as_damage(db_url):
             for _ in range(2):
                 connection.execute(
                     schema.profiles.insert().values(
-                        name="Ann", name_key="ann", created_at=database._now()
+                        name="Ann", name_key="ann", created_at=database.utc_now()
                     )
                 )
         assert not isinstance(caught.value, DatabaseDamagedError)

@@ -14,8 +14,7 @@ from sqlalchemy import event
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import DatabaseDamagedError, Store, StoreUnavailableError
-
-from .conftest import human_move, play_out, simple_cpu_factory
+from tests.support.players import human_move, play_out, simple_cpu_factory
 
 SOLO = GameSettings((Seat("Ann"),))
 
@@ -117,7 +116,7 @@ WRITER = textwrap.dedent(
     from fivedice.core.game import GameSettings, Seat
     from fivedice.service.games import GameService
     from fivedice.store import GameClosedError, StaleVersionError, Store
-    from tests.store.conftest import human_move, simple_cpu_factory
+    from tests.support.players import human_move, simple_cpu_factory
 
     url, shared, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     service = GameService(Store(url, busy_timeout_ms=20000), cpu_factory=simple_cpu_factory)
@@ -137,6 +136,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.processes
 def test_two_processes_writing_one_file_do_not_corrupt_it(tmp_path):
     path = tmp_path / "games.sqlite3"
     service = GameService(Store(url_of(path)), cpu_factory=simple_cpu_factory)

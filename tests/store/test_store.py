@@ -27,8 +27,7 @@ from fivedice.store import (
     dice_for,
     parse_record,
 )
-
-from .conftest import human_move, play_out, simple_cpu_factory
+from tests.support.players import human_move, play_out, simple_cpu_factory
 
 SOLO = GameSettings((Seat("Ann"),))
 DUEL = GameSettings((Seat("Ann"), Seat("CPU 1 (casual)", "casual")))
@@ -40,6 +39,7 @@ def newest_revisions(store: Store) -> tuple[str, ...]:
     return tuple(ScriptDirectory.from_config(store._alembic_config()).get_heads())
 
 
+@pytest.mark.empty_database
 def test_migration_from_an_empty_database(db_url):
     store = Store(db_url)
     assert store.schema_version() == newest_revisions(store)
@@ -72,6 +72,7 @@ def test_a_newer_schema_is_refused(db_url):
     store.close()
 
 
+@pytest.mark.empty_database
 def test_a_foreign_database_is_refused_and_kept(db_url):
     store = Store(db_url, migrate=False)
     with store.engine.begin() as connection:

@@ -6,9 +6,7 @@ import json
 
 import pytest
 from sqlalchemy import text
-from typer.testing import CliRunner
 
-from fivedice.cli import app
 from fivedice.core.categories import Category
 from fivedice.core.game import GameKind
 from fivedice.core.rules import CLASSIC
@@ -16,8 +14,7 @@ from fivedice.plain.table import parse_coach_request
 from fivedice.service.games import GameService, HintsUnavailableError
 from fivedice.service.settings import build_table_settings
 from fivedice.store import Store, parse_record
-
-runner = CliRunner()
+from tests.support.cli import run
 
 # Ann: the upper boxes total exactly 63 (bonus 35); a Yahtzee, then a joker of sixes in the
 # large straight (40 + 100); two entries by points. Bob: no bonus, two scratches.
@@ -53,10 +50,6 @@ BOB = [
 ]
 ANN_TOTAL = 63 + 35 + (50 + 40 + 25 + 30 + 23 + 6 + 22) + 100
 BOB_TOTAL = (2 + 4 + 6 + 8 + 10 + 12) + (25 + 30 + 20)
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
 
 
 def whole_game() -> str:
@@ -300,7 +293,7 @@ def test_the_roll_off_for_the_first_turn_is_shown(tmp_path):
 
 @pytest.mark.parametrize("word", ["\u00b2", "\u0663", "1234\u00b2", "11666\u00b2"])
 def test_coach_requests_with_digits_int_cannot_read_are_refused(word):
-    """QA of issue 10: `hint ²` in `fivedice table --plain` was a ValueError traceback
+    """`hint ²` in `fivedice table --plain` was a ValueError traceback
     (str.isdigit() accepts "²", int() does not); now the usual clear refusal."""
     from fivedice.core.errors import MalformedActionError
 
@@ -310,7 +303,7 @@ def test_coach_requests_with_digits_int_cannot_read_are_refused(word):
 
 @pytest.mark.parametrize("seed", ["9223372036854775808", "18446744073709551616", "-1"])
 def test_a_table_seed_out_of_range_is_refused_before_anything_is_saved(db_url, seed):
-    """QA of issue 10 item 11 on `fivedice table`: a seed the database cannot hold said
+    """On `fivedice table`, a seed the database cannot hold said
     "could not save the new game" (an SQLite overflow), and -1 was saved; now the range
     `play` has, and no game is made."""
     result = run(

@@ -12,9 +12,8 @@ from fivedice.service.tutorial import LESSONS
 from fivedice.store import DatabaseDamagedError, Store, schema
 from fivedice.store.browser_seats import session_key
 from fivedice.store.tutorial_progress import ProgressError, TutorialStore
-from tests.unit.test_tutorial import expected_action
-
-from .conftest import human_move, simple_cpu_factory
+from tests.support.players import human_move, simple_cpu_factory
+from tests.support.tutorial import expected_action
 
 
 def finish(service: GameService, key: str, **start):

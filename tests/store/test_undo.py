@@ -13,7 +13,7 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.core.record import ActionEntry, GameRecord
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.store import RecordError, StaleVersionError, dice_for, parse_record
-from tests.store.conftest import play_out
+from tests.support.players import play_out
 
 SOLO = GameSettings((Seat("Ann"),))
 

@@ -18,8 +18,7 @@ from fivedice.core.rules import find_ruleset
 from fivedice.core.verify import VerifyRefusedError, verify_record
 from fivedice.service.games import GameService
 from fivedice.store import Store, dice_for, parse_record
-
-from .conftest import play_out, simple_cpu_factory
+from tests.support.players import play_out, simple_cpu_factory
 
 runner = CliRunner()
 PRESETS = ("classic", "free-choice", "simple", "classic-five", "triple")

@@ -25,7 +25,7 @@ from fivedice.strategy.master import MasterBot, win_turn
 from fivedice.strategy.moments import MomentTable, compute_moments, exact_pmf, exact_roll_pmf
 from fivedice.strategy.players import make_bot
 from tests.strategy.brute import BruteForce, BruteMoments
-from tests.strategy.test_solver import _card
+from tests.strategy.support import column_with_open_boxes
 
 CLASSIC = find_ruleset("classic")
 
@@ -49,7 +49,7 @@ CASES = [
 def test_moments_match_brute_force(
     moments: MomentTable, open_boxes: tuple[str, ...], scores: dict[str, int]
 ) -> None:
-    column = _card(CLASSIC, open_boxes, **scores)
+    column = column_with_open_boxes(CLASSIC, open_boxes, **scores)
     brute = BruteMoments(BruteForce(CLASSIC))
     m1, m2 = brute.start(column)
     mask, up, armed = s.column_state(CLASSIC, column)
@@ -85,7 +85,7 @@ def test_whole_game_moments(moments: MomentTable) -> None:
 def test_last_turn_distribution_is_exact(moments: MomentTable) -> None:
     """Only Chance left (Yahtzee scratched, so no bonus to chase): the pmf of the dice's sum
     under the optimal keeps, checked by a direct enumeration of the last roll."""
-    column = _card(CLASSIC, ("chance",), yahtzee=0)
+    column = column_with_open_boxes(CLASSIC, ("chance",), yahtzee=0)
     mask, up, armed = s.column_state(CLASSIC, column)
     roll_pmf = exact_roll_pmf(moments, mask, up, armed, 3)
     # Scored now (no roll left): all mass on the sum of the dice.
@@ -191,7 +191,8 @@ def test_master_last_turn_maximises_the_chance_of_winning(moments: MomentTable) 
     """Last turn, only Chance open, the opponent finished with 26 more points: master's turn
     values are the exact best chances (checked by enumeration), and it keeps differently from
     the expert where that helps."""
-    column = _card(CLASSIC, ("chance",), yahtzee=0)  # no Yahtzee bonus: chance = the dice's sum
+    # No Yahtzee bonus: chance = the dice's sum.
+    column = column_with_open_boxes(CLASSIC, ("chance",), yahtzee=0)
     total = column.total(CLASSIC)
     need = 26  # win with a chance of 27 or more, tie with 26
     mask, up, armed = s.column_state(CLASSIC, column)

@@ -1,4 +1,4 @@
-"""One `Hint` type from the service to every front end (issue 14, item 5)."""
+"""One `Hint` type from the service to every front end."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ CLASSIC = find_ruleset("classic")
 Solved = Callable[[RuleSet], StrategyTable]
 
 
+@pytest.mark.slow
 def test_summary_has_every_statistic() -> None:
     result = simulate(CLASSIC, "casual", 500, seed=4)
     summary = result.summary()
@@ -40,6 +41,7 @@ def test_summary_has_every_statistic() -> None:
     json.dumps(summary)
 
 
+@pytest.mark.slow
 def test_same_seed_same_games_other_seed_other_games() -> None:
     # Casual slips at random, so this also checks that slips are seeded.
     first = simulate(CLASSIC, "casual", 300, seed=8)

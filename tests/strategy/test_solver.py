@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fivedice.core.card import Column
-from fivedice.core.categories import CATEGORIES, Category
+from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, sub_multisets
 from fivedice.core.rules import (
     BonusCondition,
@@ -31,6 +31,7 @@ from fivedice.strategy.solver import (
     turn_values,
 )
 from tests.strategy.brute import BruteForce
+from tests.strategy.support import column_with_open_boxes
 
 Solved = Callable[[RuleSet], StrategyTable]
 EXACT = 1e-9
@@ -63,35 +64,6 @@ def test_multi_column_rules_are_refused() -> None:
 
 
 # --- Brute force over small remaining games -------------------------------------------------
-
-_FULL = {
-    "ones": 3,
-    "twos": 6,
-    "threes": 9,
-    "fours": 12,
-    "fives": 15,
-    "sixes": 18,
-    "three_of_a_kind": 20,
-    "four_of_a_kind": 22,
-    "full_house": 25,
-    "small_straight": 30,
-    "large_straight": 40,
-    "yahtzee": 50,
-    "chance": 22,
-}
-
-
-def _card(rules: RuleSet, open_boxes: tuple[str, ...], **scores: int) -> Column:
-    """A column with every box filled (typical scores, then overrides) except `open_boxes`."""
-    filled = {**_FULL, **scores}
-    for key in open_boxes:
-        filled.pop(key)
-    # Fixed scores follow the rules' values; anything the box cannot hold becomes a scratch.
-    for key, score in list(filled.items()):
-        if score not in possible_scores(rules, Category.parse(key)):
-            filled[key] = 0
-    return Column.from_scores(rules, filled)
-
 
 CLASSIC = find_ruleset("classic")
 VARIANTS: dict[str, RuleSet] = {
@@ -150,7 +122,7 @@ def test_state_values_match_brute_force(
 ) -> None:
     rules = VARIANTS[variant]
     table = solved_table(rules)
-    column = _card(rules, open_boxes, **scores)
+    column = column_with_open_boxes(rules, open_boxes, **scores)
     brute = BruteForce(rules)
     assert table.column_value(column) == pytest.approx(brute.future(column), abs=EXACT)
     # Turn values and advisor engine at a few decision points of that turn.

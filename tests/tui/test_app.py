@@ -5,11 +5,7 @@ pytest-asyncio is not a dependency: each test runs its coroutine with `asyncio.r
 
 from __future__ import annotations
 
-import asyncio
-import html
 import re
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -26,42 +22,9 @@ from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.records import HighScoresScreen, StatsScreen
 from fivedice.tui.screens.setup import SetupScreen
 from fivedice.tui.widgets.board import ScoreTable, die_face
-from tests.tui.support import open_service, use_database
+from tests.tui.support import finish_game, open_service, run, screen_text, wait_for
 
-SIZE = (80, 24)
 SETTINGS = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
-
-
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Every test saves its games in its own SQLite file."""
-    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield
-    set_language("en")
-
-
-def screen_text(app: FivediceApp) -> str:
-    """The visible text of the screen (from the SVG screenshot)."""
-    svg = app.export_screenshot()
-    parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
-    return html.unescape("".join(parts)).replace("\xa0", " ")
-
-
-def run(app: FivediceApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 20) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("timed out waiting for the app")
 
 
 async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> None:
@@ -77,6 +40,7 @@ async def play_human_turn(pilot: Pilot[None], app: FivediceApp, hold: bool) -> N
     await pilot.pause()
 
 
+@pytest.mark.slow
 def test_full_game_against_a_cpu_through_the_keys() -> None:
     # The slowest pace for the first CPU turn, so the rules screen opens in its middle even on
     # a busy machine (at 0.2 s a step the CPU could finish its turn between two key presses).
@@ -216,26 +180,6 @@ def test_die_faces() -> None:
 
 
 # Statistics, high scores, abandoning, the language key, keyboard focus, the mouse ------------
-
-
-def finish_game(settings: GameSettings, seed: int | None, *, rounds: int | None = None) -> int:
-    """Plays a game through the service (best box after one roll); returns its id.
-
-    With `rounds`, stops after that many human turns and leaves the game unfinished. A game
-    with a seed is a practice game: pass None for one that counts in the statistics.
-    """
-    service = open_service()
-    view = service.create_game(settings, seed=seed)
-    turns = 0
-    while not view.is_over and (rounds is None or turns < rounds):
-        if view.is_cpu_turn:
-            _action, view = service.cpu_step(view.game_id, view.version)
-            continue
-        view = service.apply_action(view.game_id, "roll", view.version)
-        best = max(view.state.placements(), key=lambda p: p.points)
-        view = service.apply_action(view.game_id, f"score {best.category.key}", view.version)
-        turns += 1
-    return int(view.game_id)
 
 
 def test_statistics_and_high_scores_on_an_empty_database() -> None:

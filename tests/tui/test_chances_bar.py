@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.chances_bar import ChancesBar, chances_text
-from tests.tui.support import use_database
-from tests.tui.test_app import run, screen_text, wait_for
-
-
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield
-    set_language("en")
+from tests.tui.support import run, screen_text, wait_for
 
 
 def test_the_bar_shows_both_seats_and_w_switches_it() -> None:

@@ -1,4 +1,4 @@
-"""A Japanese player meets no English in the terminal app (issue 13): the new-game screen,
+"""A Japanese player meets no English in the terminal app: the new-game screen,
 a whole solo game (help, rules, hint, zero confirmations) and its end screen, statistics,
 high scores and the review are read for ASCII words; only keys and names may appear."""
 
@@ -16,8 +16,7 @@ from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
-from tests.tui.support import use_database
-from tests.tui.test_snapshots import run
+from tests.tui.support import run, use_database
 
 KEYS = {
     # The keys in the footers and the help, as the keyboard labels them, and the CPU seats.
@@ -45,6 +44,7 @@ def shown_words(app: FivediceApp) -> set[str]:
     return set(re.findall(r"[A-Za-z][A-Za-z]*", text))
 
 
+@pytest.mark.slow
 def test_a_whole_solo_game_in_japanese_shows_no_english() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("太郎"),)), seed=5, start_now=True)
     seen: set[str] = set()
@@ -79,7 +79,7 @@ def test_a_whole_solo_game_in_japanese_shows_no_english() -> None:
             await pilot.press("escape")
             await pilot.pause()
 
-    run(app, script)
+    run(app, script, settle=True)
     assert sorted(seen - KEYS) == []
 
 
@@ -91,4 +91,4 @@ def test_the_new_game_screen_shows_no_english() -> None:
         assert shown_words(app) - KEYS == set()
         assert "クラシック：" in " ".join(TEXT.findall(app.export_screenshot()))
 
-    run(app, script)
+    run(app, script, settle=True)

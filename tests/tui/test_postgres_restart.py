@@ -9,104 +9,26 @@ skipped only when the PostgreSQL binaries are not installed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
-from fivedice.i18n import set_language
 from fivedice.service.games import GameService
 from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.game import GameScreen
-from tests.tui.support import use_database
-
-from .test_app import wait_for
-
-pytestmark = pytest.mark.slow
-
-
-def _postgres_bin() -> Path | None:
-    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
-    for directory in candidates:
-        if (directory / "initdb").exists() and (directory / "pg_ctl").exists():
-            return directory
-    found = shutil.which("pg_ctl")
-    if found and shutil.which("initdb"):
-        return Path(found).parent
-    return None
-
-
-class Cluster:
-    """A throwaway PostgreSQL cluster on a free port of 127.0.0.1 that can be stopped and
-    started again."""
-
-    def __init__(self, bin_dir: Path) -> None:
-        self.bin = bin_dir
-        self.as_root = os.geteuid() == 0
-        self.dir = Path(tempfile.mkdtemp(prefix="fivedice-pg-tui.", dir="/tmp"))
-        self.dir.chmod(0o755)
-        if self.as_root:
-            shutil.chown(self.dir, "postgres", "postgres")
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
-
-    def _run(self, *args: str) -> None:
-        command = [str(self.bin / args[0]), *args[1:]]
-        if self.as_root:  # root cannot run the server
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, capture_output=True, timeout=120)
-
-    def init(self) -> None:
-        self._run(
-            "initdb", "-D", f"{self.dir}/data", "-U", "postgres", "--auth=trust", "-E", "UTF8",
-            "--no-sync",
-        )  # fmt: skip
-
-    def start(self) -> None:
-        options = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off"
-        )
-        self._run(
-            "pg_ctl", "-D", f"{self.dir}/data", "-l", f"{self.dir}/server.log", "-w", "-t", "60",
-            "-o", options, "start",
-        )  # fmt: skip
-
-    def stop(self) -> None:
-        self._run("pg_ctl", "-D", f"{self.dir}/data", "-m", "fast", "-w", "stop")
-
-    def remove(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
-            self._run("pg_ctl", "-D", f"{self.dir}/data", "-m", "immediate", "-w", "stop")
-        shutil.rmtree(self.dir, ignore_errors=True)
+from tests.support.postgres import Cluster
+from tests.tui.support import use_database, wait_for
 
 
 @pytest.fixture
-def cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cluster]:
-    bin_dir = _postgres_bin()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
-    server = Cluster(bin_dir)
-    try:
-        server.init()
-        server.start()
-        use_database(monkeypatch, server.url)
-        yield server
-    finally:
-        set_language("en")
-        server.remove()
+def cluster(cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cluster]:
+    """The test's own PostgreSQL server, as the app's default database."""
+    use_database(monkeypatch, cluster.url)
+    yield cluster
 
 
 def banner(app: FivediceApp) -> str:

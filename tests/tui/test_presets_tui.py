@@ -4,9 +4,6 @@ card lists the rule set's boxes (translated), six dice fit, the coach refuses cl
 from __future__ import annotations
 
 import asyncio
-import html
-import re
-from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -18,22 +15,7 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.board import Die, ScoreTable
-from tests.tui.support import use_database
-
-SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield
-    set_language("en")
-
-
-def screen_text(app: FivediceApp) -> str:
-    svg = app.export_screenshot()
-    parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
-    return html.unescape("".join(parts)).replace("\xa0", " ")
+from tests.tui.support import SIZE, screen_text
 
 
 async def wait_for(pilot: Pilot[None], condition, seconds: float = 20) -> None:
@@ -56,6 +38,7 @@ async def press_until(pilot: Pilot[None], key: str, condition, tries: int = 10) 
     raise AssertionError(f"pressing {key!r} did not do it")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
     rules = find_ruleset(preset)

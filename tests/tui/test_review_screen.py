@@ -15,8 +15,7 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import EndScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.review import ReviewApp, ReviewScreen
-from tests.tui.support import use_database
-from tests.tui.test_app import SIZE, screen_text, wait_for
+from tests.tui.support import SIZE, screen_text, use_database, wait_for
 
 
 @pytest.fixture

@@ -7,11 +7,9 @@ files with `FIVEDICE_UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/tui/test_snapshot
 
 from __future__ import annotations
 
-import asyncio
 import html
 import os
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -26,20 +24,13 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.chances_bar import ChancesBar
 from fivedice.wording.text import box_name
-from tests.tui.support import use_database
+from tests.tui.support import run
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 UPDATE = os.environ.get("FIVEDICE_UPDATE_SNAPSHOTS") == "1"
 TEXT = re.compile(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>')
 CELL_WIDTH, LINE_HEIGHT = 12.2, 24.4  # Textual's SVG cell size
-
-
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    use_database(monkeypatch, f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    yield
-    set_language("en")
 
 
 def screen_lines(app: FivediceApp, svg: str | None = None) -> str:
@@ -79,16 +70,6 @@ def check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name} differs from {path}"
 
 
-def run(app: FivediceApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-            await pilot.pause()
-
-    asyncio.run(main())
-
-
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_new_game_screen(language: str) -> None:
     set_language(language)
@@ -101,7 +82,7 @@ def test_new_game_screen(language: str) -> None:
             await pilot.pause(0.05)
         check(f"new-game-{language}", screen_lines(app))
 
-    run(app, script)
+    run(app, script, settle=True)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -116,7 +97,7 @@ def test_game_screen_after_a_roll_and_a_hold(language: str) -> None:
         await settle(pilot, app)
         check(f"game-{language}", screen_lines(app))
 
-    run(app, script)
+    run(app, script, settle=True)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -129,7 +110,7 @@ def test_rules_screen(language: str) -> None:
         await pilot.pause()
         check(f"rules-{language}", screen_lines(app))
 
-    run(app, script)
+    run(app, script, settle=True)
 
 
 def test_triple_game_with_three_seats() -> None:
@@ -144,7 +125,7 @@ def test_triple_game_with_three_seats() -> None:
         await settle(pilot, app)
         check("game-triple-3-seats-en", screen_lines(app))
 
-    run(app, script)
+    run(app, script, settle=True)
 
 
 def save_svg(name: str, svg: str) -> None:
@@ -177,7 +158,7 @@ def test_new_game_screen_in_japanese() -> None:
         }
         assert len(starts) == 1, starts
 
-    run(app, script)
+    run(app, script, settle=True)
 
 
 def test_game_screen_in_japanese() -> None:
@@ -213,4 +194,4 @@ def test_game_screen_in_japanese() -> None:
         tops = [line for line in lines if line.count("╮") + line.count("┓") == 5]
         assert tops, "the dice row is cut"
 
-    run(app, script)
+    run(app, script, settle=True)

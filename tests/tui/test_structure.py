@@ -1,4 +1,4 @@
-"""The terminal app's house in order (issue 14, item 7): no import circles, screens that get
+"""The terminal app's house in order: no import circles, screens that get
 what they need and post messages, no module state, styles in .tcss files."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.screens.setup import SetupScreen
 from fivedice.tui.session import Backend
-from tests.tui.test_app import run, wait_for
+from tests.tui.support import run, wait_for
 
 PACKAGE = Path(fivedice.__file__).parent
 TUI = PACKAGE / "tui"
@@ -42,7 +42,7 @@ def module_name(path: Path) -> str:
 
 
 def test_no_import_circle_in_the_terminal_app() -> None:
-    modules = {module_name(path): path for path in TUI.glob("*.py")}
+    modules = {module_name(path): path for path in TUI.rglob("*.py")}
     graph = {name: imports_of(path) & set(modules) for name, path in modules.items()}
     # Depth-first search for a cycle, reporting it whole.
     state: dict[str, int] = {}
@@ -65,14 +65,14 @@ def test_no_import_circle_in_the_terminal_app() -> None:
 
 
 def test_the_terminal_app_reaches_strategy_only_through_the_service() -> None:
-    for path in TUI.glob("*.py"):
+    for path in TUI.rglob("*.py"):
         strategy = {name for name in imports_of(path) if name.startswith("fivedice.strategy")}
         # The list of CPU levels is plain data (the new-game form offers it).
         assert strategy <= {"fivedice.strategy.levels", "fivedice.strategy.levels.LEVELS"}, path
 
 
 def test_styles_live_in_tcss_files_not_in_python() -> None:
-    for path in TUI.glob("*.py"):
+    for path in TUI.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             targets = node.targets if isinstance(node, ast.Assign) else []
             names = {t.id for t in targets if isinstance(t, ast.Name)}

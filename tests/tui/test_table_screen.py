@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import html
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -19,29 +16,13 @@ from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.table import PointsScreen, TableScreen
 from fivedice.tui.session import TableGame
-
-SIZE = (80, 24)
-
-
-def screen_text(app: FivediceApp) -> str:
-    svg = app.export_screenshot()
-    parts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
-    return html.unescape("".join(parts)).replace("\xa0", " ")
+from tests.tui.support import SIZE, run, screen_text
 
 
 def make_app(tmp_path: Path) -> tuple[FivediceApp, GameService]:
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
     view = service.create_game(build_table_settings(CLASSIC, ["Ann", "Bob"]))
     return FivediceApp(table=TableGame(service, view)), service
-
-
-def run(app: FivediceApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
 
 
 def test_typing_dice_picking_a_box_points_and_undo(tmp_path):

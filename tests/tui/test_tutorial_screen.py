@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, OptionList, Static
 
@@ -15,26 +10,7 @@ from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp, TutorialStart
 from fivedice.tui.screens.setup import SetupScreen
 from fivedice.tui.screens.tutorial import LessonScreen, TutorialScreen
-from tests.tui.support import open_service, use_database
-from tests.tui.test_app import screen_text, wait_for
-
-SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    use_database(monkeypatch, f"sqlite:///{tmp_path / 'tutorial.sqlite3'}")
-    yield
-    set_language("en")
-
-
-def run(app, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
+from tests.tui.support import open_service, run, screen_text, wait_for
 
 
 def said(app) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -12,13 +11,9 @@ from collections.abc import Iterator
 import httpx
 import uvicorn
 
+from tests.support.network import free_port
+
 WAIT_SECONDS = 60  # generous: only a hang gets near it (no timing is asserted)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""Issue 13 on the server side: what the live region says, a 0 asked once, several-column
+"""Accessibility on the server side: what the live region says, a 0 asked once, several-column
 labels, previews marked as previews, the resume list and its question before abandoning,
 the high-score note, the hint's numbers explained, statistics that fit a phone."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from tests.web.test_pages import start, version_of
+from tests.web.support import start, version_of
 
 
 def announce(page):

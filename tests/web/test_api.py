@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tests.web.conftest import new_game
+from tests.web.support import new_game
 
 
 def act(client, game, headers, action, version=None):
@@ -280,3 +280,20 @@ def test_a_whole_solo_game_ends_finished(client):
     hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
     assert hint.status_code == 409 and "finished" in hint.json()["detail"]
     assert client.get(f"/api/games/{game['id']}").json()["version"] == state["version"]
+
+
+def test_the_hint_api_gives_the_advisors_values_unrounded(client, service):
+    """In the web API exact means exact, so the hint's values and losses
+    are the advisor's float64 values as they are (JSON carries a double exactly), not
+    rounded to 4 places."""
+    game, seats = new_game(client, [{"name": "Solo"}])
+    client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"action": "roll", "version": game["version"]},
+        headers=seats[0],
+    )
+    options = client.get(f"/api/games/{game['id']}/hint", headers=seats[0]).json()["options"]
+    exact = service.hint(client.app.state.hub.game_id(game["id"]))
+    assert len(options) == len(exact)
+    assert [o["value"] for o in options] == [float(o.value) for o in exact]
+    assert [o["loss"] for o in options] == [float(o.loss) for o in exact]

@@ -1,4 +1,4 @@
-"""Issue 9, item 5: the hub's caches are bounded, games dropped from them come back right,
+"""The hub's caches are bounded, games dropped from them come back right,
 the hot endpoints answer ready-made JSON that still matches the schema, and the live
 benchmark runs (a tiny smoke run, so its code cannot rot)."""
 
@@ -19,8 +19,7 @@ from fivedice.web import hub as hub_module
 from fivedice.web.hub import LOCK_STRIPES, GameHub
 from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
-
-from .conftest import SECRET
+from tests.web.support import SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,6 +88,7 @@ def test_ready_made_answers_match_the_documented_schema(client):
     assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/GameOut")
 
 
+@pytest.mark.processes
 @pytest.mark.slow
 def test_the_live_benchmark_runs(tmp_path):
     """`bench_web.py --live` with two rooms for a second each (SQLite only, no PostgreSQL)."""
@@ -153,7 +153,7 @@ def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
 
 def _play(hub: GameHub, game_id: int, actions: int) -> int:
     """`actions` actions of the humans of a game through the hub; its version after them."""
-    from tests.store.conftest import human_move
+    from tests.support.players import human_move
 
     view = hub.load(game_id)
     for _ in range(actions):
@@ -252,7 +252,7 @@ def test_the_cpu_driver_ignores_news_it_has_already(service):
 
 
 def _play_until_cpu(hub: GameHub, game_id: int) -> int:
-    from tests.store.conftest import human_move
+    from tests.support.players import human_move
 
     view = hub.load(game_id)
     while not view.is_cpu_turn:

@@ -6,7 +6,7 @@ import re
 
 from fivedice.core.rules import find_ruleset
 from fivedice.strategy.moments import moments_of
-from tests.web.test_pages import start
+from tests.web.support import start
 
 
 def figures(html: str) -> list[int]:

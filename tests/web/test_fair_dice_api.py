@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from tests.web.conftest import new_game
+from tests.web.support import new_game
 
 
 def test_commitment_from_the_start_and_the_seed_revealed_at_the_end(client):

@@ -9,9 +9,7 @@ import re
 from fivedice.core.fairdice import HmacDice
 from fivedice.core.record import parse_record
 from fivedice.core.verify import verify_record
-from tests.web.conftest import ORIGIN, PageClient, new_game
-from tests.web.test_pages import FORM
-from tests.web.test_rooms import _invites, _room
+from tests.web.support import FORM, ORIGIN, PageClient, invitations, new_game, open_room
 
 
 def _play_out(client, game, seat_headers):
@@ -28,10 +26,10 @@ def _play_out(client, game, seat_headers):
 
 
 def test_a_friends_seed_joins_the_dice_committed_before_she_chose_it(client, app):
-    room = _room(client, seed="", client_seed="ann's lucky socks")
+    room = open_room(client, seed="", client_seed="ann's lucky socks")
     page = client.get(room).text
     commitment = re.search(r'id="commitment">([0-9a-f]{64})<', page).group(1)
-    (invite,) = _invites(page)
+    (invite,) = invitations(page)
     seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
     with PageClient(app, headers={"Origin": ORIGIN}) as bob:
         assert 'id="client-seed"' in bob.get(invite).text
@@ -52,8 +50,8 @@ def test_a_friends_seed_joins_the_dice_committed_before_she_chose_it(client, app
 
 
 def test_a_bad_seed_is_refused_on_the_join_form_and_joins_nothing(client, app):
-    room = _room(client, seed="")
-    (invite,) = _invites(client.get(room).text)
+    room = open_room(client, seed="")
+    (invite,) = invitations(client.get(room).text)
     seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
     with PageClient(app, headers={"Origin": ORIGIN}) as bob:
         refused = bob.post(
@@ -67,10 +65,10 @@ def test_a_bad_seed_is_refused_on_the_join_form_and_joins_nothing(client, app):
 
 
 def test_a_room_with_a_chosen_seed_takes_no_friends_seed(client, app):
-    room = _room(client, seed="5")
+    room = open_room(client, seed="5")
     page = client.get(room).text
     assert 'id="commitment"' not in page
-    (invite,) = _invites(page)
+    (invite,) = invitations(page)
     seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
     with PageClient(app, headers={"Origin": ORIGIN}) as bob:
         assert 'id="client-seed"' not in bob.get(invite).text

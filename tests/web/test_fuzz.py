@@ -19,11 +19,13 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameService
-from fivedice.web.routers import api, pages, review, rooms, sheet, table
-from tests.web.conftest import ORIGIN, SECRET, TestClient
+from fivedice.store import schema
+from fivedice.web.routers import api, pages, review, rooms, sheet, table, tutorial
+from tests.web.support import ORIGIN, SECRET, TestClient
 
 HANG_SECONDS = 30  # far above any honest request here: only a hang gets near it
 FUZZ = settings(
@@ -263,3 +265,33 @@ def test_random_json_at_every_api_route(world, method, route, body, raw, auth):
     if response.status_code >= 400:
         assert "detail" in response.json()
         assert snapshot(app, game_id) == before
+
+
+# The tutorial's routes: a refused post changes neither the lesson in play nor the progress.
+
+TUTORIAL_ROUTES = sorted(
+    (method, route.path) for route in tutorial.router.routes for method in route.methods
+)
+LESSON_KEYS = st.sampled_from(["rolling", "zero", "guided", "nope", "%00", "x" * 300])
+
+
+def tutorial_progress(app):
+    """Every owner's progress (the local user's and every browser session's)."""
+    store = app.state.hub.service.store
+    with store.engine.connect() as connection:
+        return sorted(map(tuple, connection.execute(select(schema.tutorial_progress))))
+
+
+@pytest.mark.parametrize(("method", "route"), TUTORIAL_ROUTES)
+@FUZZ
+@given(post=form_posts(), key=LESSON_KEYS)
+def test_random_forms_at_every_tutorial_route(world, method, route, post, key):
+    app, client, token = world
+    path = route.replace("{key}", key)
+    before = tutorial_progress(app)
+    with no_hang():
+        response = send_form(client, token, method, path, post)
+    assert response.status_code < 500, response.text[:500]
+    assert "Traceback" not in response.text
+    if response.status_code >= 400:
+        assert tutorial_progress(app) == before

@@ -1,4 +1,4 @@
-"""A Japanese player meets no English on the pages (issue 13): every main page, a whole game
+"""A Japanese player meets no English on the pages: every main page, a whole game
 played through the page forms, and the finished game's review and verify pages are read as a
 browser shows them (visible text, titles, labels, placeholders and button values)."""
 
@@ -8,7 +8,7 @@ import re
 from html.parser import HTMLParser
 
 from fivedice.web.guard import LANG_COOKIE
-from tests.web.test_pages import FORM, start, version_of
+from tests.web.support import FORM, start, version_of
 
 ALLOWED = {
     # The app's and the CPU seats' names, file formats and names, the fair-dice hash, keys.
@@ -176,19 +176,17 @@ def test_refusals_and_unknown_pages_are_japanese(client):
 
 def test_the_table_tutorial_and_room_pages_show_no_english(client, app):
     from fivedice.service.tutorial import LESSONS
-    from tests.web import test_table_pages as table
-    from tests.web.conftest import ORIGIN, PageClient
-    from tests.web.test_rooms import ROOM_FORM
+    from tests.web.support import ORIGIN, ROOM_FORM, PageClient, post_at_table, start_table
 
     client.cookies.set(LANG_COOKIE, "ja")
     # At the table: the entry form, the boxes for the dice, a refusal, a score.
-    location = table.start(client, "太郎", "花子")
+    location = start_table(client, "太郎", "花子")
     assert_japanese(client, location)
-    page = table.post(client, f"{location}/dice", dice="3 3 3 5 5")
+    page = post_at_table(client, f"{location}/dice", dice="3 3 3 5 5")
     assert english_words(page.text) == []
-    refused = table.post(client, f"{location}/score", box="full_house", points="30")
+    refused = post_at_table(client, f"{location}/score", box="full_house", points="30")
     assert refused.status_code == 409 and english_words(refused.text) == []
-    assert english_words(table.post(client, f"{location}/score", box="full_house").text) == []
+    assert english_words(post_at_table(client, f"{location}/score", box="full_house").text) == []
     # Every lesson of the tutorial, and a roll in the first.
     for lesson in LESSONS:
         assert_japanese(client, f"/tutorial/{lesson.key}")

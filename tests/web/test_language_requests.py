@@ -1,5 +1,5 @@
-"""Two requests in different languages at the same moment each get their own (issue 14,
-item 7): the language is a ContextVar set per request, with no lock between requests."""
+"""Two requests in different languages at the same moment each get their own: the language
+is a ContextVar set per request, with no lock between requests."""
 
 from __future__ import annotations
 

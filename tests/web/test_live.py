@@ -11,8 +11,8 @@ import pytest
 
 from fivedice.store.notices import Topic
 from fivedice.web import create_app
-from tests.web.conftest import SECRET
 from tests.web.live_helpers import data, events, running, take, wait_until
+from tests.web.support import SECRET
 
 ACTIONS = ["roll", "hold 1", "hold 2", "release 1", "roll"]
 
@@ -226,3 +226,13 @@ def test_an_abandoned_game_is_pushed_to_its_streams(live_app):
             headers=seats[1],
         )
         assert refused.status_code == 409
+
+
+@pytest.mark.parametrize("number", ["\u00b2", "\u0663", "\u00b2\u00b3"])  # isdigit(), not int()
+def test_a_notification_with_odd_digits_is_ignored(number):
+    """A NOTIFY payload that is not ours is skipped, never a crash of the listener."""
+    from fivedice.store.notices import Notice
+
+    assert Notice.parse(f"g:{number}:1") is None
+    assert Notice.parse(f"g:1:{number}") is None
+    assert Notice.parse("g:12:3") == ("g", 12, 3)

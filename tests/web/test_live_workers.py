@@ -13,21 +13,8 @@ import httpx
 import psycopg
 import pytest
 
-from tests.web.live_helpers import data, events, free_port, take, wait_until
-from tests.web.test_postgres_restart import Cluster, _postgres_bin
-
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def cluster():
-    bin_dir = _postgres_bin()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
-    instance = Cluster(bin_dir)
-    instance.start()
-    yield instance
-    instance.remove()
+from tests.support.network import free_port
+from tests.web.live_helpers import data, events, take, wait_until
 
 
 class Worker:

@@ -13,31 +13,7 @@ from fivedice.web.routers.pages import LEGACY_SEATS_COOKIE
 from fivedice.web.security import SECRET_ENV, Signer, load_secret
 from fivedice.web.wording import pick_language
 from fivedice.wording.text import describe_rules
-from tests.web.conftest import new_game
-
-FORM = {
-    "kind0": "human",
-    "name0": "Ann",
-    "kind1": "cpu",
-    "name1": "",
-    "level1": "casual",
-    "kind2": "none",
-    "kind3": "none",
-    "preset": "classic",
-    "first_player": "first_seat",
-    "match_length": "1",
-    "seed": "5",
-}
-
-
-def start(client, **changes):
-    response = client.post("/games", data={**FORM, **changes}, follow_redirects=False)
-    assert response.status_code == 303, response.text
-    return response.headers["location"]
-
-
-def version_of(html):
-    return int(re.search(r'name="version" value="(\d+)"', html).group(1))
+from tests.web.support import FORM, new_game, start, version_of
 
 
 def test_index_offers_every_option(client):

@@ -10,90 +10,10 @@ Skipped only when the PostgreSQL binaries are not installed.
 
 from __future__ import annotations
 
-import contextlib
-import glob
-import os
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
-from pathlib import Path
-
-import pytest
 
 from fivedice.service.games import GameService
-from tests.web.conftest import ORIGIN, SECRET, PageClient
-
-pytestmark = pytest.mark.slow
-
-
-def _postgres_bin() -> Path | None:
-    for directory in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
-        if os.access(f"{directory}/initdb", os.X_OK) and os.access(f"{directory}/pg_ctl", os.X_OK):
-            return Path(directory)
-    found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
-        return Path(found).parent
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Cluster:
-    """A throwaway PostgreSQL server that the test can stop and start again."""
-
-    def __init__(self, bin_dir: Path) -> None:
-        self.bin = bin_dir
-        self.as_root = os.geteuid() == 0
-        # As root the server runs as `postgres`, which must reach the directory.
-        self.dir = Path(tempfile.mkdtemp(prefix="fivedice-pgfault-", dir="/tmp"))
-        os.chmod(self.dir, 0o755)
-        if self.as_root:
-            shutil.chown(self.dir, "postgres")
-        self.data = self.dir / "data"
-        self.port = _free_port()
-        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync")
-
-    def _run(self, tool: str, *args: str) -> None:
-        command = [str(self.bin / tool), *args]
-        if self.as_root:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, capture_output=True, timeout=120)
-
-    def start(self) -> None:
-        options = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-            " -c full_page_writes=off"
-        )
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-w", "-t", "60",
-            "-o", options, "start",
-        )  # fmt: skip
-
-    def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
-
-    def remove(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
-            self.stop("immediate")
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-@pytest.fixture
-def cluster():
-    bin_dir = _postgres_bin()
-    if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed (scripts/system-deps.sh installs it)")
-    instance = Cluster(bin_dir)
-    instance.start()
-    yield instance
-    instance.remove()
+from tests.web.support import ORIGIN, SECRET, PageClient
 
 
 def _act(client, game_id, headers, action, version):

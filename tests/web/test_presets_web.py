@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fivedice.core.rules import find_ruleset
-from tests.web.conftest import new_game
+from tests.web.support import new_game
 
 
 def act(client, game, headers, action):

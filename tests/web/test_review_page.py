@@ -7,20 +7,7 @@ import re
 from html import escape
 
 from fivedice.wording.review import percent
-from tests.web.test_pages import start
-
-
-def finish(service, game_id: int) -> None:
-    """Plays the game to its end through the service: the human scores greedily."""
-    view = service.load(game_id)
-    while not view.is_over:
-        if view.is_cpu_turn:
-            _, view = service.cpu_step(game_id, view.version)
-            continue
-        if view.state.dice is None:
-            view = service.apply_action(game_id, "roll", view.version)
-        best = max(view.state.placements(), key=lambda p: p.points)
-        view = service.apply_action(game_id, f"score {best.category.key}", view.version)
+from tests.web.support import finish, start
 
 
 def started_game(client, app, **changes):

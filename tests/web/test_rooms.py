@@ -5,35 +5,18 @@ from __future__ import annotations
 
 import re
 
-from tests.web.conftest import ORIGIN, PageClient
-from tests.web.test_pages import FORM
+import pytest
 
-ROOM_FORM = {**FORM, "kind0": "me", "name0": "Ann", "kind1": "friend", "name1": "Bob"}
-
-
-def _room(client, **changes):
-    response = client.post("/games", data={**ROOM_FORM, **changes}, follow_redirects=False)
-    assert response.status_code == 303, response.text
-    location = response.headers["location"]
-    assert re.fullmatch(r"/r/[A-Z2-9]{6}", location)
-    return location
-
-
-def _invites(page):
-    return [link.replace("&amp;", "&") for link in re.findall(r'data-invite value="([^"]+)"', page)]
-
-
-def _browser(app):
-    return PageClient(app, headers={"Origin": ORIGIN})
+from tests.web.support import FORM, another_browser, invitations, open_room
 
 
 def test_a_friend_joins_by_invitation_and_the_host_starts(client, app):
-    room = _room(client, kind2="cpu", name2="Cee", kind3="local", name3="Dee")
+    room = open_room(client, kind2="cpu", name2="Cee", kind3="local", name3="Dee")
     page = client.get(room).text
     assert "Waiting room" in page and room[3:] in page and 'id="start"' in page
     assert "not joined yet" in page
-    (invite,) = _invites(page)
-    with _browser(app) as bob:
+    (invite,) = invitations(page)
+    with another_browser(app) as bob:
         # The invitation asks for a name, then joins; the room shows Bob as joined.
         assert "You are invited to play as Bob" in bob.get(invite).text
         seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
@@ -68,7 +51,7 @@ def test_a_friend_joins_by_invitation_and_the_host_starts(client, app):
         assert refused.status_code == 403 and hub.load(game_id).version == 2
         assert bob.post(game + "/act", data={"action": "roll", "version": 2}).status_code == 200
         # The invitation opened on a second device shares Bob's seat (and says so).
-        with _browser(app) as phone:
+        with another_browser(app) as phone:
             phone.post("/join", data={"code": room[3:], "seat": seat, "key": key})
             assert hub.browser_seats.seats_in(phone.cookies.get("fd_session"), game_id) == [1]
         # Bob left: the host hands his seat to a CPU; nobody else may.
@@ -80,10 +63,10 @@ def test_a_friend_joins_by_invitation_and_the_host_starts(client, app):
 
 
 def test_joining_by_room_code_and_starting_with_cpus(client, app):
-    room = _room(client, kind2="friend", name2="Eve")
+    room = open_room(client, kind2="friend", name2="Eve")
     code = room[3:]
     assert "Join a game" in client.get("/").text
-    with _browser(app) as bob:
+    with another_browser(app) as bob:
         assert 'id="join-code"' in bob.get("/join").text
         wrong = bob.post("/join", data={"code": "ZZZZZZ", "name": "Bob"})
         assert wrong.status_code == 404 and "ZZZZZZ" in wrong.text
@@ -150,3 +133,19 @@ def test_six_simultaneous_api_starts_of_a_room_answer_once_and_make_one_game(cli
     with service.store.engine.connect() as connection:
         games = connection.execute(select(func.count()).select_from(schema.games)).scalar_one()
     assert games == 1
+
+
+@pytest.mark.parametrize("name", ["a\nseed: 99\x1b[31m", "\u202eevil", "\u200b"])
+def test_joining_a_room_refuses_a_name_no_other_form_would_take(client, app, name):
+    """On the room join form (page and API), a control character, a line
+    break or a direction mark in the name is refused, and the seat stays unjoined."""
+    room = open_room(client)
+    code = room[3:]
+    with another_browser(app) as bob:
+        refused = bob.post("/join", data={"code": code, "name": name}, follow_redirects=False)
+        assert refused.status_code == 422, refused.text
+    api = client.post(f"/api/rooms/{code}/join", json={"name": name})
+    assert api.status_code == 422, api.text
+    seats = app.state.hub.room(code).seats
+    assert [s.joined for s in seats if s.kind == "friend"] == [False]
+    assert all(s.name in ("Ann", "Bob") for s in seats)

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from fivedice.service.games import GameService
 from fivedice.web import create_app
-from tests.web.conftest import SECRET
+from tests.web.support import SECRET
 
 # Built at import: schemathesis makes one test per operation from a loaded schema (its lazy
 # fixture loader does not work with this pytest). The database is a throwaway directory.

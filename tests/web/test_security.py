@@ -1,4 +1,4 @@
-"""The holes an attack found (issue 10, web part), each kept closed by a test.
+"""The holes an attack found, each kept closed by a test.
 
 Seat cookies a cross-site post cannot wipe, any number of seats per browser, CSRF (origin and
 token), clickjacking and the other headers, invite links that ignore the Host header, CPU
@@ -15,8 +15,7 @@ import pytest
 from fivedice.core.errors import FivediceError
 from fivedice.web.guard import SESSION_COOKIE, parse_public_url
 from fivedice.web.hub import MAX_SEED
-from tests.web.conftest import ORIGIN, SECRET, PageClient, TestClient, new_game
-from tests.web.test_pages import FORM, start
+from tests.web.support import FORM, ORIGIN, SECRET, PageClient, TestClient, new_game, start
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "fivedice" / "web" / "templates"
 EVIL = "http://evil.example"
@@ -301,3 +300,18 @@ def test_the_forms_seed_limit_is_the_apis(client):
     over = client.post("/api/games", json={"players": [{"name": "A"}], "seed": MAX_SEED + 1})
     assert over.status_code == 422
     assert new_game(client, [{"name": "A"}], seed=MAX_SEED)
+
+
+@pytest.mark.parametrize(
+    "path", ["/sheet/", "/tutorial/", "/join/", "/g/1-abc/join/?seat=0&token=secret", "/api/games/"]
+)
+def test_a_trailing_slash_redirect_never_names_the_host_header(raw_client, path):
+    """The router's trailing-slash redirect must not build
+    an absolute URL from the Host header (`Host: evil.example` → Location
+    `http://evil.example/g/…/join?…&token=…`). Redirects are relative."""
+    response = raw_client.get(path, headers={"Host": "evil.example"}, follow_redirects=False)
+    assert response.status_code in (307, 308), response.status_code
+    location = response.headers["location"]
+    assert location.startswith("/") and not location.startswith("//"), location
+    assert "evil" not in location
+    assert location == path.replace("/?", "?").rstrip("/")

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from fivedice.cli import app
+from tests.support.network import free_port
 
 
 def test_serve_is_a_command():
@@ -33,10 +34,9 @@ def test_serve_refuses_a_bad_public_url(monkeypatch):
     assert "--public-url" in CliRunner().invoke(app, ["serve", "--help"]).output
 
 
+@pytest.mark.processes
 def test_serve_answers_on_loopback(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "FIVEDICE_SECRET": "a-secret-for-this-test-only"}
     command = [
         sys.executable, "-m", "fivedice.cli", "serve", "--port", str(port),

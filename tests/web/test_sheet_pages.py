@@ -7,7 +7,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from tests.web.conftest import new_game
+from tests.web.support import new_game
 
 
 def read_pdf(data: bytes) -> tuple[int, str]:

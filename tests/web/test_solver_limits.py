@@ -10,7 +10,7 @@ import pytest
 from fivedice.service.games import GameService
 from fivedice.strategy import cache, limits
 from fivedice.strategy.solver import StrategyTable
-from tests.web.conftest import SECRET, TestClient, new_game
+from tests.web.support import SECRET, TestClient, finish, new_game
 
 
 @pytest.fixture
@@ -100,4 +100,89 @@ def test_the_allow_list_refuses_hints_and_unplayable_games_clearly(
         quick_client.get(f"/api/games/{classic['id']}/hint", headers=classic_seats[0]).status_code
         == 200
     )
+    assert len(fake_solve) == 1
+
+
+def test_a_review_page_while_another_table_is_solved_is_503_not_a_wait(service, fake_solve):
+    """On the review path, a review of a finished game with unusual rules
+    needs a new table; while another is being solved the page answers 503 with Retry-After
+    at once (the bound hints have), instead of holding a worker thread until the slot frees."""
+    import threading
+
+    from fivedice.strategy import limits
+    from fivedice.web import create_app
+    from tests.web.support import SECRET, TestClient
+
+    service = GameService(service.store, solve_wait=0.05)
+    with TestClient(create_app(service, SECRET, drive_cpus=False)) as client:
+        game, _seats = new_game(client, [{"name": "Solo"}], set={"full_house": 21})
+        game_id = client.app.state.hub.game_id(game["id"])
+        finish(service, game_id)
+        holding, done = threading.Event(), threading.Event()
+
+        def other_solve():
+            with limits.solving_slot():
+                holding.set()
+                done.wait(timeout=20)
+
+        thread = threading.Thread(target=other_solve)
+        thread.start()
+        try:
+            assert holding.wait(timeout=30)
+            busy = client.get(f"/g/{game['id']}/review")
+            assert busy.status_code == 503, busy.status_code
+            assert int(busy.headers["Retry-After"]) > 0
+            assert fake_solve == []
+        finally:
+            done.set()
+            thread.join(timeout=30)
+        assert client.get(f"/g/{game['id']}/review").status_code == 200
+        assert len(fake_solve) == 1
+
+
+def test_the_guided_tutorial_goes_on_without_the_coach_where_it_may_not_solve(
+    service, fake_solve, monkeypatch
+):
+    """On the tutorial path, on a server that solves only some presets
+    (`--solve-only`), the guided game of another preset still plays (the coach is silent)
+    instead of failing every action; and no table of those rules is solved."""
+    from fivedice.core.rules import find_ruleset
+    from fivedice.strategy import limits
+
+    monkeypatch.setenv(limits.SOLVE_RULES_ENV, "classic")
+    run = service.tutorial_start("guided", find_ruleset("simple"))
+    rolled = service.tutorial_act(run, "roll")
+    assert rolled.state.dice is not None
+    assert service.tutorial_coach_line(rolled) == ""
+    assert fake_solve == []
+
+
+def test_the_guided_tutorial_does_not_wait_for_another_solve(service, fake_solve):
+    """The tutorial's coach waits for another thread's solve no longer than
+    a hint does (`solve_wait`); meanwhile the lesson goes on with the coach silent."""
+    import threading
+
+    from fivedice.core.rules import find_ruleset
+    from fivedice.strategy import limits
+
+    service = GameService(service.store, solve_wait=0.05)
+    holding, done = threading.Event(), threading.Event()
+
+    def other_solve():
+        with limits.solving_slot():
+            holding.set()
+            done.wait(timeout=20)
+
+    thread = threading.Thread(target=other_solve)
+    thread.start()
+    try:
+        assert holding.wait(timeout=30)
+        run = service.tutorial_start("guided", find_ruleset("simple"))
+        rolled = service.tutorial_act(run, "roll")
+        assert service.tutorial_coach_line(rolled) == ""
+        assert fake_solve == []
+    finally:
+        done.set()
+        thread.join(timeout=30)
+    assert service.tutorial_coach_line(rolled).startswith("Coach")
     assert len(fake_solve) == 1

@@ -7,26 +7,7 @@ import re
 import pytest
 
 from fivedice.web.guard import LANG_COOKIE
-from tests.web.conftest import ORIGIN, PageClient
-
-
-def start(client, *names, **extra):
-    data = {f"name{index}": name for index, name in enumerate(names)}
-    data.update({"preset": "classic", "first": "", **extra})
-    response = client.post("/table", data=data, follow_redirects=False)
-    assert response.status_code == 303, response.text
-    location = response.headers["location"]
-    assert location.startswith("/t/")
-    return location
-
-
-def version_of(html):
-    return int(re.search(r'name="version" value="(\d+)"', html).group(1))
-
-
-def post(client, url, **data):
-    page = client.get(url.rsplit("/", 1)[0]).text
-    return client.post(url, data={"version": version_of(page), **data}, follow_redirects=True)
+from tests.web.support import ORIGIN, PageClient, post_at_table, start_table, version_of
 
 
 def test_the_new_game_page_offers_the_table(client):
@@ -36,21 +17,21 @@ def test_the_new_game_page_offers_the_table(client):
 
 
 def test_a_table_game_in_the_browser(client, service):
-    location = start(client, "Ann", "Bob")
+    location = start_table(client, "Ann", "Bob")
     pid = location.removeprefix("/t/")
     assert client.get(f"/g/{pid}", follow_redirects=False).headers["location"] == location
     page = client.get(location).text
     assert "Ann, what did you roll?" in page and 'name="dice"' in page
-    page = post(client, f"{location}/dice", dice="3 3 3 5 5").text
+    page = post_at_table(client, f"{location}/dice", dice="3 3 3 5 5").text
     assert re.search(r'value="full_house"[^>]*>\s*<span class="box-name">Full house</span>\s*'
                      r"<strong>25</strong>", page)  # fmt: skip
-    page = post(client, f"{location}/dice", dice="22222").text  # replaces the entry
+    page = post_at_table(client, f"{location}/dice", dice="22222").text  # replaces the entry
     assert "Yahtzee</span> <strong>50</strong>" in page
-    page = post(client, f"{location}/score", box="yahtzee").text
+    page = post_at_table(client, f"{location}/score", box="yahtzee").text
     assert "Bob, what did you roll?" in page
-    page = post(client, f"{location}/score", box="chance", points="22").text
+    page = post_at_table(client, f"{location}/score", box="chance", points="22").text
     assert "Ann, what did you roll?" in page
-    page = post(client, f"{location}/dice", dice="44444").text
+    page = post_at_table(client, f"{location}/dice", dice="44444").text
     # The joker (forced): only the fours box, with the extra-Yahtzee bonus.
     assert "Fours</span> <strong>120</strong>" in page and "Yahtzee bonus +100" in page
     assert "Chance</span>" not in page.split("box-choices")[1].split("</form>")[0]
@@ -59,34 +40,34 @@ def test_a_table_game_in_the_browser(client, service):
 
 
 def test_impossible_entries_are_refused_with_a_reason_and_change_nothing(client, service):
-    location = start(client, "Ann", "Bob")
+    location = start_table(client, "Ann", "Bob")
     before = version_of(client.get(location).text)
-    refused = post(client, f"{location}/score", box="full_house", points="30")
+    refused = post_at_table(client, f"{location}/score", box="full_house", points="30")
     assert refused.status_code == 409
     assert "no roll scores 30 in Full house now; it can score 0, 25" in refused.text
-    refused = post(client, f"{location}/dice", dice="1234")
+    refused = post_at_table(client, f"{location}/dice", dice="1234")
     assert refused.status_code == 422 and "a roll has 5 dice" in refused.text
-    refused = post(client, f"{location}/score", box="chance")
+    refused = post_at_table(client, f"{location}/score", box="chance")
     assert refused.status_code == 409 and "enter the dice first" in refused.text
     assert version_of(client.get(location).text) == before == 0
 
 
 def test_undo_takes_back_the_last_entry(client, service):
-    location = start(client, "Ann", "Bob")
+    location = start_table(client, "Ann", "Bob")
     page = client.get(location).text
     assert re.search(r'id="undo" disabled', page)  # nothing to take back yet
-    post(client, f"{location}/dice", dice="33355")
-    post(client, f"{location}/score", box="full_house")
+    post_at_table(client, f"{location}/dice", dice="33355")
+    post_at_table(client, f"{location}/score", box="full_house")
     before = service.load(1).state
-    post(client, f"{location}/score", box="sixes", points="24")
-    page = post(client, f"{location}/undo").text
+    post_at_table(client, f"{location}/score", box="sixes", points="24")
+    page = post_at_table(client, f"{location}/undo").text
     assert "Bob, what did you roll?" in page
     assert service.load(1).state == before
     assert [e.action for e in service.record(1).actions][-2:] == ["score sixes 24", "undo"]
 
 
 def test_only_the_browser_that_started_may_enter(client, app):
-    location = start(client, "Ann", "Bob")
+    location = start_table(client, "Ann", "Bob")
     with PageClient(app, headers={"Origin": ORIGIN}) as other:
         page = other.get(location).text
         assert 'name="dice"' not in page  # watching only
@@ -95,7 +76,7 @@ def test_only_the_browser_that_started_may_enter(client, app):
 
 
 def test_forms_need_the_csrf_token(client, raw_client):
-    location = start(client, "Ann")
+    location = start_table(client, "Ann")
     refused = raw_client.post(f"{location}/dice", data={"dice": "33355", "version": 0})
     assert refused.status_code == 403
 
@@ -112,7 +93,7 @@ def test_the_coach_ranks_typed_dice(client, monkeypatch):
 
     monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
-    location = start(client, "Ann")
+    location = start_table(client, "Ann")
     page = client.get(f"{location}?coach=1&cdice=11666&rolls=2").text
     assert seen == [((1, 1, 6, 6, 6), 2)]
     assert "keep 6 6 6" in page and "240.0 points to come" in page and "−15.0" in page
@@ -125,7 +106,7 @@ def test_the_coach_ranks_typed_dice(client, monkeypatch):
     [("nl", "Aan tafel"), ("de", "Am Tisch")],
 )
 def test_the_table_page_speaks_the_language(client, language, words):
-    location = start(client, "Ann", "Bob")
+    location = start_table(client, "Ann", "Bob")
     client.cookies.set(LANG_COOKIE, language)
     page = client.get(location).text
     assert words in page

@@ -8,7 +8,7 @@ import re
 from fivedice.service.tutorial import LESSONS
 from fivedice.store.browser_seats import session_key
 from fivedice.web.guard import SESSION_COOKIE
-from tests.web.conftest import ORIGIN, PageClient
+from tests.web.support import ORIGIN, PageClient
 
 
 def owner(client) -> str:
@@ -162,3 +162,25 @@ def test_a_lesson_offers_only_what_the_rules_allow_with_every_die_held():
         assert view["can_roll"] is can_roll
         assert all(die["enabled"] for die in view["dice"])
         assert any(row["action"] for row in view["rows"])
+
+
+def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
+    """Bounded work per request, for memory: each guided lesson left
+    half-way kept its CPU player for the life of the process, so a visitor could start
+    them without end (two requests each, a few kB each). The service keeps at most
+    `CPUS_KEPT`, the least recently used dropped, and a lesson whose CPU was dropped plays on."""
+    from fivedice.core.rules import find_ruleset
+    from fivedice.service import saved as service_module
+
+    monkeypatch.setattr(service_module, "CPUS_KEPT", 5, raising=False)
+    runs = []
+    for _ in range(12):
+        run = service.tutorial_start("guided", find_ruleset("classic"))
+        runs.append(service.tutorial_act(run, "roll"))
+    assert len(service._cpus) <= 5
+    # The first lesson's CPU was dropped; the lesson still plays on to the CPU's turn.
+    first = runs[0]
+    box = next(p.category.key for p in first.state.placements())
+    after = service.tutorial_act(first, f"score {box}")
+    assert after.state.turn_number >= first.state.turn_number
+    assert len(service._cpus) <= 5

@@ -1,4 +1,4 @@
-"""The pages' words (issue 13): CPU moves told in words, translated default names, preset
+"""The pages' words: CPU moves told in words, translated default names, preset
 names and option names, and plural forms."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from fivedice.web.guard import LANG_COOKIE
 from fivedice.web.wording import gettext_for, texts
 from fivedice.wording.text import move_sentence
-from tests.web.test_pages import FORM, start
+from tests.web.support import FORM, start
 
 
 def announced(page: str) -> str:

@@ -5,7 +5,7 @@ The help texts are written in English where the commands are defined (typer's `h
 the commands' docstrings), where Babel cannot find them; `HELP_TEXTS` repeats each one as an
 `N_` literal for extraction. `localize` swaps the help of every command and parameter of the
 click command tree for its translation before the command line runs. A help text changed at
-its definition but not here stays English (tests/unit/test_cli_help.py reads the help in
+its definition but not here stays English (tests/cli/test_help.py reads the help in
 Japanese and fails on English).
 
 The language is the one `--lang` names, else the environment's (as `fivedice.i18n` detects

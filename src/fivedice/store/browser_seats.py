@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from fivedice.core.errors import N_
 from fivedice.store import schema
-from fivedice.store.database import Store, _now
+from fivedice.store.database import Store, utc_now
 
 
 def session_key(session: str) -> str:
@@ -52,7 +52,7 @@ class BrowserSeats:
             }
             fresh = [pair for pair in wanted if pair not in held]
             if fresh:
-                now = _now()
+                now = utc_now()
                 connection.execute(
                     table.insert(),
                     [
@@ -63,14 +63,14 @@ class BrowserSeats:
 
     def add_by_key(self, key: str, seats: Iterable[tuple[int, int]]) -> None:
         """As `add`, for a session known by its key (a room's host)."""
-        from fivedice.store.rooms import _hold
+        from fivedice.store.rooms import hold_seat
 
         wanted = sorted(set(seats))
         if not wanted:
             return
         with self.store._errors(N_("remember the seats")), self.store.writing() as connection:
             for game, seat in wanted:
-                _hold(connection, key, game, seat)
+                hold_seat(connection, key, game, seat)
 
     def seats_in(self, session: str, game_id: int) -> list[int]:
         """The seats of one game a session holds."""

@@ -112,7 +112,7 @@ def default_database_url() -> str:
     return f"sqlite:///{path}"
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
@@ -169,7 +169,7 @@ def insert_game(connection: Connection, game: NewGame) -> GameRecord:
     """
     settings = game.settings
     seed = secrets.randbits(62) if game.seed is None else game.seed
-    now = _now()
+    now = utc_now()
     game_id = connection.execute(
         insert(schema.games)
         .values(
@@ -615,7 +615,7 @@ class Store:
         """The bound values of an append's statements: the game's row (`b_`), the action's
         (`a_`, for the one-statement form) and its notice (`n_`; None on SQLite, which has
         no one else to tell)."""
-        now = _now()
+        now = utc_now()
         advance = {
             "b_id": game_id,
             "b_expected": expected_version,
@@ -773,7 +773,7 @@ class Store:
             changed = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == IN_PROGRESS)
-                .values(status=ABANDONED, updated_at=_now())
+                .values(status=ABANDONED, updated_at=utc_now())
             ).rowcount
             if changed != 1:
                 status = connection.execute(
@@ -793,7 +793,7 @@ class Store:
             GameNotFoundError; StoreUnavailableError (nothing changed, try again).
         """
         sessions = schema.game_sessions
-        now = _now()
+        now = utc_now()
         with self._errors(N_("save the session")), self.writing() as connection:
             exists = connection.execute(
                 select(schema.games.c.id).where(schema.games.c.id == game_id)

@@ -23,7 +23,7 @@ from fivedice.core.fairdice import commitment_of, new_server_seed
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import GameRecord
 from fivedice.store import schema
-from fivedice.store.database import NewGame, Store, _now, insert_game
+from fivedice.store.database import NewGame, Store, insert_game, utc_now
 from fivedice.store.errors import StoreConflictError, StoreError
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud safely
@@ -103,7 +103,7 @@ class Rooms:
                             options_json=json.dumps(options, sort_keys=True),
                             version=0,
                             game_id=None,
-                            created_at=_now(),
+                            created_at=utc_now(),
                             server_seed=new_server_seed().hex(),
                         )
                     ).inserted_primary_key
@@ -263,7 +263,7 @@ class Rooms:
                     .values(version=schema.rooms.c.version + 1)
                 )
             if room.started and room.game_id is not None and target.game_seat is not None:
-                _hold(db, session_key, room.game_id, target.game_seat)
+                hold_seat(db, session_key, room.game_id, target.game_seat)
             result = self._read(db, schema.rooms.c.id == room_id)
         assert result is not None
         return result
@@ -324,12 +324,12 @@ class Rooms:
             for claim in claims:
                 game_seat = game_seats.get(int(claim.seat))
                 if game_seat is not None:
-                    _hold(db, str(claim.session_key), game_id, game_seat)
+                    hold_seat(db, str(claim.session_key), game_id, game_seat)
             room = self._read(db, schema.rooms.c.id == room_id)
             assert room is not None
             if room.host_key:
                 for game_seat in sorted(set(host_seats)):
-                    _hold(db, room.host_key, game_id, game_seat)
+                    hold_seat(db, room.host_key, game_id, game_seat)
         return room, record
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
@@ -361,7 +361,7 @@ def _seed_bytes(text: str | None) -> bytes | None:
     return seed if seed is not None and len(seed) == 32 else None
 
 
-def _hold(db: Connection, session_key: str, game_id: int, seat: int) -> None:
+def hold_seat(db: Connection, session_key: str, game_id: int, seat: int) -> None:
     """Lets a browser session (by key) act for a game's seat, unless it does already."""
     table = schema.web_seats
     exists = db.execute(
@@ -372,6 +372,6 @@ def _hold(db: Connection, session_key: str, game_id: int, seat: int) -> None:
     if exists is None:
         db.execute(
             table.insert().values(
-                session_key=session_key, game_id=game_id, seat=seat, created_at=_now()
+                session_key=session_key, game_id=game_id, seat=seat, created_at=utc_now()
             )
         )

@@ -56,7 +56,7 @@ UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 """Shown as the start of a listed game whose start cannot be read."""
 
 
-def _when(value: object, column: str) -> datetime:
+def date_in(value: object, column: str) -> datetime:
     # The store reads SQLite's dates as the stored text (see `Store._columns`): a date edited
     # by hand must damage its game only, not every listing.
     if isinstance(value, str):
@@ -134,14 +134,14 @@ class ResultRow:
 # own): what someone who edits the database needs to find it.
 
 
-def _whole(value: object, column: str) -> int:
+def whole_in(value: object, column: str) -> int:
     # SQLite stores text typed into an INTEGER column as text; booleans are not numbers here.
     if isinstance(value, bool) or not isinstance(value, int):
         raise Damage(N_("{column} is not a whole number: {value!r}"), column=column, value=value)
     return value
 
 
-def _text(value: object, column: str) -> str:
+def text_in(value: object, column: str) -> str:
     if not isinstance(value, str):
         raise Damage(N_("{column} is not text: {value!r}"), column=column, value=value)
     return value
@@ -149,7 +149,7 @@ def _text(value: object, column: str) -> str:
 
 def _json(text: object, column: str) -> Any:
     try:
-        return json.loads(_text(text, column))
+        return json.loads(text_in(text, column))
     except (ValueError, RecursionError):
         raise Damage(
             N_("{column} cannot be read: {value!r}"), column=column, value=_clip(text)
@@ -224,7 +224,7 @@ def _checked(game_id: int, read: Callable[[], _T]) -> _T:
 
 
 def _seats(game: Any, seat_rows: Sequence[Any]) -> tuple[Seat, ...]:
-    count = _whole(game.seat_count, "games.seat_count")
+    count = whole_in(game.seat_count, "games.seat_count")
     numbers = [row.seat for row in seat_rows]
     for number in range(count):
         if number not in numbers:
@@ -240,9 +240,9 @@ def _seats(game: Any, seat_rows: Sequence[Any]) -> tuple[Seat, ...]:
         where = f"where seat={row.seat!r}"
         level = row.cpu_level
         if level is not None:
-            level = _text(level, f"game_seats.cpu_level {where}")
+            level = text_in(level, f"game_seats.cpu_level {where}")
         try:
-            seats.append(Seat(_text(row.name, f"game_seats.name {where}"), level))
+            seats.append(Seat(text_in(row.name, f"game_seats.name {where}"), level))
         except FivediceError as error:
             raise Damage(
                 N_("{column}: {reason}"), column=f"game_seats.name {where}", reason=error
@@ -252,14 +252,14 @@ def _seats(game: Any, seat_rows: Sequence[Any]) -> tuple[Seat, ...]:
 
 def _settings(game: Any, seat_rows: Sequence[Any]) -> GameSettings:
     try:
-        rules = rules_from_json(_text(game.rules_json, "games.rules_json"))
+        rules = rules_from_json(text_in(game.rules_json, "games.rules_json"))
     except FivediceError as error:
         raise Damage(N_("{column}: {reason}"), column="games.rules_json", reason=error) from None
     return GameSettings(
         _seats(game, seat_rows),
         rules,
         _first_player(game.first_player),
-        _whole(game.match_length, "games.match_length"),
+        whole_in(game.match_length, "games.match_length"),
         _kind(game.kind),
     )
 
@@ -279,12 +279,12 @@ def summary_from_rows(game: Any, seat_rows: Sequence[Any], logged: int | None) -
 
     def read() -> GameSummary:
         nonlocal started
-        started = _when(game.created_at, "games.created_at")
+        started = date_in(game.created_at, "games.created_at")
         seats = _settings(game, seat_rows).seats
-        version = _whole(game.version, "games.version")
+        version = whole_in(game.version, "games.version")
         if logged is not None and logged != version:
             raise _log_length(logged, version)
-        parse_dice_text(_text(game.opening_dice, "games.opening_dice"), "games.opening_dice")
+        parse_dice_text(text_in(game.opening_dice, "games.opening_dice"), "games.opening_dice")
         return GameSummary(
             game_id=game_id,
             started=started,
@@ -327,14 +327,14 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
 
     def read() -> GameRecord:
         settings = _settings(game, seat_rows)
-        version = _whole(game.version, "games.version")
+        version = whole_in(game.version, "games.version")
         entries = []
         for expected, row in enumerate(action_rows, start=1):
-            seq = _whole(row.seq, "actions.seq")
+            seq = whole_in(row.seq, "actions.seq")
             if seq != expected:
                 raise Damage(N_("the actions table has no row for seq={seq}"), seq=expected)
             where = f"where seq={seq}"
-            seat = _whole(row.seat, f"actions.seat {where}")
+            seat = whole_in(row.seat, f"actions.seat {where}")
             if not 0 <= seat < len(settings.seats):
                 raise Damage(
                     N_("{column} is {seat}, but the game has no such seat"),
@@ -346,14 +346,14 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
             raise _log_length(len(entries), version)
         return GameRecord(
             settings=settings,
-            seed=_whole(game.seed, "games.seed"),
+            seed=whole_in(game.seed, "games.seed"),
             actions=tuple(entries),
             opening_dice=parse_dice_text(
-                _text(game.opening_dice, "games.opening_dice"), "games.opening_dice"
+                text_in(game.opening_dice, "games.opening_dice"), "games.opening_dice"
             ),
             practice=bool(game.practice),
             game_id=game_id,
-            started=_when(game.created_at, "games.created_at"),
+            started=date_in(game.created_at, "games.created_at"),
             status=_status(game.status),
             totals=_totals(game.totals_json, len(settings.seats)),
             **_dice(game, len(settings.seats)),
@@ -364,7 +364,7 @@ def record_from_rows(game: Any, seat_rows: Sequence[Any], action_rows: Sequence[
 
 def _dice(game: Any, seat_count: int) -> dict[str, Any]:
     """The `GameRecord` fields of a game's dice columns (none for the legacy scheme)."""
-    scheme = _text(game.dice_scheme, "games.dice_scheme")
+    scheme = text_in(game.dice_scheme, "games.dice_scheme")
     if scheme == LEGACY_SCHEME:
         return {}
     if scheme != SCHEME:
@@ -375,10 +375,10 @@ def _dice(game: Any, seat_count: int) -> dict[str, Any]:
         )
     column = "games.server_seed"
     try:
-        server_seed = parse_server_seed(_text(game.server_seed, column))
+        server_seed = parse_server_seed(text_in(game.server_seed, column))
     except FivediceError as error:
         raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
-    commitment = _text(game.dice_commitment, "games.dice_commitment")
+    commitment = text_in(game.dice_commitment, "games.dice_commitment")
     seeds = _json(game.client_seeds_json, "games.client_seeds_json")
     if (
         not isinstance(seeds, list)
@@ -404,8 +404,8 @@ def _listed_dice(game: Any) -> dict[str, Any]:
         return {}
     over = game.status != IN_PROGRESS
     return {
-        "dice_commitment": _text(game.dice_commitment, "games.dice_commitment"),
-        "server_seed": _text(game.server_seed, "games.server_seed") if over else None,
+        "dice_commitment": text_in(game.dice_commitment, "games.dice_commitment"),
+        "server_seed": text_in(game.server_seed, "games.server_seed") if over else None,
     }
 
 
@@ -460,17 +460,17 @@ def result_from_row(row: Any) -> ResultRow:
         boxes = _boxes(row.boxes_json, f"results.boxes_json {where}")
         return ResultRow(
             game_id=game_id,
-            game_number=_whole(row.game_number, "results.game_number"),
-            profile=_text(row.profile, "profiles.name"),
-            rules=_text(row.rules_key, "games.rules_key"),
-            total=_whole(row.total, f"results.total {where}"),
-            rank=_whole(row.rank, f"results.rank {where}"),
-            seat_count=_whole(row.seat_count, "games.seat_count"),
-            upper_bonuses=_whole(row.upper_bonuses, f"results.upper_bonuses {where}"),
+            game_number=whole_in(row.game_number, "results.game_number"),
+            profile=text_in(row.profile, "profiles.name"),
+            rules=text_in(row.rules_key, "games.rules_key"),
+            total=whole_in(row.total, f"results.total {where}"),
+            rank=whole_in(row.rank, f"results.rank {where}"),
+            seat_count=whole_in(row.seat_count, "games.seat_count"),
+            upper_bonuses=whole_in(row.upper_bonuses, f"results.upper_bonuses {where}"),
             columns=len(next(iter(boxes.values()))),
-            yahtzees=_whole(row.yahtzees, f"results.yahtzees {where}"),
+            yahtzees=whole_in(row.yahtzees, f"results.yahtzees {where}"),
             boxes=boxes,
-            finished_at=_when(row.finished_at, f"results.finished_at {where}"),
+            finished_at=date_in(row.finished_at, f"results.finished_at {where}"),
         )
 
     return _checked(game_id, read)
@@ -483,9 +483,9 @@ def action_entry_from_row(row: Any) -> ActionEntry:
     Raises:
         Damage: the row cannot be what fivedice wrote.
     """
-    seq = _whole(row.seq, "actions.seq")
+    seq = whole_in(row.seq, "actions.seq")
     where = f"where seq={seq}"
-    seat = _whole(row.seat, f"actions.seat {where}")
+    seat = whole_in(row.seat, f"actions.seat {where}")
     return _entry(row, seq, seat, where)
 
 
@@ -497,10 +497,10 @@ def _entry(row: Any, seq: int, seat: int, where: str) -> ActionEntry:
     """
     column = f"actions.action {where}"
     try:
-        text = _text(row.action, column)
+        text = text_in(row.action, column)
         # An undo is a log entry, not a core action (records.UNDO).
         action = UNDO if text == UNDO else str(parse_action(text, None))
     except FivediceError as error:
         raise Damage(N_("{column}: {reason}"), column=column, reason=error) from None
     column = f"actions.dice {where}"
-    return ActionEntry(seq, seat, action, parse_dice_text(_text(row.dice, column), column))
+    return ActionEntry(seq, seat, action, parse_dice_text(text_in(row.dice, column), column))

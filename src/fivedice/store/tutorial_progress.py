@@ -21,9 +21,9 @@ from sqlalchemy import delete, select
 
 from fivedice.core.errors import N_
 from fivedice.store import schema
-from fivedice.store.database import Store, _now
+from fivedice.store.database import Store, utc_now
 from fivedice.store.errors import StoreError
-from fivedice.store.rows import Damage, _text, _when, _whole
+from fivedice.store.rows import Damage, date_in, text_in, whole_in
 
 DONE = "done"
 SKIPPED = "skipped"
@@ -77,7 +77,7 @@ class TutorialStore:
             raise ProgressError(N_("a lesson is done or skipped, not {status!r}"), status=status)
         table = schema.tutorial_progress
         mine = (table.c.owner == owner, table.c.lesson == lesson)
-        now = _now()
+        now = utc_now()
         with self.store._errors(N_("save the tutorial progress")), self.store.writing() as c:
             row = c.execute(select(*self.store._columns(table)).where(*mine)).first()
             before = self._checked(row) if row is not None else None
@@ -103,16 +103,16 @@ class TutorialStore:
     def _checked(self, row: Any) -> LessonProgress:
         """The progress a row holds, every value checked as `fivedice.store.rows` does."""
         try:
-            status = _text(row.status, "tutorial_progress.status")
+            status = text_in(row.status, "tutorial_progress.status")
             if status not in (DONE, SKIPPED):
                 raise ProgressError(
                     N_("a lesson is done or skipped, not {status!r}"), status=status
                 )
             return LessonProgress(
-                _text(row.lesson, "tutorial_progress.lesson"),
+                text_in(row.lesson, "tutorial_progress.lesson"),
                 status,
-                _whole(row.times_done, "tutorial_progress.times_done"),
-                _when(row.updated_at, "tutorial_progress.updated_at"),
+                whole_in(row.times_done, "tutorial_progress.times_done"),
+                date_in(row.updated_at, "tutorial_progress.updated_at"),
             )
         except (Damage, ProgressError) as error:
             raise self.store._damaged(error) from None

@@ -188,14 +188,14 @@ def render(
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
-def _box_names(language: str) -> dict[str, str]:
+def box_names(language: str) -> dict[str, str]:
     return in_language(language, lambda: {key: box_name(c) for key, c in KNOWN_BOXES.items()})
 
 
 # -- the game ----------------------------------------------------------------------------
 
 
-def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
+def my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
     """Seat -> token, for the seats of this game the visitor holds."""
     if visitor.session is None:
         return {}
@@ -209,7 +209,7 @@ def _my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
 def acting_token(hub: GameHub, view: GameView, visitor: Visitor) -> str | None:
     """The seat token a form of the visitor acts with: the seat to move if the visitor holds
     it, else any of theirs (the service says why that seat may not act), else None."""
-    mine = _my_seats(hub, view, visitor)
+    mine = my_seats(hub, view, visitor)
     token = mine.get(view.state.current_seat) if not view.is_over else None
     return token or next(iter(mine.values()), None)
 
@@ -237,13 +237,13 @@ def board_context(
     t = texts(gettext)
     data = hub.data(view)
     state = view.state
-    mine = _my_seats(hub, view, visitor)
+    mine = my_seats(hub, view, visitor)
     over = view.is_over
     mover = None if over else state.current_seat
     can_act = mover is not None and mover in mine and not view.is_cpu_turn
     # CPU seats are played by the server (driver.py); pages only watch them move.
     can_step_cpu = view.is_cpu_turn
-    names = _box_names(visitor.language)
+    names = box_names(visitor.language)
     multipliers = state.rules.column_multipliers
     several = state.rules.columns > 1
     legal = {(p["column"], p["box"]): p for p in data["placements"]}
@@ -521,7 +521,7 @@ def _after_post(
     return render(request, visitor, "game.html", status=status, handover=[], **context)
 
 
-def _said(problem: BaseException, visitor: Visitor) -> str:
+def said(problem: BaseException, visitor: Visitor) -> str:
     """A refusal's message in the visitor's language."""
     return error_text(problem, gettext_for(visitor.language))
 
@@ -574,7 +574,7 @@ def _refused(
     """
     # A page has no bearer token to ask for: holding no seat is 403, not 401.
     status = 403 if isinstance(problem, SeatError) else error_status(problem)
-    error = _said(problem, visitor)
+    error = said(problem, visitor)
     headers = {"Retry-After": "5"} if status == 503 else {}
     try:
         response = _after_post(
@@ -643,7 +643,7 @@ def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -
 def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Stops offering one of the visitor's unfinished games."""
     view = game_of(public_id, hub)
-    if not _my_seats(hub, view, visitor):
+    if not my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
         with contextlib.suppress(GameClosedError):  # (it ended meanwhile: nothing to do)
@@ -677,7 +677,7 @@ def _form_defaults() -> dict[str, Any]:
     }
 
 
-def _new_game_context(visitor: Visitor) -> dict[str, Any]:
+def new_game_context(visitor: Visitor) -> dict[str, Any]:
     defaults = RuleSet().all_settings()
     options = []
     for name in OPTION_NAMES:
@@ -719,7 +719,7 @@ def index(request: Request, hub: Hub, visitor: Who) -> Response:
         "index.html",
         form=_form_defaults(),
         unfinished=_unfinished(hub, visitor, 5),
-        **_new_game_context(visitor),
+        **new_game_context(visitor),
     )
 
 
@@ -801,9 +801,9 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             "index.html",
             status=422,
             form=values,
-            error=_said(problem, visitor),
+            error=said(problem, visitor),
             unfinished=_unfinished(hub, visitor, 5),
-            **_new_game_context(visitor),
+            **new_game_context(visitor),
         )
     public_id = hub.public_id(view.game_id)
     seats = [seat["seat"] for seat in hub.seat_tokens(view)]

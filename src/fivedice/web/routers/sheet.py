@@ -33,7 +33,7 @@ from fivedice.sheet.model import (
     parse_paper,
 )
 from fivedice.web.hub import GameHub
-from fivedice.web.routers.pages import Hub, Visitor, Who, _new_game_context, render
+from fivedice.web.routers.pages import Hub, Visitor, Who, new_game_context, render
 from fivedice.web.wording import gettext_for, in_language
 
 router = APIRouter(include_in_schema=False)
@@ -158,7 +158,7 @@ def _page(
         "papers": [p.value for p in Paper],
         "most_columns": MAX_SHEET_COLUMNS,
     }
-    context.update(_new_game_context(visitor))
+    context.update(new_game_context(visitor))
     return render(request, visitor, "sheet.html", status=status, **context)
 
 

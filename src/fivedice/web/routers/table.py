@@ -30,13 +30,13 @@ from fivedice.web.routers.pages import (
     Hub,
     Visitor,
     Who,
-    _box_names,
-    _my_seats,
-    _said,
     acting_token,
+    box_names,
+    my_seats,
     preset_choices,
     remember_seats,
     render,
+    said,
 )
 from fivedice.web.wording import gettext_for, in_language
 from fivedice.wording.coach import choice_text
@@ -142,7 +142,7 @@ async def create_table_game(request: Request, hub: Hub, visitor: Who) -> Respons
             visitor,
             "table_new.html",
             status=422,
-            error=_said(problem, visitor),
+            error=said(problem, visitor),
             **_form_context(visitor, values),
         )
     seats = list(range(len(view.state.seats)))
@@ -158,7 +158,7 @@ def _coach(
         dice = parse_dice(dice_text) if dice_text.strip() else None
         options = hub.service.hint(view.game_id, dice, rolls)
     except FivediceError as problem:
-        return None, _said(problem, visitor)
+        return None, said(problem, visitor)
     shown = []
     for option in options[:COACH_OPTIONS]:
         words = in_language(
@@ -187,8 +187,8 @@ def table_context(
     """Everything table.html shows: the turn, the dice, the boxes with points, the cards."""
     state = view.state
     rules = state.rules
-    names = _box_names(visitor.language)
-    mine = _my_seats(hub, view, visitor)
+    names = box_names(visitor.language)
+    mine = my_seats(hub, view, visitor)
     over = view.is_over
     mover = None if over else state.current_seat
     can_act = mover is not None and mover in mine
@@ -288,7 +288,7 @@ def _refused(
     request: Request, hub: GameHub, visitor: Visitor, public_id: str, problem: FivediceError
 ) -> Response:
     view = game_of(public_id, hub)
-    context = table_context(hub, view, visitor, error=_said(problem, visitor))
+    context = table_context(hub, view, visitor, error=said(problem, visitor))
     return render(request, visitor, "table.html", status=error_status(problem), **context)
 
 
