@@ -6,6 +6,7 @@
 - no front end (`plain`, `tui`, `web`) imports another; `cli` is the launcher that starts
   each of them, so it may import them all (and no front end imports `cli`); what front ends
   share to render (`wording`, `sheet`) imports no front end;
+- front ends reach the strategy layer only through the service;
 - no module imports another module's private name (gettext's `_` aside);
 - nothing outside `store/` imports the PostgreSQL driver or touches a private name of the
   store (`fivedice.store.x._name`, `store._name`).
@@ -279,3 +280,10 @@ def test_no_module_imports_another_modules_private_name() -> None:
         and any(name.startswith("_") and name != "_" for name in found.names)
     ]
     assert bad == [], "private names imported from another module:\n" + "\n".join(bad)
+
+
+def test_front_ends_reach_the_strategy_layer_only_through_the_service() -> None:
+    bad = offending(
+        lambda source, target, _: source not in (*FRONT_ENDS, *RENDERERS) or target != "strategy"
+    )
+    assert bad == [], "a front end imports the strategy layer:\n" + "\n".join(bad)

@@ -64,13 +64,6 @@ def test_no_import_circle_in_the_terminal_app() -> None:
     assert knows_app <= {"fivedice.tui"}
 
 
-def test_the_terminal_app_reaches_strategy_only_through_the_service() -> None:
-    for path in TUI.rglob("*.py"):
-        strategy = {name for name in imports_of(path) if name.startswith("fivedice.strategy")}
-        # The list of CPU levels is plain data (the new-game form offers it).
-        assert strategy <= {"fivedice.strategy.levels", "fivedice.strategy.levels.LEVELS"}, path
-
-
 def test_styles_live_in_tcss_files_not_in_python() -> None:
     for path in TUI.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -114,7 +114,7 @@ def build_settings(
         CpuLevelError: an unknown CPU level; FirstPlayerError: an unknown first-player mode;
         SettingsError: seats the core refuses.
     """
-    from fivedice.strategy.levels import parse_level  # light: no numpy
+    from fivedice.service.settings import parse_level  # light: no numpy
 
     seats: list[tuple[str, str | None]] = [(name, None) for name in players]
     if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from fivedice.core.errors import FivediceError
-from fivedice.strategy.levels import CpuLevelError as CpuLevelError  # the service raises it
+
+# Raised by the strategy layer through the service; front ends catch them from here.
+from fivedice.strategy.levels import CpuLevelError as CpuLevelError
+from fivedice.strategy.limits import SolveNotAllowedError as SolveNotAllowedError
+from fivedice.strategy.limits import SolverBusyError as SolverBusyError
 
 
 class NotCpuTurnError(FivediceError):

@@ -29,13 +29,18 @@ from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat
 from fivedice.core.names import name_key
 from fivedice.core.rules import RuleSet
-from fivedice.strategy.levels import check_level
+from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS, Level, check_level, parse_level
 
 __all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
     "FirstPlayerError",
+    "Level",
     "build_table_settings",
+    "check_level",
     "game_settings",
     "parse_first_player",
+    "parse_level",
     "zero_score_to_confirm",
 ]
 

@@ -21,10 +21,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService
 from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
-from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.driver import CpuDriver
 from fivedice.web.guard import (
     LANG_COOKIE,

@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import FivediceError
+from fivedice.service.settings import Level
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_lease import GameLease
-from fivedice.strategy.levels import Level
 
 if TYPE_CHECKING:
     from fivedice.service.games import GameView

@@ -30,6 +30,7 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSe
 from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.game import SettingsError
 from fivedice.service.creation import GameOptions, PlayerSpec, create_game
+from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService, GameView, Hint
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import NotYourTurnError, hand_to_cpu, turn_refusal
@@ -42,7 +43,6 @@ from fivedice.store import (
 from fivedice.store.browser_seats import BrowserSeats
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room, RoomError
-from fivedice.strategy.limits import SolverBusyError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 

@@ -27,8 +27,7 @@ from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings
 from fivedice.core.names import MAX_NAME_LENGTH, name_key
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
-from fivedice.service.settings import game_settings
-from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS
+from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, game_settings
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.screens.tutorial import TutorialScreen

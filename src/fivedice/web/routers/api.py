@@ -29,10 +29,10 @@ from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPP
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView
 from fivedice.service.rooms import RoomSeatSpec
+from fivedice.service.settings import DEFAULT_LEVEL
+from fivedice.service.settings import Level as _Level
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
-from fivedice.strategy.levels import DEFAULT_LEVEL
-from fivedice.strategy.levels import Level as _Level
 from fivedice.web.deps import Hub
 from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
 from fivedice.web.live import Live, Subscription, Watched

@@ -37,13 +37,12 @@ from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
 from fivedice.service.creation import PlayerSpec
+from fivedice.service.errors import SolveNotAllowedError, SolverBusyError
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
 from fivedice.service.rooms import RoomSeatSpec
-from fivedice.service.settings import zero_score_to_confirm
+from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
 from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
-from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS
-from fivedice.strategy.limits import SolveNotAllowedError, SolverBusyError
 from fivedice.web.deps import game_of
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
