@@ -348,7 +348,7 @@ def board_context(
         "rows": rows,
         "upper_count": len(UPPER),
         "turns": len(state.rules.boxes) * state.rules.columns,
-        # The extra-Yahtzee row: always on the Yahtzee card (as before), elsewhere when paid.
+        # The extra-Yahtzee row: always on the Yahtzee card, elsewhere only when it is paid.
         "show_yahtzee_bonus": state.rules.yahtzee_bonus or state.rules.family is Family.YAHTZEE,
         "dice": dice,
         "can_act": can_act,
