@@ -274,10 +274,10 @@ def test_tables_not_at_hand_are_prepared_in_the_background(tmp_path, monkeypatch
     monkeypatch.setattr(m, "_BACKGROUND", set())
     rules = CLASSIC.replace(rolls_per_turn=4)
     state = new_game(GameSettings(seats=(Seat("Ann"), Seat("Bob")), rules=rules))
+    before = set(threading.enumerate())
     assert game_win_chances(state, wait=False) is None
-    for thread in threading.enumerate():
-        if thread is not threading.current_thread() and thread.daemon:
-            thread.join(timeout=5)
+    for thread in set(threading.enumerate()) - before:  # the preparation it started
+        thread.join(timeout=5)
     assert started == [rules]
 
 

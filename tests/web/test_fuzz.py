@@ -27,6 +27,9 @@ from fivedice.store import schema
 from fivedice.web.routers import api, pages, review, rooms, sheet, table, tutorial
 from tests.web.support import ORIGIN, SECRET, TestClient
 
+# Hypothesis throws many generated requests at every route: make test runs it, test-fast not.
+pytestmark = pytest.mark.slow
+
 HANG_SECONDS = 30  # far above any honest request here: only a hang gets near it
 FUZZ = settings(
     max_examples=25,
