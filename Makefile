@@ -38,11 +38,17 @@ lint: dev
 typecheck: dev
 	$(BIN)/mypy --strict src
 
+# Compiled modules and pytest's rewritten tests are cached (__pycache__, ignored by git) even
+# where the environment turns bytecode off: a second run skips 5 s of compiling per worker, and
+# every server a test starts imports fivedice from the cache. Work stealing keeps both
+# workers busy to the end (the terminal-app tests wait more than they compute).
+PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
+
 # Two workers (pytest-xdist): every server a test starts takes a free port, every database
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
 # started (and stopped, also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	bash scripts/with-postgres.sh $(BIN)/pytest -n 2
+	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal
 
 # The inner loop: every test but the slow kinds (marked in tests/conftest.py): real browsers,
 # tests that start processes or servers of their own, PostgreSQL, solved strategy tables,
@@ -50,7 +56,7 @@ pytest: dev
 FAST_TESTS := not (browser or processes or postgres or tables or slow)
 
 test-fast: $(VENV)/.installed-dev
-	$(BIN)/pytest -n 2 -m "$(FAST_TESTS)"
+	$(PYTEST_ENV) $(BIN)/pytest -n 2 --dist worksteal -m "$(FAST_TESTS)"
 
 test: lint typecheck pytest
 
