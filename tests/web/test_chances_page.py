@@ -60,3 +60,18 @@ def test_the_bars_label_is_punctuated_as_each_language_writes_it(client):
     client.cookies.set(LANG_COOKIE, "ja")
     shown = label.search(client.get(page).text).group(1).strip()
     assert shown.endswith("：") and ":" not in shown
+
+
+def test_switching_the_coach_keeps_the_bar_switched_off(client):
+    """The board a script fetches after the coach is switched keeps every other preference:
+    a bar switched off stays off."""
+    from fivedice.web.routers.pages import FRAGMENT_HEADER
+
+    moments_of(find_ruleset("classic"))
+    page = start(client, level1="master")
+    pid = page.rsplit("/", 1)[1]
+    client.post(f"/g/{pid}/chances", follow_redirects=True)  # the bar off
+    board = client.post(f"/g/{pid}/coach", headers={FRAGMENT_HEADER: "1"})
+    assert board.status_code == 200
+    assert 'class="chance-bar"' not in board.text
+    assert "Chances: off" in board.text

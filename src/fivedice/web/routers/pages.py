@@ -605,7 +605,7 @@ def _preference_changed(
 @router.post("/g/{public_id}/coach")
 def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
     """Coach mode on or off (a preference of this browser): shows the best options each time."""
-    changed = Visitor(visitor.language, visitor.session, not visitor.coach)
+    changed = replace(visitor, coach=not visitor.coach)
     return _preference_changed(request, public_id, hub, changed, COACH_COOKIE, changed.coach)
 
 
