@@ -345,3 +345,40 @@ def test_damaged_dice_columns_are_named(sqlite_service, statement, what):
         connection.execute(text(statement))
     with pytest.raises(GameDamagedError, match=what):
         sqlite_service.store.load_game(view.game_id)
+
+
+def hostile_records(record_text: str) -> dict[str, str]:
+    """A true record changed as an attacker would: numbers of thousands of digits, JSON
+    nested thousands deep in each JSON field, a line megabytes long."""
+    index, match = action_lines(record_text)[0]
+    lines = record_text.splitlines()
+    huge_action = lines.copy()
+    huge_action[index] = "9" * 5000 + lines[index][len(match["seq"]) :]
+    deep = "[" * 5000 + "]" * 5000
+    return {
+        "a 5,000-digit action number": "\n".join(huge_action) + "\n",
+        "a 5,000-digit seed": tamper_header(record_text, "seed", lambda _: "7" * 5000),
+        "a 5,000-digit total": tamper_header(record_text, "totals", lambda _: "1" * 5000),
+        "nested rules_settings": tamper_header(record_text, "rules_settings", lambda _: deep),
+        "nested client_seeds": tamper_header(record_text, "client_seeds", lambda _: deep),
+        "a megabyte line": record_text + "x" * 1_000_000 + "\n",
+    }
+
+
+@pytest.mark.parametrize("command", ["verify", "replay"])
+def test_a_hostile_record_is_refused_with_status_2_and_a_short_message(
+    sqlite_service, tmp_path, command
+):
+    """Status 2 is "this is not a record I can read" and 1 stays "the dice do not match": a
+    crafted record never reaches a traceback, and the message does not echo it back."""
+    record_text = finished_record(sqlite_service)
+    for what, hostile in hostile_records(record_text).items():
+        path = tmp_path / "hostile.txt"
+        path.write_text(hostile)
+        result = runner.invoke(app, [command, str(path)])
+        assert result.exit_code == 2, (what, result.output[-500:])
+        assert "Traceback" not in result.output, what
+        assert 0 < len(result.output) < 400, (what, len(result.output))
+    path.write_bytes(b"\x00\xff\xfe" * 1000)
+    binary = runner.invoke(app, [command, str(path)])
+    assert binary.exit_code == 2 and "Traceback" not in binary.output

@@ -404,7 +404,7 @@ def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
 
 
 _ACTION_LINE = re.compile(
-    r'^(?P<seq>\d+)\.\s(?P<name>"(?:[^"\\]|\\.)*"|[^"].*?):\s'
+    r'^(?P<seq>\d{1,9})\.\s(?P<name>"(?:[^"\\]|\\.)*"|[^"].*?):\s'
     r"(?P<action>(?:roll|hold|release|score|dice|undo)\b[^>]*?)"
     r"(?:\s->\s(?P<dice>[1-6 ]+))?\s*$",
     re.IGNORECASE,
@@ -423,6 +423,29 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
     Raises:
         RecordError: the text is not a record, or it does not replay (the message says where).
     """
+    try:
+        return _parse_record(text, check=check)
+    except RecursionError:  # JSON nested thousands deep in a crafted record
+        raise RecordError(N_("the record nests its values too deeply to be read")) from None
+
+
+def _whole(value: str, key: str) -> int:
+    """A header's whole number; refused before `int` when it is not one a record holds (a
+    crafted one of thousands of digits would exceed Python's conversion limit)."""
+    text = value.strip()
+    if not re.fullmatch(r"\d{1,20}", text):
+        raise RecordError(
+            N_("{column} is not a whole number: {value!r}"), column=key, value=_clipped(text)
+        )
+    return int(text)
+
+
+def _clipped(text: str, most: int = 60) -> str:
+    """A piece of a record quoted in an error: a crafted line may be megabytes long."""
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def _parse_record(text: str, *, check: bool) -> GameRecord:
     # Lines end at "\n" only: the other characters `str.splitlines` splits at (U+2028, ...)
     # are never written in a record, and must not make one line read as two.
     lines = text.replace("\r\n", "\n").split("\n")
@@ -466,13 +489,17 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
             tuple(seats),
             rules_from_json(headers["rules_settings"]),
             FirstPlayer(headers.get("first_player", "first_seat")),
-            int(headers.get("match_length", "1")),
+            _whole(headers.get("match_length", "1"), "match_length"),
             GameKind(headers.get("kind", "play")),
         )
-        seed = int(headers["seed"])
-        game_id = int(headers["game"]) if "game" in headers else None
+        seed = _whole(headers["seed"], "seed")
+        game_id = _whole(headers["game"], "game") if "game" in headers else None
         started = datetime.fromisoformat(headers["started"]) if "started" in headers else None
-        totals = tuple(int(t) for t in headers["totals"].split()) if "totals" in headers else None
+        totals = (
+            tuple(_whole(t, "totals") for t in headers["totals"].split())
+            if "totals" in headers
+            else None
+        )
         dice_fields = _dice_headers(headers)
     except RecordError:
         raise
@@ -488,7 +515,9 @@ def parse_record(text: str, *, check: bool = True) -> GameRecord:
         match = _ACTION_LINE.match(line.strip())
         if match is None:
             raise RecordError(
-                N_("line {number}: not an action line: {line!r}"), number=number, line=line
+                N_("line {number}: not an action line: {line!r}"),
+                number=number,
+                line=_clipped(line),
             )
         name = match["name"]
         if name.startswith('"'):
