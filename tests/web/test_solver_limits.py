@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -11,6 +13,26 @@ from fivedice.service.games import GameService
 from fivedice.strategy import cache, limits
 from fivedice.strategy.solver import StrategyTable
 from tests.web.support import SECRET, TestClient, finish, new_game
+
+
+@contextlib.contextmanager
+def another_solve_running() -> Iterator[None]:
+    """Another thread holds the one solving slot until the block ends."""
+    holding, done = threading.Event(), threading.Event()
+
+    def other_solve() -> None:
+        with limits.solving_slot():
+            holding.set()
+            done.wait(timeout=30)
+
+    thread = threading.Thread(target=other_solve)
+    thread.start()
+    try:
+        assert holding.wait(timeout=30)
+        yield
+    finally:
+        done.set()
+        thread.join(timeout=30)
 
 
 @pytest.fixture
@@ -51,25 +73,12 @@ def _rolled_game(client, players=None, **extra):
 
 def test_a_hint_while_another_table_is_solved_is_503_with_retry_after(quick_client, fake_solve):
     game, seats = _rolled_game(quick_client, set={"full_house": 21})
-    holding, done = threading.Event(), threading.Event()
-
-    def other_solve():
-        with limits.solving_slot():
-            holding.set()
-            done.wait(timeout=30)
-
-    thread = threading.Thread(target=other_solve)
-    thread.start()
-    try:
-        assert holding.wait(timeout=30)
+    with another_solve_running():
         busy = quick_client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
         assert busy.status_code == 503
         assert int(busy.headers["Retry-After"]) > 0
         assert "busy" in busy.json()["detail"]
         assert fake_solve == []
-    finally:
-        done.set()
-        thread.join(timeout=30)
     again = quick_client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
     assert again.status_code == 200, again.text
     assert len(fake_solve) == 1
@@ -107,9 +116,7 @@ def test_a_review_page_while_another_table_is_solved_is_503_not_a_wait(service, 
     """On the review path, a review of a finished game with unusual rules
     needs a new table; while another is being solved the page answers 503 with Retry-After
     at once (the bound hints have), instead of holding a worker thread until the slot frees."""
-    import threading
 
-    from fivedice.strategy import limits
     from fivedice.web import create_app
     from tests.web.support import SECRET, TestClient
 
@@ -118,24 +125,11 @@ def test_a_review_page_while_another_table_is_solved_is_503_not_a_wait(service, 
         game, _seats = new_game(client, [{"name": "Solo"}], set={"full_house": 21})
         game_id = client.app.state.hub.game_id(game["id"])
         finish(service, game_id)
-        holding, done = threading.Event(), threading.Event()
-
-        def other_solve():
-            with limits.solving_slot():
-                holding.set()
-                done.wait(timeout=20)
-
-        thread = threading.Thread(target=other_solve)
-        thread.start()
-        try:
-            assert holding.wait(timeout=30)
+        with another_solve_running():
             busy = client.get(f"/g/{game['id']}/review")
             assert busy.status_code == 503, busy.status_code
             assert int(busy.headers["Retry-After"]) > 0
             assert fake_solve == []
-        finally:
-            done.set()
-            thread.join(timeout=30)
         assert client.get(f"/g/{game['id']}/review").status_code == 200
         assert len(fake_solve) == 1
 
@@ -160,29 +154,13 @@ def test_the_guided_tutorial_goes_on_without_the_coach_where_it_may_not_solve(
 def test_the_guided_tutorial_does_not_wait_for_another_solve(service, fake_solve):
     """The tutorial's coach waits for another thread's solve no longer than
     a hint does (`solve_wait`); meanwhile the lesson goes on with the coach silent."""
-    import threading
-
     from fivedice.core.rules import find_ruleset
-    from fivedice.strategy import limits
 
     service = GameService(service.store, solve_wait=0.05)
-    holding, done = threading.Event(), threading.Event()
-
-    def other_solve():
-        with limits.solving_slot():
-            holding.set()
-            done.wait(timeout=20)
-
-    thread = threading.Thread(target=other_solve)
-    thread.start()
-    try:
-        assert holding.wait(timeout=30)
+    with another_solve_running():
         run = service.tutorial_start("guided", find_ruleset("simple"))
         rolled = service.tutorial_act(run, "roll")
         assert service.tutorial_coach_line(rolled) == ""
         assert fake_solve == []
-    finally:
-        done.set()
-        thread.join(timeout=30)
     assert service.tutorial_coach_line(rolled).startswith("Coach")
     assert len(fake_solve) == 1

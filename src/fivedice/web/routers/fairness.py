@@ -14,9 +14,9 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.verify import VerifyRefusedError
-from fivedice.web.deps import GameId
+from fivedice.web.deps import GameId, Hub
 from fivedice.web.hub import UnknownGameError
-from fivedice.web.routers.pages import Hub, Who, render
+from fivedice.web.routers.pages import Who, render
 from fivedice.web.wording import gettext_for
 from fivedice.wording.text import error_text
 

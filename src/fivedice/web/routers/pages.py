@@ -43,7 +43,7 @@ from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
 from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
-from fivedice.web.deps import game_of
+from fivedice.web.deps import Hub, game_of
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
 from fivedice.web.hub import (
     MAX_SEED,
@@ -109,14 +109,6 @@ def _day_filter(context: Context, value: str) -> str:
 
 # Figures and dates as the visitor's language writes them: `{{ r.average|number(1) }}`.
 templates.env.filters.update(number=_number_filter, percent=_percent_filter, day=_day_filter)
-
-
-def hub_of(request: Request) -> GameHub:
-    hub: GameHub = request.app.state.hub
-    return hub
-
-
-Hub = Annotated[GameHub, Depends(hub_of)]
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ from fastapi.responses import HTMLResponse, Response
 from fivedice.i18n import formats
 from fivedice.service.games import HintsUnavailableError, ReviewRefusedError
 from fivedice.store import GameNotFoundError
+from fivedice.web.deps import Hub
 from fivedice.web.hub import UnknownGameError
 from fivedice.web.review_chart import chart_size, chart_svg, data_url
-from fivedice.web.routers.pages import Hub, Who, render
+from fivedice.web.routers.pages import Who, render
 from fivedice.web.wording import gettext_for, in_language, texts
 from fivedice.wording.review import (
     chance_label,

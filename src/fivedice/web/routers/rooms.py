@@ -21,9 +21,9 @@ from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.store.browser_seats import session_key
 from fivedice.store.rooms import Room, RoomError
-from fivedice.web.deps import GameId
+from fivedice.web.deps import GameId, Hub
 from fivedice.web.hub import GameHub, error_status
-from fivedice.web.routers.pages import FRAGMENT_HEADER, Hub, Visitor, Who, render
+from fivedice.web.routers.pages import FRAGMENT_HEADER, Visitor, Who, render
 from fivedice.web.wording import gettext_for
 from fivedice.wording.text import error_text
 

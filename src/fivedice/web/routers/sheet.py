@@ -32,8 +32,9 @@ from fivedice.sheet.model import (
     parse_names,
     parse_paper,
 )
+from fivedice.web.deps import Hub
 from fivedice.web.hub import GameHub
-from fivedice.web.routers.pages import Hub, Visitor, Who, new_game_context, render
+from fivedice.web.routers.pages import Visitor, Who, new_game_context, render
 from fivedice.web.wording import gettext_for, in_language
 
 router = APIRouter(include_in_schema=False)

@@ -24,10 +24,9 @@ from fivedice.core.rules import find_ruleset
 from fivedice.i18n import formats
 from fivedice.service.games import GameView
 from fivedice.service.settings import build_table_settings
-from fivedice.web.deps import game_of
+from fivedice.web.deps import Hub, game_of
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.routers.pages import (
-    Hub,
     Visitor,
     Who,
     acting_token,

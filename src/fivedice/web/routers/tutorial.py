@@ -27,7 +27,8 @@ from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
 from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.store.browser_seats import session_key
-from fivedice.web.routers.pages import Hub, Visitor, Who, preset_choices, render
+from fivedice.web.deps import Hub
+from fivedice.web.routers.pages import Visitor, Who, preset_choices, render
 from fivedice.web.wording import gettext_for, in_language, ngettext_for
 from fivedice.wording.lessons import lesson_state_label, lessons_done_text
 from fivedice.wording.text import box_name, error_text
