@@ -38,7 +38,7 @@ import itertools
 import json
 import secrets
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from fivedice.core.errors import N_, FivediceError
@@ -192,3 +192,90 @@ def client_seed_list(client_seeds: Sequence[str | None], seat_count: int) -> tup
         )
     seeds = [check_client_seed(seed or "") for seed in client_seeds]
     return tuple(seeds) + ("",) * (seat_count - len(seeds))
+
+
+# -- commitments drawn before the client seeds (the two-step of the API and the new-game page)
+
+COMMITMENT_LIFETIME = 3600
+"""Seconds a drawn commitment can be used to create a game (one hour)."""
+HANDLE_NONCE_BYTES = 16
+HANDLE_MAC_DIGITS = 32
+"""Hex digits of the handle's HMAC kept in the handle (128 bits)."""
+COMMITMENT_HANDLE_LENGTH = 2 * HANDLE_NONCE_BYTES + 1 + 12 + 1 + HANDLE_MAC_DIGITS
+"""The longest handle: nonce, expiry (at most 12 digits) and HMAC, dot-separated."""
+
+Keyed = Callable[[str], str]
+"""HMAC-SHA256 (hex) of a message under the server's secret (`web.security.Signer.mac`)."""
+
+
+class CommitmentHandleError(DiceSeedError):
+    """A commitment handle that was not drawn here, is damaged, or has expired; or client
+    seeds sent without one."""
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """A server seed drawn and committed to before any client seed is known.
+
+    `handle` is what the client sends back with its seeds: the nonce the server seed is
+    derived from, when the handle expires, and an HMAC over both. Nothing is stored when a
+    commitment is drawn; any worker with the same secret opens the handle, and the store
+    records each commitment a game was created with, so a handle makes one game only.
+    """
+
+    handle: str
+    commitment: str
+    expires: int  # Unix time, whole seconds
+
+
+def committed_server_seed(mac: Keyed, nonce: bytes) -> bytes:
+    """The server seed behind a nonce: HMAC(secret, "fair:server-seed:<nonce hex>"), 32 bytes.
+
+    Why derived rather than stored: the handle then carries all the server needs, and the
+    seed stays secret (the handle has only the nonce; the seed needs the server's secret).
+    """
+    return bytes.fromhex(mac(f"fair:server-seed:{nonce.hex()}"))
+
+
+def _handle_mac(mac: Keyed, nonce_hex: str, expires: int) -> str:
+    return mac(f"fair:commitment:{nonce_hex}:{expires}")[:HANDLE_MAC_DIGITS]
+
+
+def issue_commitment(mac: Keyed, nonce: bytes, expires: int) -> Commitment:
+    """The commitment and handle of `nonce`, usable until `expires` (Unix seconds).
+
+    >>> keyed = lambda text: hashlib.sha256(b"k" + text.encode()).hexdigest()
+    >>> drawn = issue_commitment(keyed, bytes(16), 100)
+    >>> open_commitment(keyed, drawn.handle, now=50) == committed_server_seed(keyed, bytes(16))
+    True
+    >>> commitment_of(committed_server_seed(keyed, bytes(16))) == drawn.commitment
+    True
+    """
+    nonce_hex = nonce.hex()
+    handle = f"{nonce_hex}.{expires}.{_handle_mac(mac, nonce_hex, expires)}"
+    return Commitment(handle, commitment_of(committed_server_seed(mac, nonce)), expires)
+
+
+def open_commitment(mac: Keyed, handle: str, *, now: float) -> bytes:
+    """The server seed a handle was drawn for, if the handle is this server's and unexpired.
+
+    Raises:
+        CommitmentHandleError: not a handle this server drew (or altered), or expired.
+    """
+    text = handle.strip() if isinstance(handle, str) else ""
+    parts = text.split(".") if len(text) <= COMMITMENT_HANDLE_LENGTH else []
+    if (
+        len(parts) != 3
+        or len(parts[0]) != 2 * HANDLE_NONCE_BYTES
+        or any(c not in "0123456789abcdef" for c in parts[0])
+        or not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 12)
+        or not hmac.compare_digest(
+            parts[2].encode(), _handle_mac(mac, parts[0], int(parts[1])).encode()
+        )
+    ):
+        raise CommitmentHandleError(N_("this commitment handle was not drawn by this server"))
+    if int(parts[1]) <= now:
+        raise CommitmentHandleError(
+            N_("this commitment has expired: draw a new one before choosing your seed")
+        )
+    return committed_server_seed(mac, bytes.fromhex(parts[0]))

@@ -15,6 +15,7 @@ from fivedice.core.record import (
 )
 from fivedice.store.database import DATABASE_URL_ENV, NewGame, Store, default_database_url
 from fivedice.store.errors import (
+    CommitmentUsedError,
     DatabaseDamagedError,
     GameClosedError,
     GameDamagedError,
@@ -44,6 +45,7 @@ __all__ = [
     "IN_PROGRESS",
     "STATUSES",
     "ActionEntry",
+    "CommitmentUsedError",
     "DatabaseDamagedError",
     "GameClosedError",
     "GameDamagedError",

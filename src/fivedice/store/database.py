@@ -39,6 +39,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     exc,
     func,
@@ -65,6 +66,7 @@ from fivedice.core.record import (
 )
 from fivedice.store import schema, statements
 from fivedice.store.errors import (
+    CommitmentUsedError,
     DatabaseDamagedError,
     GameClosedError,
     GameDamagedError,
@@ -580,6 +582,44 @@ class Store:
     def save_new_game(self, game: NewGame) -> GameRecord:
         """`create_game` for a game described as one value."""
         with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
+            return insert_game(connection, game)
+
+    def save_committed_game(self, game: NewGame, *, forget_before: datetime) -> GameRecord:
+        """`save_new_game` for a game whose server seed was committed to before its client
+        seeds: the commitment is recorded in the same transaction, so it makes one game
+        only, whichever worker each request reaches. Records used before `forget_before`
+        are dropped first (their handles have expired; the caller knows the lifetime).
+
+        Raises:
+            CommitmentUsedError: this commitment already made a game (nothing is saved).
+        """
+        if game.dice_seeds is None:
+            raise TypeError("save_committed_game: a game without dice seeds commits to nothing")
+        commitment = game.dice_seeds.commitment
+        used = schema.used_commitments
+        values = {"commitment": commitment, "used_at": utc_now()}
+        with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
+            connection.execute(delete(used).where(used.c.used_at < forget_before))
+            dialect = connection.dialect.name
+            if dialect in ("sqlite", "postgresql"):
+                module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
+                added = connection.execute(
+                    module.insert(used)
+                    .values(**values)
+                    .on_conflict_do_nothing(index_elements=[used.c.commitment])
+                    .returning(used.c.commitment)
+                ).scalar_one_or_none()
+            else:
+                find = select(used.c.commitment).where(used.c.commitment == commitment)
+                added = None
+                if connection.execute(find).scalar_one_or_none() is None:
+                    added = connection.execute(
+                        insert(used).values(**values).returning(used.c.commitment)
+                    ).scalar_one()
+            if added is None:
+                raise CommitmentUsedError(
+                    N_("this commitment has already made a game: draw a new one")
+                )
             return insert_game(connection, game)
 
     def load_game(self, game_id: int) -> GameRecord:

@@ -31,6 +31,12 @@ class StoreConflictError(StoreError):
     retryable = True
 
 
+class CommitmentUsedError(StoreError):
+    """A commitment drawn before the client seeds already made a game: a second game with
+    the same server seed would let its client replay known dice. Not retryable: draw a new
+    commitment."""
+
+
 class DatabaseDamagedError(StoreError):
     """The database file is damaged or is not a fivedice database. The file is left alone."""
 

@@ -172,4 +172,16 @@ room_claims = Table(
     Column("session_key", String(64), primary_key=True),
 )
 
+# Commitments a game was created with (migration 0010_commitmentuses): a commitment drawn
+# before its client seeds (`fivedice.core.fairdice.Commitment`) makes one game only, or a
+# client could replay a handle and play dice it already knows. Rows older than a handle
+# lives are forgotten as new ones are written (an expired handle is refused anyway).
+used_commitments = Table(
+    "used_commitments",
+    metadata,
+    Column("commitment", String(64), primary_key=True),
+    Column("used_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_used_commitments_used_at", used_commitments.c.used_at)
+
 TABLE_NAMES = frozenset(metadata.tables)

@@ -29,7 +29,7 @@ import orjson
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.game import SettingsError
-from fivedice.service.creation import GameOptions, PlayerSpec, create_game
+from fivedice.service.creation import Commitments, GameOptions, PlayerSpec, create_game
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService, GameView, Hint
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
@@ -146,6 +146,8 @@ class GameHub:
         self.signer = signer
         self.browser_seats = BrowserSeats(service.store)
         self.rooms = RoomService(service)
+        # Fair dice in two steps: commitments drawn before the client seeds are chosen.
+        self.commitments = Commitments(signer.mac)
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
         # Whether the event loop may read and write the database itself (`try_act` and the
         # other `try_` calls): on SQLite a write is tens of microseconds in this process; on
@@ -266,10 +268,19 @@ class GameHub:
         players: Sequence[PlayerSpec],
         *,
         client_seeds: Sequence[str | None] = (),
+        handle: str | None = None,
         **options: Unpack[GameOptions],
     ) -> GameView:
-        """Starts and saves a game (`fivedice.service.creation.create_game`)."""
-        return create_game(self.service, players, client_seeds=client_seeds, **options)
+        """Starts and saves a game (`fivedice.service.creation.create_game`); `handle`: a
+        commitment `commitments` drew before the client seeds were chosen."""
+        return create_game(
+            self.service,
+            players,
+            client_seeds=client_seeds,
+            handle=handle,
+            commitments=self.commitments,
+            **options,
+        )
 
     def load(self, game_id: int) -> GameView:
         """The game as saved now (a cached view caught up with the database, see

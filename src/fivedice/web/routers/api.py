@@ -23,7 +23,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, Vali
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import N_
-from fivedice.core.fairdice import MAX_CLIENT_SEED
+from fivedice.core.fairdice import COMMITMENT_HANDLE_LENGTH, MAX_CLIENT_SEED
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service.creation import PlayerSpec
@@ -132,8 +132,27 @@ class NewGameIn(BaseModel):
     client_seeds: list[ClientSeed] = Field(
         default_factory=list,
         max_length=8,
-        description='each seat\'s own dice seed, in seat order ("" for none); not with `seed`',
+        description='each seat\'s own dice seed, in seat order ("" for none); not with `seed`;'
+        " needs `commitment_handle`",
     )
+    commitment_handle: str | None = Field(
+        default=None,
+        max_length=COMMITMENT_HANDLE_LENGTH,
+        description="the handle of a commitment from POST /api/commitments, drawn before the"
+        " client seeds were chosen: the game's server seed is the committed one. Required"
+        " with client seeds; each handle makes one game",
+    )
+
+
+class CommitmentOut(BaseModel):
+    """A server seed committed to before any client seed is chosen (step one of two)."""
+
+    commitment: str = Field(
+        description="SHA-256 (hex) of the server seed the game will have: check that the"
+        " game's dice_commitment is this one"
+    )
+    handle: str = Field(description="send it as commitment_handle to POST /api/games (once)")
+    expires: int = Field(description="Unix time (seconds) after which the handle is refused")
 
 
 class ActionIn(BaseModel):
@@ -298,14 +317,34 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return credentials.credentials if credentials else None
 
 
+@router.post("/commitments", status_code=201, response_model=CommitmentOut)
+def draw_commitment(hub: Hub) -> dict[str, Any]:
+    """Step one of a game with client seeds: the server commits to its seed before you choose
+    yours. Send the handle with your seeds to POST /api/games; the game's dice_commitment is
+    then this commitment, so the server could not pick its seed to suit your seeds."""
+    drawn = hub.commitments.draw()
+    return {"commitment": drawn.commitment, "handle": drawn.handle, "expires": drawn.expires}
+
+
 @router.post(
     "/games",
     status_code=201,
     response_model=NewGameOut,
-    responses={422: {"model": ErrorOut, "description": "Settings that cannot be played"}},
+    responses={
+        409: {"model": ErrorOut, "description": "This commitment handle already made a game"},
+        422: {
+            "model": ErrorOut,
+            "description": "Settings that cannot be played; client seeds without a commitment"
+            " handle; a handle not drawn here or expired",
+        },
+    },
 )
 def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
-    """Starts a game; the answer holds a secret token for each human seat."""
+    """Starts a game; the answer holds a secret token for each human seat.
+
+    With client seeds, draw a commitment first (POST /api/commitments) and send its handle
+    as `commitment_handle`. Without client seeds the one step still works: the server seed
+    is drawn now, and its commitment is in the answer."""
     players = [
         PlayerSpec(p.name, (p.level or DEFAULT_LEVEL.value) if p.kind == "cpu" else None)
         for p in body.players
@@ -319,6 +358,7 @@ def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
         seed=body.seed,
         practice=body.practice,
         client_seeds=body.client_seeds,
+        handle=body.commitment_handle,
     )
     return {**hub.data(view), "tokens": hub.seat_tokens(view)}
 
