@@ -78,23 +78,89 @@ def test_a_room_with_a_chosen_seed_takes_no_friends_seed(client, app):
         assert refused.status_code == 422
 
 
-def test_the_new_game_form_mixes_in_the_players_seed(client, app):
+def _form_commitment(page):
+    """The commitment a new-game page shows, and the handle its form posts back."""
+    commitment = re.search(r'id="form-commitment">([0-9a-f]{64})<', page).group(1)
+    handle = re.search(r'name="commitment_handle" value="([^"]+)"', page).group(1)
+    return commitment, handle
+
+
+def _game_of(app, response):
+    return app.state.hub.load(app.state.hub.game_id(response.headers["location"].rsplit("/", 1)[1]))
+
+
+def test_the_new_game_page_shows_the_commitment_before_the_seed_is_chosen(client, app):
+    page = client.get("/").text
+    commitment, handle = _form_commitment(page)
+    # Shown next to the seed field, before anything is posted.
+    assert page.index('id="client-seed"') < page.index('id="form-commitment"')
     response = client.post(
-        "/games", data={**FORM, "seed": "", "client_seed": "kitchen"}, follow_redirects=False
+        "/games",
+        data={**FORM, "seed": "", "client_seed": "kitchen", "commitment_handle": handle},
+        follow_redirects=False,
     )
     assert response.status_code == 303
-    view = app.state.hub.load(app.state.hub.game_id(response.headers["location"].rsplit("/", 1)[1]))
-    assert view.client_seeds[0] == "kitchen" and view.dice_commitment
+    view = _game_of(app, response)
+    assert view.client_seeds[0] == "kitchen" and view.dice_commitment == commitment
+    assert commitment in client.get(response.headers["location"]).text
     # With a chosen seed the dice are known: a seed of one's own is refused, nothing made.
     before = len(app.state.hub.service.store.list_games())
     refused = client.post("/games", data={**FORM, "seed": "3", "client_seed": "kitchen"})
-    assert refused.status_code == 422
+    assert refused.status_code == 422 and "chosen seed" in refused.text
     assert len(app.state.hub.service.store.list_games()) == before
 
 
+def test_each_showing_of_the_form_draws_its_own_commitment(client):
+    assert _form_commitment(client.get("/").text) != _form_commitment(client.get("/").text)
+
+
+def test_a_form_posted_twice_starts_one_game_and_offers_a_new_commitment(client, app):
+    commitment, handle = _form_commitment(client.get("/").text)
+    form = {**FORM, "seed": "", "client_seed": "twice", "commitment_handle": handle}
+    first = client.post("/games", data=form, follow_redirects=False)
+    assert first.status_code == 303
+    before = len(app.state.hub.service.store.list_games())
+    again = client.post("/games", data=form, follow_redirects=False)
+    assert again.status_code == 409 and "already started a game" in again.text
+    assert len(app.state.hub.service.store.list_games()) == before
+    fresh, _ = _form_commitment(again.text)
+    assert fresh != commitment
+    # The server knows "twice" now: the visitor chooses a seed again after the new commitment.
+    assert 'value="twice"' not in again.text
+
+
+def test_a_form_without_its_commitment_takes_no_seed_and_makes_no_game(client, app):
+    before = len(app.state.hub.service.store.list_games())
+    stale = client.post("/games", data={**FORM, "seed": "", "client_seed": "old form"})
+    assert stale.status_code == 422 and "choose your seed again" in stale.text
+    assert len(app.state.hub.service.store.list_games()) == before
+    assert _form_commitment(stale.text) and 'value="old form"' not in stale.text
+
+
+def test_a_form_refused_for_another_reason_keeps_its_commitment_and_seed(client, app):
+    commitment, handle = _form_commitment(client.get("/").text)
+    form = {**FORM, "seed": "", "client_seed": "kept", "commitment_handle": handle}
+    refused = client.post("/games", data={**form, "match_length": "many"})
+    assert refused.status_code == 422 and 'value="kept"' in refused.text
+    assert _form_commitment(refused.text) == (commitment, handle)
+    made = client.post("/games", data=form, follow_redirects=False)
+    assert made.status_code == 303 and _game_of(app, made).dice_commitment == commitment
+
+
+def test_the_new_game_page_explains_the_commitment_in_the_visitors_language(client):
+    page = client.get("/", headers={"Accept-Language": "nl"}).text
+    assert 'id="form-commitment"' in page and "heeft zich al vastgelegd" in page
+
+
 def test_the_finished_games_page_links_to_a_verify_page_that_checks_every_roll(client, app):
+    handle = client.post("/api/commitments").json()["handle"]
     game, seats = new_game(
-        client, [{"name": "Solo"}], rules="simple", seed=None, client_seeds=["mine"]
+        client,
+        [{"name": "Solo"}],
+        rules="simple",
+        seed=None,
+        client_seeds=["mine"],
+        commitment_handle=handle,
     )
     page = client.get(f"/g/{game['id']}").text
     assert game["dice_commitment"] in page and 'id="verify-link"' not in page

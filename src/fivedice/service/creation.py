@@ -89,16 +89,18 @@ def commitment_refusal(
     chosen `seed` is refused too: those dice are known, there is nothing to commit to. A
     game with neither client seeds nor handle keeps the one step (a server seed drawn now).
     """
+    if seed is not None:  # client seeds with it: `GameService.create_game` refuses them
+        if handle is None:
+            return None
+        return DiceSeedError(
+            N_("a game with a chosen seed takes no commitment: its dice are known")
+        )
     if handle is None and any(client_seeds):
         return CommitmentHandleError(
             N_(
                 "a seed of your own needs a commitment drawn before you chose it: draw one"
                 " (POST /api/commitments) and send its handle with your seed"
             )
-        )
-    if handle is not None and seed is not None:
-        return DiceSeedError(
-            N_("a game with a chosen seed takes no commitment: its dice are known")
         )
     return None
 

@@ -229,6 +229,18 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
             "Any text, up to 64 characters. It is mixed into the dice, so that nobody - not"
             " even the server - can choose them."
         ),
+        "form_commitment": _(
+            "The server has already committed to its seed for this game, before you choose"
+            " yours; the game will show this fingerprint (SHA-256):"
+        ),
+        "commitment_used": _(
+            "This form has already started a game. A new commitment is shown below: choose"
+            " your seed again to start another game."
+        ),
+        "commitment_stale": _(
+            "The commitment on this form can no longer be used (it has expired, or it is not"
+            " this server's). A new one is shown below: choose your seed again."
+        ),
         "finished_games": _("Finished games"),
         "review": _("Review"),
         "rank": _("Rank"),

@@ -31,6 +31,7 @@ from fivedice.core.actions import parse_action
 from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import Commitment, CommitmentHandleError, commitment_of
 from fivedice.core.game import FirstPlayer
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
@@ -41,7 +42,7 @@ from fivedice.service.errors import SolveNotAllowedError, SolverBusyError
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
-from fivedice.store import FINISHED, IN_PROGRESS, GameClosedError, StoreError
+from fivedice.store import FINISHED, IN_PROGRESS, CommitmentUsedError, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.web.deps import Hub, game_of
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
@@ -703,15 +704,40 @@ def new_game_context(visitor: Visitor) -> dict[str, Any]:
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, hub: Hub, visitor: Who) -> Response:
-    """The new-game form, and the visitor's unfinished games."""
+    """The new-game form, and the visitor's unfinished games. The form carries a commitment
+    drawn now, shown next to the seed field: the server's seed is fixed before the visitor
+    chooses theirs (a reload draws another; each makes one game)."""
     return render(
         request,
         visitor,
         "index.html",
         form=_form_defaults(),
+        commitment=hub.commitments.draw(),
         unfinished=_unfinished(hub, visitor, 5),
         **new_game_context(visitor),
     )
+
+
+def _form_commitment(
+    hub: GameHub, handle: str, problem: FivediceError, values: dict[str, Any]
+) -> tuple[Commitment, str | None]:
+    """The commitment a refused new-game form is shown again with, and the `texts` key of
+    what to say instead of the problem's own words (None: say the problem).
+
+    The posted one while it can still make a game (the visitor's seed, chosen after it, stays
+    in the form); else a new one, and the seed field is emptied: a seed the server already
+    knows must not meet a commitment drawn after it, so the visitor chooses again.
+    """
+    if not isinstance(problem, CommitmentUsedError | CommitmentHandleError):
+        try:
+            seed = hub.commitments.server_seed(handle)
+        except CommitmentHandleError:
+            values["client_seed"] = ""
+            return hub.commitments.draw(), None
+        return Commitment(handle, commitment_of(seed), 0), None
+    values["client_seed"] = ""
+    used = isinstance(problem, CommitmentUsedError)
+    return hub.commitments.draw(), "commitment_used" if used else "commitment_stale"
 
 
 @router.post("/games")
@@ -725,6 +751,8 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
 
     values = _form_defaults()
     my_seed = field("client_seed")[:64]  # the visitor's own dice seed, for the "me" seat
+    # The commitment drawn when the form was shown (see `index`).
+    handle = field("commitment_handle")
     players: list[PlayerSpec] = []
     client_seeds: list[str] = []  # per player, in seat order
     room_seats: list[RoomSeatSpec] = []
@@ -784,15 +812,25 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
                 partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
             )
             return RedirectResponse(f"/r/{room.code}", status_code=303)
-        view = await _in_thread(hub.create, players, **options, client_seeds=client_seeds)
+        view = await _in_thread(
+            hub.create,
+            players,
+            **options,
+            client_seeds=client_seeds,
+            # A chosen seed rolls known dice: nothing to commit to, the form's handle unused.
+            handle=(handle or None) if options["seed"] is None else None,
+        )
     except FivediceError as problem:
+        commitment, note = _form_commitment(hub, handle, problem, values)
+        t = texts(gettext_for(visitor.language))
         return render(
             request,
             visitor,
             "index.html",
-            status=422,
+            status=error_status(problem) if note == "commitment_used" else 422,
             form=values,
-            error=said(problem, visitor),
+            commitment=commitment,
+            error=t[note] if note else said(problem, visitor),
             unfinished=_unfinished(hub, visitor, 5),
             **new_game_context(visitor),
         )
