@@ -102,7 +102,8 @@ def test_the_new_game_page_shows_the_commitment_before_the_seed_is_chosen(client
     assert response.status_code == 303
     view = _game_of(app, response)
     assert view.client_seeds[0] == "kitchen" and view.dice_commitment == commitment
-    assert commitment in client.get(response.headers["location"]).text
+    game_page = client.get(response.headers["location"]).text
+    assert commitment in game_page and "<code>kitchen</code>" in game_page  # before any action
     # With a chosen seed the dice are known: a seed of one's own is refused, nothing made.
     before = len(app.state.hub.service.store.list_games())
     refused = client.post("/games", data={**FORM, "seed": "3", "client_seed": "kitchen"})
