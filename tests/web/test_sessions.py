@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -187,6 +189,32 @@ def test_a_second_grant_under_way_with_the_old_id_reaches_the_same_new_id(client
         listed = browser.get("/resume").text
     for answer in (one, two):
         assert public_id(answer.headers["location"]) in listed
+
+
+def test_grants_sent_at_the_same_moment_with_one_id_all_reach_one_new_id(client, app):
+    client.get("/rules")
+    old = client.cookies.get(SESSION_COOKIE)
+    tabs = [browser_with(app, old) for _ in range(4)]
+    for tab in tabs:
+        tab.__enter__()
+    gate = threading.Barrier(len(tabs))
+
+    def grant(tab):
+        gate.wait()
+        form = {"kind0": "human", "kind1": "cpu"}
+        return tab.post("/games", data=form, follow_redirects=False)
+
+    try:
+        with ThreadPoolExecutor(len(tabs)) as pool:
+            answers = list(pool.map(grant, tabs))
+    finally:
+        for tab in tabs:
+            tab.__exit__(None, None, None)
+    given = {given_session(answer) for answer in answers}
+    assert len(given) == 1 and None not in given
+    with browser_with(app, given.pop()) as browser:
+        listed = browser.get("/resume").text
+    assert all(public_id(answer.headers["location"]) in listed for answer in answers)
 
 
 def test_rotation_moves_rooms_hosted_claims_and_tutorial_progress(client, app, service):

@@ -24,7 +24,8 @@ protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
   grant that arrives with the old id within `FORWARD_SECONDS` (a double click, a second
   tab) is forwarded: its seats go to the same new id, which its answer carries too, so the
   browser ends with every seat whichever answer it keeps. (The forward is in the worker
-  that rotated; one old id's other requests — reads, moves — get nothing.)
+  that rotated; one old id's other requests — reads, moves — get nothing.) A grant's
+  answer should be a redirect: a page rendered in it would carry the old id's CSRF token.
 - **CSRF.** Every POST, PUT, PATCH or DELETE outside `/api/` must come from this server's
   own pages: its `Origin` (or, without one, its `Referer`) must be the server's origin (the
   configured public URL's, or the one the request was addressed to), and it must carry the
