@@ -13,7 +13,7 @@ import pytest
 
 from fivedice.store.browser_seats import session_key
 from fivedice.store.tutorial_progress import DONE, TutorialStore
-from fivedice.web import create_app
+from fivedice.web import create_app, guard
 from fivedice.web.guard import (
     SECURE_SESSION_COOKIE,
     SESSION_COOKIE,
@@ -189,6 +189,23 @@ def test_a_second_grant_under_way_with_the_old_id_reaches_the_same_new_id(client
         listed = browser.get("/resume").text
     for answer in (one, two):
         assert public_id(answer.headers["location"]) in listed
+
+
+def test_a_grant_with_the_old_id_long_after_the_rotation_gets_nothing_of_it(
+    client, app, monkeypatch
+):
+    """Someone who kept (or planted) the old id and grants themselves a seat later gets a
+    new id of their own, never the one the browser was given."""
+    monkeypatch.setattr(guard, "FORWARD_SECONDS", 0.0)  # "later": after the rotation
+    client.get("/rules")
+    old = client.cookies.get(SESSION_COOKIE)
+    first = public_id(start(client))
+    new = client.cookies.get(SESSION_COOKIE)
+    with browser_with(app, old) as keeper:
+        late = keeper.post("/games", data={"kind0": "human", "kind1": "cpu"})
+        assert given_session(late.history[0]) not in (None, old, new)
+        assert first not in keeper.get("/resume").text
+    assert first in client.get("/resume").text
 
 
 def test_grants_sent_at_the_same_moment_with_one_id_all_reach_one_new_id(client, app):

@@ -21,8 +21,9 @@ protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
   answer then carries a new random id, and everything kept under the old one (seats, rooms
   it hosts, claims, tutorial progress) moves to it in one transaction: the old id holds
   nothing any more, so an id someone planted or saw earlier gives them nothing. Another
-  grant that arrives with the old id within `FORWARD_SECONDS` (a double click, a second
-  tab) is forwarded: its seats go to the same new id, which its answer carries too, so the
+  grant that reached the server with the old id no later than `FORWARD_SECONDS` after
+  the rotation (a double click, a second tab: sent before the browser had the new id) is
+  forwarded: its seats go to the same new id, which its answer carries too, so the
   browser ends with every seat whichever answer it keeps. (The forward is in the worker
   that rotated; one old id's other requests — reads, moves — get nothing.) A grant's
   answer should be a redirect: a page rendered in it would carry the old id's CSRF token.
@@ -75,7 +76,8 @@ PUBLIC_URL_ENV = "FIVEDICE_PUBLIC_URL"
 MAX_FORM_BYTES = 64 * 1024  # the new-game form is about 1 kB; anything far bigger is not ours
 SESSION_AGE = 365 * 24 * 3600
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-FORWARD_SECONDS = 10.0  # how long a rotated id's late grants still reach its new id
+FORWARD_SECONDS = 2.0  # a grant with a rotated id that arrived this soon after: forwarded
+FORWARD_KEPT_SECONDS = 60.0  # how long a forward is remembered (for grants that waited)
 _ISSUED_SHAPE = re.compile(r"([A-Za-z0-9_-]{32})\.([0-9a-f]{32})")  # random part . its HMAC
 _OLD_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # an older server's: secrets.token_urlsafe(32)
 
@@ -252,13 +254,14 @@ class PageGuard:
         self.signer = signer
         self.public_origin = public_origin
         self.sessions = sessions
-        self._forwards: dict[str, tuple[str, float]] = {}  # rotated id -> (new id, until)
+        self._forwards: dict[str, tuple[str, float]] = {}  # rotated id -> (new id, when)
         self._forwards_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        arrived = time.monotonic()
         path: str = scope.get("path", "")
         method: str = scope.get("method", "GET")
         is_api = path.startswith("/api/") or path == "/api"
@@ -285,7 +288,9 @@ class PageGuard:
             state["session"] = session
             state["csrf"] = csrf_token(self.signer, session)
         stale = secure and SESSION_COOKIE in cookies  # a plain-named one: deleted when replaced
-        send = self._with_headers(scope, send, path, is_static, new_session, secure, stale, state)
+        send = self._with_headers(
+            scope, send, path, is_static, new_session, secure, stale, state, arrived
+        )
         if method in SAFE_METHODS or is_api:
             await self.app(scope, receive, send)
             return
@@ -325,24 +330,30 @@ class PageGuard:
             return None
         return new
 
-    async def _rotate(self, old: str) -> str | None:
+    async def _rotate(self, old: str, arrived: float) -> str | None:
         """A new id for session `old`, which a seat was just granted to, with everything
         kept under `old` moved to it; None (the old id stays) if the store cannot do it now.
 
-        A rotation of `old` within FORWARD_SECONDS of the last one (another request of the
-        same browser that was under way) reuses that new id (or the id it rotated to since).
+        A grant that `arrived` (time.monotonic()) no later than FORWARD_SECONDS after the
+        last rotation of `old` (another request the browser sent before it had the new id)
+        reuses that new id (or the id it rotated to since). Later ones get a new id of their
+        own: whoever still holds `old` afterwards is not the browser that got the new one.
         """
         now = time.monotonic()
         with self._forwards_lock:
-            self._forwards = {k: v for k, v in self._forwards.items() if v[1] > now}
+            self._forwards = {
+                k: v for k, v in self._forwards.items() if v[1] > now - FORWARD_KEPT_SECONDS
+            }
             target, seen = old, {old}
-            while target in self._forwards and self._forwards[target][0] not in seen:
-                target = self._forwards[target][0]
-                seen.add(target)
+            first = self._forwards.get(old)
+            if first is not None and arrived <= first[1] + FORWARD_SECONDS:
+                while target in self._forwards and self._forwards[target][0] not in seen:
+                    target = self._forwards[target][0]  # (and on, if it rotated since)
+                    seen.add(target)
             forwarded = target != old
             if not forwarded:
                 target = issue_session(self.signer)
-                self._forwards[old] = (target, now + FORWARD_SECONDS)
+                self._forwards[old] = (target, now)
         if self.sessions is not None:
             try:
                 await run_in_threadpool(self.sessions.move_all, old, target)
@@ -416,6 +427,7 @@ class PageGuard:
         secure: bool,
         stale: bool,
         state: dict[str, Any],
+        arrived: float,
     ) -> Send:
         policy = DOCS_POLICY if path in DOCS_PATHS else PAGE_POLICY
         host_origin = _request_origin(scope)
@@ -425,7 +437,7 @@ class PageGuard:
                 given = new_session
                 session = state.get("session")
                 if scope.get(ROTATE_SESSION_KEY) and isinstance(session, str):
-                    given = await self._rotate(session) or given
+                    given = await self._rotate(session, arrived) or given
                 ours = dict(SECURITY_HEADERS)
                 ours[b"content-security-policy"] = policy.encode()
                 if not is_static:
