@@ -167,12 +167,14 @@ def test_resume_join_and_abandon(client, app):
     client.cookies.clear()
     assert public_id not in client.get("/resume").text
     bob = links[1].replace("&amp;", "&")
-    assert client.get(bob, follow_redirects=False).status_code == 303
-    assert public_id in client.get("/resume").text
+    assert client.get(bob, follow_redirects=False).status_code == 200  # a page with a button
+    joined = client.post(f"{location}/join", data={"seat": "1", "token": token})
+    assert joined.status_code == 200 and public_id in client.get("/resume").text
     forged = bob[:-4] + "0000"
     client.cookies.clear()
     assert client.get(forged).status_code == 403
-    client.get(bob)
+    assert client.post(f"{location}/join", data={"seat": "1", "token": "0" * 64}).status_code == 403
+    client.post(f"{location}/join", data={"seat": "1", "token": token})
     client.post(location + "/abandon")
     assert public_id not in client.get("/resume").text
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 
 from fivedice.core.errors import N_
 from fivedice.store import schema
@@ -97,3 +97,56 @@ class BrowserSeats:
             query = query.where(games.c.status == status)
         with self.store._errors(N_("read the seats")), self.store._reader.begin() as connection:
             return [int(row.game_id) for row in connection.execute(query)]
+
+    def holds_anything(self, session: str) -> bool:
+        """Whether anything is kept under a session: a seat, a room it hosts or claimed a
+        seat of, tutorial progress. (A read, so that an id nobody ever used costs no write.)"""
+        key = session_key(session)
+        found = [
+            select(schema.web_seats.c.seat).where(schema.web_seats.c.session_key == key),
+            select(schema.room_claims.c.seat).where(schema.room_claims.c.session_key == key),
+            select(schema.rooms.c.id).where(schema.rooms.c.host_key == key),
+            select(schema.tutorial_progress.c.lesson).where(
+                schema.tutorial_progress.c.owner == key
+            ),
+        ]
+        with self.store._errors(N_("read the seats")), self.store._reader.begin() as connection:
+            return any(connection.execute(query.limit(1)).first() is not None for query in found)
+
+    def move_all(self, old: str, new: str) -> None:
+        """Gives everything kept under session `old` to session `new`, in one transaction:
+        its seats, the rooms it hosts, its claims on room seats, its tutorial progress.
+
+        What `new` holds already stays; a row both hold is kept once. Afterwards `old`
+        holds nothing. (A rotated session: a seat was granted, or an id of an older server.)
+
+        Raises:
+            StoreUnavailableError: the database could not be written; nothing was moved.
+        """
+        old_key, new_key = session_key(old), session_key(new)
+        if old_key == new_key:
+            return
+        moves = (
+            (schema.web_seats, "session_key", ("game_id", "seat")),
+            (schema.room_claims, "session_key", ("room_id", "seat")),
+            (schema.tutorial_progress, "owner", ("lesson",)),
+        )
+        errors = self.store._errors(N_("remember the seats"), writing=True)
+        with errors, self.store.writing() as connection:
+            for table, owner, rest in moves:
+                held = table.alias("held")
+                already = (
+                    select(held.c[owner])
+                    .where(held.c[owner] == new_key, *(held.c[c] == table.c[c] for c in rest))
+                    .exists()
+                )
+                connection.execute(
+                    update(table)
+                    .where(table.c[owner] == old_key, ~already)
+                    .values({owner: new_key})
+                )
+                connection.execute(delete(table).where(table.c[owner] == old_key))
+            rooms = schema.rooms
+            connection.execute(
+                update(rooms).where(rooms.c.host_key == old_key).values(host_key=new_key)
+            )

@@ -137,7 +137,9 @@ def create_app(
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
+    app.add_middleware(
+        PageGuard, signer=signer, public_origin=public_origin, sessions=hub.browser_seats
+    )
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:

@@ -3,11 +3,30 @@
 One ASGI middleware (`PageGuard`) does it all, so a route or form someone adds later is
 protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
 
-- **Session.** A browser holds one random, opaque cookie (`fd_session`); the seats it may
-  act for are kept on the server under it (`fivedice.store.browser_seats`), so it can hold
-  any number. A new session is only ever made on a GET or HEAD of a page: a request that
-  did not carry the cookie (a cross-site form post, where SameSite=Lax keeps it back) never
-  gets a new one, so it cannot replace the browser's seats.
+- **Session.** A browser holds one opaque cookie (`fd_session`; over https
+  `__Host-fd_session`, Secure, Path=/, no Domain, so no other site or subdomain can set
+  it); the seats it may act for are kept on the server under it
+  (`fivedice.store.browser_seats`), so it can hold any number. A new session is only ever
+  made on a GET or HEAD of a page: a request that did not carry the cookie (a cross-site
+  form post, where SameSite=Lax keeps it back) never gets a new one, so it cannot replace
+  the browser's seats.
+- **Only ids this server issued.** A session id is a random part and its HMAC under the
+  server secret (`issue_session`), so every worker checks it without a lookup; any other id
+  is replaced by a fresh, empty session (nobody can fix a victim's id in advance and ride
+  it later). An id of an older server (43 random characters, no HMAC) is upgraded once:
+  to the id `upgraded_session` derives from it, with everything kept under it moved there
+  (an id nobody ever used simply becomes an empty session). The derivation is fixed, so
+  every request the browser had in flight arrives at the same new id and none loses seats.
+- **Rotation.** When a route grants a seat it calls `rotate_session(request.scope)`; the
+  answer then carries a new random id, and everything kept under the old one (seats, rooms
+  it hosts, claims, tutorial progress) moves to it in one transaction: the old id holds
+  nothing any more, so an id someone planted or saw earlier gives them nothing. Another
+  grant that reached the server with the old id no later than `FORWARD_SECONDS` after
+  the rotation (a double click, a second tab: sent before the browser had the new id) is
+  forwarded: its seats go to the same new id, which its answer carries too, so the
+  browser ends with every seat whichever answer it keeps. (The forward is in the worker
+  that rotated; one old id's other requests — reads, moves — get nothing.) A grant's
+  answer should be a redirect: a page rendered in it would carry the old id's CSRF token.
 - **CSRF.** Every POST, PUT, PATCH or DELETE outside `/api/` must come from this server's
   own pages: its `Origin` (or, without one, its `Referer`) must be the server's origin (the
   configured public URL's, or the one the request was addressed to), and it must carry the
@@ -28,11 +47,14 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from markupsafe import Markup, escape
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request, cookie_parser
 
 from fivedice.core.errors import N_, FivediceError
@@ -46,6 +68,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 SESSION_COOKIE = "fd_session"
+SECURE_SESSION_COOKIE = "__Host-fd_session"  # over https: only this host, only https, Path=/
 LANG_COOKIE = "fd_lang"
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
@@ -53,7 +76,10 @@ PUBLIC_URL_ENV = "FIVEDICE_PUBLIC_URL"
 MAX_FORM_BYTES = 64 * 1024  # the new-game form is about 1 kB; anything far bigger is not ours
 SESSION_AGE = 365 * 24 * 3600
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-_SESSION_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
+FORWARD_SECONDS = 2.0  # a grant with a rotated id that arrived this soon after: forwarded
+FORWARD_KEPT_SECONDS = 60.0  # how long a forward is remembered (for grants that waited)
+_ISSUED_SHAPE = re.compile(r"([A-Za-z0-9_-]{32})\.([0-9a-f]{32})")  # random part . its HMAC
+_OLD_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # an older server's: secrets.token_urlsafe(32)
 
 # No inline script or style anywhere: app.js and app.css are files. `data:` images: the
 # empty favicon. The API docs page (Swagger UI from a CDN, with one inline script of
@@ -138,6 +164,37 @@ def csrf_token(signer: Signer, session: str) -> str:
     return signer.mac(f"csrf:{session}")[:32]
 
 
+def issue_session(signer: Signer, random_part: str | None = None) -> str:
+    """A session id this server vouches for: a random part (32 URL-safe characters, 192
+    bits) and the first 32 hex digits of its HMAC under the server secret."""
+    random_part = random_part or secrets.token_urlsafe(24)
+    return f"{random_part}.{signer.mac(f'session:{random_part}')[:32]}"
+
+
+def is_issued_session(signer: Signer, text: str) -> bool:
+    """Whether `text` is a session id this server issued (its HMAC checks out)."""
+    found = _ISSUED_SHAPE.fullmatch(text)
+    if found is None:
+        return False
+    expected = signer.mac(f"session:{found.group(1)}")[:32]
+    return hmac.compare_digest(found.group(2).encode(), expected.encode())
+
+
+def upgraded_session(signer: Signer, old: str) -> str:
+    """The id an older server's session id `old` is upgraded to: derived from it under the
+    secret, so that every request carrying `old` arrives at the same id (and nobody
+    without the secret can compute it)."""
+    return issue_session(signer, signer.mac(f"upgrade:{old}")[:32])
+
+
+class SessionKeeper(Protocol):
+    """What the guard needs of the place a session's seats are kept (`BrowserSeats`)."""
+
+    def holds_anything(self, session: str) -> bool: ...
+
+    def move_all(self, old: str, new: str) -> None: ...
+
+
 def session_of(scope: Scope) -> str | None:
     """The browser session of a request (carried or just made), or None."""
     state = scope.get("state") or {}
@@ -176,33 +233,64 @@ def _request_origin(scope: Scope) -> str | None:
 
 
 class PageGuard:
-    """The middleware described in the module docstring."""
+    """The middleware described in the module docstring.
 
-    def __init__(self, app: ASGIApp, signer: Signer, public_origin: str | None = None) -> None:
+    Args:
+        signer: the server secret's signer (CSRF tokens, session ids).
+        public_origin: the configured public URL's origin; https makes the session cookie
+            `__Host-fd_session` and Secure.
+        sessions: where sessions' seats are kept (the hub's `BrowserSeats`), for upgrades
+            and rotations; None: nothing is kept, ids are simply replaced.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        signer: Signer,
+        public_origin: str | None = None,
+        sessions: SessionKeeper | None = None,
+    ) -> None:
         self.app = app
         self.signer = signer
         self.public_origin = public_origin
+        self.sessions = sessions
+        self._forwards: dict[str, tuple[str, float]] = {}  # rotated id -> (new id, when)
+        self._forwards_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        arrived = time.monotonic()
         path: str = scope.get("path", "")
         method: str = scope.get("method", "GET")
         is_api = path.startswith("/api/") or path == "/api"
         is_static = path.startswith("/static/")
+        is_page = not is_api and not is_static
+        secure = scope.get("scheme") == "https" or (self.public_origin or "").startswith("https:")
         cookies = _cookies(scope)
-        carried = cookies.get(SESSION_COOKIE, "")
-        session = carried if _SESSION_SHAPE.fullmatch(carried) else None
-        new_session = None
-        if session is None and method in ("GET", "HEAD") and not is_api and not is_static:
-            session = new_session = secrets.token_urlsafe(32)
+        carried = cookies.get(SECURE_SESSION_COOKIE if secure else SESSION_COOKIE, "")
+        if secure and not carried and _OLD_SHAPE.fullmatch(cookies.get(SESSION_COOKIE, "")):
+            carried = cookies[SESSION_COOKIE]  # an older server's cookie over https: upgrade it
+        session = None
+        form_session = None  # whose CSRF token the forms of this request carry, if not ours
+        new_session = None  # the id this answer gives the browser
+        if is_issued_session(self.signer, carried):
+            session = carried
+        elif is_page and _OLD_SHAPE.fullmatch(carried):
+            session = new_session = await self._upgrade(carried)
+            form_session = carried  # (its pages' forms, shown before the upgrade)
+            # (None: the store is down; the browser keeps its old cookie for next time)
+        elif is_page and method in ("GET", "HEAD"):
+            session = new_session = issue_session(self.signer)
         state = scope.setdefault("state", {})
         if session is not None:
             state["session"] = session
             state["csrf"] = csrf_token(self.signer, session)
-        secure = scope.get("scheme") == "https" or (self.public_origin or "").startswith("https:")
-        send = self._with_headers(scope, send, path, is_static, new_session, secure, state)
+        stale = secure and SESSION_COOKIE in cookies  # a plain-named one: deleted when replaced
+        send = self._with_headers(
+            scope, send, path, is_static, new_session, secure, stale, state, arrived
+        )
         if method in SAFE_METHODS or is_api:
             await self.app(scope, receive, send)
             return
@@ -211,9 +299,10 @@ class PageGuard:
         body = b""
         if refusal is None:
             body, too_big = await _read_body(receive)
+            expected = csrf_token(self.signer, form_session) if form_session else state.get("csrf")
             if too_big:
                 refusal, status = N_("the form is too large"), 413
-            elif session is None or not await self._token_ok(scope, body, state["csrf"]):
+            elif expected is None or not await self._token_ok(scope, body, expected):
                 refusal = N_(
                     "this form has expired or did not come from this site; reload the page"
                     " and try again"
@@ -222,6 +311,58 @@ class PageGuard:
             await self._refuse(scope, send, refusal, status)
             return
         await self.app(scope, _replay(body, receive), send)
+
+    async def _upgrade(self, old: str) -> str | None:
+        """The id an older server's session id becomes, with everything kept under it moved
+        there; None if the store cannot do it now."""
+        new = upgraded_session(self.signer, old)
+        keeper = self.sessions
+        if keeper is None:
+            return new
+
+        def upgrade() -> None:
+            if keeper.holds_anything(old):  # (an id nobody used: no write)
+                keeper.move_all(old, new)
+
+        try:
+            await run_in_threadpool(upgrade)
+        except FivediceError:
+            return None
+        return new
+
+    async def _rotate(self, old: str, arrived: float) -> str | None:
+        """A new id for session `old`, which a seat was just granted to, with everything
+        kept under `old` moved to it; None (the old id stays) if the store cannot do it now.
+
+        A grant that `arrived` (time.monotonic()) no later than FORWARD_SECONDS after the
+        last rotation of `old` (another request the browser sent before it had the new id)
+        reuses that new id (or the id it rotated to since). Later ones get a new id of their
+        own: whoever still holds `old` afterwards is not the browser that got the new one.
+        """
+        now = time.monotonic()
+        with self._forwards_lock:
+            self._forwards = {
+                k: v for k, v in self._forwards.items() if v[1] > now - FORWARD_KEPT_SECONDS
+            }
+            target, seen = old, {old}
+            first = self._forwards.get(old)
+            if first is not None and arrived <= first[1] + FORWARD_SECONDS:
+                while target in self._forwards and self._forwards[target][0] not in seen:
+                    target = self._forwards[target][0]  # (and on, if it rotated since)
+                    seen.add(target)
+            forwarded = target != old
+            if not forwarded:
+                target = issue_session(self.signer)
+                self._forwards[old] = (target, now)
+        if self.sessions is not None:
+            try:
+                await run_in_threadpool(self.sessions.move_all, old, target)
+            except FivediceError:
+                if not forwarded:
+                    with self._forwards_lock:
+                        self._forwards.pop(old, None)
+                return None
+        return target
 
     def _origin_refusal(self, scope: Scope) -> str | None:
         """Why the request's Origin (or Referer) is not this server's, or None if it is."""
@@ -284,13 +425,19 @@ class PageGuard:
         is_static: bool,
         new_session: str | None,
         secure: bool,
+        stale: bool,
         state: dict[str, Any],
+        arrived: float,
     ) -> Send:
         policy = DOCS_POLICY if path in DOCS_PATHS else PAGE_POLICY
         host_origin = _request_origin(scope)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
+                given = new_session
+                session = state.get("session")
+                if scope.get(ROTATE_SESSION_KEY) and isinstance(session, str):
+                    given = await self._rotate(session, arrived) or given
                 ours = dict(SECURITY_HEADERS)
                 ours[b"content-security-policy"] = policy.encode()
                 if not is_static:
@@ -305,12 +452,12 @@ class PageGuard:
                     (name, _relative(value, host_origin) if name.lower() == b"location" else value)
                     for name, value in headers
                 ]
-                if new_session is not None:
-                    headers.append((b"set-cookie", _session_cookie(new_session, secure)))
+                if given is not None:
+                    headers.append((b"set-cookie", _session_cookie(given, secure)))
+                    if stale:  # the plain-named cookie of an older server, over https
+                        headers.append((b"set-cookie", _expired_cookie(SESSION_COOKIE, secure)))
                 if state.get("drop_legacy_seats"):
-                    headers.append(
-                        (b"set-cookie", b"fd_seats=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax")
-                    )
+                    headers.append((b"set-cookie", _expired_cookie("fd_seats", secure)))
                 message["headers"] = headers
             await send(message)
 
@@ -328,7 +475,14 @@ def _relative(location: bytes, host_origin: str | None) -> bytes:
 
 
 def _session_cookie(session: str, secure: bool) -> bytes:
-    text = f"{SESSION_COOKIE}={session}; Max-Age={SESSION_AGE}; Path=/; HttpOnly; SameSite=Lax"
+    """The session cookie: over https `__Host-` named and Secure (no Domain, Path=/)."""
+    name = SECURE_SESSION_COOKIE if secure else SESSION_COOKIE
+    text = f"{name}={session}; Max-Age={SESSION_AGE}; Path=/; HttpOnly; SameSite=Lax"
+    return (text + ("; Secure" if secure else "")).encode()
+
+
+def _expired_cookie(name: str, secure: bool) -> bytes:
+    text = f"{name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"
     return (text + ("; Secure" if secure else "")).encode()
 
 
@@ -365,3 +519,11 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _no_more() -> Message:
     return {"type": "http.disconnect"}
+
+
+ROTATE_SESSION_KEY = "fivedice.rotate_session"
+
+
+def rotate_session(scope: MutableMapping[str, Any]) -> None:
+    """Asks the guard to give this browser a new session id with its answer (a seat was granted)."""
+    scope[ROTATE_SESSION_KEY] = True

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
@@ -45,7 +45,7 @@ from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confi
 from fivedice.store import FINISHED, IN_PROGRESS, CommitmentUsedError, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
 from fivedice.web.deps import Hub, game_of
-from fivedice.web.guard import LANG_COOKIE, csrf_field_html, session_of
+from fivedice.web.guard import LANG_COOKIE, csrf_field_html, rotate_session, session_of
 from fivedice.web.hub import (
     MAX_SEED,
     GameHub,
@@ -609,15 +609,43 @@ def toggle_chances(request: Request, public_id: str, hub: Hub, visitor: Who) -> 
     return _preference_changed(request, public_id, hub, changed, CHANCES_COOKIE, changed.chances)
 
 
-@router.get("/g/{public_id}/join")
-def join(
-    request: Request, public_id: str, seat: int, token: str, hub: Hub, visitor: Who
+@router.get("/g/{public_id}/join", response_class=HTMLResponse)
+def join_question(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    seat: int,
+    token: Annotated[str, Query(max_length=128)],
 ) -> Response:
-    """An invite link: checks the seat token and keeps it in this browser's cookie."""
+    """A seat token link (as API clients hand out): whose seat it is, and a button that
+    joins. The link itself changes nothing, so another site linking here (or loading it in
+    an image) cannot add a seat to a visitor's list."""
+    view = game_of(public_id, hub)
+    if hub.seat_of(view, token) != seat:
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    return render(
+        request, visitor, "join_seat.html", public_id=public_id, seat=seat, token=token,
+        seat_name=view.state.seats[seat].name,
+    )  # fmt: skip
+
+
+@router.post("/g/{public_id}/join")
+def join(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    seat: Annotated[int, Form(ge=0)],
+    token: Annotated[str, Form(max_length=128)],
+) -> Response:
+    """The join page's button: checks the seat token, adds the seat to this browser's
+    session and gives the browser a new session id (a seat was granted)."""
     view = game_of(public_id, hub)
     if hub.seat_of(view, token) != seat:
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     remember_seats(hub, visitor, view.game_id, [seat])
+    rotate_session(request.scope)
     return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 
@@ -837,6 +865,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
     public_id = hub.public_id(view.game_id)
     seats = [seat["seat"] for seat in hub.seat_tokens(view)]
     await run_in_threadpool(remember_seats, hub, visitor, view.game_id, seats)
+    rotate_session(request.scope)  # seats were granted: a new session id
     return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 

@@ -25,6 +25,7 @@ from fivedice.i18n import formats
 from fivedice.service.games import GameView
 from fivedice.service.settings import build_table_settings
 from fivedice.web.deps import Hub, game_of
+from fivedice.web.guard import rotate_session
 from fivedice.web.hub import GameHub, error_status
 from fivedice.web.routers.pages import (
     Visitor,
@@ -146,6 +147,7 @@ async def create_table_game(request: Request, hub: Hub, visitor: Who) -> Respons
         )
     seats = list(range(len(view.state.seats)))
     await run_in_threadpool(remember_seats, hub, visitor, view.game_id, seats)
+    rotate_session(request.scope)  # seats were granted: a new session id
     return RedirectResponse(f"/t/{hub.public_id(view.game_id)}", status_code=303)
 
 
