@@ -34,6 +34,7 @@ from fivedice.web.guard import (
     session_of,
 )
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
+from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
@@ -58,6 +59,7 @@ def create_app(
     public_url: str | None = None,
     drive_cpus: bool = True,
     cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
+    limits: EdgeLimits | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -74,6 +76,7 @@ def create_app(
         public_url: the site's address as its visitors see it (``https://dice.example.org``):
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
+        limits: what one client may send or hold (bodies, event streams; limits.py).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
@@ -138,6 +141,8 @@ def create_app(
     app.include_router(fairness.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
+    # Outermost: a body too large or too deep is refused before the guard or a route reads it.
+    app.add_middleware(RequestLimits, limits=limits or EdgeLimits())
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
@@ -160,14 +165,14 @@ def create_app(
     def _malformed(request: Request, error: RequestValidationError) -> Response:
         if not request.url.path.startswith("/api/"):  # a page's form: a sentence, not pydantic's
             return _message_page(request, 422, FivediceError(MALFORMED_FORM))
-        # One readable sentence, plus FastAPI's usual list for programs.
+        # One readable sentence, plus FastAPI's usual list for programs; neither echoes the
+        # input (pydantic's errors carry a copy of it: megabytes for a body of megabytes).
+        errors = quiet_errors(error.errors())
         problems = "; ".join(
-            f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', '')}"
-            for item in error.errors()
+            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in errors
         )
         return JSONResponse(
-            {"detail": f"malformed request: {problems}", "errors": _plain(error.errors())},
-            status_code=422,
+            {"detail": f"malformed request: {problems}", "errors": errors}, status_code=422
         )
 
     @app.exception_handler(StarletteHTTPException)
@@ -220,13 +225,6 @@ def _message_page(
     return page
 
 
-def _plain(errors: object) -> object:
-    """Validation errors with only JSON-friendly values (pydantic may include exceptions)."""
-    import json
-
-    return json.loads(json.dumps(errors, default=str))
-
-
 def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory)."""
     scan = os.environ.get(CPU_SCAN_ENV)
@@ -237,4 +235,5 @@ def app_from_environment() -> FastAPI:
         public_url=os.environ.get(PUBLIC_URL_ENV) or None,
         cpu_scan_seconds=float(scan) if scan else DEFAULT_CPU_SCAN_SECONDS,
         cpu_delay_ms=int(delay) if delay else 700,
+        limits=EdgeLimits.from_environment(),
     )
