@@ -44,7 +44,8 @@ MAX_JSON_DEPTH = 32
 ERRORS_SHOWN = 20
 """Validation problems listed in a 422 (a body can be wrong in thousands of places)."""
 
-_LOC_PART_CHARS = 32  # a field name longer than this is the client's text, not ours
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_]{0,31}")  # a place's part not like it: the client's
+_TYPE_CHARS = 32
 _MESSAGE_CHARS = 160
 _STREAM_PATH = re.compile(r"/api/(?:games|rooms)/[^/]+/events")
 _JSON_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # strings are skipped whole
@@ -165,23 +166,24 @@ def quiet_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Validation problems that never echo the input: type, place and a short message.
 
     pydantic's `input` and `ctx` (a copy of what was sent, megabytes if the body was) are
-    dropped; a place's parts longer than a field name of ours (a client's own keys) are cut.
+    dropped; a place's part that does not look like a field name of ours (a client's own key
+    of any length and characters) is shown as "…".
     At most `ERRORS_SHOWN` problems are listed.
 
-    >>> quiet_errors([{"type": "t", "loc": ("body", "x" * 40), "msg": "m", "input": "secret"}])
-    [{'type': 't', 'loc': ['body', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'], 'msg': 'm'}]
+    >>> quiet_errors([{"type": "t", "loc": ("body", "<b>", 0), "msg": "m", "input": "secret"}])
+    [{'type': 't', 'loc': ['body', '…', 0], 'msg': 'm'}]
     """
     quiet: list[dict[str, Any]] = []
     for item in errors:
         if len(quiet) == ERRORS_SHOWN:
             break
         loc = [
-            part if isinstance(part, int) else _cut(str(part), _LOC_PART_CHARS)
+            part if isinstance(part, int) or _FIELD_NAME.fullmatch(str(part)) else "…"
             for part in item.get("loc", ())
         ]
         quiet.append(
             {
-                "type": _cut(str(item.get("type", "")), _LOC_PART_CHARS),
+                "type": _cut(str(item.get("type", "")), _TYPE_CHARS),
                 "loc": loc,
                 "msg": _cut(str(item.get("msg", "")), _MESSAGE_CHARS),
             }
