@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -119,7 +119,7 @@ def serve(
 
         typer.echo(f"fivedice: {error_text(error)}", err=True)
         raise typer.Exit(2) from None
-    given = {
+    given: dict[str, Any] = {
         "connections_per_client": connections_per_client,
         "max_connections": max_connections,
         "streams_per_client": streams_per_client,
