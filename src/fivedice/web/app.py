@@ -2,8 +2,9 @@
 
 `create_app(service)` wires a `GameService`; `app_from_environment()` is the factory uvicorn
 workers call (`fivedice serve` passes the database URL in `$FIVEDICE_DATABASE_URL` and the
-public URL in `$FIVEDICE_PUBLIC_URL`). `PageGuard` (guard.py) wraps everything: sessions,
-CSRF checks and security headers.
+public URL in `$FIVEDICE_PUBLIC_URL`). `RequestLimits` (limits.py) wraps everything: bodies
+bounded, deep JSON refused, event streams per client capped; inside it `PageGuard` (guard.py):
+sessions, CSRF checks and security headers.
 """
 
 from __future__ import annotations
