@@ -110,6 +110,7 @@ def live_server(url: str, workers: int, cpu_delay_ms: int) -> Iterator[tuple[str
         "FIVEDICE_SECRET": uuid.uuid4().hex,
         "FIVEDICE_CPU_DELAY_MS": str(cpu_delay_ms),
         "FIVEDICE_CPU_SCAN_SECONDS": "5",
+        "FIVEDICE_STREAMS_PER_CLIENT": "100000",  # every simulated player is at 127.0.0.1
     }
     command = [
         sys.executable, "-m", "fivedice.cli", "serve", "--host", "127.0.0.1",

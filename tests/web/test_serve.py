@@ -9,6 +9,7 @@ import time
 
 import httpx
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from fivedice.cli import app
@@ -32,6 +33,18 @@ def test_serve_refuses_a_bad_public_url(monkeypatch):
     result = CliRunner().invoke(app, ["serve", "--public-url", "https://dice.example.org/x"])
     assert result.exit_code == 2 and "public URL" in result.output
     assert "--public-url" in CliRunner().invoke(app, ["serve", "--help"]).output
+
+
+def test_serve_offers_the_limits_and_refuses_a_bad_one_cleanly(tmp_path, monkeypatch):
+    serve = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    options = {option for param in serve.params for option in param.opts}
+    assert {"--connections-per-client", "--max-connections", "--header-timeout"} <= options
+    monkeypatch.setenv("FIVEDICE_BODY_TIMEOUT", "soon")
+    db = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
+    result = CliRunner().invoke(app, ["serve", "--db", db])
+    assert result.exit_code == 2 and "FIVEDICE_BODY_TIMEOUT" in result.output
+    refused = CliRunner().invoke(app, ["serve", "--db", db, "--header-timeout", "0"])
+    assert refused.exit_code == 2
 
 
 @pytest.mark.processes

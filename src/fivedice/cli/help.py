@@ -112,6 +112,15 @@ HELP_TEXTS = (
         "$FIVEDICE_SOLVE_RULES, else every rule set)."
     ),
     N_(
+        "Open connections one client address may hold, per worker (default 50); a trusted "
+        "proxy's own are not capped, so the proxy must cap its clients."
+    ),
+    N_("Open connections per worker, beyond them 503 (default: the file limit less an eighth)."),
+    N_("Open event streams one client address may hold, per worker (default 20)."),
+    N_("Seconds a client has to send a request's headers (default 10)."),
+    N_("Seconds a client has to send a request's body (default 30)."),
+    N_("Seconds an idle connection stays open (default 5)."),
+    N_(
         "A printable score sheet (PDF): the boxes of the rules in force, one column per "
         "game.\n\nUp to six columns fit on one page; more continue on further pages."
     ),

@@ -5,8 +5,9 @@ Registered by `fivedice.cli`; FastAPI and uvicorn are imported only when the com
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -51,6 +52,43 @@ def serve(
             "default $FIVEDICE_SOLVE_RULES, else every rule set).",
         ),
     ] = None,
+    connections_per_client: Annotated[
+        int | None,
+        typer.Option(
+            help="Open connections one client address may hold, per worker (default 50); "
+            "a trusted proxy's own are not capped, so the proxy must cap its clients.",
+            min=1,
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            help="Open connections per worker, beyond them 503 (default: the file limit "
+            "less an eighth).",
+            min=1,
+        ),
+    ] = None,
+    streams_per_client: Annotated[
+        int | None,
+        typer.Option(
+            help="Open event streams one client address may hold, per worker (default 20).",
+            min=1,
+        ),
+    ] = None,
+    header_timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a client has to send a request's headers (default 10).", min=0.1
+        ),
+    ] = None,
+    body_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds a client has to send a request's body (default 30).", min=0.1),
+    ] = None,
+    keep_alive_timeout: Annotated[
+        int | None,
+        typer.Option(help="Seconds an idle connection stays open (default 5).", min=1),
+    ] = None,
 ) -> None:
     """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
     from fivedice.service.games import GameService
@@ -58,6 +96,7 @@ def serve(
     from fivedice.strategy.cache import cache_limit_bytes
     from fivedice.strategy.limits import SOLVE_RULES_ENV, allowed_rules
     from fivedice.web.guard import PUBLIC_URL_ENV, parse_public_url
+    from fivedice.web.limits import EdgeLimits
     from fivedice.web.security import SecretError, load_secret
     from fivedice.web.server import run_server
 
@@ -80,6 +119,22 @@ def serve(
 
         typer.echo(f"fivedice: {error_text(error)}", err=True)
         raise typer.Exit(2) from None
+    given: dict[str, Any] = {
+        "connections_per_client": connections_per_client,
+        "max_connections": max_connections,
+        "streams_per_client": streams_per_client,
+        "header_timeout": header_timeout,
+        "body_timeout": body_timeout,
+        "keep_alive_timeout": keep_alive_timeout,
+    }
+    try:
+        limits = dataclasses.replace(
+            EdgeLimits.from_environment(),
+            **{name: value for name, value in given.items() if value is not None},
+        )
+    except ValueError as error:  # a $FIVEDICE_<LIMIT> that is not a positive number
+        typer.echo(_("fivedice: not a valid limit: {setting}").format(setting=error), err=True)
+        raise typer.Exit(2) from None
     typer.echo(_("Serving fivedice on http://{host}:{port}/").format(host=host, port=port))
     run_server(
         host,
@@ -87,6 +142,7 @@ def serve(
         workers=workers,
         proxy_headers=proxy_headers,
         forwarded_allow_ips=forwarded_allow_ips,
+        limits=limits,
     )
 
 

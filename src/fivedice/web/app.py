@@ -2,8 +2,9 @@
 
 `create_app(service)` wires a `GameService`; `app_from_environment()` is the factory uvicorn
 workers call (`fivedice serve` passes the database URL in `$FIVEDICE_DATABASE_URL` and the
-public URL in `$FIVEDICE_PUBLIC_URL`). `PageGuard` (guard.py) wraps everything: sessions,
-CSRF checks and security headers.
+public URL in `$FIVEDICE_PUBLIC_URL`). `RequestLimits` (limits.py) wraps everything: bodies
+bounded, deep JSON refused, event streams per client capped; inside it `PageGuard` (guard.py):
+sessions, CSRF checks and security headers.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from fivedice.web.guard import (
     session_of,
 )
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
+from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
@@ -58,6 +60,7 @@ def create_app(
     public_url: str | None = None,
     drive_cpus: bool = True,
     cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
+    limits: EdgeLimits | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -74,6 +77,7 @@ def create_app(
         public_url: the site's address as its visitors see it (``https://dice.example.org``):
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
+        limits: what one client may send or hold (bodies, event streams; limits.py).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
@@ -140,6 +144,8 @@ def create_app(
     app.add_middleware(
         PageGuard, signer=signer, public_origin=public_origin, sessions=hub.browser_seats
     )
+    # Outermost: a body too large or too deep is refused before the guard or a route reads it.
+    app.add_middleware(RequestLimits, limits=limits or EdgeLimits())
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
@@ -162,14 +168,14 @@ def create_app(
     def _malformed(request: Request, error: RequestValidationError) -> Response:
         if not request.url.path.startswith("/api/"):  # a page's form: a sentence, not pydantic's
             return _message_page(request, 422, FivediceError(MALFORMED_FORM))
-        # One readable sentence, plus FastAPI's usual list for programs.
+        # One readable sentence, plus FastAPI's usual list for programs; neither echoes the
+        # input (pydantic's errors carry a copy of it: megabytes for a body of megabytes).
+        errors = quiet_errors(error.errors())
         problems = "; ".join(
-            f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', '')}"
-            for item in error.errors()
+            f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in errors
         )
         return JSONResponse(
-            {"detail": f"malformed request: {problems}", "errors": _plain(error.errors())},
-            status_code=422,
+            {"detail": f"malformed request: {problems}", "errors": errors}, status_code=422
         )
 
     @app.exception_handler(StarletteHTTPException)
@@ -222,13 +228,6 @@ def _message_page(
     return page
 
 
-def _plain(errors: object) -> object:
-    """Validation errors with only JSON-friendly values (pydantic may include exceptions)."""
-    import json
-
-    return json.loads(json.dumps(errors, default=str))
-
-
 def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory)."""
     scan = os.environ.get(CPU_SCAN_ENV)
@@ -239,4 +238,5 @@ def app_from_environment() -> FastAPI:
         public_url=os.environ.get(PUBLIC_URL_ENV) or None,
         cpu_scan_seconds=float(scan) if scan else DEFAULT_CPU_SCAN_SECONDS,
         cpu_delay_ms=int(delay) if delay else 700,
+        limits=EdgeLimits.from_environment(),
     )

@@ -389,6 +389,10 @@ async def _action_body(request: Request) -> ActionIn:
     raw = await request.body()
     try:
         parsed = json.loads(raw)
+    except RecursionError:  # (RequestLimits refuses deep JSON first; this if it ever passes)
+        raise RequestValidationError(
+            [{"type": "json_invalid", "loc": ("body",), "msg": "JSON nested too deep"}]
+        ) from None
     except ValueError as error:
         raise RequestValidationError(
             [
