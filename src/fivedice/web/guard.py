@@ -365,3 +365,9 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _no_more() -> Message:
     return {"type": "http.disconnect"}
+ROTATE_SESSION_KEY = "fivedice.rotate_session"
+
+
+def rotate_session(scope: MutableMapping[str, Any]) -> None:
+    """Asks the guard to give this browser a new session id with its answer (a seat was granted)."""
+    scope[ROTATE_SESSION_KEY] = True
