@@ -365,6 +365,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 async def _no_more() -> Message:
     return {"type": "http.disconnect"}
+
+
 ROTATE_SESSION_KEY = "fivedice.rotate_session"
 
 
