@@ -179,7 +179,6 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "seat_local": _("Someone at this device"),
         "seat_open": _("Open seat (anyone with the room code)"),
         "room_started": _("This game has started. Only its players can open it."),
-        "seat_claimed": _("claimed"),
         "seed_given": _("Dice seed: {seed}"),
         "set_seed": _("Save my seed"),
         "your_devices": _("Your devices"),

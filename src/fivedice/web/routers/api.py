@@ -680,7 +680,7 @@ class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     invitation: str | None = Field(default=None, max_length=64)
     device_code: str | None = Field(
-        default=None, max_length=64, description="a one-time code from POST .../devices"
+        default=None, max_length=64, description="a one-time code from POST .../device-code"
     )
     name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME_LENGTH)
     client_seed: ClientSeed = Field(
@@ -845,7 +845,7 @@ def _holder(hub: GameHub, room: Room, credentials: HTTPAuthorizationCredentials 
     return held[0]
 
 
-@router.post("/rooms/{code}/devices", response_model=DeviceCodeOut, responses=_ROOM_ERRORS)
+@router.post("/rooms/{code}/device-code", response_model=DeviceCodeOut, responses=_ROOM_ERRORS)
 def new_device_code(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
     """A one-time code that adds one more device to the seat of this device key (a code
     asked for before is void)."""
