@@ -114,7 +114,7 @@ def _started_room(service):
 
 
 def test_a_games_facts_say_who_hosts_who_holds_and_who_else_plays(service):
-    rooms, room, view = _started_room(service)
+    _rooms, room, view = _started_room(service)
     host = game_facts(view, room, held=[0], is_host=True)
     assert host.is_host and host.holds_seat and host.others_play and host.seat_kind == "cpu"
     bob = game_facts(view, room, held=[1], is_host=False, seat=1, level="casual")
@@ -155,7 +155,7 @@ def test_a_friends_seat_is_claimed_by_the_first_device_only(service):
 
 
 def test_a_device_code_adds_one_device_once_and_a_newer_code_voids_the_older(service):
-    rooms, room, view = _started_room(service)
+    rooms, room, _view = _started_room(service)
     with pytest.raises(RoomError, match="own device"):
         rooms.new_device_code(room, "stranger")
     seat, old_code = rooms.new_device_code(room, "bob")

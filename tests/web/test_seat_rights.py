@@ -238,7 +238,7 @@ def test_only_the_host_abandons_a_game_others_play_and_the_others_leave(client, 
 
 
 def test_the_api_hands_over_between_turns_only_and_never_to_master(client):
-    _code, game, host, ann, _device, bob = _started_api_room(client)
+    _code, game, host, ann, _device, _bob = _started_api_room(client)
     master = client.post(f"/api/games/{game}/seats/0/cpu", json={"level": "master"}, headers=host)
     assert master.status_code == 422 and "levels" in master.json()["detail"]
     client.post(f"/api/games/{game}/actions", json={"action": "roll", "version": 0}, headers=ann)
