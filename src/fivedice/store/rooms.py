@@ -1,10 +1,14 @@
 """Rooms: who sits where before a game starts (tables `rooms`, `room_seats`, `room_claims`).
 
-A room is made when a game has a remote seat (*a friend*): its seats wait to be joined, by
-an invitation (a secret per seat, checked by the web layer) or by the room's short code.
-When the host starts, the game is created from the seats and each browser that joined a
-seat gets that seat (table `web_seats`). The room stays, linked to its game, so an
-invitation opened later (another device) still leads to its seat.
+A room is made when a game has a remote seat: *a friend's* (taken only by its invitation, a
+secret per seat checked by the web layer) or *an open one* (anyone with the room's short
+code). A remote seat is claimed by the first device that joins it (`room_claims`: one row per
+device, with when it joined); more devices of the same player come in with a one-time device
+code (`room_seats.device_code` keeps its SHA-256). When the host starts, the game is created
+from the seats and each device that holds a seat gets it in the game (table `web_seats`).
+Handing a game seat to a CPU raises its generation (`game_seats.generation`: seat tokens
+carry it, so the old one is refused) and frees it from every device. The room stays, linked
+to its game.
 """
 
 from __future__ import annotations
