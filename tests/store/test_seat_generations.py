@@ -75,3 +75,29 @@ def test_a_device_code_is_used_once(store):
     devices = rooms.devices(room.room_id, 1)
     assert [key for key, _since in devices] == ["cy-key", "phone-key"]
     assert all(since is not None for _key, since in devices)
+
+
+def test_six_devices_claiming_one_seat_at_once_leave_one_claim(store):
+    import threading
+
+    rooms = Rooms(store)
+    room = rooms.create("host", {"rules": "classic"}, [("me", "Ann", None, ""),
+                                                       ("friend", "Bob", None, "")])  # fmt: skip
+    barrier = threading.Barrier(6)
+    outcomes: list[str] = []
+
+    def claim(number: int) -> None:
+        barrier.wait()
+        try:
+            rooms.join(room.room_id, 1, f"device-{number}", None)
+            outcomes.append("claimed")
+        except RoomError as refused:
+            outcomes.append("taken" if "is taken" in str(refused) else str(refused))
+
+    threads = [threading.Thread(target=claim, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes) == ["claimed"] + ["taken"] * 5
+    assert len(rooms.devices(room.room_id, 1)) == 1

@@ -340,3 +340,28 @@ def test_the_page_hands_a_seat_to_no_level_the_api_refuses(client, app, level):
     refused = client.post(game + "/handover", data={"seat": 1, "level": level})
     assert refused.status_code == 422
     assert not app.state.hub.load(game_id).state.seats[1].is_cpu
+
+
+def test_six_devices_opening_one_invitation_at_once_claim_it_once(client, app):
+    """Six devices press "Join" on one invitation at once (six worker threads): one claims
+    the seat, five are told it is taken, and the seat has one device."""
+    import threading
+
+    room = _api_room(client, ANN, BOB)
+    code, invitation = room["room"]["code"], room["invitations"][0]["invitation"]
+    barrier = threading.Barrier(6)
+    statuses: list[int] = []
+
+    def claim() -> None:
+        barrier.wait()
+        answer = client.post(f"/api/rooms/{code}/join", json={"invitation": invitation})
+        statuses.append(answer.status_code)
+
+    threads = [threading.Thread(target=claim) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [200, 409, 409, 409, 409, 409]
+    hub: GameHub = app.state.hub
+    assert len(hub.rooms.devices(hub.room(code), 1)) == 1
