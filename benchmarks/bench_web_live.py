@@ -306,7 +306,8 @@ async def _set_up_room(client: aiohttp.ClientSession, number: int) -> tuple[str,
     code, host_key = room["room"]["code"], room["host_key"]
     invitation = room["invitations"][0]["invitation"]
     async with client.post(f"/api/rooms/{code}/join", json={"invitation": invitation}) as joined:
-        room_version = (await _json(joined))["room"]["version"]
+        claimed = await _json(joined)
+        room_version, device_key = claimed["room"]["version"], claimed["device_key"]
     async with client.post(
         f"/api/rooms/{code}/start",
         json={"version": room_version},
@@ -315,7 +316,7 @@ async def _set_up_room(client: aiohttp.ClientSession, number: int) -> tuple[str,
         body = await _json(started)
     ann = Seat("Ann", body["tokens"][0]["token"], body["tokens"][0]["seat"])
     async with client.get(
-        f"/api/rooms/{code}/seat", headers={"Authorization": f"Bearer {invitation}"}
+        f"/api/rooms/{code}/seat", headers={"Authorization": f"Bearer {device_key}"}
     ) as bobs:
         token = (await _json(bobs))["tokens"][0]
     bob = Seat("Bob", token["token"], token["seat"])

@@ -71,7 +71,7 @@ def test_only_a_persons_seat_of_a_game_in_progress_is_handed_to_a_cpu(tmp_path):
     assert hand_over_refusal(view, 0) is None
     for seat in (1, 2, -1):  # a CPU's seat, and seats the game does not have
         assert isinstance(hand_over_refusal(view, seat), SettingsError)
-    after = hand_to_cpu(service, RoomService(service), view.game_id, 0, "beginner")
+    after = hand_to_cpu(service, RoomService(service), view.game_id, 0, "beginner", held=(0,))
     assert after.state.seats[0].cpu_level == "beginner"  # read again: the seats changed
     service.abandon(view.game_id)
     assert isinstance(hand_over_refusal(service.load(view.game_id), 0), GameClosedError)
@@ -96,7 +96,7 @@ def test_a_room_join_by_a_wrong_invitation_is_refused_and_takes_no_seat(tmp_path
     service = GameService(Store(f"sqlite:///{tmp_path / 'x.sqlite3'}"))
     rooms = RoomService(service)
     room = rooms.create(
-        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")],
+        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("open", "Bob")],
         host_session="host",
         options={"rules": "classic"},
     )

@@ -137,7 +137,7 @@ def test_a_seat_handed_to_a_cpu_is_not_hidden_by_the_kept_json(service):
     # The seats change without a new version: the JSON kept for that version must go.
     hub = GameHub(service, Signer(SECRET))
     room = hub.create_room(
-        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")],
+        [RoomSeatSpec("me", "Ann"), RoomSeatSpec("open", "Bob")],
         host_session="ann-session",
         options={},
     )

@@ -132,6 +132,7 @@ def test_a_room_over_the_api(live_app):
                 f"{base}/api/rooms/{code}/join", json={"invitation": bob_key, "name": "Bobby"}
             )
             assert joined.status_code == 200 and joined.json()["seat"] == 1
+            bob_device = joined.json()["device_key"]
             update = data(next(stream))
             assert update["seats"][1]["joined"] and update["seats"][1]["name"] == "Bobby"
             assert not update["seats"][2]["joined"]
@@ -146,7 +147,7 @@ def test_a_room_over_the_api(live_app):
         game = httpx.get(f"{base}/api/games/{game_id}").json()
         assert [p["kind"] for p in game["players"]] == ["human", "human", "cpu", "cpu"]
         bob = httpx.get(
-            f"{base}/api/rooms/{code}/seat", headers={"Authorization": f"Bearer {bob_key}"}
+            f"{base}/api/rooms/{code}/seat", headers={"Authorization": f"Bearer {bob_device}"}
         ).json()
         assert [t["seat"] for t in bob["tokens"]] == [1]
         bob_seat = {"Authorization": f"Bearer {bob['tokens'][0]['token']}"}
@@ -161,9 +162,12 @@ def test_a_room_over_the_api(live_app):
         )
         assert refused.status_code == 403
         _act(base, game_id, bob_seat, "roll", 2)
-        # Bob left: the host hands his seat to a CPU, which plays on by itself.
+        # Bob left: the host hands his seat to a CPU, which plays on by itself (between
+        # his turns: not once he rolled in this one).
         hand = f"{base}/api/games/{game_id}/seats/1/cpu"
         assert httpx.post(hand, json={}, headers=bob_seat).status_code == 401
+        assert httpx.post(hand, json={}, headers=host).status_code == 403
+        _act(base, game_id, bob_seat, "score chance", 3)
         handed = httpx.post(hand, json={"level": "beginner"}, headers=host)
         assert handed.status_code == 200 and handed.json()["players"][1]["kind"] == "cpu"
         # (No new version yet: the game's kept JSON must not show the old seat.)

@@ -50,20 +50,27 @@ def test_a_friend_joins_by_invitation_and_the_host_starts(client, app):
         refused = client.post(game + "/act", data={"action": "roll", "version": 2})
         assert refused.status_code == 403 and hub.load(game_id).version == 2
         assert bob.post(game + "/act", data={"action": "roll", "version": 2}).status_code == 200
-        # The invitation opened on a second device shares Bob's seat (and says so).
+        # The invitation opened on another device finds the seat taken: it joins nobody.
         with another_browser(app) as phone:
-            phone.post("/join", data={"code": room[3:], "seat": seat, "key": key})
-            assert hub.browser_seats.seats_in(phone.cookies.get("fd_session"), game_id) == [1]
-        # Bob left: the host hands his seat to a CPU; nobody else may.
+            assert "is taken" in phone.get(invite).text
+            taken = phone.post("/join", data={"code": room[3:], "seat": seat, "key": key})
+            assert taken.status_code == 409 and "is taken" in taken.text
+            assert hub.browser_seats.seats_in(phone.cookies.get("fd_session"), game_id) == []
+        # Bob left: the host hands his seat to a CPU; nobody else may, and not mid-turn.
         assert "Let a CPU play for Bobby" in client.get(game).text
         assert bob.post(game + "/handover", data={"seat": 1}).status_code == 403
         assert client.post(game + "/handover", data={"seat": 0}).status_code == 403
+        mid_turn = client.post(game + "/handover", data={"seat": 1})
+        assert mid_turn.status_code == 403 and "has rolled in its turn" in mid_turn.text
+        bob.post(game + "/act", data={"action": "score chance", "version": 3})
         assert client.post(game + "/handover", data={"seat": 1}).status_code == 200
         assert hub.load(game_id).state.seats[1].is_cpu
+        # Bob's browser holds the seat no more.
+        assert hub.browser_seats.seats_in(bob_session, game_id) == []
 
 
-def test_joining_by_room_code_and_starting_with_cpus(client, app):
-    room = open_room(client, kind2="friend", name2="Eve")
+def test_joining_an_open_seat_by_room_code_and_starting_with_cpus(client, app):
+    room = open_room(client, kind1="open", kind2="open", name2="Eve")
     code = room[3:]
     assert "Join a game" in client.get("/").text
     with another_browser(app) as bob:

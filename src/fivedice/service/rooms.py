@@ -8,8 +8,11 @@ invitation is for, never the secret.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from fivedice.core.errors import N_
@@ -17,9 +20,10 @@ from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.names import check_name, name_key
 from fivedice.service.creation import PlayerSpec, game_settings
 from fivedice.service.games import GameService, GameView
+from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.store import GameRecord, NewGame
 from fivedice.store.browser_seats import session_key
-from fivedice.store.rooms import Room, RoomError, Rooms
+from fivedice.store.rooms import OPEN, REMOTE_KINDS, Room, RoomError, Rooms
 from fivedice.strategy.levels import DEFAULT_LEVEL
 
 FILL_LEVEL = DEFAULT_LEVEL.value
@@ -30,7 +34,7 @@ FILL_LEVEL = DEFAULT_LEVEL.value
 class RoomSeatSpec:
     """A seat of a room as the new-game form or the API names it."""
 
-    kind: str  # me | friend | local | cpu
+    kind: str  # me | friend | open | local | cpu
     name: str
     level: str | None = None
     client_seed: str = ""  # the seat's own dice seed (the host's and pass-and-play seats)
@@ -45,6 +49,11 @@ class RoomStart:
     game_seats: dict[int, int | None]  # room seat -> game seat (None: left out)
     cpus: dict[int, str]  # room seats nobody joined, played by a CPU of this level
     host_seats: tuple[int, ...]  # the game seats the host's browser holds
+
+
+def device_code_hash(code: str) -> str:
+    """What the store keeps of a device code: its SHA-256, never the code."""
+    return hashlib.sha256(code.strip().encode()).hexdigest()
 
 
 def room_seed(options: dict[str, Any], text: str) -> str:
@@ -77,7 +86,7 @@ def room_start(room: Room, *, fill_with_cpus: bool) -> RoomStart:
     game_seats: dict[int, int | None] = {}
     cpus: dict[int, str] = {}
     for seat in room.seats:
-        if seat.kind == "friend" and not seat.joined:
+        if seat.kind in REMOTE_KINDS and not seat.joined:
             if not fill_with_cpus:
                 game_seats[seat.seat] = None
                 continue
@@ -159,15 +168,19 @@ class RoomService:
         name: str | None = None,
         client_seed: str = "",
     ) -> tuple[Room, int]:
-        """Joins a friend's seat: the one an invitation is for (`by_invitation`, `seat` as
-        the front end found it; None: not one of this room's), shared with any browser that
-        has the invitation, or by the room code the first seat nobody joined.
-        `client_seed`: the friend's own dice seed, mixed into the game's dice (the room
+        """Claims a seat for a device: the friend's seat an invitation is for
+        (`by_invitation`, `seat` as the front end found it; None: not one of this room's),
+        or by the room code the first open seat nobody took. The first device to claim a
+        seat holds it; the invitation gives nothing after that (another device of the same
+        player joins with a device code, `add_device`). The holder may join again to
+        change its name or seed before the start.
+        `client_seed`: the player's own dice seed, mixed into the game's dice (the room
         committed to its server seed before, so nobody - not the server either - chooses
         the dice).
 
         Raises:
-            RoomError: a wrong invitation, no free seat, or a name taken in the room.
+            RoomError: a wrong invitation, no open seat, the seat is taken, or a name
+                taken in the room.
             DiceSeedError: a seed that cannot be used, or one for a room whose dice come
                 from a chosen seed.
         """
@@ -176,11 +189,11 @@ class RoomService:
             # The rule every other form applies (a room seat becomes a game seat's name).
             name = check_name(name) if name.strip() else None
         if name is not None and not room.started:
-            # The seat this join takes (by code: the first free one) may keep its own name.
+            # The seat this join takes (by code: the first open one) may keep its own name.
             target = (
                 seat
                 if by_invitation
-                else next((s.seat for s in room.seats if s.kind == "friend" and not s.joined), None)
+                else next((s.seat for s in room.seats if s.kind == OPEN and not s.joined), None)
             )
             taken = {name_key(s.name) for s in room.seats if s.seat != target}
             if name_key(name) in taken:
@@ -190,8 +203,56 @@ class RoomService:
         key = session_key(session)
         after = self._rooms.join(room.room_id, seat, key, name, client_seed)
         if seat is None:
-            seat = next(s for s, holder in self._rooms.claims(room.room_id) if holder == key)
+            held = self._rooms.holder_of(room.room_id, key)
+            assert held is not None  # (the join claimed one, or refused)
+            seat = held
         return after, seat
+
+    def holder_of(self, room: Room, session: str) -> int | None:
+        """The room seat a device (browser session or API key) claimed, if any."""
+        return self._rooms.holder_of(room.room_id, session_key(session))
+
+    def new_device_code(self, room: Room, session: str) -> tuple[int, str]:
+        """A one-time code that gives the seat this device holds to one more device of its
+        player (a code asked for before is void). Returns (room seat, code).
+
+        Raises:
+            RoomError: this device holds no seat of the room.
+        """
+        seat = self.holder_of(room, session)
+        if seat is None:
+            raise RoomError(N_("only a seat's own device can add another device"))
+        code = secrets.token_urlsafe(12)
+        self._rooms.set_device_code(room.room_id, seat, device_code_hash(code))
+        return seat, code
+
+    def add_device(self, room: Room, session: str, code: str) -> tuple[Room, int]:
+        """Gives the seat of a device code to this device (once: the code is used up).
+
+        Raises:
+            RoomError: a wrong, used or replaced code.
+        """
+        return self._rooms.add_device(room.room_id, device_code_hash(code), session_key(session))
+
+    def devices(self, room: Room, seat: int) -> list[tuple[str, datetime | None]]:
+        """(session key, when it joined) of every device that holds a room seat."""
+        return self._rooms.devices(room.room_id, seat)
+
+    def set_client_seed(self, room: Room, seat: int, client_seed: str, facts: SeatFacts) -> Room:
+        """A seat's own dice seed, given by its own device before the start.
+
+        Raises:
+            SeatRightError: not the seat's own device (`seat_refusal`, `Right.SET_SEED`).
+            DiceSeedError: a seed that cannot be used.
+        """
+        refusal = seat_refusal(Right.SET_SEED, facts)
+        if refusal is not None:
+            raise refusal
+        return self._rooms.set_client_seed(room.room_id, seat, room_seed(room.options, client_seed))
+
+    def generations(self, game_id: int) -> dict[int, int]:
+        """Each seat's generation in a game (its tokens carry it; 0: never changed hands)."""
+        return self._rooms.generations(game_id)
 
     def start(self, code: str, version: int, *, fill_with_cpus: bool) -> tuple[Room, GameView]:
         """Starts the game of a waiting room (see `room_start`). The game is saved and the

@@ -1,10 +1,14 @@
 """Rooms: who sits where before a game starts (tables `rooms`, `room_seats`, `room_claims`).
 
-A room is made when a game has a remote seat (*a friend*): its seats wait to be joined, by
-an invitation (a secret per seat, checked by the web layer) or by the room's short code.
-When the host starts, the game is created from the seats and each browser that joined a
-seat gets that seat (table `web_seats`). The room stays, linked to its game, so an
-invitation opened later (another device) still leads to its seat.
+A room is made when a game has a remote seat: *a friend's* (taken only by its invitation, a
+secret per seat checked by the web layer) or *an open one* (anyone with the room's short
+code). A remote seat is claimed by the first device that joins it (`room_claims`: one row per
+device, with when it joined); more devices of the same player come in with a one-time device
+code (`room_seats.device_code` keeps its SHA-256). When the host starts, the game is created
+from the seats and each device that holds a seat gets it in the game (table `web_seats`).
+Handing a game seat to a CPU raises its generation (`game_seats.generation`: seat tokens
+carry it, so the old one is refused) and frees it from every device. The room stays, linked
+to its game.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from fivedice.core.errors import N_
@@ -30,7 +35,15 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read alou
 CODE_LENGTH = 6
 WAITING = "waiting"
 STARTED = "started"
-SEAT_KINDS = ("me", "friend", "local", "cpu")
+OPEN = "open"
+SEAT_KINDS = ("me", "friend", OPEN, "local", "cpu")
+REMOTE_KINDS = ("friend", OPEN)
+"""Seats a device other than the host's plays: a friend's (by invitation only) and an open
+seat (anyone with the room code)."""
+SEAT_TAKEN = N_(
+    "{name}'s seat is taken: the device that first opened its invitation holds it. Playing"
+    " on another device? Ask that device for a device link."
+)
 
 
 class RoomError(StoreError):
@@ -40,7 +53,7 @@ class RoomError(StoreError):
 @dataclass(frozen=True)
 class RoomSeat:
     seat: int
-    kind: str  # me | friend | local | cpu
+    kind: str  # me | friend | open | local | cpu
     name: str
     level: str | None
     joined: bool
@@ -118,7 +131,7 @@ class Rooms:
                                 "kind": kind,
                                 "name": name,
                                 "level": level,
-                                "joined": kind != "friend",
+                                "joined": kind not in REMOTE_KINDS,
                                 "game_seat": None,
                                 "client_seed": seed or None,
                             }
@@ -199,49 +212,60 @@ class Rooms:
         name: str | None,
         client_seed: str = "",
     ) -> Room:
-        """Joins a friend's seat: `seat` (an invitation) or the first one nobody joined (the
-        room code). A seat already joined is shared with this browser (same invitation).
-        `client_seed` (checked by the caller) is the seat's own dice seed; joining again
-        before the start replaces it.
+        """Claims a seat for a device (a browser session, or an API client, by key):
+        `seat` (an invitation's friend seat) or, by the room code, the first *open* seat
+        nobody took. The first device claims the seat; an invitation opened by another
+        device afterwards is refused (the seat is taken). The device that holds the seat
+        may join again: before the start its name and `client_seed` (checked by the
+        caller) replace the ones it gave.
 
         Raises:
-            RoomError: no free seat (code), not a friend's seat, or a client seed for a game
+            RoomError: no open seat (code), not a friend's seat, the seat is taken, the
+                room's host (an invitation is for a friend), or a client seed for a game
                 that has started (its dice are fixed).
         """
         with self.store._errors(N_("join the room")), self.store.writing() as db:
             room = self._read(db, schema.rooms.c.id == room_id)
             if room is None:
                 raise RoomError(N_("there is no such room"))
-            held = {
-                int(r.seat)
-                for r in db.execute(
-                    select(schema.room_claims.c.seat).where(
-                        schema.room_claims.c.room_id == room_id,
-                        schema.room_claims.c.session_key == session_key,
-                    )
-                )
-            }
+            held = _held(db, room_id, session_key)
             if seat is None:
                 if held:
-                    return room  # this browser joined already: joining twice takes no 2nd seat
+                    return room  # this device joined already: joining twice takes no 2nd seat
                 if room.started:
                     raise RoomError(N_("this game has started; ask for an invitation link"))
-                free = [s for s in room.seats if s.kind == "friend" and not s.joined]
+                free = [s for s in room.seats if s.kind == OPEN and not s.joined]
                 if not free:
-                    raise RoomError(N_("every seat of this game is taken"))
+                    raise RoomError(
+                        N_("no seat of this game is open to the room code: ask the host for"
+                           " an invitation")
+                    )  # fmt: skip
                 seat = free[0].seat
             target = next((s for s in room.seats if s.seat == seat), None)
-            if target is None or target.kind != "friend":
+            if target is None or target.kind not in REMOTE_KINDS:
                 raise RoomError(N_("that is not a seat for a friend"))
             if seat not in held:
-                db.execute(
-                    schema.room_claims.insert().values(
-                        room_id=room_id, seat=seat, session_key=session_key
+                if room.host_key and session_key == room.host_key:
+                    raise RoomError(
+                        N_("this invitation is for a friend: send it to them; you play your"
+                           " own seats")
+                    )  # fmt: skip
+                # The claim: one statement, so of two devices at once exactly one wins.
+                claimed = db.execute(
+                    update(schema.room_seats)
+                    .where(
+                        schema.room_seats.c.room_id == room_id,
+                        schema.room_seats.c.seat == seat,
+                        schema.room_seats.c.joined.is_(False),
                     )
-                )
+                    .values(joined=True)
+                ).rowcount
+                if claimed != 1:
+                    raise RoomError(SEAT_TAKEN, name=target.name)
+                _add_claim(db, room_id, seat, session_key)
             changes: dict[str, Any] = {}
-            if not target.joined:
-                changes["joined"] = True
+            if seat not in held:
+                changes["joined"] = True  # (set above; the room's version still moves on)
             if name and not room.started:
                 changes["name"] = name[:MAX_NAME_LENGTH]
             if client_seed:
@@ -252,18 +276,97 @@ class Rooms:
                     )  # fmt: skip
                 changes["client_seed"] = client_seed
             if changes:
-                db.execute(
-                    update(schema.room_seats)
-                    .where(schema.room_seats.c.room_id == room_id, schema.room_seats.c.seat == seat)
-                    .values(**changes)
-                )
-                db.execute(
-                    update(schema.rooms)
-                    .where(schema.rooms.c.id == room_id)
-                    .values(version=schema.rooms.c.version + 1)
-                )
+                _changed_seat(db, room_id, seat, changes)
             if room.started and room.game_id is not None and target.game_seat is not None:
                 hold_seat(db, session_key, room.game_id, target.game_seat)
+            result = self._read(db, schema.rooms.c.id == room_id)
+        assert result is not None
+        return result
+
+    def holder_of(self, room_id: int, session_key: str) -> int | None:
+        """The room seat a device (by session key) claimed, if any."""
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
+            held = _held(db, room_id, session_key)
+        return min(held) if held else None
+
+    def set_device_code(self, room_id: int, seat: int, code_hash: str) -> None:
+        """Makes `code_hash` (the SHA-256 of a one-time code) the seat's one pending device
+        code; a code asked for before is void from now on."""
+        with self.store._errors(N_("add a device")), self.store.writing() as db:
+            db.execute(
+                update(schema.room_seats)
+                .where(schema.room_seats.c.room_id == room_id, schema.room_seats.c.seat == seat)
+                .values(device_code=code_hash)
+            )
+
+    def add_device(self, room_id: int, code_hash: str, session_key: str) -> tuple[Room, int]:
+        """Gives the seat whose pending device code is `code_hash` to one more device (and
+        its game seat, once started); the code is used up.
+
+        Raises:
+            RoomError: no seat has this code (a wrong code, or one used or replaced).
+        """
+        with self.store._errors(N_("add a device")), self.store.writing() as db:
+            found = db.execute(
+                select(schema.room_seats.c.seat, schema.room_seats.c.game_seat).where(
+                    schema.room_seats.c.room_id == room_id,
+                    schema.room_seats.c.device_code == code_hash,
+                )
+            ).first()
+            used = (
+                0
+                if found is None
+                else db.execute(
+                    update(schema.room_seats)
+                    .where(
+                        schema.room_seats.c.room_id == room_id,
+                        schema.room_seats.c.seat == found.seat,
+                        schema.room_seats.c.device_code == code_hash,
+                    )
+                    .values(device_code=None)
+                ).rowcount
+            )
+            if found is None or used != 1:
+                raise RoomError(N_("this device link was used already, or a newer one replaced it"))
+            seat = int(found.seat)
+            if seat not in _held(db, room_id, session_key):
+                _add_claim(db, room_id, seat, session_key)
+            room = self._read(db, schema.rooms.c.id == room_id)
+            assert room is not None
+            if room.game_id is not None and found.game_seat is not None:
+                hold_seat(db, session_key, room.game_id, int(found.game_seat))
+        return room, seat
+
+    def devices(self, room_id: int, seat: int) -> list[tuple[str, datetime | None]]:
+        """(session key, when it joined; None: before this was kept) of each device that
+        holds a room seat, in the order they joined."""
+        table = schema.room_claims
+        with self.store._errors(N_("read the room")), self.store._reader.begin() as db:
+            rows = db.execute(
+                select(table.c.session_key, table.c.created_at).where(
+                    table.c.room_id == room_id, table.c.seat == seat
+                )
+            ).all()
+        listed = [(str(r.session_key), r.created_at) for r in rows]
+        return sorted(listed, key=lambda item: (item[1] is not None, item[1] or 0, item[0]))
+
+    def set_client_seed(self, room_id: int, seat: int, client_seed: str) -> Room:
+        """A seat's own dice seed, given (or changed) before the start by its holder (the
+        caller checked who asks).
+
+        Raises:
+            RoomError: the game has started (its dice are fixed).
+        """
+        with self.store._errors(N_("join the room")), self.store.writing() as db:
+            room = self._read(db, schema.rooms.c.id == room_id)
+            if room is None:
+                raise RoomError(N_("there is no such room"))
+            if room.started:
+                raise RoomError(
+                    N_("this game has started: its dice are fixed, so a seed can no longer"
+                       " be added")
+                )  # fmt: skip
+            _changed_seat(db, room_id, seat, {"client_seed": client_seed or None})
             result = self._read(db, schema.rooms.c.id == room_id)
         assert result is not None
         return result
@@ -333,23 +436,87 @@ class Rooms:
         return room, record
 
     def hand_to_cpu(self, game_id: int, seat: int, level: str) -> None:
-        """A game's human seat is played by a CPU from now on (its player left)."""
+        """A game's human seat is played by a CPU from now on (its player left): its
+        generation goes up (every token it had is refused from now on), and no browser or
+        device holds it any more."""
         with self.store._errors(N_("hand the seat to a CPU")), self.store.writing() as db:
             db.execute(
                 update(schema.game_seats)
                 .where(schema.game_seats.c.game_id == game_id, schema.game_seats.c.seat == seat)
-                .values(cpu_level=level)
+                .values(cpu_level=level, generation=schema.game_seats.c.generation + 1)
             )
             db.execute(
-                update(schema.room_seats)
-                .where(
-                    schema.room_seats.c.room_id.in_(
-                        select(schema.rooms.c.id).where(schema.rooms.c.game_id == game_id)
-                    ),
-                    schema.room_seats.c.game_seat == seat,
+                delete(schema.web_seats).where(
+                    schema.web_seats.c.game_id == game_id, schema.web_seats.c.seat == seat
                 )
-                .values(kind="cpu", level=level)
             )
+            in_room = schema.room_seats.c.room_id.in_(
+                select(schema.rooms.c.id).where(schema.rooms.c.game_id == game_id)
+            )
+            room_seats = [
+                (int(r.room_id), int(r.seat))
+                for r in db.execute(
+                    select(schema.room_seats.c.room_id, schema.room_seats.c.seat).where(
+                        in_room, schema.room_seats.c.game_seat == seat
+                    )
+                )
+            ]
+            for room_id, room_seat in room_seats:
+                db.execute(
+                    delete(schema.room_claims).where(
+                        schema.room_claims.c.room_id == room_id,
+                        schema.room_claims.c.seat == room_seat,
+                    )
+                )
+            db.execute(
+                update(schema.room_seats)
+                .where(in_room, schema.room_seats.c.game_seat == seat)
+                .values(kind="cpu", level=level, device_code=None)
+            )
+
+    def generations(self, game_id: int) -> dict[int, int]:
+        """Each seat's generation in a game (0: never changed hands)."""
+        table = schema.game_seats
+        with self.store._errors(N_("read the seats")), self.store._reader.begin() as db:
+            rows = db.execute(
+                select(table.c.seat, table.c.generation).where(table.c.game_id == game_id)
+            )
+            return {int(r.seat): int(r.generation or 0) for r in rows}
+
+
+def _held(db: Connection, room_id: int, session_key: str) -> set[int]:
+    """The room seats a device (by session key) holds."""
+    return {
+        int(r.seat)
+        for r in db.execute(
+            select(schema.room_claims.c.seat).where(
+                schema.room_claims.c.room_id == room_id,
+                schema.room_claims.c.session_key == session_key,
+            )
+        )
+    }
+
+
+def _add_claim(db: Connection, room_id: int, seat: int, session_key: str) -> None:
+    db.execute(
+        schema.room_claims.insert().values(
+            room_id=room_id, seat=seat, session_key=session_key, created_at=utc_now()
+        )
+    )
+
+
+def _changed_seat(db: Connection, room_id: int, seat: int, changes: dict[str, Any]) -> None:
+    """Writes a room seat's changes and moves the room's version on (its watchers look)."""
+    db.execute(
+        update(schema.room_seats)
+        .where(schema.room_seats.c.room_id == room_id, schema.room_seats.c.seat == seat)
+        .values(**changes)
+    )
+    db.execute(
+        update(schema.rooms)
+        .where(schema.rooms.c.id == room_id)
+        .values(version=schema.rooms.c.version + 1)
+    )
 
 
 def _seed_bytes(text: str | None) -> bytes | None:

@@ -67,6 +67,8 @@ game_seats = Table(
     Column("name", String(40), nullable=False),
     Column("cpu_level", String(20), nullable=True),
     Column("profile_id", Integer, ForeignKey("profiles.id"), nullable=True),
+    # Migration 0004_seatrights: raised when the seat changes hands (its old token refused).
+    Column("generation", Integer, nullable=False, server_default="0"),
 )
 
 actions = Table(
@@ -162,6 +164,8 @@ room_seats = Table(
     Column("joined", Boolean, nullable=False),
     Column("game_seat", Integer, nullable=True),
     Column("client_seed", String(256), nullable=True),  # the seat's own dice seed (0003)
+    # 0004_seatrights: SHA-256 of the one pending device code (another device of its holder).
+    Column("device_code", String(64), nullable=True),
 )
 
 room_claims = Table(
@@ -170,6 +174,7 @@ room_claims = Table(
     Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("session_key", String(64), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=True),  # 0004_seatrights; NULL: older
 )
 
 # Commitments a game was created with (migration 0010_commitmentuses): a commitment drawn

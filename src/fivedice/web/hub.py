@@ -19,7 +19,7 @@ import contextlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Unpack
@@ -32,8 +32,9 @@ from fivedice.core.game import SettingsError
 from fivedice.service.creation import Commitments, GameOptions, PlayerSpec, create_game
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService, GameView, Hint
+from fivedice.service.rights import Right, SeatFacts, SeatRightError, seat_refusal
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
-from fivedice.service.seats import NotYourTurnError, hand_to_cpu, turn_refusal
+from fivedice.service.seats import NotYourTurnError, game_facts, hand_to_cpu, turn_refusal
 from fivedice.store import (
     ABANDONED,
     DatabaseDamagedError,
@@ -112,6 +113,8 @@ def error_status(error: FivediceError) -> int:
         return 404 if error.template == NO_ROOM else 409
     if isinstance(error, SeatError):
         return error.status
+    if isinstance(error, SeatRightError):
+        return 403
     if isinstance(error, MalformedActionError | RuleSetError | SettingsError | DiceSeedError):
         return 422
     if isinstance(error, StoreUnavailableError | SolverBusyError):
@@ -168,6 +171,9 @@ class GameHub:
         # stream that fell behind asks; never by replaying the log).
         self._latest: OrderedDict[int, tuple[_Kept, ...]] = OrderedDict()
         self._latest_lock = threading.Lock()
+        # Each game's seat generations (its tokens carry them), read once per game and
+        # dropped when its seats change (here, or in another worker: `forget_older`).
+        self._generations: OrderedDict[int, dict[int, int]] = OrderedDict()
 
     @contextmanager
     def _found(self, game_id: int) -> Iterator[None]:
@@ -218,17 +224,47 @@ class GameHub:
             {
                 "seat": index,
                 "name": seat.name,
-                "token": self.signer.seat_token(view.game_id, index),
+                "token": self.seat_token(view.game_id, index),
             }
             for index, seat in enumerate(view.state.seats)
             if not seat.is_cpu
         ]
 
+    def generations(self, game_id: int) -> dict[int, int]:
+        """Each seat's generation in a game (0: never changed hands), read once per game."""
+        with self._latest_lock:
+            known = self._generations.get(game_id)
+            if known is not None:
+                self._generations.move_to_end(game_id)
+                return known
+        found = self.rooms.generations(game_id)
+        with self._latest_lock:
+            self._generations[game_id] = found
+            while len(self._generations) > LATEST_CACHED * 4:
+                self._generations.popitem(last=False)
+        return found
+
+    def generations_known(self, game_id: int) -> bool:
+        """Whether the seat generations of a game are in memory (no read to check a token)."""
+        with self._latest_lock:
+            return game_id in self._generations
+
+    def _forget_generations(self, game_id: int) -> None:
+        with self._latest_lock:
+            self._generations.pop(game_id, None)
+
+    def seat_token(self, game_id: int, seat: int) -> str:
+        """The token of a game's seat now (with its current generation)."""
+        return self.signer.seat_token(game_id, seat, self.generations(game_id).get(seat, 0))
+
     def seat_of(self, view: GameView, token: str | None) -> int | None:
-        """The seat a token is for in this game, or None."""
+        """The seat a token is for in this game now, or None (a token of an earlier
+        generation of its seat - before it was handed to a CPU - is none)."""
         if not token:
             return None
-        return self.signer.seat_of(view.game_id, token, len(view.state.seats))
+        return self.signer.seat_of(
+            view.game_id, token, len(view.state.seats), self.generations(view.game_id)
+        )
 
     def check_turn(self, view: GameView, token: str | None) -> int:
         """The seat to move, if `token` is its token.
@@ -239,6 +275,10 @@ class GameHub:
             GameClosedError: the game is over; nobody is to move.
         """
         seat = self.check_member(view, token)
+        kind = "cpu" if view.state.seats[seat].is_cpu else "me"
+        right = seat_refusal(Right.ACT, SeatFacts(is_host=False, holds_seat=True, seat_kind=kind))
+        if right is not None:
+            raise SeatError(right.template, 403, **right.params)
         refusal = turn_refusal(view, seat)
         if isinstance(refusal, NotYourTurnError):  # a seat's holder, refused: forbidden
             raise SeatError(refusal.template, 403, **refusal.params)
@@ -361,8 +401,8 @@ class GameHub:
             view = self.service.kept(game_id)
             if view is not None and view.version != version:
                 view = await self._current_async(statements, game_id)
-            if view is None:
-                return None
+            if view is None or not self.generations_known(game_id):
+                return None  # (the generations are read once, in a thread)
             self.check_turn(view, token)
             after = await self.service.apply_action_async(statements, game_id, action, version)
         if after is not None:
@@ -451,6 +491,7 @@ class GameHub:
         if seats_changed:
             self.service.forget(game_id)
             self._drop_json(game_id)
+            self._forget_generations(game_id)
 
     def _drop_json(self, game_id: int) -> None:
         """Forgets the game's kept JSON (its seats changed without a new version)."""
@@ -644,10 +685,11 @@ class GameHub:
         name: str | None = None,
         client_seed: str = "",
     ) -> tuple[Room, int]:
-        """Joins a friend's seat by invitation or by the room code (`RoomService.join`).
+        """Claims a seat by invitation (a friend's) or by the room code (an open seat)
+        (`RoomService.join`).
 
         Raises:
-            RoomError: unknown code, a wrong invitation, or no free seat.
+            RoomError: unknown code, a wrong invitation, the seat is taken, or no open seat.
             DiceSeedError: a seed that cannot be used.
         """
         room = self.rooms.by_code(code)
@@ -663,6 +705,32 @@ class GameHub:
             self.changed(Topic.ROOM, room.room_id, after.version)
         return after, seat
 
+    def add_device(self, code: str, session: str, device_code: str) -> tuple[Room, int]:
+        """Gives the seat of a one-time device code to one more device of its player.
+
+        Raises:
+            RoomError: unknown room, or a wrong, used or replaced code.
+        """
+        room = self.rooms.by_code(code)
+        after, seat = self.rooms.add_device(room, session, device_code)
+        self.changed(Topic.ROOM, room.room_id, after.version)
+        return after, seat
+
+    def set_client_seed(self, room: Room, seat: int, client_seed: str, *, holds_seat: bool) -> Room:
+        """A seat's own dice seed, set by its own device before the start (everyone in the
+        room sees it at once).
+
+        Raises:
+            SeatRightError: not the seat's own device; DiceSeedError: an unusable seed.
+        """
+        kind = next((s.kind for s in room.seats if s.seat == seat), "cpu")
+        facts = SeatFacts(
+            is_host=False, holds_seat=holds_seat, seat_kind=kind, started=room.started
+        )
+        after = self.rooms.set_client_seed(room, seat, client_seed, facts)
+        self.changed(Topic.ROOM, room.room_id, after.version)
+        return after
+
     def start_room(self, code: str, version: int, *, fill_with_cpus: bool) -> tuple[Room, GameView]:
         """Starts the game of a waiting room (`RoomService.start`: one game however many
         start it at once).
@@ -676,21 +744,45 @@ class GameHub:
         self._published(view, appended=False)
         return started, view
 
-    def hand_to_cpu(self, game_id: int, seat: int, level: str = FILL_LEVEL) -> GameView:
-        """A human seat (its player left) is played by a CPU from now on
-        (`fivedice.service.seats.hand_to_cpu`).
+    def hand_to_cpu(
+        self,
+        game_id: int,
+        seat: int,
+        level: str = FILL_LEVEL,
+        *,
+        right: Right = Right.HAND_OVER,
+        held: Collection[int] = (),
+        is_host: bool = True,
+    ) -> GameView:
+        """A human seat is played by a CPU from now on: the host hands it over, or its
+        player leaves (`fivedice.service.seats.hand_to_cpu`, as `seat_refusal` allows). Its
+        old tokens are refused from now on.
 
         Raises:
-            SettingsError: not a human seat, or no such level; GameClosedError: game over.
+            SettingsError: not a human seat, or a level a seat is not handed to;
+            SeatRightError: not allowed (see `fivedice.service.rights`); GameClosedError.
         """
         with self._locked(game_id):
             try:
                 with self._found(game_id):
-                    after = hand_to_cpu(self.service, self.rooms, game_id, seat, level)
+                    after = hand_to_cpu(
+                        self.service, self.rooms, game_id, seat, level,
+                        right=right, held=held, is_host=is_host,
+                    )  # fmt: skip
             finally:
                 self._drop_json(game_id)
+                self._forget_generations(game_id)
         self.changed(Topic.SEATS, game_id, after.version)
         return after
+
+    def abandon_refusal(
+        self, view: GameView, *, held: Collection[int], is_host: bool
+    ) -> FivediceError | None:
+        """Why someone holding the game seats `held` may not abandon the game (None: they
+        may): in a game others play, only the host abandons (`Right.ABANDON`)."""
+        room = self.rooms.of_game(view.game_id)
+        facts = game_facts(view, room, held=held, is_host=is_host)
+        return seat_refusal(Right.ABANDON, facts)
 
     def abandon(self, game_id: int) -> GameView:
         """Abandons a game in progress; every open page of it hears so at once (an event
@@ -707,13 +799,14 @@ class GameHub:
         self.changed(Topic.ENDED, game_id, after.version)
         return after
 
-    def room_data(self, room: Room) -> dict[str, Any]:
-        """A room as JSON-friendly data (no secrets)."""
+    def room_data(self, room: Room, *, member: bool = False) -> dict[str, Any]:
+        """A room as JSON-friendly data (no secrets): its game's id only for a `member` (a
+        holder of one of its seats), every seat's dice seed for all to see."""
         return {
             "code": room.code,
             "status": room.status,
             "version": room.version,
-            "game": None if room.game_id is None else self.public_id(room.game_id),
+            "game": None if room.game_id is None or not member else self.public_id(room.game_id),
             "dice_commitment": room.commitment if room.options.get("seed") is None else None,
             "seats": [
                 {
@@ -723,6 +816,7 @@ class GameHub:
                     "level": s.level,
                     "joined": s.joined,
                     "game_seat": s.game_seat,
+                    "client_seed": s.client_seed,
                 }
                 for s in room.seats
             ],

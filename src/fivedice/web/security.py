@@ -2,8 +2,10 @@
 
 The store numbers games 1, 2, 3, ...; those numbers never leave the server alone. A public id
 is ``"<id>-<20 hex digits of HMAC(secret, 'game:<id>')>"`` and a seat token is
-``HMAC(secret, '<id>:<seat>')``. Nothing is stored: any worker that knows the secret checks
-them, which is why several workers must share one secret (`FIVEDICE_SECRET` or one file).
+``HMAC(secret, '<id>:<seat>')``, or ``HMAC(secret, '<id>:<seat>:<generation>')`` once the
+seat changed hands (its generation, kept with the game's seats, went up: the old token is
+refused). Nothing secret is stored: any worker that knows the secret checks them, which is
+why several workers must share one secret (`FIVEDICE_SECRET` or one file).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import secrets
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import platformdirs
@@ -107,14 +110,27 @@ class Signer:
         expected = self.mac(f"game:{game_id}")[:PUBLIC_ID_DIGITS]
         return game_id if hmac.compare_digest(mac.encode(), expected.encode()) else None
 
-    def seat_token(self, game_id: int, seat: int) -> str:
-        """The secret that lets its holder act for one seat of one game."""
-        return self.mac(f"{game_id}:{seat}")
+    def seat_token(self, game_id: int, seat: int, generation: int = 0) -> str:
+        """The secret that lets its holder act for one seat of one game, in one generation
+        of the seat (raised when the seat changes hands: the old token is refused then).
+        Generation 0 is the token every game had before generations: they keep working."""
+        if generation == 0:
+            return self.mac(f"{game_id}:{seat}")
+        return self.mac(f"{game_id}:{seat}:{generation}")
 
-    def seat_of(self, game_id: int, token: str, seat_count: int) -> int | None:
-        """The seat a token belongs to, or None (every seat is compared, in constant time)."""
+    def seat_of(
+        self,
+        game_id: int,
+        token: str,
+        seat_count: int,
+        generations: Mapping[int, int] | None = None,
+    ) -> int | None:
+        """The seat a token belongs to in its seat's current generation (`generations`:
+        seat -> generation, 0 if absent), or None (every seat is compared, in constant time)."""
         found = None
         for seat in range(seat_count):
-            if hmac.compare_digest(token.encode(), self.seat_token(game_id, seat).encode()):
+            generation = generations.get(seat, 0) if generations else 0
+            expected = self.seat_token(game_id, seat, generation)
+            if hmac.compare_digest(token.encode(), expected.encode()):
                 found = seat
         return found

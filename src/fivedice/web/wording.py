@@ -177,6 +177,27 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "seat_me": _("Me"),
         "seat_friend": _("A friend (invite)"),
         "seat_local": _("Someone at this device"),
+        "seat_open": _("Open seat (anyone with the room code)"),
+        "room_started": _("This game has started. Only its players can open it."),
+        "seed_given": _("Dice seed: {seed}"),
+        "set_seed": _("Save my seed"),
+        "your_devices": _("Your devices"),
+        "device_this": _("this device"),
+        "device_number": _("Device {number}"),
+        "device_since": _("added {moment}"),
+        "add_device": _("Add another device"),
+        "add_device_note": _(
+            "Open this link on your other device (it works once; a new one replaces it):"
+        ),
+        "device_code": _("Device code"),
+        "use_device": _("Play this seat on this device too"),
+        "leave_game": _("Leave this game"),
+        "leave_note": _("A CPU plays your seat from now on; the others play on."),
+        "handover_level": _("CPU level"),
+        "only_host_abandons": _(
+            "Only the host abandons a game that others play. You may leave it: a CPU plays"
+            " your seat from then on."
+        ),
         "seat_cpu": _("CPU"),
         "join_game": _("Join a game"),
         "join_game_link": _("A friend gave you a room code? Enter it here."),

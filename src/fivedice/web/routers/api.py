@@ -28,9 +28,11 @@ from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameView
+from fivedice.service.rights import HAND_OVER_LEVELS, Right
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL
 from fivedice.service.settings import Level as _Level
+from fivedice.store.browser_seats import session_key
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.web.deps import Hub
@@ -644,12 +646,12 @@ async def game_events(
 
 # -- rooms -----------------------------------------------------------------------------------
 
-SeatKind = Literal["me", "friend", "local", "cpu"]
+SeatKind = Literal["me", "friend", "open", "local", "cpu"]
 
 
 class RoomPlayerIn(BaseModel):
-    """A seat of a room: the host (`me`), a remote friend, someone at the host's device
-    (`local`), or a CPU of a level."""
+    """A seat of a room: the host (`me`), a remote friend (by invitation only), an open seat
+    (anyone with the room code), someone at the host's device (`local`), or a CPU."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, examples=["Bob"])
@@ -682,6 +684,9 @@ class RoomSeatOut(BaseModel):
     level: str | None
     joined: bool
     game_seat: int | None = Field(description="the seat's number in the game, once started")
+    client_seed: str = Field(
+        "", description="the dice seed the seat's player gave (everyone in the room sees it)"
+    )
 
 
 class RoomOut(BaseModel):
@@ -690,7 +695,9 @@ class RoomOut(BaseModel):
     code: str
     status: Literal["waiting", "started"]
     version: int
-    game: str | None
+    game: str | None = Field(
+        description="the game's id once started: only for a key of one of its seats"
+    )
     dice_commitment: str | None = Field(
         description="SHA-256 (hex) of the game's secret server seed, drawn with the room"
         " before anyone added a seed; null: dice from a chosen seed"
@@ -711,10 +718,14 @@ class NewRoomOut(BaseModel):
 
 
 class JoinIn(BaseModel):
-    """Join a friend's seat: by its invitation, or (without one) the first free seat."""
+    """Claim a seat: a friend's by its invitation (the first device only), one more device
+    of a seat's player by a device code, or (with neither) the first open seat."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     invitation: str | None = Field(default=None, max_length=64)
+    device_code: str | None = Field(
+        default=None, max_length=64, description="a one-time code from POST .../device-code"
+    )
     name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME_LENGTH)
     client_seed: ClientSeed = Field(
         default="",
@@ -726,7 +737,34 @@ class JoinIn(BaseModel):
 class JoinOut(BaseModel):
     room: RoomOut
     seat: int
-    invitation: str = Field(description="your seat's secret (Bearer for GET /seat)")
+    device_key: str = Field(
+        description="this device's secret for its seat (Bearer for GET /seat, /devices,"
+        " /seed); the invitation gives nothing once the seat is claimed"
+    )
+
+
+class DeviceCodeOut(BaseModel):
+    seat: int
+    device_code: str = Field(
+        description="a one-time code: POST /join with it adds one more device to the seat"
+    )
+
+
+class DeviceOut(BaseModel):
+    number: int
+    joined_at: str | None
+    this: bool = Field(description="the device whose key asked")
+
+
+class DevicesOut(BaseModel):
+    seat: int
+    devices: list[DeviceOut]
+
+
+class SeedIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: Annotated[int, Ge(0), Le(7), BeforeValidator(_json_integer)]
+    client_seed: ClientSeed
 
 
 class StartIn(BaseModel):
@@ -744,7 +782,10 @@ class RoomSeatTokensOut(BaseModel):
 
 class HandOverIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    level: Level = _Level.CASUAL
+    level: Level = Field(
+        _Level.CASUAL,
+        description="one of " + ", ".join(HAND_OVER_LEVELS) + " (the levels a seat is handed to)",
+    )
 
 
 _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -796,43 +837,117 @@ def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
     }
 
 
+def _room_seats_of(hub: GameHub, room: Room, key: str) -> tuple[bool, list[int]]:
+    """(is host, the room seats it holds) of a room key: the host key holds the host's own
+    and pass-and-play seats; a device key the seat its device claimed."""
+    if key and hmac_equal(key, hub.host_key(room)):
+        return True, [s.seat for s in room.seats if s.kind in ("me", "local")]
+    held = hub.rooms.holder_of(room, _device_session(key)) if key else None
+    return False, [] if held is None else [held]
+
+
+def _device_session(device_key: str) -> str:
+    """The session an API device is known by (its key is its only secret)."""
+    return f"api:{device_key}"
+
+
 @router.get("/rooms/{code}", response_model=RoomOut, responses=_ROOM_ERRORS)
-def get_room(code: str, hub: Hub) -> dict[str, Any]:
-    """The room: seats and who has joined (no secrets)."""
-    return hub.room_data(hub.room(code))
+def get_room(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The room: seats, who has joined and their seeds (no secrets); its game's id only for
+    a key of one of its seats (host key or device key)."""
+    room = hub.room(code)
+    _is_host, held = _room_seats_of(hub, room, _token(credentials) or "")
+    return hub.room_data(room, member=bool(held))
 
 
 @router.post("/rooms/{code}/join", response_model=JoinOut, responses=_ROOM_ERRORS)
 def join_room(code: str, body: JoinIn, hub: Hub) -> dict[str, Any]:
-    """Joins a friend's seat. With an invitation: that seat (also after the start: a second
-    device shares the seat). Without: the first seat nobody joined, before the start."""
-    client = f"api:{body.invitation or secrets.token_hex(16)}"
-    room, seat = hub.join_room(
-        code, client, invitation=body.invitation, name=body.name, client_seed=body.client_seed
-    )
-    return {"room": hub.room_data(room), "seat": seat, "invitation": hub.invitation(room, seat)}
+    """Claims a seat for a new device key. With an invitation: that friend's seat, if no
+    device claimed it yet (409 after that). With a device code: the code's seat (once).
+    With neither: the first open seat nobody took, before the start; never a friend's."""
+    device_key = secrets.token_urlsafe(24)
+    session = _device_session(device_key)
+    if body.device_code is not None:
+        room, seat = hub.add_device(code, session, body.device_code)
+    else:
+        room, seat = hub.join_room(
+            code, session, invitation=body.invitation, name=body.name,
+            client_seed=body.client_seed,
+        )  # fmt: skip
+    return {"room": hub.room_data(room, member=True), "seat": seat, "device_key": device_key}
+
+
+def _holder(hub: GameHub, room: Room, credentials: HTTPAuthorizationCredentials | None) -> int:
+    """The room seat a device key holds.
+
+    Raises:
+        SeatError: 401, not a device key of this room.
+    """
+    _is_host, held = _room_seats_of(hub, room, _token(credentials) or "")
+    if _is_host or not held:
+        raise SeatError(N_("this needs a device key of this room's seat"), 401)
+    return held[0]
+
+
+@router.post("/rooms/{code}/device-code", response_model=DeviceCodeOut, responses=_ROOM_ERRORS)
+def new_device_code(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """A one-time code that adds one more device to the seat of this device key (a code
+    asked for before is void)."""
+    room = hub.room(code)
+    _holder(hub, room, credentials)
+    seat, device_code = hub.rooms.new_device_code(room, _device_session(_token(credentials) or ""))
+    return {"seat": seat, "device_code": device_code}
+
+
+@router.get("/rooms/{code}/devices", response_model=DevicesOut, responses=_ROOM_ERRORS)
+def devices(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The devices that hold the seat of this device key, in the order they joined."""
+    room = hub.room(code)
+    seat = _holder(hub, room, credentials)
+    here = session_key(_device_session(_token(credentials) or ""))
+    return {
+        "seat": seat,
+        "devices": [
+            {
+                "number": number,
+                "joined_at": since.isoformat() if since else None,
+                "this": key == here,
+            }
+            for number, (key, since) in enumerate(hub.rooms.devices(room, seat), start=1)
+        ],
+    }
+
+
+@router.post("/rooms/{code}/seed", response_model=RoomOut, responses=_ROOM_ERRORS)
+def set_seed(code: str, body: SeedIn, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """A seat's own dice seed, before the start: only the seat's own key (a device key for
+    a friend's or open seat, the host key for the host's own and pass-and-play seats)."""
+    room = hub.room(code)
+    key = _token(credentials) or ""
+    if not key:
+        raise SeatError(
+            N_("this needs a key of this room: send 'Authorization: Bearer <key>'"), 401
+        )
+    _is_host, held = _room_seats_of(hub, room, key)
+    after = hub.set_client_seed(room, body.seat, body.client_seed, holds_seat=body.seat in held)
+    return hub.room_data(after, member=True)
 
 
 @router.get("/rooms/{code}/seat", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
 def room_seat(code: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
-    """The game seat tokens a key holds, once the game started: an invitation's seat, or
-    the host's own and pass-and-play seats."""
+    """The game seat tokens a key holds, once the game started: a device key's seat, or
+    the host's own and pass-and-play seats (an invitation is no key)."""
     room = hub.room(code)
-    key = _token(credentials) or ""
-    if hmac_equal(key, hub.host_key(room)):
-        seats = [s for s in room.seats if s.kind in ("me", "local")]
-    else:
-        seat = hub.seat_of_invitation(room, key)
-        if seat is None:
-            raise SeatError(N_("this is not a key of this room"), 401)
-        seats = [s for s in room.seats if s.seat == seat]
+    _is_host, held = _room_seats_of(hub, room, _token(credentials) or "")
+    if not held:
+        raise SeatError(N_("this is not a key of this room"), 401)
     tokens = []
     if room.game_id is not None:
-        for s in seats:
-            if s.game_seat is not None:
-                token = hub.signer.seat_token(room.game_id, s.game_seat)
+        for s in room.seats:
+            if s.seat in held and s.game_seat is not None:
+                token = hub.seat_token(room.game_id, s.game_seat)
                 tokens.append({"seat": s.game_seat, "name": s.name, "token": token})
-    return {"room": hub.room_data(room), "tokens": tokens}
+    return {"room": hub.room_data(room, member=True), "tokens": tokens}
 
 
 @router.post("/rooms/{code}/start", response_model=RoomSeatTokensOut, responses=_ROOM_ERRORS)
@@ -844,12 +959,12 @@ def start_room(code: str, body: StartIn, hub: Hub, credentials: Credentials) -> 
         {
             "seat": s.game_seat,
             "name": s.name,
-            "token": hub.signer.seat_token(view.game_id, s.game_seat),
+            "token": hub.seat_token(view.game_id, s.game_seat),
         }
         for s in room.seats
         if s.kind in ("me", "local") and s.game_seat is not None
     ]
-    return {"room": hub.room_data(room), "tokens": tokens}
+    return {"room": hub.room_data(room, member=True), "tokens": tokens}
 
 
 @router.get(
@@ -883,10 +998,32 @@ def hand_to_cpu(
     hub: Hub,
     credentials: Credentials,
 ) -> dict[str, Any]:
-    """The room's host hands the seat of a player who left to a CPU (from now on)."""
+    """The room's host hands a seat to a CPU (from now on), between that seat's turns and
+    to a level of `HAND_OVER_LEVELS`; the seat's old token is refused from then on."""
     gid = hub.game_id(game_id)
     room = hub.rooms.of_game(gid)
     if room is None:
         raise SeatError(N_("only games started from a room have a host"), 403)
     _host(hub, room, credentials)
-    return hub.data(hub.hand_to_cpu(gid, seat, body.level))
+    held = [
+        s.game_seat for s in room.seats if s.kind in ("me", "local") and s.game_seat is not None
+    ]
+    return hub.data(hub.hand_to_cpu(gid, seat, body.level, held=held, is_host=True))
+
+
+@router.post("/games/{game_id}/leave", response_model=GameOut, responses=_AUTH_ERRORS)
+def leave_game(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+    """The seat of this token leaves the game: a casual CPU plays it from now on, and the
+    token is refused from then on (a friend's or open seat of a room's game; the host
+    abandons or hands their seat over instead)."""
+    gid = hub.game_id(game_id)
+    view = hub.load(gid)
+    seat = hub.check_member(view, _token(credentials))
+    room = hub.rooms.of_game(gid)
+    if room is None:
+        raise SeatError(N_("only games started from a room can be left"), 403)
+    is_host = any(s.kind in ("me", "local") and s.game_seat == seat for s in room.seats)
+    after = hub.hand_to_cpu(
+        gid, seat, DEFAULT_LEVEL.value, right=Right.LEAVE, held=[seat], is_host=is_host
+    )
+    return hub.data(after)

@@ -40,10 +40,12 @@ from fivedice.i18n import LANGUAGES, formats
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.errors import SolveNotAllowedError, SolverBusyError
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.service.rights import HAND_OVER_LEVELS, Right, SeatRightError
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
 from fivedice.store import FINISHED, IN_PROGRESS, CommitmentUsedError, GameClosedError, StoreError
 from fivedice.store.browser_seats import session_key
+from fivedice.store.rooms import REMOTE_KINDS
 from fivedice.web.deps import Hub, game_of
 from fivedice.web.guard import LANG_COOKIE, csrf_field_html, rotate_session, session_of
 from fivedice.web.hub import (
@@ -146,9 +148,12 @@ def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> None:
     for entry in cookie.split("|")[:200]:
         public_id, _sep, token = entry.partition(":")
         game_id = hub.signer.game_id(public_id)
-        seat = None if game_id is None else hub.signer.seat_of(game_id, token, MAX_LEGACY_SEATS)
-        if game_id is not None and seat is not None:
-            found.append((game_id, seat))
+        if game_id is None:
+            continue
+        with contextlib.suppress(FivediceError):  # (a seat handed on since: refused)
+            seat = hub.signer.seat_of(game_id, token, MAX_LEGACY_SEATS, hub.generations(game_id))
+            if seat is not None:
+                found.append((game_id, seat))
     with contextlib.suppress(FivediceError):  # database busy: the page still shows
         hub.browser_seats.add(session, found)
 
@@ -192,7 +197,7 @@ def my_seats(hub: GameHub, view: GameView, visitor: Visitor) -> dict[int, str]:
     if visitor.session is None:
         return {}
     return {
-        seat: hub.signer.seat_token(view.game_id, seat)
+        seat: hub.seat_token(view.game_id, seat)
         for seat in hub.browser_seats.seats_in(visitor.session, view.game_id)
         if seat < len(view.state.seats)
     }
@@ -463,22 +468,44 @@ def game_page(
 
 
 def host_context(hub: GameHub, view: GameView, visitor: Visitor) -> dict[str, Any]:
-    """What the host of a room sees under the board: friends' seats to hand to a CPU."""
+    """What a room's game shows under the board: the host's seats to hand to a CPU (those
+    `seat_refusal` allows now), or a friend's "leave" and their devices."""
+    none: dict[str, Any] = {"handover": [], "leave": None, "hand_over_levels": HAND_OVER_LEVELS}
     if visitor.session is None or view.is_over:
-        return {"handover": []}
+        return none
     room = hub.rooms.of_game(view.game_id)
-    if room is None or room.host_key != session_key(visitor.session):
-        return {"handover": []}
-    return {
-        "room_code": room.code,
-        "handover": [
+    if room is None:
+        return none
+    held = hub.browser_seats.seats_in(visitor.session, view.game_id)
+    is_host = room.host_key == session_key(visitor.session)
+    context = {**none, "room_code": room.code}
+    if is_host:
+        context["handover"] = [
             {"seat": s.game_seat, "name": s.name}
             for s in room.seats
-            if s.kind == "friend"
+            if s.kind in REMOTE_KINDS
             and s.game_seat is not None
             and not view.state.seats[s.game_seat].is_cpu
-        ],
-    }
+        ]
+        return context
+    mine = [s for s in room.seats if s.game_seat is not None and s.game_seat in held]
+    if mine:
+        context["leave"] = {"seat": mine[0].game_seat, "name": mine[0].name}
+        context["devices"] = device_list(hub, room, mine[0].seat, visitor)
+    return context
+
+
+def device_list(hub: GameHub, room: Any, seat: int, visitor: Visitor) -> list[dict[str, Any]]:
+    """The devices that hold a room seat, for its holder's page (this one marked)."""
+    here = session_key(visitor.session) if visitor.session else ""
+    return [
+        {
+            "number": number,
+            "this": key == here,
+            "since": formats.moment(since, visitor.language) if since is not None else "",
+        }
+        for number, (key, since) in enumerate(hub.rooms.devices(room, seat), start=1)
+    ]
 
 
 def _after_post(
@@ -510,7 +537,7 @@ def _after_post(
     context = board_context(
         hub, view, visitor, error=error, cpu_failed=cpu_failed, confirm_zero=confirm_zero
     )
-    return render(request, visitor, "game.html", status=status, handover=[], **context)
+    return render(request, visitor, "game.html", status=status, handover=[], leave=None, **context)
 
 
 def said(problem: BaseException, visitor: Visitor) -> str:
@@ -649,26 +676,81 @@ def join(
     return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 
+def _abandon_refusal(hub: GameHub, view: GameView, visitor: Visitor) -> FivediceError | None:
+    """Why the visitor may not abandon this game (`Right.ABANDON`): in a game others play,
+    only the room's host abandons; the others leave."""
+    held = hub.browser_seats.seats_in(visitor.session, view.game_id) if visitor.session else []
+    room = hub.rooms.of_game(view.game_id)
+    is_host = (
+        room is not None
+        and visitor.session is not None
+        and room.host_key == session_key(visitor.session)
+    )
+    return hub.abandon_refusal(view, held=held, is_host=is_host)
+
+
 @router.get("/g/{public_id}/abandon", response_class=HTMLResponse)
 def abandon_question(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
-    """Asks before abandoning: which game it is (date, rules, players), and yes or no."""
-    game_of(public_id, hub)
+    """Asks before abandoning: which game it is (date, rules, players), and yes or no. In
+    a game others play, someone other than the host is offered to leave instead."""
+    view = game_of(public_id, hub)
     game = next((g for g in _unfinished(hub, visitor) if g["pid"] == public_id), None)
     if game is None:  # not this visitor's, or not unfinished
         return RedirectResponse("/resume", status_code=303)
-    return render(request, visitor, "abandon.html", game=game)
+    refusal = _abandon_refusal(hub, view, visitor)
+    leave = None
+    if refusal is not None and visitor.session is not None:
+        held = hub.browser_seats.seats_in(visitor.session, view.game_id)
+        leave = {"seat": held[0]} if held else None
+    return render(
+        request, visitor, "abandon.html", game=game, leave=leave,
+        refused=said(refusal, visitor) if refusal is not None else None,
+    )  # fmt: skip
 
 
 @router.post("/g/{public_id}/abandon")
 def abandon(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
-    """Stops offering one of the visitor's unfinished games."""
+    """Abandons one of the visitor's unfinished games, for everyone in it: the visitor's
+    own game, or one they host (`Right.ABANDON`); in a game others play, the others leave."""
     view = game_of(public_id, hub)
     if not my_seats(hub, view, visitor):
         return render(request, visitor, "message.html", status=403, message_key="not_found")
     if not view.is_over:
+        refusal = _abandon_refusal(hub, view, visitor)
+        if isinstance(refusal, SeatRightError):
+            return render(request, visitor, "message.html", status=403,
+                          message=said(refusal, visitor))  # fmt: skip
         with contextlib.suppress(GameClosedError):  # (it ended meanwhile: nothing to do)
             hub.abandon(view.game_id)
     return RedirectResponse("/resume", status_code=303)
+
+
+@router.post("/g/{public_id}/leave")
+def leave(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    seat: Annotated[int, Form(ge=0, le=7)],
+) -> Response:
+    """A player who is not the host leaves a game others play: a casual CPU plays their
+    seat from now on (`Right.LEAVE`), and their old seat token is refused."""
+    view = game_of(public_id, hub)
+    held = hub.browser_seats.seats_in(visitor.session, view.game_id) if visitor.session else []
+    room = hub.rooms.of_game(view.game_id)
+    is_host = room is not None and room.host_key == session_key(visitor.session or "")
+    if room is None or seat not in held:
+        return render(request, visitor, "message.html", status=403, message_key="not_found")
+    try:
+        hub.hand_to_cpu(
+            view.game_id, seat, DEFAULT_LEVEL.value, right=Right.LEAVE, held=held,
+            is_host=is_host,
+        )  # fmt: skip
+    except FivediceError as problem:
+        status = 403 if isinstance(problem, SeatRightError) else error_status(problem)
+        return render(request, visitor, "message.html", status=status,
+                      message=said(problem, visitor))  # fmt: skip
+    return RedirectResponse(f"/g/{public_id}", status_code=303)
 
 
 @router.get("/g/{public_id}/rules", response_class=HTMLResponse)
@@ -791,7 +873,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
         if kind == "human":  # the form before rooms: the first person is "me"
             kind = "local" if any(s.kind == "me" for s in room_seats) else "me"
         values["seats"][index] = {"name": name, "kind": kind, "level": level}
-        if kind in ("me", "friend", "local"):
+        if kind in ("me", "friend", "open", "local"):
             default = in_language(visitor.language, player_name, index + 1)
             seat_seed = my_seed if kind == "me" else ""
             players.append(PlayerSpec(name or default))
@@ -833,12 +915,13 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             "seed": int(seed_text) if seed_text else None,
             "practice": values["practice"],
         }
-        if any(seat.kind == "friend" for seat in room_seats):  # a room: it waits for the friends
+        if any(seat.kind in REMOTE_KINDS for seat in room_seats):  # a room: it waits for them
             if visitor.session is None:
                 raise SeatError(N_("your browser has no session here; reload the page"), 403)
             room = await run_in_threadpool(
                 partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
             )
+            rotate_session(request.scope)  # the host's seats were granted
             return RedirectResponse(f"/r/{room.code}", status_code=303)
         view = await _in_thread(
             hub.create,

@@ -146,7 +146,9 @@
     const seen = async function (event) {
       let data = null;
       try { data = JSON.parse(event.data); } catch (error) { return; }
-      if (data.game) { stop(); window.location.assign("/g/" + data.game); return; }
+      // Started: the room's own address sends the holders of its seats to the game (the
+      // room's stream is public, so it never names the game).
+      if (data.status === "started") { stop(); window.location.assign(window.location.pathname); return; }
       const current = document.getElementById("room");
       if (!current || data.version <= Number(current.dataset.version || "-1")) return;
       try {
