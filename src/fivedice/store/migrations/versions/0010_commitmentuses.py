@@ -14,7 +14,7 @@ from alembic import op
 from fivedice.store.migrations.helpers import timestamp
 
 revision = "0010_commitmentuses"
-down_revision: str | None = "0003_roomseeds"
+down_revision: str | None = "0004_seatrights"
 
 
 def upgrade() -> None:
