@@ -8,12 +8,11 @@ import hashlib
 
 import pytest
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import select
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
-from alembic.script import ScriptDirectory
-
 from fivedice.store import Store, schema
 from fivedice.store.rooms import RoomError, Rooms
 
