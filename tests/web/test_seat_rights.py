@@ -258,7 +258,7 @@ def test_a_handed_over_seats_old_token_is_refused_by_api_and_pages(client, app):
     # Before: the token is Bob's; a browser may take the seat with it.
     assert client.get(f"/api/games/{game}/hint", headers=bob).status_code == 403  # Ann's turn
     with another_browser(app) as bob_browser:
-        bob_browser.get(f"/g/{game}/join?seat=1&token={token}")
+        bob_browser.post(f"/g/{game}/join", data={"seat": "1", "token": token})
         assert hub.browser_seats.seats_in(bob_browser.cookies.get("fd_session"), game_id) == [1]
         client.post(f"/api/games/{game}/seats/1/cpu", json={"level": "casual"}, headers=host)
         # After: the API answers 401 (not a token of this game); the page holds no seat.
@@ -283,6 +283,8 @@ def test_a_handed_over_seats_old_token_is_refused_by_api_and_pages(client, app):
         )
     with another_browser(app) as again:
         assert again.get(f"/g/{game}/join?seat=1&token={token}").status_code == 403
+        stale = again.post(f"/g/{game}/join", data={"seat": "1", "token": token})
+        assert stale.status_code == 403
         assert hub.browser_seats.seats_in(again.cookies.get("fd_session"), game_id) == []
     # The device key gives the seat's token no more (the seat is a CPU's now).
     device = {"Authorization": f"Bearer {device_key}"}

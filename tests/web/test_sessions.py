@@ -79,6 +79,7 @@ def public_id(location: str) -> str:
         secrets.token_urlsafe(32),
         secrets.token_urlsafe(24) + "." + "0" * 32,  # today's shape, a made-up HMAC
     ],
+    ids=["older-shape", "random-older-shape", "made-up-hmac"],  # (same ids in every worker)
 )
 def test_a_session_id_the_server_did_not_issue_is_replaced_and_grants_nothing(client, app, forged):
     game = public_id(start(client))  # someone's game, to be sure it is not offered
