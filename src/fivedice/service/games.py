@@ -84,7 +84,12 @@ from fivedice.store import (
     StoreUnavailableError,
 )
 from fivedice.strategy.hints import Hint, HintKind, hold_positions
-from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
+from fivedice.strategy.limits import (
+    OPTIMAL_LEVELS,
+    SolveNotAllowedError,
+    check_cpu_levels,
+    waiting_at_most,
+)
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.store.pg_async import AsyncStatements
@@ -160,6 +165,8 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
             SettingsError: a strong or expert CPU seat on rules this process may not solve
                 (`$FIVEDICE_SOLVE_RULES`): it could never move.
+            SolverBusyError: such a seat on rules nobody solved yet, and the current permit
+                (`permitting_new_solves`: the web client's quota) refuses a new rule set.
         """
         for number, seat in enumerate(settings.seats, start=1):
             unknown = unknown_level(seat.cpu_level, number)
@@ -416,10 +423,15 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
 
 
 def _check_solvable(settings: GameSettings) -> None:
+    levels = [seat.cpu_level for seat in settings.seats]
     try:
-        check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
+        check_cpu_levels(settings.rules, levels)
     except SolveNotAllowedError as error:
         raise SettingsError(error.template, **error.params) from None
+    if any(level in OPTIMAL_LEVELS for level in levels):
+        from fivedice.strategy.cache import permit_cpu_tables  # (numpy: only when needed)
+
+        permit_cpu_tables(settings.rules, levels)  # a new rule set spends the client's permit
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from fivedice.web.guard import (
 )
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.live import Live
+from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
@@ -58,6 +59,7 @@ def create_app(
     public_url: str | None = None,
     drive_cpus: bool = True,
     cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
+    rates: RateSettings | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -74,10 +76,13 @@ def create_app(
         public_url: the site's address as its visitors see it (``https://dice.example.org``):
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
+        rates: per-client rates (web/rates.py; default: `RateSettings.from_environment()`).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
+        RateSettingError: a rate variable of the environment is not a rate.
     """
+    client_rates = ClientRates(rates or RateSettings.from_environment())
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
     hub = GameHub(service, signer)
@@ -128,6 +133,7 @@ def create_app(
     app.state.driver = driver
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
+    app.state.rates = client_rates
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
@@ -137,7 +143,10 @@ def create_app(
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)
+    app.add_middleware(
+        RateGuard, rates=client_rates, refuse=lambda scope, error: _refused(Request(scope), error)
+    )
+    app.add_middleware(PageGuard, signer=signer, public_origin=public_origin)  # (outside)
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
@@ -145,7 +154,7 @@ def create_app(
         headers = {}
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
-        if isinstance(error, SolverBusyError):
+        if isinstance(error, SolverBusyError | RateLimitedError):
             headers["Retry-After"] = str(error.retry_after)
         elif status == 503:
             headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
