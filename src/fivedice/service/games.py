@@ -33,6 +33,7 @@ import contextlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Action, parse_action
@@ -83,6 +84,7 @@ from fivedice.store import (
     StaleVersionError,
     StoreUnavailableError,
 )
+from fivedice.store.expiry import Expired
 from fivedice.strategy.hints import Hint, HintKind, hold_positions
 from fivedice.strategy.limits import (
     OPTIMAL_LEVELS,
@@ -415,6 +417,30 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             return None
         action = self.cpu_action(view)
         return await self.apply_action_async(statements, game_id, action, version)
+
+    def expire_unstarted(self, *, game_age: timedelta, room_age: timedelta) -> Expired:
+        """Deletes games nobody played within `game_age` of their creation and rooms nobody
+        started within `room_age` (`Store.expire_unstarted`, batch after batch); a game with
+        any action and a started room are never touched. The views kept of deleted games are
+        dropped, so they read as games that never existed.
+
+        Raises:
+            StoreUnavailableError: the database is unreachable (earlier batches stay deleted).
+        """
+        now = datetime.now(UTC)
+        games: list[int] = []
+        rooms: list[int] = []
+        for _batch in range(100):  # (bounded: 50,000 of each per call at most)
+            expired, full = self.store.expire_unstarted(
+                games_made_before=now - game_age, rooms_made_before=now - room_age
+            )
+            games += expired.game_ids
+            rooms += expired.room_ids
+            for game_id in expired.game_ids:
+                self.forget(game_id)
+            if not full:
+                break
+        return Expired(tuple(games), tuple(rooms))
 
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import platformdirs
@@ -90,6 +90,9 @@ from fivedice.store.rows import (
     summary_from_rows,
 )
 from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
+
+if TYPE_CHECKING:
+    from fivedice.store.expiry import Expired
 
 log = logging.getLogger(__name__)
 
@@ -761,6 +764,24 @@ class Store:
                 status=row.status,
             )
         raise StaleVersionError(game_id, expected_version, int(row.version))
+
+    def expire_unstarted(
+        self, *, games_made_before: datetime, rooms_made_before: datetime, batch: int = 500
+    ) -> tuple[Expired, bool]:
+        """Deletes games never played and rooms never started, made before these times, in
+        one transaction (`fivedice.store.expiry`): (what was deleted, whether a full batch was).
+
+        Raises:
+            StoreUnavailableError: nothing was deleted.
+        """
+        from fivedice.store.expiry import delete_expired  # (it imports the rooms, which import us)
+
+        return delete_expired(
+            self,
+            games_made_before=games_made_before,
+            rooms_made_before=rooms_made_before,
+            batch=batch,
+        )
 
     def abandon_game(self, game_id: int) -> None:
         """Marks an unfinished game abandoned (kept, but no longer offered for resuming).

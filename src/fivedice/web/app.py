@@ -26,6 +26,7 @@ from fivedice.service.games import GameService
 from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.web.driver import CpuDriver
+from fivedice.web.expiry import ExpirySettings, expire_periodically
 from fivedice.web.guard import (
     LANG_COOKIE,
     PUBLIC_URL_ENV,
@@ -60,6 +61,7 @@ def create_app(
     drive_cpus: bool = True,
     cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
     rates: RateSettings | None = None,
+    expiry: ExpirySettings | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -77,12 +79,16 @@ def create_app(
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
         rates: per-client rates (web/rates.py; default: `RateSettings.from_environment()`).
+        expiry: when rooms never started and games never played are deleted (web/expiry.py;
+            default: `ExpirySettings.from_environment()`).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
         RateSettingError: a rate variable of the environment is not a rate.
+        ExpirySettingError: an expiry variable of the environment is not a positive number.
     """
     client_rates = ClientRates(rates or RateSettings.from_environment())
+    expiry = expiry or ExpirySettings.from_environment()
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
     hub = GameHub(service, signer)
@@ -113,9 +119,11 @@ def create_app(
         if drive_cpus:
             await driver.warm_up()
             driver.start()
+        expiring = asyncio.create_task(expire_periodically(service, expiry))
         try:
             yield
         finally:
+            expiring.cancel()
             await driver.stop()
             live.stop()
             statements, hub.statements = hub.statements, None
