@@ -1,9 +1,9 @@
 """The server's expiry of rooms never started and games never played.
 
-`GameService.expire_unstarted`, called in the background.
 Every worker runs `expire_periodically` in its lifespan: once a minute it deletes the rooms
 nobody started within `$FIVEDICE_ROOM_EXPIRY_HOURS` (default 24) of their creation and the
-games with no action within `$FIVEDICE_GAME_EXPIRY_DAYS` (default 7). Several workers doing it
+games with no action within `$FIVEDICE_GAME_EXPIRY_DAYS` (default 7), by
+`GameService.expire_unstarted`. Several workers doing it
 at once is harmless (each deletion is one transaction over locked rows).
 """
 
