@@ -1,12 +1,13 @@
 """Per-client rates: costly or guessable requests, counted per client address.
 
 One client must not be able to make the server do unbounded work or guess its way in, so
-some requests are counted per client (the address uvicorn gives: `request.client.host`, taken
-from `X-Forwarded-For` only when the connection comes from a trusted proxy, `--forwarded-allow-ips`)
-in a moving window (the `limits` library, in memory):
+some requests are counted per client (the address uvicorn gives: `request.client.host`,
+taken from `X-Forwarded-For` only when the connection comes from a trusted proxy,
+`--forwarded-allow-ips`) in a moving window (the `limits` library, in memory):
 
-* **creations**: `POST /api/games` and the new-game form `POST /games` (a game, or a room when
-  a seat is a friend) count as *games*; `POST /api/rooms` as *rooms*. Past the rate: 429.
+* **creations**: `POST /api/games`, the new-game form `POST /games` (a game, or a room when
+  a seat is a friend) and a game at the table `POST /table` count as *games*;
+  `POST /api/rooms` as *rooms*. Past the rate: 429.
 * **wrong room codes**: every answer 404 to a look-up of a room code (`/r/{code}...`,
   `POST /join`, `/api/rooms/{code}...`) counts; past the allowance every look-up of a code
   by that client is 429 until the window frees up (a right code still works for others).
@@ -28,7 +29,9 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -140,6 +143,10 @@ RATE_ENVIRONMENT = {
 """The environment variable of each rate."""
 
 
+_PERMIT_REMEMBERED_SECONDS = 3600.0
+_PERMITS_REMEMBERED = 10_000
+
+
 class ClientRates:
     """Counts of each kind of request per client, in a moving window (this worker only)."""
 
@@ -147,6 +154,8 @@ class ClientRates:
         self.settings = settings or RateSettings()
         self._items = self.settings.items()
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._permitted: OrderedDict[tuple[str, RuleSet], float] = OrderedDict()
+        self._permitted_lock = threading.Lock()
 
     def allows(self, kind: str, client: str) -> bool:
         """Whether one more request of this kind would be within every window (not counted)."""
@@ -186,13 +195,28 @@ class ClientRates:
         self.count(kind, client)
 
     def solve_permit(self, client: str) -> Callable[[RuleSet], None]:
-        """The permit of this client's requests to start solving new rule sets."""
+        """The permit of this client's requests to start solving new rule sets.
 
-        def permit(_rules: RuleSet) -> None:
+        Rules this client was permitted within the last hour pass again without counting (a
+        second game on rules whose table is still being solved is not a second rule set).
+        """
+
+        def permit(rules: RuleSet) -> None:
+            key = (client, rules)
+            now = time.monotonic()
+            with self._permitted_lock:
+                given = self._permitted.get(key)
+                if given is not None and now - given < _PERMIT_REMEMBERED_SECONDS:
+                    return
             try:
                 self.take("new_solves", client)
             except RateLimitedError as refusal:
                 raise SolverBusyError(refusal.retry_after) from None
+            with self._permitted_lock:
+                self._permitted.pop(key, None)
+                self._permitted[key] = now
+                while len(self._permitted) > _PERMITS_REMEMBERED:
+                    self._permitted.popitem(last=False)
 
         return permit
 
@@ -203,8 +227,12 @@ def client_of(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
-_CREATIONS = {("POST", "/api/games"): "games", ("POST", "/games"): "games"}
-_CREATIONS[("POST", "/api/rooms")] = "rooms"
+_CREATIONS = {
+    ("POST", "/api/games"): "games",
+    ("POST", "/games"): "games",
+    ("POST", "/table"): "games",
+    ("POST", "/api/rooms"): "rooms",
+}
 _CODE_LOOKUP = re.compile(r"^/(?:r|api/rooms)/[^/]+(?:/.*)?$")
 
 
