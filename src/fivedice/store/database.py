@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import platformdirs
@@ -75,6 +75,7 @@ from fivedice.store.errors import (
     StoreError,
     StoreUnavailableError,
 )
+from fivedice.store.expiry import Expired, delete_expired
 from fivedice.store.notices import CHANNEL, Notice, Topic
 from fivedice.store.rows import (
     ABANDONED,
@@ -90,9 +91,6 @@ from fivedice.store.rows import (
     summary_from_rows,
 )
 from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
-
-if TYPE_CHECKING:
-    from fivedice.store.expiry import Expired
 
 log = logging.getLogger(__name__)
 
@@ -774,8 +772,6 @@ class Store:
         Raises:
             StoreUnavailableError: nothing was deleted.
         """
-        from fivedice.store.expiry import delete_expired  # (it imports the rooms, which import us)
-
         return delete_expired(
             self,
             games_made_before=games_made_before,

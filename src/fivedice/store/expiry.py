@@ -18,15 +18,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
 from fivedice.core.errors import N_
 from fivedice.store import schema
-from fivedice.store.database import Store
-from fivedice.store.rooms import WAITING
-from fivedice.store.rows import IN_PROGRESS
+from fivedice.store.rows import IN_PROGRESS, WAITING
+
+if TYPE_CHECKING:
+    from fivedice.store.database import Store
 
 __all__ = ["DEFAULT_BATCH", "Expired", "delete_expired"]
 

@@ -285,8 +285,10 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such game"},
     422: {"model": ErrorOut, "description": "Malformed request or action text"},
     409: {"model": ErrorOut, "description": "Illegal action, stale version or closed game"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
     503: {"model": ErrorOut, "description": "The database is busy; nothing changed"},
 }
+_LIMITS: dict[int | str, dict[str, Any]] = {k: v for k, v in _ERRORS.items() if k in (429, 503)}
 _AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "No seat token of this game"},
     403: {"model": ErrorOut, "description": "Another seat's token, or not this seat's turn"},
@@ -302,7 +304,10 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     "/games",
     status_code=201,
     response_model=NewGameOut,
-    responses={422: {"model": ErrorOut, "description": "Settings that cannot be played"}},
+    responses={
+        422: {"model": ErrorOut, "description": "Settings that cannot be played"},
+        **_LIMITS,
+    },
 )
 def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
     """Starts a game; the answer holds a secret token for each human seat."""
@@ -568,6 +573,7 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
     },
     404: {"model": ErrorOut, "description": "No such game (or room)"},
     422: {"model": ErrorOut, "description": "Malformed request"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
 }
 
 
@@ -708,6 +714,7 @@ _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No room has this code"},
     409: {"model": ErrorOut, "description": "Started already, full, or changed meanwhile"},
     422: {"model": ErrorOut, "description": "Malformed request"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
 }
 
 
