@@ -1,7 +1,8 @@
 """What one client can make a server do: creations, code guesses, sheets and new solves.
 
 Starts `fivedice serve` (one worker, a temporary SQLite file, a private empty strategy cache)
-on a free loopback port and, from one client, for `--seconds` each:
+on a free loopback port and, from one client (one loopback address per measure), for
+`--seconds` each:
 
 * creates games (`POST /api/games`) and rooms (`POST /api/rooms`) as fast as it is answered:
   how many were made per second, and how many refused (429);
@@ -146,26 +147,36 @@ def _hint_on_new_rules(client: httpx.Client, full_house: int) -> int:
     return client.get(f"/api/games/{data['id']}/hint", headers=headers).status_code
 
 
+def _client(base: str, address: str) -> httpx.Client:
+    """A client from its own loopback address (each measure is one fresh client)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=base, timeout=120, transport=transport)
+
+
 def measure(base: str, pid: int, seconds: float, rule_sets: int) -> dict[str, Any]:
     figures: dict[str, Any] = {}
-    with httpx.Client(base_url=base, timeout=120) as client:
+    with _client(base, "127.0.0.2") as client:
         solo = {"players": [{"name": "Ann"}]}
         figures["games"] = _for_seconds(
             seconds, lambda: client.post("/api/games", json=solo).status_code
         )
+    with _client(base, "127.0.0.3") as client:
         room = {"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob"}]}
         figures["rooms"] = _for_seconds(
             seconds, lambda: client.post("/api/rooms", json=room).status_code
         )
+    with _client(base, "127.0.0.4") as client:
         figures["wrong_codes"] = _for_seconds(
             seconds, lambda: client.get("/api/rooms/QQQQQQ").status_code
         )
+    with _client(base, "127.0.0.5") as client:
         plain = "/sheet.pdf?preset=maxi-yatzy&columns=60"
         figures["sheet_60_columns"] = [_timed(pid, lambda: client.get(plain)) for _ in range(3)]
         wide = plain + "&opt_column_multipliers=" + ",".join(["1"] * 20)
         figures["sheet_60_columns_of_20"] = [
             _timed(pid, lambda: client.get(wide)) for _ in range(3)
         ]
+    with _client(base, "127.0.0.6") as client:
         before = _cpu_seconds(pid)
         solves = [_hint_on_new_rules(client, 21 + n) for n in range(rule_sets)]
         figures["new_rule_sets"] = {
