@@ -233,3 +233,38 @@ def test_uncached_sheets_past_the_rate_are_429_and_cached_ones_still_served(serv
         assert refused.status_code == 429 and _retry_after(refused) >= 1
         assert client.get("/sheet.pdf?columns=1").status_code == 200  # from the cache
         assert len(renders) == 2
+
+
+# -- expiry ----------------------------------------------------------------------------------
+
+
+def test_the_server_deletes_rooms_never_started_and_their_codes_read_as_unknown(service):
+    import time
+    from datetime import timedelta
+
+    from fivedice.web.expiry import ExpirySettings
+
+    expiry = ExpirySettings(room_age=timedelta(0), game_age=timedelta(days=1), every_seconds=0.05)
+    app = create_app(service, SECRET, drive_cpus=False, expiry=expiry)
+    with TestClient(app) as client:
+        game, _seats = new_game(client)
+        code = client.post("/api/rooms", json=ROOM_BODY).json()["room"]["code"]
+        deadline = time.monotonic() + 20
+        while client.get(f"/api/rooms/{code}").status_code == 200:
+            assert time.monotonic() < deadline, "the room was never deleted"
+            time.sleep(0.05)
+        unknown = client.get(f"/api/rooms/{code}")
+        assert unknown.status_code == 404
+        assert unknown.json() == {"detail": f"no game has the code {code!r}"}  # as any unknown
+        assert client.get(f"/api/games/{game['id']}").status_code == 200  # a day to be played
+
+
+def test_expiry_ages_come_from_the_environment_and_a_bad_one_is_refused():
+    from datetime import timedelta
+
+    from fivedice.web.expiry import ExpirySettingError, ExpirySettings
+
+    settings = ExpirySettings.from_environment({"FIVEDICE_ROOM_EXPIRY_HOURS": "2"})
+    assert settings.room_age == timedelta(hours=2) and settings.game_age == timedelta(days=7)
+    with pytest.raises(ExpirySettingError, match="FIVEDICE_GAME_EXPIRY_DAYS"):
+        ExpirySettings.from_environment({"FIVEDICE_GAME_EXPIRY_DAYS": "-1"})
