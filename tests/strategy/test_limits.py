@@ -331,3 +331,13 @@ def test_the_default_limit_is_200_mb(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cache.cache_limit_bytes() == 200_000_000
     monkeypatch.setenv(cache.CACHE_MAX_ENV, "50")
     assert cache.cache_limit_bytes() == 50_000_000
+
+
+def test_the_pin_time_comes_from_the_environment_and_a_bad_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "2.5")
+    assert cache.cache_pin_seconds() == 150
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "soon")
+    with pytest.raises(cache.CacheSettingError, match=cache.CACHE_PIN_ENV):
+        cache.cache_pin_seconds()
