@@ -58,6 +58,7 @@ __all__ = [
     "cache_key",
     "cache_limit_bytes",
     "cache_path",
+    "cache_pin_seconds",
     "load_cached",
     "load_or_solve",
     "permit_cpu_tables",
