@@ -206,6 +206,7 @@ def _age(path: Path, seconds_ago: float) -> None:
 def test_the_cache_keeps_to_its_limit_least_recently_used_first(
     solver: FakeSolver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "0")  # no table counts as in use
     directory = tmp_path / "cache"
     for index, rules in enumerate(RULES[:3]):
         cache.load_or_solve(rules)
@@ -225,6 +226,7 @@ def test_the_cache_keeps_to_its_limit_least_recently_used_first(
 def test_the_table_just_solved_stays_even_over_a_tiny_limit(
     solver: FakeSolver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "0")  # no table counts as in use
     cache.load_or_solve(RULES[0])
     (tmp_path / "cache" / "strategy-old.bin.tmp").write_bytes(b"half a table")
     _age(tmp_path / "cache" / "strategy-old.bin.tmp", 7200)
@@ -233,6 +235,55 @@ def test_the_table_just_solved_stays_even_over_a_tiny_limit(
     cache.load_or_solve(RULES[1])
     names = sorted(p.name for p in (tmp_path / "cache").iterdir())
     assert names == sorted([cache.cache_path(RULES[1]).name, "unrelated.txt"])
+
+
+def test_a_table_used_within_the_pin_time_is_never_evicted(
+    solver: FakeSolver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for index, rules in enumerate(RULES[:3]):
+        cache.load_or_solve(rules)
+        _age(cache.cache_path(rules), 1000 - index * 100)  # all used within the hour
+    _age(cache.cache_path(RULES[0]), 7200)  # RULES[0]: last used two hours ago
+    size = cache.cache_path(RULES[0]).stat().st_size
+    monkeypatch.setenv(cache.CACHE_MAX_ENV, str(2.5 * size / 1e6))  # room for two tables
+    cache.load_or_solve(RULES[3])
+    left = {p.name for p in (tmp_path / "cache").glob("strategy-*.bin")}
+    # Only the table nobody used for two hours went; the three in use stay, over the limit.
+    assert left == {cache.cache_path(r).name for r in RULES[1:4]}
+
+
+def test_a_new_rule_set_is_refused_while_tables_in_use_fill_the_cache(
+    solver: FakeSolver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for rules in RULES[:2]:
+        cache.load_or_solve(rules)
+    _age(cache.cache_path(RULES[0]), 600)  # in use, its pin runs out in 50 minutes
+    size = cache.cache_path(RULES[0]).stat().st_size
+    monkeypatch.setenv(cache.CACHE_MAX_ENV, str(1.5 * size / 1e6))
+    with pytest.raises(limits.SolverBusyError) as refused:
+        cache.load_or_solve(RULES[2])
+    assert 2900 <= refused.value.retry_after <= 3000
+    assert len(solver.calls) == 2  # nothing solved, nothing evicted
+    assert cache.cache_path(RULES[0]).exists() and cache.cache_path(RULES[1]).exists()
+
+
+def test_a_new_solve_asks_the_permit_and_a_solved_table_does_not(
+    solver: FakeSolver, tmp_path: Path
+) -> None:
+    asked: list[object] = []
+
+    def refuse(rules: object) -> None:
+        asked.append(rules)
+        raise limits.SolverBusyError(99)
+
+    cache.load_or_solve(RULES[0])
+    with limits.permitting_new_solves(refuse):
+        assert cache.load_or_solve(RULES[0]) is not None  # solved before: no permit needed
+        assert asked == []
+        with pytest.raises(limits.SolverBusyError):
+            cache.load_or_solve(RULES[1])
+    assert asked == [RULES[1]]
+    assert len(solver.calls) == 1
 
 
 def test_old_float32_files_are_never_read(solver: FakeSolver, tmp_path: Path) -> None:
@@ -280,3 +331,13 @@ def test_the_default_limit_is_200_mb(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cache.cache_limit_bytes() == 200_000_000
     monkeypatch.setenv(cache.CACHE_MAX_ENV, "50")
     assert cache.cache_limit_bytes() == 50_000_000
+
+
+def test_the_pin_time_comes_from_the_environment_and_a_bad_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "2.5")
+    assert cache.cache_pin_seconds() == 150
+    monkeypatch.setenv(cache.CACHE_PIN_ENV, "soon")
+    with pytest.raises(cache.CacheSettingError, match=cache.CACHE_PIN_ENV):
+        cache.cache_pin_seconds()

@@ -28,8 +28,12 @@ def service(tmp_path):
 @pytest.fixture
 def app(service):
     from fivedice.web import create_app
+    from fivedice.web.rates import RateSettings
 
-    return create_app(service, SECRET, drive_cpus=False)  # tests step CPUs themselves
+    # Tests step CPUs themselves.
+    # (Many games from one address: the rates are tested in test_rates.py.)
+    rates = RateSettings(games="1000/minute", rooms="1000/minute")
+    return create_app(service, SECRET, drive_cpus=False, rates=rates)
 
 
 @pytest.fixture

@@ -30,6 +30,10 @@ FORM = {
 }
 """The new-game form as a browser sends it: Ann against a casual CPU, seeded."""
 
+UNCOUNTED = {"games": "1000000/minute", "rooms": "1000000/minute", "wrong_codes": "1000000/minute"}
+"""Rates a fuzzing client never reaches (its many wrong codes and games would be refused
+before the checks it is there to exercise; the rates are tested in test_rates.py)."""
+
 ROOM_FORM = {**FORM, "kind0": "me", "name0": "Ann", "kind1": "friend", "name1": "Bob"}
 """The new-game form that makes a room: Ann here, her friend Bob invited."""
 

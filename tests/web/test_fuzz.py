@@ -25,7 +25,7 @@ from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameService
 from fivedice.store import schema
 from fivedice.web.routers import api, pages, review, rooms, sheet, table, tutorial
-from tests.web.support import ORIGIN, SECRET, TestClient
+from tests.web.support import ORIGIN, SECRET, UNCOUNTED, TestClient
 
 # Hypothesis throws many generated requests at every route: make test runs it, test-fast not.
 pytestmark = pytest.mark.slow
@@ -80,10 +80,12 @@ def no_hang(seconds: int = HANG_SECONDS) -> Iterator[None]:
 def world(tmp_path_factory):
     """One app, one browser (with a session and its token), reused by every example."""
     from fivedice.web import create_app
+    from fivedice.web.rates import RateSettings
 
     path = tmp_path_factory.mktemp("fuzz") / "web.sqlite3"
     service = GameService.open(f"sqlite:///{path}")
-    app = create_app(service, SECRET, cpu_delay_ms=0, drive_cpus=False)
+    rates = RateSettings(**UNCOUNTED)
+    app = create_app(service, SECRET, cpu_delay_ms=0, drive_cpus=False, rates=rates)
     with TestClient(app, headers={"Origin": ORIGIN}) as client:
         page = client.get("/").text
         token = re.search(r'<meta name="csrf-token" content="([^"]*)"', page).group(1)

@@ -14,14 +14,16 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from fivedice.service.games import GameService
 from fivedice.web import create_app
-from tests.web.support import SECRET
+from fivedice.web.rates import RateSettings
+from tests.web.support import SECRET, UNCOUNTED
 
 # Built at import: schemathesis makes one test per operation from a loaded schema (its lazy
 # fixture loader does not work with this pytest). The database is a throwaway directory.
 _directory = Path(tempfile.mkdtemp(prefix="fivedice-schema-"))
 atexit.register(shutil.rmtree, _directory, True)
 _service = GameService.open(f"sqlite:///{_directory / 'web.sqlite3'}")
-schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(_service, SECRET))
+_app = create_app(_service, SECRET, rates=RateSettings(**UNCOUNTED))
+schema = schemathesis.openapi.from_asgi("/openapi.json", _app)
 
 
 @schema.parametrize()

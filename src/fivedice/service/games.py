@@ -33,6 +33,7 @@ import contextlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Action, parse_action
@@ -83,8 +84,14 @@ from fivedice.store import (
     StaleVersionError,
     StoreUnavailableError,
 )
+from fivedice.store.expiry import Expired
 from fivedice.strategy.hints import Hint, HintKind, hold_positions
-from fivedice.strategy.limits import SolveNotAllowedError, check_cpu_levels, waiting_at_most
+from fivedice.strategy.limits import (
+    OPTIMAL_LEVELS,
+    SolveNotAllowedError,
+    check_cpu_levels,
+    waiting_at_most,
+)
 
 if TYPE_CHECKING:  # the review's types, named here so front ends need not import strategy
     from fivedice.store.pg_async import AsyncStatements
@@ -160,6 +167,8 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             CpuLevelError: a CPU seat has a level that does not exist (nothing is saved).
             SettingsError: a strong or expert CPU seat on rules this process may not solve
                 (`$FIVEDICE_SOLVE_RULES`): it could never move.
+            SolverBusyError: such a seat on rules nobody solved yet, and the current permit
+                (`permitting_new_solves`: the web client's quota) refuses a new rule set.
         """
         for number, seat in enumerate(settings.seats, start=1):
             unknown = unknown_level(seat.cpu_level, number)
@@ -409,6 +418,30 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
         action = self.cpu_action(view)
         return await self.apply_action_async(statements, game_id, action, version)
 
+    def expire_unstarted(self, *, game_age: timedelta, room_age: timedelta) -> Expired:
+        """Deletes games nobody played within `game_age` of their creation and rooms nobody
+        started within `room_age` (`Store.expire_unstarted`, batch after batch); a game with
+        any action and a started room are never touched. The views kept of deleted games are
+        dropped, so they read as games that never existed.
+
+        Raises:
+            StoreUnavailableError: the database is unreachable (earlier batches stay deleted).
+        """
+        now = datetime.now(UTC)
+        games: list[int] = []
+        rooms: list[int] = []
+        for _batch in range(100):  # (bounded: 50,000 of each per call at most)
+            expired, full = self.store.expire_unstarted(
+                games_made_before=now - game_age, rooms_made_before=now - room_age
+            )
+            games += expired.game_ids
+            rooms += expired.room_ids
+            for game_id in expired.game_ids:
+                self.forget(game_id)
+            if not full:
+                break
+        return Expired(tuple(games), tuple(rooms))
+
     def abandon(self, game_id: int) -> None:
         """Marks an unfinished game abandoned; it stays listed but is not resumed."""
         self.store.abandon_game(game_id)
@@ -416,10 +449,15 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
 
 
 def _check_solvable(settings: GameSettings) -> None:
+    levels = [seat.cpu_level for seat in settings.seats]
     try:
-        check_cpu_levels(settings.rules, (seat.cpu_level for seat in settings.seats))
+        check_cpu_levels(settings.rules, levels)
     except SolveNotAllowedError as error:
         raise SettingsError(error.template, **error.params) from None
+    if any(level in OPTIMAL_LEVELS for level in levels):
+        from fivedice.strategy.cache import permit_cpu_tables  # (numpy: only when needed)
+
+        permit_cpu_tables(settings.rules, levels)  # a new rule set spends the client's permit
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

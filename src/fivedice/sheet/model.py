@@ -33,6 +33,11 @@ from fivedice.wording.text import (
 )
 
 MAX_SHEET_COLUMNS = 60  # ten pages of six columns
+MAX_SCORE_COLUMNS = 120
+"""Columns of scores a sheet may have in all: its columns times the rules' columns each. A
+sheet of 60 games of 20-column rules (1,200) cost 2.3-4 s of CPU as a PDF; 120 cost up to
+about 1 s (in Japanese, whose font is embedded; 0.35 s for 60 Maxi Yatzy columns in English),
+and fit any real table: eight players of a 15-column game."""
 DEFAULT_COLUMNS = 6  # the pad in the box: six games
 COLUMNS_PER_PAGE = 6
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -316,7 +321,8 @@ def build_sheet(
     """The sheet of a rule set with these columns, in the current language.
 
     Raises:
-        SheetError: no columns, or more than a sheet takes.
+        SheetError: no columns, or more than a sheet takes (`MAX_SHEET_COLUMNS`, and
+            `MAX_SCORE_COLUMNS` counting each of the rules' columns).
     """
     if not 1 <= len(columns) <= MAX_SHEET_COLUMNS:
         raise SheetError(
@@ -325,6 +331,17 @@ def build_sheet(
             count=len(columns),
         )
     multipliers = rules.column_multipliers
+    if len(columns) * len(multipliers) > MAX_SCORE_COLUMNS:
+        raise SheetError(
+            N_(
+                "a sheet has at most {most} columns of scores: {count} columns of rules with "
+                "{each} columns each would be {total}"
+            ),
+            most=MAX_SCORE_COLUMNS,
+            count=len(columns),
+            each=len(multipliers),
+            total=len(columns) * len(multipliers),
+        )
     figures = [
         [
             _Figures(rules, sheet_column.card.columns[i] if sheet_column.card else None, m)

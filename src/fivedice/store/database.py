@@ -77,6 +77,7 @@ from fivedice.store.errors import (
     StoreError,
     StoreUnavailableError,
 )
+from fivedice.store.expiry import Expired, delete_expired
 from fivedice.store.notices import CHANNEL, Notice, Topic
 from fivedice.store.rows import (
     ABANDONED,
@@ -801,6 +802,22 @@ class Store:
                 status=row.status,
             )
         raise StaleVersionError(game_id, expected_version, int(row.version))
+
+    def expire_unstarted(
+        self, *, games_made_before: datetime, rooms_made_before: datetime, batch: int = 500
+    ) -> tuple[Expired, bool]:
+        """Deletes games never played and rooms never started, made before these times, in
+        one transaction (`fivedice.store.expiry`): (what was deleted, whether a full batch was).
+
+        Raises:
+            StoreUnavailableError: nothing was deleted.
+        """
+        return delete_expired(
+            self,
+            games_made_before=games_made_before,
+            rooms_made_before=rooms_made_before,
+            batch=batch,
+        )
 
     def abandon_game(self, game_id: int) -> None:
         """Marks an unfinished game abandoned (kept, but no longer offered for resuming).

@@ -30,11 +30,11 @@ from fivedice.core.record import GameRecord
 from fivedice.store import schema
 from fivedice.store.database import NewGame, Store, insert_game, utc_now
 from fivedice.store.errors import StoreConflictError, StoreError
+from fivedice.store.rows import STARTED as STARTED
+from fivedice.store.rows import WAITING as WAITING
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud safely
 CODE_LENGTH = 6
-WAITING = "waiting"
-STARTED = "started"
 OPEN = "open"
 SEAT_KINDS = ("me", "friend", OPEN, "local", "cpu")
 REMOTE_KINDS = ("friend", OPEN)

@@ -38,6 +38,9 @@ ABANDONED = "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
 DAMAGED = "damaged"
 """The status a listing shows for a game whose rows are damaged (never stored)."""
+WAITING = "waiting"
+"""A room's status until its game starts (then `STARTED`)."""
+STARTED = "started"
 
 _T = TypeVar("_T")
 _E = TypeVar("_E", bound=Enum)

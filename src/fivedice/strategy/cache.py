@@ -8,6 +8,12 @@ their SHA-256. Files are written atomically (temp file + `os.replace`);
 a file that fails any check on load is solved again and rewritten rather than trusted.
 The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 200) by deleting the least
 recently used tables after each new one, and solving is bounded by `fivedice.strategy.limits`.
+
+A table in use is never deleted to make room: a table used within the last
+`$FIVEDICE_CACHE_PIN_MINUTES` (default 60) is *pinned* (every load marks its use, a table held
+in memory re-marks it once a minute, so a game being played keeps its table pinned). When the
+pinned tables alone fill the budget, a new rule set is refused (`SolverBusyError`, retry when
+the oldest pin runs out) rather than evicting a table a game is playing from.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import mmap
 import os
 import tempfile
@@ -22,7 +29,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -30,20 +37,31 @@ import platformdirs
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.strategy.limits import check_allowed, solving_slot
+from fivedice.strategy.limits import (
+    OPTIMAL_LEVELS,
+    SolverBusyError,
+    ask_new_solve_permit,
+    check_allowed,
+    is_supported,
+    solving_slot,
+)
 from fivedice.strategy.solver import StrategyTable, solve
 
 __all__ = [
     "CACHE_ENV",
     "CACHE_MAX_ENV",
+    "CACHE_PIN_ENV",
     "DEFAULT_CACHE_MAX_MB",
+    "DEFAULT_CACHE_PIN_MINUTES",
     "SOLVER_VERSION",
     "CacheSettingError",
     "cache_key",
     "cache_limit_bytes",
     "cache_path",
+    "cache_pin_seconds",
     "load_cached",
     "load_or_solve",
+    "permit_cpu_tables",
     "prune_cache",
     "resolve_cache_dir",
 ]
@@ -57,6 +75,9 @@ CACHE_ENV = "FIVEDICE_CACHE_DIR"
 CACHE_MAX_ENV = "FIVEDICE_CACHE_MAX_MB"
 DEFAULT_CACHE_MAX_MB = 200
 """About 23 classic-sized tables (8.4 MB each)."""
+CACHE_PIN_ENV = "FIVEDICE_CACHE_PIN_MINUTES"
+DEFAULT_CACHE_PIN_MINUTES = 60.0
+"""How long after its last use a table counts as in use (never evicted)."""
 _MAGIC = b"FIVEDICE-STRATEGY\n"
 _DTYPE = "<f8"  # little-endian float64
 
@@ -174,6 +195,7 @@ def load_or_solve(
     check_allowed(rules)
     if not use_cache:
         with solving_slot():
+            ask_new_solve_permit(rules)
             return solve(rules, progress)
     limit = cache_limit_bytes()
     path = cache_path(rules, cache_dir)
@@ -185,10 +207,13 @@ def load_or_solve(
         with solving_slot():
             table = load_table(rules, path)  # solved meanwhile by the thread we waited for?
             if table is None:
+                ask_new_solve_permit(rules)
+                pinned_since = time.time() - cache_pin_seconds()
+                _check_room(path.parent, limit, pinned_since)
                 table = solve(rules, progress)
                 with contextlib.suppress(OSError):  # unwritable: only costs a solve next time
                     save_table(table, path)
-                    prune_cache(path.parent, limit, keep=path)
+                    prune_cache(path.parent, limit, keep=path, pinned_since=pinned_since)
     _remember(path, table)
     return table
 
@@ -212,6 +237,25 @@ def load_cached(
         if table is not None:
             _remember(path, table)
     return table
+
+
+def permit_cpu_tables(
+    rules: RuleSet,
+    levels: Iterable[str | None],
+    *,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> None:
+    """Asks the current permit for the table a new game's strong or expert CPUs will play
+    from, if nobody solved it yet: their moves are solved later in the background, where no
+    client's permit is known, so the game's creation spends it.
+
+    Raises:
+        SolverBusyError: the permit refuses a new rule set.
+    """
+    if is_supported(rules) and any(level in OPTIMAL_LEVELS for level in levels):
+        single = rules if rules.columns == 1 else rules.replace(column_multipliers=(1,))
+        if not cache_path(single, cache_dir).exists():
+            ask_new_solve_permit(single)
 
 
 # -- size limit ---------------------------------------------------------------------------
@@ -243,12 +287,64 @@ def cache_limit_bytes() -> int:
     return int(megabytes * 1_000_000)
 
 
-def prune_cache(directory: Path, limit: int, *, keep: Path | None = None) -> list[Path]:
+def cache_pin_seconds() -> float:
+    """How long a used table stays pinned: `$FIVEDICE_CACHE_PIN_MINUTES` (default 60).
+
+    Raises:
+        CacheSettingError: the variable is not a number of minutes (0 or more).
+    """
+    text = os.environ.get(CACHE_PIN_ENV, "").strip()
+    if not text:
+        return DEFAULT_CACHE_PIN_MINUTES * 60
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = float("nan")
+    if not 0 <= minutes < 1e9:
+        raise CacheSettingError(
+            N_("{variable} must be a number of minutes (0 or more), not {value!r}"),
+            variable=CACHE_PIN_ENV,
+            value=text[:40],
+        )
+    return minutes * 60
+
+
+def _tables(directory: Path) -> list[tuple[float, int, Path]]:
+    """The directory's tables: (last use, size, path)."""
+    found = []
+    for candidate in directory.glob("strategy-*.bin"):
+        with contextlib.suppress(OSError):
+            info = candidate.stat()
+            found.append((info.st_mtime, info.st_size, candidate))
+    return found
+
+
+def _check_room(directory: Path, limit: int, pinned_since: float) -> None:
+    """Refuses a new table when the tables in use alone fill the cache's budget.
+
+    Raises:
+        SolverBusyError: with the time until the oldest pinned table stops being in use.
+    """
+    pinned = [(used, size) for used, size, _ in _tables(directory) if used >= pinned_since]
+    if sum(size for _, size in pinned) >= limit:
+        wait = min(used for used, _ in pinned) - pinned_since
+        raise SolverBusyError(max(1, math.ceil(wait)))
+
+
+def prune_cache(
+    directory: Path,
+    limit: int,
+    *,
+    keep: Path | None = None,
+    pinned_since: float | None = None,
+) -> list[Path]:
     """Deletes the least recently used tables until the directory's tables fit in `limit` bytes.
 
     Use is the file's modification time: written when solved, refreshed when loaded. `keep`
     (the table just written) is never deleted, even alone over the limit: deleting it would
-    only mean solving it again at the next request. Leftover temporary files older than an
+    only mean solving it again at the next request; nor is any table used at or after
+    `pinned_since` (in use by a game: evicting it would cost a solve in the middle of the
+    game), so the directory may stay over the limit. Leftover temporary files older than an
     hour (a crash while writing) go first. Files that vanish meanwhile (another process
     pruning too) are skipped.
 
@@ -272,11 +368,13 @@ def prune_cache(directory: Path, limit: int, *, keep: Path | None = None) -> lis
         if candidate.suffix == ".bin":
             tables.append((info.st_mtime, info.st_size, candidate))
     total = sum(size for _, size, _ in tables)
-    for _, size, candidate in sorted(tables, key=lambda item: item[0]):
+    for used, size, candidate in sorted(tables, key=lambda item: item[0]):
         if total <= limit:
             break
         if keep is not None and candidate == keep:
             continue
+        if pinned_since is not None and used >= pinned_since:
+            break  # this one and every later one are in use
         with contextlib.suppress(OSError):
             candidate.unlink()
             deleted.append(candidate)

@@ -11,6 +11,11 @@ server would otherwise solve one for every unusual rule set anyone asks a hint f
   (`$FIVEDICE_SOLVE_RULES`, e.g. ``classic,free-choice``; `fivedice serve --solve-only`
   sets it). Other rules get `SolveNotAllowedError`: no hints, and no game with a CPU level
   that plays from the table (`check_cpu_levels`, called when a game is created).
+* **A permit for each new table** (`permitting_new_solves`, a context variable): before a
+  table nobody solved is solved, the caller's permit is asked; the web server's permit counts
+  new rule sets per client and refuses past a small quota with `SolverBusyError`. Tables
+  already solved never need a permit; without a permit (the terminal front ends, the CPU
+  driver's background steps) every solve is allowed.
 
 Light on purpose (stdlib and the core only): the web layer imports the errors without numpy.
 """
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -34,11 +39,13 @@ __all__ = [
     "SolverBusyError",
     "UnsupportedByStrategyError",
     "allowed_rules",
+    "ask_new_solve_permit",
     "check_allowed",
     "check_cpu_levels",
     "check_supported",
     "is_supported",
     "parse_allowed",
+    "permitting_new_solves",
     "solving_slot",
     "waiting_at_most",
 ]
@@ -137,6 +144,33 @@ def waiting_at_most(seconds: float | None) -> Iterator[None]:
         yield
     finally:
         _WAIT.reset(token)
+
+
+NewSolvePermit = Callable[[RuleSet], None]
+"""Asked before a new table is solved; raises (`SolverBusyError`) to refuse the solve."""
+_PERMIT: ContextVar[NewSolvePermit | None] = ContextVar("fivedice_solve_permit", default=None)
+
+
+@contextmanager
+def permitting_new_solves(permit: NewSolvePermit | None) -> Iterator[None]:
+    """Within the block, every table not solved yet is solved only if `permit(rules)` returns
+    (None: no permit needed)."""
+    token = _PERMIT.set(permit)
+    try:
+        yield
+    finally:
+        _PERMIT.reset(token)
+
+
+def ask_new_solve_permit(rules: RuleSet) -> None:
+    """Asks the current permit (if any) for a new table of these rules.
+
+    Raises:
+        SolverBusyError: the permit refuses (e.g. the client's quota of new rule sets is spent).
+    """
+    permit = _PERMIT.get()
+    if permit is not None:
+        permit(rules)
 
 
 @contextmanager

@@ -27,6 +27,7 @@ from fivedice.service.games import GameService
 from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.web.driver import CpuDriver
+from fivedice.web.expiry import ExpirySettings, expire_periodically
 from fivedice.web.guard import (
     LANG_COOKIE,
     PUBLIC_URL_ENV,
@@ -37,6 +38,7 @@ from fivedice.web.guard import (
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
+from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
 from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
@@ -61,6 +63,8 @@ def create_app(
     drive_cpus: bool = True,
     cpu_scan_seconds: float = DEFAULT_CPU_SCAN_SECONDS,
     limits: EdgeLimits | None = None,
+    rates: RateSettings | None = None,
+    expiry: ExpirySettings | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -78,10 +82,17 @@ def create_app(
             invite links are built from it (without it they are relative; never from the
             request's Host header), and forms posted from it pass the origin check.
         limits: what one client may send or hold (bodies, event streams; limits.py).
+        rates: per-client rates (web/rates.py; default: `RateSettings.from_environment()`).
+        expiry: when rooms never started and games never played are deleted (web/expiry.py;
+            default: `ExpirySettings.from_environment()`).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
+        RateSettingError: a rate variable of the environment is not a rate.
+        ExpirySettingError: an expiry variable of the environment is not a positive number.
     """
+    client_rates = ClientRates(rates or RateSettings.from_environment())
+    expiry = expiry or ExpirySettings.from_environment()
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
     hub = GameHub(service, signer)
@@ -112,9 +123,11 @@ def create_app(
         if drive_cpus:
             await driver.warm_up()
             driver.start()
+        expiring = asyncio.create_task(expire_periodically(service, expiry))
         try:
             yield
         finally:
+            expiring.cancel()
             await driver.stop()
             live.stop()
             statements, hub.statements = hub.statements, None
@@ -132,6 +145,7 @@ def create_app(
     app.state.driver = driver
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
+    app.state.rates = client_rates
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
@@ -141,6 +155,9 @@ def create_app(
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(
+        RateGuard, rates=client_rates, refuse=lambda scope, error: _refused(Request(scope), error)
+    )
     app.add_middleware(
         PageGuard, signer=signer, public_origin=public_origin, sessions=hub.browser_seats
     )
@@ -153,7 +170,7 @@ def create_app(
         headers = {}
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
-        if isinstance(error, SolverBusyError):
+        if isinstance(error, SolverBusyError | RateLimitedError):
             headers["Retry-After"] = str(error.retry_after)
         elif status == 503:
             headers["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -44,6 +44,7 @@ from fivedice.store import (
 from fivedice.store.browser_seats import BrowserSeats
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room, RoomError
+from fivedice.web.rates import RateLimitedError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
 
@@ -117,6 +118,8 @@ def error_status(error: FivediceError) -> int:
         return 403
     if isinstance(error, MalformedActionError | RuleSetError | SettingsError | DiceSeedError):
         return 422
+    if isinstance(error, RateLimitedError):
+        return 429
     if isinstance(error, StoreUnavailableError | SolverBusyError):
         return 503
     if isinstance(error, DatabaseDamagedError):

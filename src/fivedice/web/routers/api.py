@@ -306,8 +306,10 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No such game"},
     422: {"model": ErrorOut, "description": "Malformed request or action text"},
     409: {"model": ErrorOut, "description": "Illegal action, stale version or closed game"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
     503: {"model": ErrorOut, "description": "The database is busy; nothing changed"},
 }
+_LIMITS: dict[int | str, dict[str, Any]] = {k: v for k, v in _ERRORS.items() if k in (429, 503)}
 _AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "No seat token of this game"},
     403: {"model": ErrorOut, "description": "Another seat's token, or not this seat's turn"},
@@ -339,6 +341,7 @@ def draw_commitment(hub: Hub) -> dict[str, Any]:
             "description": "Settings that cannot be played; client seeds without a commitment"
             " handle; a handle not drawn here or expired",
         },
+        **_LIMITS,
     },
 )
 def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
@@ -614,6 +617,7 @@ _STREAM_DOC: dict[int | str, dict[str, Any]] = {
     },
     404: {"model": ErrorOut, "description": "No such game (or room)"},
     422: {"model": ErrorOut, "description": "Malformed request"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
 }
 
 
@@ -793,6 +797,7 @@ _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "No room has this code"},
     409: {"model": ErrorOut, "description": "Started already, full, or changed meanwhile"},
     422: {"model": ErrorOut, "description": "Malformed request"},
+    429: {"model": ErrorOut, "description": "Too many requests from this client (Retry-After)"},
 }
 
 

@@ -6,6 +6,9 @@ describes, laid out for printing (the print stylesheet hides everything else);
 `/g/{id}/sheet.pdf` are a saved game's sheet, filled in. Everything is a GET: nothing
 changes on the server. The words come from `fivedice.sheet.model`, so the page and the PDF say
 the same thing.
+
+A PDF costs CPU: a sheet is bounded (`MAX_SCORE_COLUMNS`), rendered PDFs are kept per sheet
+and paper (`RENDERED`), and each client may have only so many rendered (`RateSettings.sheets`).
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ from fivedice.sheet.model import (
     parse_names,
     parse_paper,
 )
+from fivedice.sheet.rendered import RenderedSheets
 from fivedice.web.deps import Hub
 from fivedice.web.hub import GameHub
+from fivedice.web.rates import ClientRates, client_of
 from fivedice.web.routers.pages import Visitor, Who, new_game_context, render
 from fivedice.web.wording import gettext_for, in_language
 
@@ -123,11 +128,24 @@ def _blank_sheet(form: SheetForm) -> tuple[Sheet, Paper]:
     return sheet, paper
 
 
-def _pdf(sheet: Sheet, paper: Paper, filename: str) -> Response:
-    from fivedice.sheet.pdf import render_pdf
+RENDERED = RenderedSheets()
+"""This worker's rendered sheets: the same sheet asked for again is not rendered again."""
 
+
+def _pdf(request: Request, sheet: Sheet, paper: Paper, filename: str) -> Response:
+    """The sheet as a PDF: from the cache, else rendered (counted in the client's rate of
+    rendered sheets: past it, 429)."""
+    pdf = RENDERED.get(sheet, paper)
+    if pdf is None:
+        from fivedice.sheet.pdf import render_pdf
+
+        rates: ClientRates | None = getattr(request.app.state, "rates", None)
+        if rates is not None:
+            rates.take("sheets", client_of(request.scope))
+        pdf = render_pdf(sheet, paper)
+        RENDERED.put(sheet, paper, pdf)
     return Response(
-        render_pdf(sheet, paper),
+        pdf,
         media_type="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
@@ -235,7 +253,7 @@ def sheet_pdf(request: Request, visitor: Who) -> Response:
     if isinstance(found, Response):
         return found
     sheet, paper, _form = found
-    return _pdf(sheet, paper, "fivedice-sheet.pdf")
+    return _pdf(request, sheet, paper, "fivedice-sheet.pdf")
 
 
 def _game_sheet_or_refusal(
@@ -270,4 +288,4 @@ def game_sheet_pdf(request: Request, public_id: str, hub: Hub, visitor: Who) -> 
     if isinstance(found, Response):
         return found
     sheet, paper, _form = found
-    return _pdf(sheet, paper, f"fivedice-game-{hub.game_id(public_id)}.pdf")
+    return _pdf(request, sheet, paper, f"fivedice-game-{hub.game_id(public_id)}.pdf")

@@ -1,0 +1,15 @@
+"""Bounds on solver work as the front ends set them: a wait for the busy solver (`solve_wait`
+of `GameService`) and a permit for each new rule set (`permitting_new_solves`).
+
+The web server gives every request its client's permit (web/rates.py): a client may start
+only a few solves of rule sets nobody solved before; the rest are refused with
+`SolverBusyError` (503 with Retry-After). Front ends reach the strategy layer's limits here.
+"""
+
+from __future__ import annotations
+
+from fivedice.strategy.limits import NewSolvePermit as NewSolvePermit
+from fivedice.strategy.limits import SolverBusyError as SolverBusyError
+from fivedice.strategy.limits import permitting_new_solves as permitting_new_solves
+
+__all__ = ["NewSolvePermit", "SolverBusyError", "permitting_new_solves"]
