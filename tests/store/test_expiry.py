@@ -15,7 +15,7 @@ from fivedice.store.database import utc_now
 from fivedice.store.rooms import RoomError
 
 PAIR = GameSettings((Seat("Ann"), Seat("Bob")))
-ROOM_SEATS = [RoomSeatSpec("me", "Ann"), RoomSeatSpec("friend", "Bob")]
+ROOM_SEATS = [RoomSeatSpec("me", "Ann"), RoomSeatSpec("open", "Bob")]  # (joined by the room code)
 
 
 def _room(service):

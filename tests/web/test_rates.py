@@ -16,7 +16,7 @@ from tests.web.support import FORM, ORIGIN, ROOM_FORM, SECRET, PageClient, TestC
 
 ATTACKER = ("127.0.0.2", 50000)
 PLAYER = ("127.0.0.1", 50001)
-ROOM_BODY = {"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob"}]}
+ROOM_BODY = {"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob", "kind": "open"}]}
 
 
 def _app(service, **rates):
