@@ -196,7 +196,8 @@ def test_the_server_seed_stays_secret_until_the_end(service, tmp_path):
     path = tmp_path / "in_progress.txt"
     path.write_text(exported)
     refused = runner.invoke(app, ["verify", str(path)])
-    assert refused.exit_code == 2 and "still in progress" in refused.stderr
+    assert refused.exit_code == 3 and "Not verifiable yet" in refused.stdout
+    assert "still in progress" in refused.stdout and "Verified" not in refused.stdout
 
     service.abandon(view.game_id)  # abandoning reveals it: the game cannot go on
     after = service.load(view.game_id)

@@ -87,8 +87,12 @@ def _key_text(key: str) -> str:
     """The text of `--key`: the file's, when it names a file, else the option itself."""
     path = Path(key)
     try:
-        if not path.is_file():
-            return key
+        is_file = path.is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL, is no file's
+        is_file = False
+    if not is_file:
+        return key
+    try:
         with path.open("rb") as source:
             data = source.read(MAX_KEY_FILE + 1)
     except OSError as error:

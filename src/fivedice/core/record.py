@@ -110,35 +110,38 @@ def split_signature(text: str) -> tuple[str, RecordSignature | None]:
     """The record's signed text and its signature (None: the record is not signed).
 
     The signed text is the record with ``\r\n`` read as ``\n``, up to and including the line
-    break before the signature line; its UTF-8 bytes are what was signed. A record without a
-    signature line is returned whole (normalised the same way).
+    break before the signature line; its UTF-8 bytes are what was signed. The signature line
+    is the last line (a final line break after it or not), spelled exactly as
+    `RecordSignature.line` writes it. A record without a signature line is returned whole
+    (normalised the same way).
 
     Raises:
         RecordError: the last line is a signature line that cannot be read.
     """
     normalised = text.replace("\r\n", "\n")
-    body = normalised.rstrip("\n")
+    body = normalised.removesuffix("\n")
     head, _, last = body.rpartition("\n")
     if not last.startswith(SIGNATURE_PREFIX):
         return normalised, None
-    parts = last[len(SIGNATURE_PREFIX) :].split()
+    parts = last[len(SIGNATURE_PREFIX) :].split(" ")
+    signature = None
     if (
-        len(parts) != 3
-        or parts[0] != SIGNATURE_ALGORITHM
-        or len(parts[1]) != 2 * PUBLIC_KEY_BYTES
-        or len(parts[2]) != 2 * SIGNATURE_BYTES
+        len(parts) == 3
+        and parts[0] == SIGNATURE_ALGORITHM
+        and len(parts[1]) == 2 * PUBLIC_KEY_BYTES
+        and len(parts[2]) == 2 * SIGNATURE_BYTES
+        and all(c in "0123456789abcdef" for c in parts[1] + parts[2])
     ):
+        signature = RecordSignature(bytes.fromhex(parts[1]), bytes.fromhex(parts[2]))
+    if signature is None or signature.line() != last:
+        # Written exactly as `RecordSignature.line` writes it: the proof has one spelling.
         raise RecordError(
-            N_("the signature line reads 'signature: {algorithm} PUBLIC_KEY SIGNATURE' (hex)"),
+            N_(
+                "the signature line reads 'signature: {algorithm} PUBLIC_KEY SIGNATURE'"
+                " (lowercase hex)"
+            ),
             algorithm=SIGNATURE_ALGORITHM,
         )
-    try:
-        signature = RecordSignature(bytes.fromhex(parts[1]), bytes.fromhex(parts[2]))
-    except ValueError:
-        raise RecordError(
-            N_("the signature line reads 'signature: {algorithm} PUBLIC_KEY SIGNATURE' (hex)"),
-            algorithm=SIGNATURE_ALGORITHM,
-        ) from None
     return head + "\n", signature
 
 
@@ -552,7 +555,7 @@ def _parse_record(text: str, *, check: bool) -> GameRecord:
             raise RecordError(
                 N_("line {number}: expected 'key: value', got {line!r}"),
                 number=index + 1,
-                line=lines[index],
+                line=_clipped(lines[index]),
             )
         key, value = key.strip(), value.strip()
         if key == "seat":
