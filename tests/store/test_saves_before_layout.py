@@ -2,8 +2,8 @@
 `data/make_saves_before_layout.py.txt`, dumped as SQL): a finished fair-dice game against a
 CPU, an unfinished fair-dice game between two people, a Yatzy practice game that used undo, a
 table game, a started room's game and a waiting room, and tutorial progress. Opened by today's
-code, every game exports the very record it exported then (now signed), plays on, and the fair-dice game
-still verifies."""
+code, every game exports the very record it exported then (now signed), plays on, and the
+fair-dice game still verifies."""
 
 from __future__ import annotations
 
