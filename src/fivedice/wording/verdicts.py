@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fivedice.core.errors import N_
 from fivedice.core.verify import Verdict
 from fivedice.i18n import _
 from fivedice.wording.errors import error_text
@@ -35,60 +36,72 @@ def verdict_lines(
     """
     tr = gettext or _
     if verdict is Verdict.ALTERED:
-        return [tr("The record does not verify:")]
+        return [tr(N_("The record does not verify:"))]
     if verdict is Verdict.VERIFIED:
         lines = [
             tr(
-                "Verified: the record is unchanged since key {fingerprint} signed it, all rolls"
-                " ({count} in all) are the ones the seeds give, and the server seed matches the"
-                " commitment."
+                N_(
+                    "Verified: the record is unchanged since key {fingerprint} signed it, all rolls"
+                    " ({count} in all) are the ones the seeds give, and the server seed matches the"
+                    " commitment."
+                )
             ).format(fingerprint=fingerprint, count=rolls)
         ]
         if not pinned:
             lines.append(
                 tr(
-                    "Check that this is the key the server publishes (/fairness/key), or"
-                    " name the key you trust with --key."
+                    N_(
+                        "Check that this is the key the server publishes (/fairness/key), or"
+                        " name the key you trust with --key."
+                    )
                 )
             )
         return lines
     if verdict is Verdict.NOT_YET:
         reason = "" if refused is None else error_text(refused, gettext)
-        lines = [tr("Not verifiable yet: {reason}").format(reason=reason)]
+        lines = [tr(N_("Not verifiable yet: {reason}")).format(reason=reason)]
     elif verdict is Verdict.PRACTICE:
         lines = [
             tr(
-                "Not verifiable: a practice game. Its dice came from a seed known in advance"
-                " ({count} rolls recomputed from it), so nobody can check that they were not"
-                " chosen."
+                N_(
+                    "Not verifiable: a practice game. Its dice came from a seed known in advance"
+                    " ({count} rolls recomputed from it), so nobody can check that they were not"
+                    " chosen."
+                )
             ).format(count=rolls)
         ]
     elif verdict is Verdict.OLD_DICE:
         lines = [
             tr(
-                "Not verifiable: a game saved before verifiable dice. Its dice came from a seed"
-                " known in advance ({count} rolls recomputed from it), so nobody can check that"
-                " they were not chosen."
+                N_(
+                    "Not verifiable: a game saved before verifiable dice. Its dice came from a seed"
+                    " known in advance ({count} rolls recomputed from it), so nobody can check that"
+                    " they were not chosen."
+                )
             ).format(count=rolls)
         ]
     elif verdict is Verdict.UNSIGNED:
         lines = [
             tr(
-                "Not fully verifiable: all rolls ({count} in all) are the ones the seeds give,"
-                " but the record is not signed, so its players, rules, boxes, totals and"
-                " status could have been changed."
+                N_(
+                    "Not fully verifiable: all rolls ({count} in all) are the ones the seeds give,"
+                    " but the record is not signed, so its players, rules, boxes, totals and"
+                    " status could have been changed."
+                )
             ).format(count=rolls)
         ]
     else:
         lines = [
             tr(
-                "Not verifiable: the record carries no proof - no signature, and dice from a"
-                " seed known in advance."
+                N_(
+                    "Not verifiable: the record carries no proof - no signature, and dice from a"
+                    " seed known in advance."
+                )
             )
         ]
     if fingerprint is not None:
         lines.append(
-            tr("The record is unchanged since key {fingerprint} signed it.").format(
+            tr(N_("The record is unchanged since key {fingerprint} signed it.")).format(
                 fingerprint=fingerprint
             )
         )
