@@ -314,7 +314,11 @@ def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Fair dice", 1)[1]
-    recipe = section.split("```python\n", 1)[1].split("```", 1)[0]
+    recipe = next(
+        block.split("```", 1)[0]
+        for block in section.split("```python\n")[1:]
+        if "import hashlib, hmac" in block
+    )
     script = tmp_path / "check.py"
     script.write_text(recipe)
     record = tmp_path / "game.txt"
@@ -383,3 +387,33 @@ def test_a_hostile_record_is_refused_with_status_2_and_a_short_message(
     path.write_bytes(b"\x00\xff\xfe" * 1000)
     binary = runner.invoke(app, [command, str(path)])
     assert binary.exit_code == 2 and "Traceback" not in binary.output
+
+
+def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
+    """The README's few lines of Python (with `cryptography`) check a record's signature and
+    print its key's fingerprint; a record changed in any line fails them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fivedice.service.signing import record_key
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Fair dice", 1)[1]
+    recipe = next(
+        block.split("```", 1)[0]
+        for block in section.split("```python\n")[1:]
+        if "Ed25519PublicKey" in block
+    )
+    script = tmp_path / "signature.py"
+    script.write_text(recipe)
+    record = tmp_path / "game.txt"
+    record_text = finished_record(sqlite_service)
+    record.write_text(record_text)
+    command = [sys.executable, str(script), str(record)]
+    good = subprocess.run(command, capture_output=True, text=True)
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.strip() == f"signed by {record_key().fingerprint}"
+    record.write_text(record_text.replace("seat: \"Ann\"", "seat: \"Zoe\""))
+    bad = subprocess.run(command, capture_output=True, text=True)
+    assert bad.returncode != 0 and "InvalidSignature" in bad.stderr
