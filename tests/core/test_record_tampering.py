@@ -141,7 +141,8 @@ def test_changing_any_single_line_of_a_true_record_is_never_verified(records):
 
 
 def test_a_tampered_record_without_its_signature_is_not_verifiable(records, tmp_path):
-    changed = unsigned(tamperings(records["classic"])["a player renamed"])
+    # (A change the dice do not see: only the signature vouched for the status.)
+    changed = unsigned(tamperings(records["classic"])["the status (finished -> abandoned)"])
     check = check_record_text(changed)
     assert check.verdict is Verdict.UNSIGNED and check.signature.status is SignatureStatus.MISSING
     result = verify(tmp_path, changed)
@@ -179,7 +180,7 @@ def test_a_record_signed_by_another_key_is_refused_under_key(records, tmp_path, 
     monkeypatch.setenv("FIVEDICE_RECORD_KEY", OTHER_KEY)
     theirs = record_key()
     assert theirs.fingerprint != ours.fingerprint
-    body, _ = split_signature(tamperings(records["classic"])["a player renamed"])
+    body, _ = split_signature(tamperings(records["classic"])["the status (finished -> abandoned)"])
     forged = theirs.sign(body)  # a forger's record, signed with the forger's own key
     # Without --key the signature holds, and the fingerprint printed is the forger's.
     loose = verify(tmp_path, forged)
@@ -224,3 +225,19 @@ def test_hostile_input_is_status_2(tmp_path, hostile):
     result = verify(tmp_path, hostile)
     assert result.exit_code == 2, result.output[-300:]
     assert "Traceback" not in result.output and len(result.output) < 400
+
+
+def test_the_rules_and_players_are_bound_into_the_dice_even_against_the_signer(records, tmp_path):
+    """A record re-signed by the server's own key after a player was renamed or the rules
+    changed (totals fixed) still fails: its dice are no longer the ones the seeds give."""
+    key = record_key()
+    for kind in ("a player renamed", "the rules (totals fixed)", "the practice flag (no -> yes)"):
+        body, _ = split_signature(tamperings(records["classic"])[kind])
+        resigned = key.sign(body)
+        check = check_record_text(resigned)
+        assert check.signature.status is SignatureStatus.VALID
+        assert check.verdict is Verdict.ALTERED, kind
+        # The roll-off (two dice: alike by chance once in 36) or the first roll differs.
+        assert check.first_bad_action in (0, 1), kind
+        result = verify(tmp_path, resigned, "--key", key.fingerprint)
+        assert result.exit_code == 1 and "the seeds give" in result.stdout, kind

@@ -12,11 +12,12 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from fivedice.cli import app
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, HmacDice
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, DiceSeedError, HmacDice
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
 from fivedice.core.rules import find_ruleset
 from fivedice.core.verify import VerifyRefusedError, verify_record
 from fivedice.service.games import GameService
+from fivedice.core.record import record_terms
 from fivedice.store import Store, dice_for, parse_record
 from tests.support.players import play_out, simple_cpu_factory
 
@@ -59,7 +60,7 @@ def action_lines(record_text: str) -> list[tuple[int, re.Match[str]]]:
 def test_true_records_of_every_preset_verify(sqlite_service, rules):
     record_text = finished_record(sqlite_service, rules)
     record = parse_record(record_text)
-    assert record.status == "finished" and record.dice_scheme == SCHEME
+    assert record.status == "finished" and record.dice_scheme == SCHEME_V2
     verification = verify_record(record)
     assert verification.ok, verification.problems
     rolled = sum(1 for entry in record.actions if entry.dice) + (1 if record.opening_dice else 0)
@@ -69,7 +70,8 @@ def test_true_records_of_every_preset_verify(sqlite_service, rules):
     assert seed is not None and hashlib.sha256(seed).hexdigest() == record.dice_commitment
     for entry in record.actions:
         if entry.dice:
-            recomputed = HmacDice(seed, record.client_seeds, entry.seq).roll(len(entry.dice))
+            terms = record_terms(record)  # the rules and players, bound into the dice
+            recomputed = HmacDice(seed, record.client_seeds, entry.seq, terms).roll(len(entry.dice))
             assert recomputed == entry.dice
 
 
@@ -178,7 +180,7 @@ def test_a_removed_action_is_named(sqlite_service):
 
 def test_the_server_seed_stays_secret_until_the_end(service, tmp_path):
     view = service.create_game(duel("simple"), client_seeds=["x"])
-    assert view.dice_scheme == SCHEME and len(view.dice_commitment or "") == 64
+    assert view.dice_scheme == SCHEME_V2 and len(view.dice_commitment or "") == 64
     assert view.server_seed is None
     secret = service.record(view.game_id).server_seed
     assert secret is not None and hashlib.sha256(secret).hexdigest() == view.dice_commitment
@@ -414,6 +416,6 @@ def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
     good = subprocess.run(command, capture_output=True, text=True)
     assert good.returncode == 0, good.stderr
     assert good.stdout.strip() == f"signed by {record_key().fingerprint}"
-    record.write_text(record_text.replace("seat: \"Ann\"", "seat: \"Zoe\""))
+    record.write_text(record_text.replace('seat: "Ann"', 'seat: "Zoe"'))
     bad = subprocess.run(command, capture_output=True, text=True)
     assert bad.returncode != 0 and "InvalidSignature" in bad.stderr

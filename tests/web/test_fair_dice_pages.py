@@ -7,7 +7,7 @@ import hashlib
 import re
 
 from fivedice.core.fairdice import HmacDice
-from fivedice.core.record import parse_record
+from fivedice.core.record import parse_record, record_terms
 from fivedice.core.verify import verify_record
 from tests.web.support import FORM, ORIGIN, PageClient, invitations, new_game, open_room
 
@@ -113,7 +113,9 @@ def test_the_finished_games_page_links_to_a_verify_page_that_checks_every_roll(c
     seed = bytes.fromhex(state["server_seed"])
     assert hashlib.sha256(seed).hexdigest() == game["dice_commitment"]
     first_roll = next(entry for entry in record.actions if entry.dice)
-    assert first_roll.dice == HmacDice(seed, ("mine",), first_roll.seq).roll(len(first_roll.dice))
+    terms = record_terms(record)  # the game's rules and players, bound into its dice
+    rolled = HmacDice(seed, ("mine",), first_roll.seq, terms).roll(len(first_roll.dice))
+    assert terms is not None and first_roll.dice == rolled
 
 
 def test_a_game_changed_behind_the_servers_back_is_refused_not_verified(client, app):

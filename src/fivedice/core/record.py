@@ -47,7 +47,7 @@ from typing import Any
 from fivedice.core.actions import parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, VERIFIABLE_SCHEMES, parse_server_seed
 from fivedice.core.game import (
     FirstPlayer,
     GameKind,
@@ -398,6 +398,34 @@ def _undo(
     return before
 
 
+def terms_digest(settings: GameSettings, practice: bool) -> str:
+    """The SHA-256 (hex) of a game's terms, bound into its dice by scheme ``hmac-sha256-v2``:
+    what the players agreed to when it started, and nobody may change after.
+
+    The terms are the compact, key-sorted, ASCII JSON of ``{"rules": RULES_SETTINGS,
+    "first_player": ..., "match_length": ..., "kind": ..., "practice": true/false,
+    "players": [NAME, ...]}`` (the names in seat order; a seat handed to a CPU keeps its
+    name, so its CPU level is not a term).
+    """
+    terms = {
+        "rules": settings.rules.settings(),
+        "first_player": settings.first_player.value,
+        "match_length": settings.match_length,
+        "kind": settings.kind.value,
+        "practice": practice,
+        "players": [seat.name for seat in settings.seats],
+    }
+    text = json.dumps(terms, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def record_terms(record: GameRecord) -> str | None:
+    """The terms digest a record's dice are bound to (None: a scheme without terms)."""
+    if record.dice_scheme != SCHEME_V2:
+        return None
+    return terms_digest(record.settings, record.practice)
+
+
 def settings_lines(settings: GameSettings) -> list[str]:
     lines = [
         f"rules: {rules_key(settings.rules)}",
@@ -479,7 +507,7 @@ def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
     scheme = headers.get("dice_scheme", LEGACY_SCHEME)
     if scheme == LEGACY_SCHEME:
         return {}
-    if scheme != SCHEME:
+    if scheme not in VERIFIABLE_SCHEMES:
         raise RecordError(N_("unknown dice scheme {scheme!r}"), scheme=scheme)
     seeds = json.loads(headers.get("client_seeds", "[]"))
     if not isinstance(seeds, list) or not all(isinstance(seed, str) for seed in seeds):

@@ -25,7 +25,7 @@ from enum import Enum
 from fivedice.core.dice import DiceSource
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, HmacDice, commitment_of
-from fivedice.core.record import GameRecord, dice_for
+from fivedice.core.record import GameRecord, dice_for, record_terms
 
 
 class VerifyRefusedError(FivediceError):
@@ -173,9 +173,10 @@ def verify_record(record: GameRecord) -> Verification:
                 )
             )
         seeds = record.client_seeds
+        terms = record_terms(record)  # (a changed name or rule changes every die)
 
         def source(number: int) -> DiceSource:
-            return HmacDice(server_seed, seeds, number)
+            return HmacDice(server_seed, seeds, number, terms)
     else:
 
         def source(number: int) -> DiceSource:
