@@ -18,14 +18,19 @@ import tempfile
 from pathlib import Path
 
 
-def verdict(path: Path) -> dict[str, object]:
+def verdict(path: Path, *options: str) -> dict[str, object]:
+    """The exit status, the first line, and the first problem named (if any)."""
     from typer.testing import CliRunner
 
     from fivedice.cli import app
 
-    result = CliRunner().invoke(app, ["verify", str(path)])
-    first = (result.output.strip().splitlines() or [""])[0]
-    return {"exit": result.exit_code, "says": first[:150]}
+    result = CliRunner().invoke(app, ["verify", str(path), *options])
+    lines = result.output.strip().splitlines() or [""]
+    found: dict[str, object] = {"exit": result.exit_code, "says": lines[0][:110]}
+    problems = [line for line in lines if line.startswith("- ")]
+    if problems:
+        found["first problem"] = problems[0][:110]
+    return found
 
 
 def main() -> None:
@@ -62,11 +67,34 @@ def main() -> None:
     cases["no fair-dice lines, dice from the game seed, practice: no"] = header(
         practice_text, "practice", lambda _: "no"
     )
+    options: dict[str, list[str]] = {}
+    try:  # records signed (since the signing change): the forgeries a key makes possible
+        from tests.support.tampering import unsigned
+
+        from fivedice.core.record import split_signature
+        from fivedice.service.signing import record_key
+    except ImportError:
+        pass
+    else:
+        ours = record_key()
+        changed = tamperings(text)
+        status, _ = split_signature(changed["the status (finished -> abandoned)"])
+        renamed, _ = split_signature(changed["a player renamed"])
+        cases["status changed, signature removed"] = unsigned(status + "\n")
+        cases["player renamed, re-signed by the server's own key"] = ours.sign(renamed)
+        os.environ["FIVEDICE_RECORD_KEY"] = "0123456789abcdef" * 4
+        forged = record_key().sign(status)
+        cases["status changed, re-signed by another key (no --key)"] = forged
+        cases["status changed, re-signed by another key, --key pinned"] = forged
+        options["status changed, re-signed by another key, --key pinned"] = [
+            "--key",
+            ours.fingerprint,
+        ]
     results = {}
-    for name, changed in cases.items():
+    for name, changed_text in cases.items():
         path = root / "record.txt"
-        path.write_text(changed, encoding="utf-8")
-        results[name] = verdict(path)
+        path.write_text(changed_text, encoding="utf-8")
+        results[name] = verdict(path, *options.get(name, []))
     json.dump(results, sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
 
