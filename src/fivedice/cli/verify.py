@@ -37,14 +37,14 @@ def verify(
         ),
     ] = None,
 ) -> None:
-    """Checks a game record: its signature over every line, the dice commitment, and every
-    roll recomputed from the seeds.
+    """Checks a game record: its signature over every line, the dice commitment, and \
+every roll recomputed from the seeds.
 
-    Exit status: 0 verified (prints the fingerprint of the key that signed it); 1 the record
-    does not match (a line changed after signing, another key than --key, a roll, the log or
-    a total); 2 the record or the key cannot be read; 3 not verifiable (a game still in
-    progress, a practice game or one saved before verifiable dice - its dice were known in
-    advance - or a record without a signature).
+    Exit status: 0 verified (it prints the fingerprint of the key that signed the record); \
+1 the record does not match (a line changed after signing, a key other than --key, a roll, \
+the log or a total); 2 the record or the key cannot be read; 3 not verifiable (a game in \
+progress, a practice game or one saved before verifiable dice, or a record without a \
+signature).
     """
     from fivedice.service.records import check_record_text
     from fivedice.service.signing import TrustedKey, trusted_key
