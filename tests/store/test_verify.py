@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 from fivedice.cli import app
 from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, DiceSeedError, HmacDice
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
+from fivedice.core.record import record_terms
 from fivedice.core.rules import find_ruleset
 from fivedice.core.verify import VerifyRefusedError, verify_record
 from fivedice.service.games import GameService
-from fivedice.core.record import record_terms
 from fivedice.store import Store, dice_for, parse_record
 from tests.support.players import play_out, simple_cpu_factory
 
