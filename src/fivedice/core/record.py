@@ -15,7 +15,9 @@ Verifiable dice (`fivedice.core.fairdice`): a game created without a seed of the
 action number. Its record carries the commitment and the client seeds from the start, and
 the server seed only once the game is finished or abandoned (`record_to_text` leaves it out
 before); `fivedice.core.verify` recomputes every roll from them. Games with a seed the client
-chose, and games saved before, use the scheme above (``python-random-v0``).
+chose, and games saved before, use the scheme above (``python-random-v0``). Games created
+since records were signed roll by ``hmac-sha256-v2``: the same, with the game's terms
+(`terms_digest`: rules, players, ...) bound into every die, so they cannot be swapped later.
 
 Signature: a record as exported ends with one line ``signature: ed25519 PUBLIC_KEY SIGNATURE``
 (both in hex): an Ed25519 signature, by the key of the server or local installation that

@@ -142,7 +142,8 @@ class Records(SavedGames):
 
         Raises:
             GameNotFoundError; GameDamagedError as `load` (a damaged game is not exported,
-            so every exported record replays).
+            so every exported record replays); RecordKeyError: the record key cannot be
+            read or created.
         """
         record = self.store.load_game(game_id)
         self._checked_state(game_id, record)
