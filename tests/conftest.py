@@ -57,6 +57,17 @@ def private_database(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("FIVEDICE_DATABASE_URL", f"sqlite:///{path}")
 
 
+TEST_RECORD_KEY = "5eed" * 16
+"""The record key every test signs with (never the user's own key file)."""
+
+
+@pytest.fixture(autouse=True)
+def private_record_key(monkeypatch):
+    """No test creates or reads the user's own record key: records are signed with a fixed
+    test key (`fivedice.service.signing`)."""
+    monkeypatch.setenv("FIVEDICE_RECORD_KEY", TEST_RECORD_KEY)
+
+
 @pytest.fixture(autouse=True)
 def environment_restored():
     """Commands such as `serve` export settings for their workers (os.environ); whatever a

@@ -123,3 +123,23 @@ def test_server_seeds_are_read_as_64_hex_digits():
         with pytest.raises(DiceSeedError):
             parse_server_seed(bad)
     assert list(zip(range(3), faces(bytes(32), [], 0), strict=False))  # an endless stream
+
+
+def test_the_terms_scheme_puts_the_terms_digest_after_the_client_seeds():
+    """Scheme hmac-sha256-v2: block c of action n is HMAC(server seed, [seeds, terms, n, c])."""
+    server_seed = bytes(range(32))
+    terms = hashlib.sha256(b"the rules and the players").hexdigest()
+    message = json.dumps([["", "lucky 7"], terms, 3, 0], separators=(",", ":")).encode()
+    digest = hmac.new(server_seed, message, hashlib.sha256).digest()
+    by_hand = tuple(b % 6 + 1 for b in digest if b < 252)[:5]
+    assert HmacDice(server_seed, ["", "lucky 7"], 3, terms).roll(5) == by_hand
+    # Other terms, other dice; no terms: the v1 dice.
+    other = hashlib.sha256(b"other rules").hexdigest()
+    assert HmacDice(server_seed, ["", "lucky 7"], 3, other).roll(20) != HmacDice(
+        server_seed, ["", "lucky 7"], 3, terms
+    ).roll(20)
+    seeds = DiceSeeds(server_seed, ("", "lucky 7"), terms)
+    assert seeds.scheme == "hmac-sha256-v2" and seeds.dice(3).roll(5) == by_hand
+    assert DiceSeeds(server_seed, ("", "lucky 7")).scheme == "hmac-sha256-v1"
+    # The commitment is the server seed's alone, whatever the terms.
+    assert seeds.commitment == hashlib.sha256(server_seed).hexdigest()

@@ -2,8 +2,8 @@
 `data/make_saves_before_layout.py.txt`, dumped as SQL): a finished fair-dice game against a
 CPU, an unfinished fair-dice game between two people, a Yatzy practice game that used undo, a
 table game, a started room's game and a waiting room, and tutorial progress. Opened by today's
-code, every game exports the very record it exported then, plays on, and the fair-dice game
-still verifies."""
+code, every game exports the very record it exported then (now signed), plays on, and the
+fair-dice game still verifies."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fivedice.core.record import parse_record
+from fivedice.core.record import parse_record, split_signature
 from fivedice.core.verify import verify_record
 from fivedice.service.games import GameService
 from fivedice.store.rooms import Rooms
@@ -38,7 +38,9 @@ def test_every_game_exports_the_record_it_exported_before(service):
         assert view.version == before["version"]
         assert list(view.state.totals) == before["totals"]
         assert view.is_over == before["over"]
-        assert service.export(int(number)) == before["record"]
+        # The same record, now with a signature line of its own (split_signature).
+        body, signature = split_signature(service.export(int(number)))
+        assert body == before["record"] and signature is not None
 
 
 def test_the_finished_fair_dice_game_still_verifies(service):

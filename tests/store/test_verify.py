@@ -12,8 +12,9 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from fivedice.cli import app
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeedError, HmacDice
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, DiceSeedError, HmacDice
 from fivedice.core.game import FirstPlayer, GameSettings, Seat
+from fivedice.core.record import record_terms
 from fivedice.core.rules import find_ruleset
 from fivedice.core.verify import VerifyRefusedError, verify_record
 from fivedice.service.games import GameService
@@ -59,7 +60,7 @@ def action_lines(record_text: str) -> list[tuple[int, re.Match[str]]]:
 def test_true_records_of_every_preset_verify(sqlite_service, rules):
     record_text = finished_record(sqlite_service, rules)
     record = parse_record(record_text)
-    assert record.status == "finished" and record.dice_scheme == SCHEME
+    assert record.status == "finished" and record.dice_scheme == SCHEME_V2
     verification = verify_record(record)
     assert verification.ok, verification.problems
     rolled = sum(1 for entry in record.actions if entry.dice) + (1 if record.opening_dice else 0)
@@ -69,7 +70,8 @@ def test_true_records_of_every_preset_verify(sqlite_service, rules):
     assert seed is not None and hashlib.sha256(seed).hexdigest() == record.dice_commitment
     for entry in record.actions:
         if entry.dice:
-            recomputed = HmacDice(seed, record.client_seeds, entry.seq).roll(len(entry.dice))
+            terms = record_terms(record)  # the rules and players, bound into the dice
+            recomputed = HmacDice(seed, record.client_seeds, entry.seq, terms).roll(len(entry.dice))
             assert recomputed == entry.dice
 
 
@@ -178,7 +180,7 @@ def test_a_removed_action_is_named(sqlite_service):
 
 def test_the_server_seed_stays_secret_until_the_end(service, tmp_path):
     view = service.create_game(duel("simple"), client_seeds=["x"])
-    assert view.dice_scheme == SCHEME and len(view.dice_commitment or "") == 64
+    assert view.dice_scheme == SCHEME_V2 and len(view.dice_commitment or "") == 64
     assert view.server_seed is None
     secret = service.record(view.game_id).server_seed
     assert secret is not None and hashlib.sha256(secret).hexdigest() == view.dice_commitment
@@ -196,7 +198,8 @@ def test_the_server_seed_stays_secret_until_the_end(service, tmp_path):
     path = tmp_path / "in_progress.txt"
     path.write_text(exported)
     refused = runner.invoke(app, ["verify", str(path)])
-    assert refused.exit_code == 2 and "still in progress" in refused.stderr
+    assert refused.exit_code == 3 and "Not verifiable yet" in refused.stdout
+    assert "still in progress" in refused.stdout and "Verified" not in refused.stdout
 
     service.abandon(view.game_id)  # abandoning reveals it: the game cannot go on
     after = service.load(view.game_id)
@@ -313,7 +316,11 @@ def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Fair dice", 1)[1]
-    recipe = section.split("```python\n", 1)[1].split("```", 1)[0]
+    recipe = next(
+        block.split("```", 1)[0]
+        for block in section.split("```python\n")[1:]
+        if "import hashlib, hmac" in block
+    )
     script = tmp_path / "check.py"
     script.write_text(recipe)
     record = tmp_path / "game.txt"
@@ -382,3 +389,33 @@ def test_a_hostile_record_is_refused_with_status_2_and_a_short_message(
     path.write_bytes(b"\x00\xff\xfe" * 1000)
     binary = runner.invoke(app, [command, str(path)])
     assert binary.exit_code == 2 and "Traceback" not in binary.output
+
+
+def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
+    """The README's few lines of Python (with `cryptography`) check a record's signature and
+    print its key's fingerprint; a record changed in any line fails them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from fivedice.service.signing import record_key
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Fair dice", 1)[1]
+    recipe = next(
+        block.split("```", 1)[0]
+        for block in section.split("```python\n")[1:]
+        if "Ed25519PublicKey" in block
+    )
+    script = tmp_path / "signature.py"
+    script.write_text(recipe)
+    record = tmp_path / "game.txt"
+    record_text = finished_record(sqlite_service)
+    record.write_text(record_text)
+    command = [sys.executable, str(script), str(record)]
+    good = subprocess.run(command, capture_output=True, text=True)
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.strip() == f"signed by {record_key().fingerprint}"
+    record.write_text(record_text.replace('seat: "Ann"', 'seat: "Zoe"'))
+    bad = subprocess.run(command, capture_output=True, text=True)
+    assert bad.returncode != 0 and "InvalidSignature" in bad.stderr

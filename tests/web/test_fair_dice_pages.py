@@ -7,7 +7,7 @@ import hashlib
 import re
 
 from fivedice.core.fairdice import HmacDice
-from fivedice.core.record import parse_record
+from fivedice.core.record import parse_record, record_terms
 from fivedice.core.verify import verify_record
 from tests.web.support import FORM, ORIGIN, PageClient, invitations, new_game, open_room
 
@@ -180,7 +180,9 @@ def test_the_finished_games_page_links_to_a_verify_page_that_checks_every_roll(c
     seed = bytes.fromhex(state["server_seed"])
     assert hashlib.sha256(seed).hexdigest() == game["dice_commitment"]
     first_roll = next(entry for entry in record.actions if entry.dice)
-    assert first_roll.dice == HmacDice(seed, ("mine",), first_roll.seq).roll(len(first_roll.dice))
+    terms = record_terms(record)  # the game's rules and players, bound into its dice
+    rolled = HmacDice(seed, ("mine",), first_roll.seq, terms).roll(len(first_roll.dice))
+    assert terms is not None and first_roll.dice == rolled
 
 
 def test_a_game_changed_behind_the_servers_back_is_refused_not_verified(client, app):
@@ -244,3 +246,32 @@ def test_the_api_room_commits_first_and_takes_each_players_seed(client, app):
         json={"invitation": invitation["invitation"], "client_seed": "c"},
     )
     assert late.status_code == 409  # the dice are fixed once the game has started
+
+
+def test_the_server_publishes_the_key_its_records_are_signed_with(client, app, tmp_path):
+    """`/fairness/key` serves the public key and fingerprint that sign `/g/{id}/record.txt`;
+    the verify page names the same fingerprint, and `fivedice verify --key` with the
+    published text accepts the record."""
+    from typer.testing import CliRunner
+
+    from fivedice.cli import app as cli
+    from fivedice.core.record import split_signature
+
+    published = client.get("/fairness/key")
+    assert published.status_code == 200
+    algorithm, public_hex = published.text.splitlines()[0].split()
+    fingerprint = published.text.splitlines()[1].removeprefix("fingerprint: ")
+    assert algorithm == "ed25519" and len(public_hex) == 64
+    game, seats = new_game(client, [{"name": "Solo"}], rules="simple", seed=None)
+    _play_out(client, game, seats)
+    record_text = client.get(f"/g/{game['id']}/record.txt").text
+    _, signature = split_signature(record_text)
+    assert signature is not None and signature.public_key.hex() == public_hex
+    page = client.get(f"/g/{game['id']}/verify").text
+    assert f'id="record-key">{fingerprint}<' in page and "Verified" in page
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(published.text)
+    record = tmp_path / "record.txt"
+    record.write_text(record_text)
+    checked = CliRunner().invoke(cli, ["verify", str(record), "--key", str(key_file)])
+    assert checked.exit_code == 0 and fingerprint in checked.stdout

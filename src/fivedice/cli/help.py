@@ -148,7 +148,19 @@ HELP_TEXTS = (
     N_("Start with this lesson (key or number)."),
     N_("Forget the tutorial progress (games stay)."),
     N_("Seed for the guided game's dice."),
-    N_("Checks a finished game's dice: the commitment, and every roll recomputed from the seeds."),
+    N_(
+        "Checks a game record: its signature over every line, the dice commitment, and every"
+        " roll recomputed from the seeds.\n\nExit status: 0 verified (it prints the"
+        " fingerprint of the key that signed the record); 1 the record does not match (a line"
+        " changed after signing, a key other than --key, a roll, the log or a total); 2 the"
+        " record or the key cannot be read; 3 not verifiable (a game in progress, a practice"
+        " game or one saved before verifiable dice, or a record without a signature)."
+    ),
+    N_(
+        "The key you trust: its fingerprint, its public key in hex, or a file holding it"
+        " (what the server's /fairness/key serves, or a PEM). A record signed by any other"
+        " key is refused."
+    ),
     N_("A record written by `fivedice export` (- reads stdin)."),
     N_("Show this message and exit."),
     N_("Language: en, nl, de, ja, fr or es."),

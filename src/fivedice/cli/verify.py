@@ -1,8 +1,10 @@
-"""`fivedice verify RECORD`: recomputes every roll of a game record from its revealed seeds.
+"""`fivedice verify RECORD`: checks a game record's signature and every roll of its dice.
 
-Registered on the main app by `fivedice.cli` (`register(app)`). Exit status 0: every roll
-verified; 1: something does not match (the first action that does not is named); 2: the
-record cannot be read, or cannot be verified yet (a game in progress).
+Registered on the main app by `fivedice.cli` (`register(app)`). Exit status 0: verified (the
+signature holds and every roll was committed to and recomputed); 1: the record does not
+match (altered: the signature, the commitment, a roll, the log or a total); 2: the record or
+the key cannot be read; 3: not verifiable (a game in progress, a practice game, dice from
+before verifiable dice, or an unsigned record).
 """
 
 from __future__ import annotations
@@ -17,50 +19,87 @@ from fivedice.cli.common import fail
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 
+MAX_KEY_FILE = 64 * 1024
+"""A key file is a few lines (`GET /fairness/key`, or a PEM): anything larger is not one."""
+
 
 def verify(
     file: Annotated[
         Path, typer.Argument(help="A record written by `fivedice export` (- reads stdin).")
     ],
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="The key you trust: its fingerprint, its public key in hex, or a file"
+            " holding it (what the server's /fairness/key serves, or a PEM). A record"
+            " signed by any other key is refused.",
+        ),
+    ] = None,
 ) -> None:
-    """Checks a finished game's dice: the commitment, and every roll recomputed from the seeds."""
-    from fivedice.core.record import parse_record
-    from fivedice.core.verify import verify_record
-    from fivedice.wording.text import error_text
+    """Checks a game record: its signature over every line, the dice commitment, and \
+every roll recomputed from the seeds.
 
+    Exit status: 0 verified (it prints the fingerprint of the key that signed the record); \
+1 the record does not match (a line changed after signing, a key other than --key, a roll, \
+the log or a total); 2 the record or the key cannot be read; 3 not verifiable (a game in \
+progress, a practice game or one saved before verifiable dice, or a record without a \
+signature).
+    """
+    from fivedice.service.records import check_record_text
+    from fivedice.service.signing import TrustedKey, trusted_key
+    from fivedice.wording.text import error_text
+    from fivedice.wording.verdicts import verdict_lines
+
+    trusted: TrustedKey | None = None
+    if key is not None:
+        try:
+            trusted = trusted_key(_key_text(key))
+        except FivediceError as error:
+            fail(error_text(error))
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         fail(_("cannot read {file}: {error}").format(file=file, error=error))
     try:
-        record = parse_record(text, check=False)
-        verification = verify_record(record)
+        check = check_record_text(text, trusted)
     except FivediceError as error:
         fail(_("{file} cannot be verified: {error}").format(file=file, error=error_text(error)))
-    if verification.ok:
-        if verification.committed:
-            typer.echo(
-                _(
-                    "Verified: all rolls ({count} in all) are the ones the seeds give, and the"
-                    " server seed matches the commitment."
-                ).format(count=verification.rolls)
-            )
-        else:
-            typer.echo(
-                _(
-                    "Verified from the game's seed: all rolls ({count} in all). Its dice were"
-                    " known in advance (a practice game, or one saved before verifiable dice):"
-                    " there is no commitment to check."
-                ).format(count=verification.rolls)
-            )
-        return
-    typer.echo(_("The record does not verify:"))
-    for problem in verification.problems:
+    for line in verdict_lines(
+        check.verdict,
+        rolls=check.rolls,
+        fingerprint=check.signature.fingerprint,
+        pinned=trusted is not None,
+        refused=check.refused,
+    ):
+        typer.echo(line)
+    if not check.problems or check.ok:
+        raise typer.Exit(check.verdict.exit_status)
+    for problem in check.problems:
         typer.echo(f"- {error_text(problem.error)}")
-    first = verification.first_bad_action
+    first = check.first_bad_action
     if first is not None:
         typer.echo(_("The first action that does not match: {number}.").format(number=first))
-    raise typer.Exit(1)
+    raise typer.Exit(check.verdict.exit_status)
+
+
+def _key_text(key: str) -> str:
+    """The text of `--key`: the file's, when it names a file, else the option itself."""
+    path = Path(key)
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL, is no file's
+        is_file = False
+    if not is_file:
+        return key
+    try:
+        with path.open("rb") as source:
+            data = source.read(MAX_KEY_FILE + 1)
+    except OSError as error:
+        fail(_("cannot read {file}: {error}").format(file=key, error=error))
+    if len(data) > MAX_KEY_FILE:
+        return ""  # refused by trusted_key as not a key
+    return data.decode("utf-8", errors="replace")
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,13 @@ record; 0 is the first-player roll-off before the first action):
 True
 >>> [face_of_byte(b) for b in (0, 5, 6, 251, 252, 255)]
 [1, 6, 1, 6, None, None]
+
+Scheme ``hmac-sha256-v2`` (new games) is the same with the game's *terms* bound in: the
+message is ``[client_seeds, terms, n, c]``, where ``terms`` is the SHA-256 (hex) of the
+game's rules, first-player mode, match length, kind, practice flag and player names, as
+`fivedice.core.record.terms_digest` writes them, fixed when the game starts. Change any of
+them in a record - even with the server's own key, which could re-sign it - and every die
+differs from the dice the players saw, and from the ones the seeds give.
 """
 
 from __future__ import annotations
@@ -45,6 +52,10 @@ from fivedice.core.errors import N_, FivediceError
 
 SCHEME = "hmac-sha256-v1"
 """The dice scheme of new games: HMAC-SHA256 of the seeds, commitment revealed at the end."""
+
+SCHEME_V2 = "hmac-sha256-v2"
+"""The dice scheme of new games: ``hmac-sha256-v1`` with the game's terms in every message."""
+VERIFIABLE_SCHEMES = (SCHEME, SCHEME_V2)
 
 LEGACY_SCHEME = "python-random-v0"
 """Games with a seed the client chose, and games saved before verifiable dice: the dice of
@@ -78,16 +89,25 @@ def face_of_byte(value: int) -> int | None:
     return value % 6 + 1
 
 
-def message(client_seeds: Sequence[str], number: int, counter: int) -> bytes:
-    """The HMAC message of block `counter` of action `number` (canonical JSON, ASCII)."""
-    text = json.dumps([list(client_seeds), number, counter], separators=(",", ":"))
+def message(
+    client_seeds: Sequence[str], number: int, counter: int, terms: str | None = None
+) -> bytes:
+    """The HMAC message of block `counter` of action `number` (canonical JSON, ASCII); with
+    `terms` (scheme ``hmac-sha256-v2``) the game's terms digest follows the client seeds."""
+    parts: list[object] = [list(client_seeds), number, counter]
+    if terms is not None:
+        parts.insert(1, terms)
+    text = json.dumps(parts, separators=(",", ":"))
     return text.encode("ascii")
 
 
-def faces(server_seed: bytes, client_seeds: Sequence[str], number: int) -> Iterator[int]:
+def faces(
+    server_seed: bytes, client_seeds: Sequence[str], number: int, terms: str | None = None
+) -> Iterator[int]:
     """The endless stream of faces of action `number` (0: the first-player roll-off)."""
     for counter in itertools.count():
-        block = hmac.new(server_seed, message(client_seeds, number, counter), hashlib.sha256)
+        mixed = message(client_seeds, number, counter, terms)
+        block = hmac.new(server_seed, mixed, hashlib.sha256)
         for byte in block.digest():
             face = face_of_byte(byte)
             if face is not None:
@@ -97,8 +117,14 @@ def faces(server_seed: bytes, client_seeds: Sequence[str], number: int) -> Itera
 class HmacDice:
     """The dice source of one action: its faces handed out in order (a `DiceSource`)."""
 
-    def __init__(self, server_seed: bytes, client_seeds: Sequence[str], number: int) -> None:
-        self._faces = faces(server_seed, tuple(client_seeds), number)
+    def __init__(
+        self,
+        server_seed: bytes,
+        client_seeds: Sequence[str],
+        number: int,
+        terms: str | None = None,
+    ) -> None:
+        self._faces = faces(server_seed, tuple(client_seeds), number, terms)
 
     def roll(self, count: int) -> tuple[int, ...]:
         return tuple(itertools.islice(self._faces, count))
@@ -147,6 +173,8 @@ class DiceSeeds:
 
     server_seed: bytes = field(repr=False)
     client_seeds: tuple[str, ...] = ()
+    terms: str | None = None
+    """The game's terms digest (scheme ``hmac-sha256-v2``); None: ``hmac-sha256-v1``."""
 
     def __post_init__(self) -> None:
         if len(self.server_seed) != SERVER_SEED_BYTES:
@@ -173,9 +201,13 @@ class DiceSeeds:
     def server_seed_hex(self) -> str:
         return self.server_seed.hex()
 
+    @property
+    def scheme(self) -> str:
+        return SCHEME if self.terms is None else SCHEME_V2
+
     def dice(self, number: int) -> HmacDice:
         """The dice source of action `number` (0: the first-player roll-off)."""
-        return HmacDice(self.server_seed, self.client_seeds, number)
+        return HmacDice(self.server_seed, self.client_seeds, number, self.terms)
 
 
 def client_seed_list(client_seeds: Sequence[str | None], seat_count: int) -> tuple[str, ...]:

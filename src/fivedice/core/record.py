@@ -15,7 +15,16 @@ Verifiable dice (`fivedice.core.fairdice`): a game created without a seed of the
 action number. Its record carries the commitment and the client seeds from the start, and
 the server seed only once the game is finished or abandoned (`record_to_text` leaves it out
 before); `fivedice.core.verify` recomputes every roll from them. Games with a seed the client
-chose, and games saved before, use the scheme above (``python-random-v0``).
+chose, and games saved before, use the scheme above (``python-random-v0``). Games created
+since records were signed roll by ``hmac-sha256-v2``: the same, with the game's terms
+(`terms_digest`: rules, players, ...) bound into every die, so they cannot be swapped later.
+
+Signature: a record as exported ends with one line ``signature: ed25519 PUBLIC_KEY SIGNATURE``
+(both in hex): an Ed25519 signature, by the key of the server or local installation that
+kept the game, over the *signed bytes* - every byte of the record before that line (UTF-8,
+lines ending in ``\n``; see `split_signature`). Any change to any line of the record, a
+comment line added or a line removed, makes it fail. The core only finds and frames the
+signature (stdlib only); `fivedice.service.signing` makes and checks it.
 
 Undo: an entry with the notation ``undo`` takes back the most recent action still in effect
 (consecutive undos go back one further action each). Nothing is ever deleted: the log keeps
@@ -40,7 +49,7 @@ from typing import Any
 from fivedice.core.actions import parse_action
 from fivedice.core.dice import DiceSource, RandomDice, normalize_sequence
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, VERIFIABLE_SCHEMES, parse_server_seed
 from fivedice.core.game import (
     FirstPlayer,
     GameKind,
@@ -55,6 +64,14 @@ from fivedice.core.rules import RuleSet, preset_name
 
 RECORD_HEADER = "# fivedice game record 1"
 
+SIGNATURE_PREFIX = "signature: "
+"""How the last line of a signed record begins."""
+SIGNATURE_ALGORITHM = "ed25519"
+PUBLIC_KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+FINGERPRINT_DIGITS = 32
+"""A key's fingerprint: the first 32 hex digits (128 bits) of the SHA-256 of its 32 bytes."""
+
 UNDO = "undo"
 """The log notation of an undo: it takes back the most recent action still in effect."""
 
@@ -63,6 +80,81 @@ class RecordError(FivediceError):
     """A game record (a saved log or an exported text) does not replay to a valid game."""
 
     retryable = False
+
+
+@dataclass(frozen=True)
+class RecordSignature:
+    """The signature line of a record: who signed (a public key) and the signature."""
+
+    public_key: bytes
+    value: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return key_fingerprint(self.public_key)
+
+    def line(self) -> str:
+        return f"{SIGNATURE_PREFIX}{SIGNATURE_ALGORITHM} {self.public_key.hex()} {self.value.hex()}"
+
+
+def key_fingerprint(public_key: bytes) -> str:
+    """The short name of a public key people compare: SHA-256 of its bytes, 32 hex digits
+    in groups of four.
+
+    >>> key_fingerprint(bytes(32))
+    '66687aad-f862bd77-6c8fc18b-8e9f8e20'
+    """
+    digits = hashlib.sha256(public_key).hexdigest()[:FINGERPRINT_DIGITS]
+    return "-".join(digits[i : i + 8] for i in range(0, FINGERPRINT_DIGITS, 8))
+
+
+def split_signature(text: str) -> tuple[str, RecordSignature | None]:
+    """The record's signed text and its signature (None: the record is not signed).
+
+    The signed text is the record with ``\r\n`` read as ``\n``, up to and including the line
+    break before the signature line; its UTF-8 bytes are what was signed. The signature line
+    is the last line (a final line break after it or not), spelled exactly as
+    `RecordSignature.line` writes it. A record without a signature line is returned whole
+    (normalised the same way).
+
+    Raises:
+        RecordError: the last line is a signature line that cannot be read.
+    """
+    normalised = text.replace("\r\n", "\n")
+    body = normalised.removesuffix("\n")
+    head, _, last = body.rpartition("\n")
+    if not last.startswith(SIGNATURE_PREFIX):
+        return normalised, None
+    parts = last[len(SIGNATURE_PREFIX) :].split(" ")
+    signature = None
+    if (
+        len(parts) == 3
+        and parts[0] == SIGNATURE_ALGORITHM
+        and len(parts[1]) == 2 * PUBLIC_KEY_BYTES
+        and len(parts[2]) == 2 * SIGNATURE_BYTES
+        and all(c in "0123456789abcdef" for c in parts[1] + parts[2])
+    ):
+        signature = RecordSignature(bytes.fromhex(parts[1]), bytes.fromhex(parts[2]))
+    if signature is None or signature.line() != last:
+        # Written exactly as `RecordSignature.line` writes it: the proof has one spelling.
+        raise RecordError(
+            N_(
+                "the signature line reads 'signature: {algorithm} PUBLIC_KEY SIGNATURE'"
+                " (lowercase hex)"
+            ),
+            algorithm=SIGNATURE_ALGORITHM,
+        )
+    return head + "\n", signature
+
+
+def signed_bytes(body: str) -> bytes:
+    """The bytes a record's signature is made over: its signed text (`split_signature`)."""
+    return body.replace("\r\n", "\n").encode("utf-8")
+
+
+def with_signature(body: str, signature: RecordSignature) -> str:
+    """The record text `body` (as `record_to_text` wrote it) with its signature line."""
+    return body + signature.line() + "\n"
 
 
 def dice_for(seed: int, number: int) -> RandomDice:
@@ -308,6 +400,34 @@ def _undo(
     return before
 
 
+def terms_digest(settings: GameSettings, practice: bool) -> str:
+    """The SHA-256 (hex) of a game's terms, bound into its dice by scheme ``hmac-sha256-v2``:
+    what the players agreed to when it started, and nobody may change after.
+
+    The terms are the compact, key-sorted, ASCII JSON of ``{"rules": RULES_SETTINGS,
+    "first_player": ..., "match_length": ..., "kind": ..., "practice": true/false,
+    "players": [NAME, ...]}`` (the names in seat order; a seat handed to a CPU keeps its
+    name, so its CPU level is not a term).
+    """
+    terms = {
+        "rules": settings.rules.settings(),
+        "first_player": settings.first_player.value,
+        "match_length": settings.match_length,
+        "kind": settings.kind.value,
+        "practice": practice,
+        "players": [seat.name for seat in settings.seats],
+    }
+    text = json.dumps(terms, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def record_terms(record: GameRecord) -> str | None:
+    """The terms digest a record's dice are bound to (None: a scheme without terms)."""
+    if record.dice_scheme != SCHEME_V2:
+        return None
+    return terms_digest(record.settings, record.practice)
+
+
 def settings_lines(settings: GameSettings) -> list[str]:
     lines = [
         f"rules: {rules_key(settings.rules)}",
@@ -389,7 +509,7 @@ def _dice_headers(headers: dict[str, str]) -> dict[str, Any]:
     scheme = headers.get("dice_scheme", LEGACY_SCHEME)
     if scheme == LEGACY_SCHEME:
         return {}
-    if scheme != SCHEME:
+    if scheme not in VERIFIABLE_SCHEMES:
         raise RecordError(N_("unknown dice scheme {scheme!r}"), scheme=scheme)
     seeds = json.loads(headers.get("client_seeds", "[]"))
     if not isinstance(seeds, list) or not all(isinstance(seed, str) for seed in seeds):
@@ -446,9 +566,11 @@ def _clipped(text: str, most: int = 60) -> str:
 
 
 def _parse_record(text: str, *, check: bool) -> GameRecord:
+    # The signature line (if any) is checked elsewhere (`fivedice.service.signing`).
+    text, _ = split_signature(text)
     # Lines end at "\n" only: the other characters `str.splitlines` splits at (U+2028, ...)
     # are never written in a record, and must not make one line read as two.
-    lines = text.replace("\r\n", "\n").split("\n")
+    lines = text.split("\n")
     if not lines or lines[0].strip() != RECORD_HEADER:
         raise RecordError(
             N_("not a fivedice game record (the first line must be {header!r})"),
@@ -463,7 +585,7 @@ def _parse_record(text: str, *, check: bool) -> GameRecord:
             raise RecordError(
                 N_("line {number}: expected 'key: value', got {line!r}"),
                 number=index + 1,
-                line=lines[index],
+                line=_clipped(lines[index]),
             )
         key, value = key.strip(), value.strip()
         if key == "seat":

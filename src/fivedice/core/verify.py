@@ -7,17 +7,25 @@ numbers, replays the log, and names the first action that does not match. A reco
 progress is refused (its server seed is not revealed yet). Records of practice games with a
 seed of the client's (and of games saved before verifiable dice) are recomputed from that
 seed; there is no commitment to check for them.
+
+The whole record - names, rules, boxes, totals, status, practice flag - is vouched for by its
+signature (`fivedice.core.record.split_signature`, checked by `fivedice.service.signing`);
+`record_verdict` is the one policy that turns the signature's status and this check into
+what `fivedice verify` and the verify page say: verified only when the signature holds and
+every roll was committed to and recomputed; altered when anything does not match; otherwise
+not verifiable, and why (in progress, practice, dice from before verifiable dice, unsigned).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from fivedice.core.dice import DiceSource
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import LEGACY_SCHEME, HmacDice, commitment_of
-from fivedice.core.record import GameRecord, dice_for
+from fivedice.core.record import GameRecord, dice_for, record_terms
 
 
 class VerifyRefusedError(FivediceError):
@@ -58,6 +66,79 @@ class Verification:
         return min(numbers) if numbers else None
 
 
+class SignatureStatus(Enum):
+    """What a record's signature line says about the rest of it."""
+
+    VALID = "valid"
+    """Made over every other line by the key named in it (and that key is trusted)."""
+    MISSING = "missing"
+    """No signature line (a record exported before records were signed)."""
+    INVALID = "invalid"
+    """Not a signature of these lines by that key: something was changed after signing."""
+    OTHER_KEY = "other_key"
+    """A true signature, but by another key than the one the checker said to trust."""
+
+
+class Verdict(Enum):
+    """What `fivedice verify` concludes about a record, and its exit status."""
+
+    VERIFIED = "verified"
+    """Signed, and every roll committed to and recomputed; the log replays to its totals."""
+    ALTERED = "altered"
+    """Something does not match: the signature, the commitment, a roll, the log, a total."""
+    NOT_YET = "not_yet"
+    """A game in progress (or without its server seed): its dice cannot be checked yet."""
+    PRACTICE = "practice"
+    """A practice game: its dice came from a seed known in advance."""
+    OLD_DICE = "old_dice"
+    """A game saved before verifiable dice: its dice came from a seed known in advance."""
+    UNSIGNED = "unsigned"
+    """The dice check out, but nothing vouches for the names, rules, boxes or status."""
+    NO_PROOF = "no_proof"
+    """Neither a signature nor committed dice: nothing in the record can be checked."""
+
+    @property
+    def exit_status(self) -> int:
+        """0 verified, 1 altered, 3 not (fully) verifiable (2 is a record that cannot be read)."""
+        if self is Verdict.VERIFIED:
+            return 0
+        if self is Verdict.ALTERED:
+            return 1
+        return 3
+
+
+def record_verdict(
+    signature: SignatureStatus, verification: Verification | None, *, practice: bool
+) -> Verdict:
+    """The verdict on a record, from its signature and its dice check (None: the check was
+    refused - a game in progress).
+
+    Never "verified" for dice nobody can check, nor for a record nothing vouches for.
+
+    >>> record_verdict(SignatureStatus.VALID, Verification(3, True), practice=False)
+    <Verdict.VERIFIED: 'verified'>
+    >>> record_verdict(SignatureStatus.INVALID, Verification(3, True), practice=False)
+    <Verdict.ALTERED: 'altered'>
+    >>> record_verdict(SignatureStatus.VALID, Verification(3, False), practice=True)
+    <Verdict.PRACTICE: 'practice'>
+    >>> record_verdict(SignatureStatus.MISSING, Verification(3, True), practice=False)
+    <Verdict.UNSIGNED: 'unsigned'>
+    """
+    if signature in (SignatureStatus.INVALID, SignatureStatus.OTHER_KEY):
+        return Verdict.ALTERED
+    if verification is None:
+        return Verdict.NOT_YET
+    if not verification.ok:
+        return Verdict.ALTERED
+    if not verification.committed:
+        if signature is SignatureStatus.MISSING:
+            return Verdict.NO_PROOF
+        return Verdict.PRACTICE if practice else Verdict.OLD_DICE
+    if signature is SignatureStatus.MISSING:
+        return Verdict.UNSIGNED
+    return Verdict.VERIFIED
+
+
 def verify_record(record: GameRecord) -> Verification:
     """Recomputes every roll of a record from its seeds and checks its commitment and log.
 
@@ -92,9 +173,10 @@ def verify_record(record: GameRecord) -> Verification:
                 )
             )
         seeds = record.client_seeds
+        terms = record_terms(record)  # (a changed name or rule changes every die)
 
         def source(number: int) -> DiceSource:
-            return HmacDice(server_seed, seeds, number)
+            return HmacDice(server_seed, seeds, number, terms)
     else:
 
         def source(number: int) -> DiceSource:

@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Action, parse_action
 from fivedice.core.errors import N_, FivediceError, SettingsError
-from fivedice.core.fairdice import SCHEME, DiceSeedError, DiceSeeds, client_seed_list
+from fivedice.core.fairdice import DiceSeedError, DiceSeeds, client_seed_list
 from fivedice.core.game import GameSettings, GameState, apply, new_game
-from fivedice.core.record import UNDO, RecordingDice
+from fivedice.core.record import UNDO, RecordingDice, terms_digest
 from fivedice.service.coach import (
     Coaching,
     chances_are_estimates,
@@ -194,10 +194,12 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
                 else DiceSeeds(server_seed, client_seed_list(client_seeds, len(settings.seats)))
             )
             seed = random.SystemRandom().getrandbits(62)  # seeds the CPU players' choices
+            # The rules and players are bound into every die (scheme hmac-sha256-v2).
+            seeds = replace(seeds, terms=terms_digest(settings, practice))
         dice_fields: dict[str, Any] = {}
         if seeds is not None:
             dice_fields = {
-                "dice_scheme": SCHEME,
+                "dice_scheme": seeds.scheme,
                 "dice_commitment": seeds.commitment,
                 "client_seeds": seeds.client_seeds,
                 "_server_seed": seeds.server_seed,
@@ -208,6 +210,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
                 () if seeds is None else seeds.client_seeds,
                 seed,
                 0,
+                None if seeds is None else seeds.terms,
             )
         )
         state = new_game(settings, opening)

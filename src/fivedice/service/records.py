@@ -3,18 +3,100 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any
 
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameKind
 from fivedice.core.record import parse_record
+from fivedice.core.verify import (
+    Problem,
+    SignatureStatus,
+    Verdict,
+    Verification,
+    VerifyRefusedError,
+    record_verdict,
+    verify_record,
+)
 from fivedice.service.cpu import unknown_level
 from fivedice.service.saved import SavedGames
+from fivedice.service.signing import SignatureCheck, TrustedKey, check_signature, record_key
 from fivedice.store import DAMAGED, IN_PROGRESS, GameDamagedError, GameSummary, record_to_text
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
-if TYPE_CHECKING:
-    from fivedice.core.verify import Verification
+
+class SignatureMismatchError(FivediceError):
+    """The record's signature does not vouch for it (changed after signing, or another key)."""
+
+
+@dataclass(frozen=True)
+class RecordCheck:
+    """Everything `fivedice verify` and the verify page say about a record: the verdict,
+    the signature (and the fingerprint of its key), and the dice check (None: refused, a
+    game in progress - `refused` says why)."""
+
+    verdict: Verdict
+    signature: SignatureCheck
+    verification: Verification | None
+    refused: VerifyRefusedError | None = None
+    trusted: TrustedKey | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is Verdict.VERIFIED
+
+    @property
+    def committed(self) -> bool:
+        return self.verification is not None and self.verification.committed
+
+    @property
+    def rolls(self) -> int:
+        return 0 if self.verification is None else self.verification.rolls
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """What does not match: the signature first, then the dice and the log."""
+        found = () if self.verification is None else self.verification.problems
+        fingerprint = self.signature.fingerprint or "-"
+        if self.signature.status is SignatureStatus.INVALID:
+            mismatch = SignatureMismatchError(
+                N_(
+                    "the signature by key {fingerprint} does not match the record: a line was"
+                    " changed, added or removed after it was signed"
+                ),
+                fingerprint=fingerprint,
+            )
+            found = (Problem(None, mismatch), *found)
+        elif self.signature.status is SignatureStatus.OTHER_KEY:
+            other = SignatureMismatchError(
+                N_("the record is signed by key {fingerprint}, not the one you trust ({trusted})"),
+                fingerprint=fingerprint,
+                trusted=self.trusted.shown if self.trusted else "-",
+            )
+            found = (Problem(None, other), *found)
+        return found
+
+    @property
+    def first_bad_action(self) -> int | None:
+        return None if self.verification is None else self.verification.first_bad_action
+
+
+def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordCheck:
+    """Checks a record as `fivedice verify` does: its signature over every line (and, with
+    `trusted`, who made it), its commitment, every roll recomputed, its log replayed.
+
+    Raises:
+        RecordError: the text is not a record that can be read.
+    """
+    signature = check_signature(text, trusted)
+    record = parse_record(text, check=False)
+    try:
+        verification: Verification | None = verify_record(record)
+        refused = None
+    except VerifyRefusedError as error:
+        verification, refused = None, error
+    verdict = record_verdict(signature.status, verification, practice=record.practice)
+    return RecordCheck(verdict, signature, verification, refused, trusted)
 
 
 class Records(SavedGames):
@@ -55,27 +137,30 @@ class Records(SavedGames):
         return _with_level_check(games[0]) if games else None
 
     def export(self, game_id: int) -> str:
-        """The game record as text (settings, seed, and every action with its dice).
+        """The game record as text (settings, seed, and every action with its dice), signed
+        with the installation's record key (`fivedice.service.signing`).
 
         Raises:
             GameNotFoundError; GameDamagedError as `load` (a damaged game is not exported,
-            so every exported record replays).
+            so every exported record replays); RecordKeyError: the record key cannot be
+            read or created.
         """
         record = self.store.load_game(game_id)
         self._checked_state(game_id, record)
-        return record_to_text(record)
+        return record_key().sign(record_to_text(record))
 
-    def verify_dice(self, game_id: int) -> Verification:
-        """Checks a game's dice as anyone else would: from its exported record alone (the
-        commitment, and every roll recomputed from the revealed seeds).
+    def verify_dice(self, game_id: int) -> RecordCheck:
+        """Checks a game as anyone else would: from its exported record alone (the
+        signature, the commitment, and every roll recomputed from the revealed seeds).
 
         Raises:
             GameNotFoundError; GameDamagedError as `export`; VerifyRefusedError: the game
             is in progress (its server seed is still secret).
         """
-        from fivedice.core.verify import verify_record as check_dice
-
-        return check_dice(parse_record(self.export(game_id), check=False))
+        check = check_record_text(self.export(game_id))
+        if check.refused is not None:
+            raise check.refused
+        return check
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
         """Statistics per profile and rule preset (practice games excluded)."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fivedice.core.dice import DiceSource
-from fivedice.core.fairdice import LEGACY_SCHEME, HmacDice
+from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME_V2, HmacDice
 from fivedice.core.game import GameState
+from fivedice.core.record import terms_digest
 from fivedice.store import IN_PROGRESS, GameRecord, dice_for
 
 
@@ -57,7 +58,10 @@ class GameView:
 
     def dice_for_action(self, number: int) -> DiceSource:
         """The dice source of action `number` of this game (0: the first-player roll-off)."""
-        return action_dice(self._server_seed, self.client_seeds, self.seed, number)
+        terms = None
+        if self.dice_scheme == SCHEME_V2:  # the terms are bound into the dice
+            terms = terms_digest(self.state.settings, self.practice)
+        return action_dice(self._server_seed, self.client_seeds, self.seed, number, terms)
 
     @property
     def is_cpu_turn(self) -> bool:
@@ -66,11 +70,15 @@ class GameView:
 
 
 def action_dice(
-    server_seed: bytes | None, client_seeds: tuple[str, ...], seed: int, number: int
+    server_seed: bytes | None,
+    client_seeds: tuple[str, ...],
+    seed: int,
+    number: int,
+    terms: str | None = None,
 ) -> DiceSource:
     """The dice source of action `number` of a game (0: the first-player roll-off): the
-    verifiable dice of its seeds, or, for a game without a server seed, the legacy dice of
-    its `seed`."""
+    verifiable dice of its seeds (and terms, scheme ``hmac-sha256-v2``), or, for a game
+    without a server seed, the legacy dice of its `seed`."""
     if server_seed is not None:
-        return HmacDice(server_seed, client_seeds, number)
+        return HmacDice(server_seed, client_seeds, number, terms)
     return dice_for(seed, number)

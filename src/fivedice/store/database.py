@@ -54,7 +54,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import URL, make_url
 
 from fivedice.core.errors import N_, FivediceError, Phrase
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, DiceSeeds
+from fivedice.core.fairdice import LEGACY_SCHEME, DiceSeeds
 from fivedice.core.game import GameSettings, GameState, rank
 from fivedice.core.names import name_key, visible_text
 from fivedice.core.record import (
@@ -959,7 +959,7 @@ def _dice_columns(seeds: DiceSeeds | None) -> dict[str, Any]:
     if seeds is None:
         return {"dice_scheme": LEGACY_SCHEME}
     return {
-        "dice_scheme": SCHEME,
+        "dice_scheme": seeds.scheme,
         "server_seed": seeds.server_seed_hex,
         "dice_commitment": seeds.commitment,
         "client_seeds_json": json.dumps(list(seeds.client_seeds)),
@@ -971,7 +971,7 @@ def _dice_fields(seeds: DiceSeeds | None) -> dict[str, Any]:
     if seeds is None:
         return {}
     return {
-        "dice_scheme": SCHEME,
+        "dice_scheme": seeds.scheme,
         "dice_commitment": seeds.commitment,
         "client_seeds": seeds.client_seeds,
         "server_seed": seeds.server_seed,

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from fivedice.core.actions import parse_action
 from fivedice.core.errors import N_, FivediceError
-from fivedice.core.fairdice import LEGACY_SCHEME, SCHEME, parse_server_seed
+from fivedice.core.fairdice import LEGACY_SCHEME, VERIFIABLE_SCHEMES, parse_server_seed
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, Seat
 from fivedice.core.names import visible_text
 from fivedice.core.record import (
@@ -370,11 +370,11 @@ def _dice(game: Any, seat_count: int) -> dict[str, Any]:
     scheme = text_in(game.dice_scheme, "games.dice_scheme")
     if scheme == LEGACY_SCHEME:
         return {}
-    if scheme != SCHEME:
+    if scheme not in VERIFIABLE_SCHEMES:
         raise Damage(
             N_("games.dice_scheme {value!r} is not one of {schemes}"),
             value=_clip(scheme),
-            schemes=f"{LEGACY_SCHEME}, {SCHEME}",
+            schemes=", ".join((LEGACY_SCHEME, *VERIFIABLE_SCHEMES)),
         )
     column = "games.server_seed"
     try:
@@ -403,7 +403,7 @@ def _dice(game: Any, seat_count: int) -> dict[str, Any]:
 
 def _listed_dice(game: Any) -> dict[str, Any]:
     """The commitment of a listed game, and its server seed once the game is over."""
-    if game.dice_scheme != SCHEME:
+    if game.dice_scheme not in VERIFIABLE_SCHEMES:
         return {}
     over = game.status != IN_PROGRESS
     return {

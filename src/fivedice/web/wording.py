@@ -240,6 +240,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "verify_dice": _("Verify the dice"),
         "download_record": _("Download the game record"),
         "verify_title": _("Checking the dice of this game"),
+        "record_key": _("The key that signs this server's game records (its fingerprint):"),
         "verify_yourself": _(
             "Check it yourself: download the record and run {command}, or recompute the dice"
             " with a few lines of your own code (the construction is in the README)."

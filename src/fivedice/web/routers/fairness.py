@@ -1,9 +1,11 @@
-"""Fair dice on the web: the verify page and the game record (`/g/{id}/verify`,
-`/g/{id}/record.txt`).
+"""Fair dice on the web: the verify page, the game record and the key that signs records
+(`/g/{id}/verify`, `/g/{id}/record.txt`, `/fairness/key`).
 
 The verify page runs the same check as `fivedice verify RECORD`, on the record exactly as it
 is downloaded here - so what the page says is what anyone can re-check with the record and
-the README's few lines of code, without trusting this server.
+the README's few lines of code, without trusting this server. Every record is signed with
+this server's record key (`fivedice.service.signing`); `/fairness/key` publishes its public
+half and fingerprint, which `fivedice verify --key` pins.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from fivedice.core.errors import FivediceError
 from fivedice.core.verify import VerifyRefusedError
+from fivedice.service.signing import record_key
 from fivedice.web.deps import GameId, Hub
 from fivedice.web.hub import UnknownGameError
 from fivedice.web.routers.pages import Who, render
 from fivedice.web.wording import gettext_for
 from fivedice.wording.text import error_text
+from fivedice.wording.verdicts import verdict_lines
 
 router = APIRouter(include_in_schema=False)
 
@@ -42,19 +46,13 @@ async def verify_page(
             raise  # (a signed id of a game not saved here): the app's one not-found page
         return render(request, visitor, "message.html", status=422,
                       message=error_text(problem, gettext))  # fmt: skip
-    if not verification.ok:
-        verdict = gettext("The record does not verify:")
-    elif verification.committed:
-        verdict = gettext(
-            "Verified: all rolls ({count} in all) are the ones the seeds give, and the"
-            " server seed matches the commitment."
-        ).format(count=verification.rolls)
-    else:
-        verdict = gettext(
-            "Verified from the game's seed: all rolls ({count} in all). Its dice were"
-            " known in advance (a practice game, or one saved before verifiable dice):"
-            " there is no commitment to check."
-        ).format(count=verification.rolls)
+    verdict, *more = verdict_lines(
+        verification.verdict,
+        rolls=verification.rolls,
+        fingerprint=verification.signature.fingerprint,
+        pinned=True,  # the page checks this server's own record with this server's key
+        gettext=gettext,
+    )
     first = verification.first_bad_action
     return render(
         request,
@@ -63,13 +61,23 @@ async def verify_page(
         pid=public_id,
         ok=verification.ok,
         verdict=verdict,
+        notes=more,
         problems=[error_text(p.error, gettext) for p in verification.problems],
         first_bad=None
         if first is None
         else gettext("The first action that does not match: {number}.").format(number=first),
         commitment=view.dice_commitment,
         server_seed=view.server_seed,
+        key_fingerprint=verification.signature.fingerprint,
     )
+
+
+@router.get("/fairness/key", response_class=PlainTextResponse)
+async def record_signing_key() -> Response:
+    """The public key that signs this server's game records, and its fingerprint:
+    ``ed25519 HEX`` then ``fingerprint: ...`` (what `fivedice verify --key FILE` reads)."""
+    key = await run_in_threadpool(record_key)
+    return PlainTextResponse(key.published, headers={"Cache-Control": "public, max-age=3600"})
 
 
 @router.get("/g/{public_id}/record.txt", response_class=PlainTextResponse)
