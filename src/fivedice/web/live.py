@@ -16,6 +16,10 @@ Across workers:
 
 `Topic.SEATS` tells the workers that a game's seats changed (a seat handed to a CPU) without
 a new version: they drop their cached view of it.
+
+A change wakes every stream of it at once; `SharedReads` lets them share one database read
+(a room's thousand watchers: one read per change per worker, not a thousand). Game streams
+share theirs through the hub's event cache.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +40,9 @@ UNKNOWN = 2**62  # "something may have changed": the listener reconnected
 SHUTDOWN_POLL_SECONDS = 0.5
 Watched = tuple[Topic, int]  # what a stream watches: a topic and the id of its game or room
 Hook = Callable[[Topic, int, int], None]  # (topic, id, version) of a committed change
+Now = tuple[int, str]  # a watched thing as one read found it: its version, its JSON text
+Read = Callable[[int], Awaitable[Now]]  # reads it now (by id) from the database
+SHARED_KEPT = 4096  # the newest read kept per watched thing, for this many things
 
 
 @dataclass(eq=False)
@@ -71,6 +79,100 @@ class Subscription:
         self.wake.set()
 
 
+class SharedReads:
+    """One database read per change per worker, shared by every stream that watches it.
+
+    When a change is announced, every stream of it wakes at once and asks for the thing
+    now. Without sharing each one read the database itself: 3,000 watchers of a room meant
+    3,000 reads per change, and seconds before the last one heard of it. Here a stream that
+    knows the version announced gets the newest read kept if that is as new, or waits for
+    the read already under way; at most one read per watched thing runs at a time, and
+    those who need a fresher one than it (it started before they asked) share the one
+    queued behind it. So a change costs one read, however many streams watch.
+    """
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Watched, Now] = OrderedDict()
+        # The read under way per watched thing, with its number (reads are numbered as
+        # they begin: a read numbered above `_begun` as a caller saw it began after it).
+        self._running: dict[Watched, tuple[asyncio.Task[Now], int]] = {}
+        self._queued: dict[Watched, asyncio.Task[Now]] = {}
+        self._begun = 0
+
+    async def now(self, watched: Watched, known: int | None, read: Read) -> Now:
+        """The thing as a read found it: at least version `known` if that is given, else
+        (or if no read finds that version) as a read that began after this call found it.
+
+        Raises what `read` raises (every waiter of that read gets its error).
+        """
+        asked = self._begun
+        if known is not None:
+            while True:
+                kept = self._kept.get(watched)
+                if kept is not None and kept[0] >= known:
+                    return kept
+                running = self._running.get(watched)
+                if running is None:
+                    break
+                task, number = running
+                found = await asyncio.shield(task)
+                if found[0] >= known or number > asked:
+                    return found
+        return await asyncio.shield(self._next(watched, read))
+
+    def kept(self, watched: Watched) -> Now | None:
+        """The newest read kept of it (None: none)."""
+        return self._kept.get(watched)
+
+    def _next(self, watched: Watched, read: Read) -> asyncio.Task[Now]:
+        """The read that begins after now: a new one, or the one queued behind the one
+        under way."""
+        queued = self._queued.get(watched)
+        if queued is not None:
+            return queued
+        running = self._running.get(watched)
+        before = None if running is None else running[0]
+        task = asyncio.get_running_loop().create_task(self._read(watched, read, before))
+        task.add_done_callback(_retrieved)
+        if before is None:
+            self._begin(watched, task)
+        else:
+            self._queued[watched] = task
+        return task
+
+    def _begin(self, watched: Watched, task: asyncio.Task[Now]) -> None:
+        self._begun += 1
+        self._running[watched] = (task, self._begun)
+
+    async def _read(self, watched: Watched, read: Read, before: asyncio.Task[Now] | None) -> Now:
+        this = asyncio.current_task()
+        assert this is not None  # (a task: made by `_next`)
+        if before is not None:
+            await asyncio.wait({before})  # (its error is its own waiters')
+            del self._queued[watched]
+            self._begin(watched, this)
+        try:
+            found = await read(watched[1])
+        finally:
+            running = self._running.get(watched)
+            if running is not None and running[0] is this:
+                del self._running[watched]
+        kept = self._kept.get(watched)
+        if kept is None or found[0] >= kept[0]:
+            self._kept[watched] = found
+        self._kept.move_to_end(watched)
+        while len(self._kept) > SHARED_KEPT:
+            self._kept.popitem(last=False)
+        return found
+
+
+def _retrieved(task: asyncio.Task[Now]) -> None:
+    """Marks a shared read's error as seen (its waiters raised it; one whose waiters all
+    went away is not worth a "never retrieved" warning)."""
+    if not task.cancelled():
+        task.exception()
+
+
 class Live:
     """The in-process fan-out of one worker, plus PostgreSQL NOTIFY/LISTEN when the store is
     PostgreSQL.
@@ -91,6 +193,7 @@ class Live:
         self.streams: set[Subscription] = set()  # the open event streams (`closing`)
         self._watcher: asyncio.Task[None] | None = None
         self.remote_hooks: list[Hook] = []
+        self.reads = SharedReads()  # the streams' shared reads (rooms)
 
     @property
     def shared(self) -> bool:
