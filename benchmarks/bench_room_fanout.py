@@ -95,12 +95,14 @@ async def _wait_up(base: str) -> None:
 
 async def _measure(base: str, watchers: int, per_address: int, reads: Any) -> dict[str, Any]:
     timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
-    async with aiohttp.ClientSession(timeout=timeout) as api:
-        async with api.post(
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as api,
+        api.post(
             f"{base}/api/rooms",
             json={"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob", "kind": "friend"}]},
-        ) as made:
-            room = await made.json()
+        ) as made,
+    ):
+        room = await made.json()
     code, invitation = room["room"]["code"], room["invitations"][0]["invitation"]
     addresses = (watchers + per_address - 1) // per_address
     sessions = [
