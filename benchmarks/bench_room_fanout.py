@@ -11,7 +11,9 @@ joins, and the benchmark measures:
   the aim, one per watcher was the old way);
 - `reach_all_s`, `reach_p50_s`: from sending the join until the last watcher (the median
   watcher) received the new version;
-- `join_answer_s`: the join's own answer.
+- `join_answer_s`: the join's own answer;
+- `server_cpu_s`: the server process's CPU time (user + system) from the join until every
+  watcher heard it (the clients share the machine: their parsing is in the times above).
 
 Prints one JSON object. Bounded: `--watchers` at most 5,000, 127.0.0.x only, a minute's wait
 at most for anything. Run against an older tree with `PYTHONPATH=/that/tree/src`.
@@ -23,6 +25,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import resource
 import statistics
 import sys
@@ -70,6 +73,12 @@ def _serve(port: int, database: str, reads: Any, ready: Any) -> None:
     server.run()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _free_port() -> int:
     import socket
 
@@ -93,7 +102,9 @@ async def _wait_up(base: str) -> None:
             await asyncio.sleep(0.1)
 
 
-async def _measure(base: str, watchers: int, per_address: int, reads: Any) -> dict[str, Any]:
+async def _measure(
+    base: str, watchers: int, per_address: int, reads: Any, server: int
+) -> dict[str, Any]:
     timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
     async with (
         aiohttp.ClientSession(timeout=timeout) as api,
@@ -143,6 +154,7 @@ async def _measure(base: str, watchers: int, per_address: int, reads: Any) -> di
         await asyncio.sleep(0.5)  # every first read done
         with reads.get_lock():
             reads.value = 0
+        cpu_before = _cpu_seconds(server)
         async with aiohttp.ClientSession(timeout=timeout) as api:
             sent = time.monotonic()
             async with api.post(
@@ -152,6 +164,7 @@ async def _measure(base: str, watchers: int, per_address: int, reads: Any) -> di
                     raise SystemExit(f"the join failed: {joined.status} {await joined.text()}")
                 answered = time.monotonic() - sent
         await asyncio.wait_for(asyncio.gather(*tasks), WAIT_SECONDS)
+        cpu = _cpu_seconds(server) - cpu_before
         await asyncio.sleep(0.5)  # (a late read would still be counted)
         delays = sorted(moment - sent for moment in heard)
         return {
@@ -161,6 +174,7 @@ async def _measure(base: str, watchers: int, per_address: int, reads: Any) -> di
             "reach_all_s": round(delays[-1], 3),
             "reach_p50_s": round(statistics.median(delays), 3),
             "join_answer_s": round(answered, 3),
+            "server_cpu_s": round(cpu, 3),
         }
     finally:
         for session in sessions:
@@ -189,7 +203,8 @@ def main() -> None:
                 ready.wait(WAIT_SECONDS)
                 base = f"http://127.0.0.1:{port}"
                 asyncio.run(_wait_up(base))
-                results.append(asyncio.run(_measure(base, watchers, options.per_address, reads)))
+                measured = _measure(base, watchers, options.per_address, reads, server.pid)
+                results.append(asyncio.run(measured))
             finally:
                 server.terminate()
                 server.join(10)
