@@ -12,6 +12,7 @@ import json
 import httpx
 import pytest
 
+from fivedice.service.games import GameService
 from fivedice.store.notices import Topic
 from fivedice.web import create_app
 from fivedice.web.hub import GameHub
@@ -30,11 +31,11 @@ class Database:
         self.version = 0
         self.reads = 0
 
-    async def read(self, ident: int) -> tuple[int, str]:
+    async def read(self) -> tuple[int, str]:
         self.reads += 1
         version = self.version  # (the read sees the version of when it started)
         await asyncio.sleep(0.01)
-        return version, f"room {ident} v{version}"
+        return version, f"room 7 v{version}"
 
 
 def test_watchers_woken_by_one_change_share_one_read():
@@ -85,7 +86,7 @@ def test_a_failed_read_fails_its_waiters_and_the_next_change_reads_again():
         reads, database = SharedReads(), Database()
         calls = 0
 
-        async def failing(ident: int) -> tuple[int, str]:
+        async def failing() -> tuple[int, str]:
             nonlocal calls
             calls += 1
             await asyncio.sleep(0.01)
@@ -130,15 +131,21 @@ def test_every_watcher_of_a_room_hears_a_join_from_one_read_of_the_room(
         assert made.status_code == 201, made.text
         code = made.json()["room"]["code"]
         invitation = made.json()["invitations"][0]["invitation"]
-        heard = asyncio.run(_watch_room(base, code, invitation, counted_room_reads, ROOM_WATCHERS))
+
+        def join():
+            return httpx.post(f"{base}/api/rooms/{code}/join", json={"invitation": invitation})
+
+        url = f"/api/rooms/{code}/events"
+        heard = asyncio.run(_watch(base, url, 0, join, counted_room_reads, ROOM_WATCHERS))
     reads_for_the_join, versions = heard
     assert versions == [1] * ROOM_WATCHERS  # every watcher heard the join ...
     assert reads_for_the_join == 1  # ... from one read of the room
 
 
-async def _watch_room(base, code, invitation, counter, watchers):
-    """Opens `watchers` streams of the room, waits until each has the room, lets Bob join,
-    and returns the reads made for the join and the version each watcher then heard."""
+async def _watch(base, url, first, change, counter, watchers):
+    """Opens `watchers` streams at `url`, waits until each has version `first`, makes the
+    `change` (in a thread), and returns the reads counted for it and the version each
+    watcher then heard."""
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     timeout = httpx.Timeout(WAIT_SECONDS)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
@@ -147,13 +154,13 @@ async def _watch_room(base, code, invitation, counter, watchers):
 
         async def watch() -> int:
             nonlocal ready
-            async with client.stream("GET", f"/api/rooms/{code}/events") as response:
+            async with client.stream("GET", url) as response:
                 assert response.status_code == 200
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
                         continue
                     version = json.loads(line[5:])["version"]
-                    if version == 0:
+                    if version == first:
                         ready += 1
                         if ready == watchers:
                             opened.set()
@@ -164,7 +171,47 @@ async def _watch_room(base, code, invitation, counter, watchers):
         tasks = [asyncio.ensure_future(watch()) for _ in range(watchers)]
         await asyncio.wait_for(opened.wait(), WAIT_SECONDS)
         counter["reads"] = 0
-        joined = await client.post(f"/api/rooms/{code}/join", json={"invitation": invitation})
-        assert joined.status_code == 200, joined.text
+        changed = await asyncio.to_thread(change)
+        assert changed.status_code == 200, changed.text
         versions = await asyncio.wait_for(asyncio.gather(*tasks), WAIT_SECONDS)
         return counter["reads"], versions
+
+
+@pytest.fixture
+def counted_game_reads(monkeypatch):
+    """Counts the reads of a game's log (`GameService.latest`, `versions_after`)."""
+    counter = {"reads": 0}
+    for name in ("latest", "versions_after"):
+        original = getattr(GameService, name)
+
+        def counting(self, *args, _original=original, **kwargs):
+            counter["reads"] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(GameService, name, counting)
+    return counter
+
+
+def test_every_watcher_of_a_game_hears_an_action_with_at_most_one_read_of_the_game(
+    service, counted_game_reads
+):
+    app = create_app(service, SECRET, cpu_delay_ms=0, cpu_scan_seconds=0.5)
+    with running(app) as base:
+        made = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}], "seed": 3})
+        assert made.status_code == 201, made.text
+        game = made.json()
+        seat = {"Authorization": f"Bearer {game['tokens'][0]['token']}"}
+
+        def act():
+            return httpx.post(
+                f"{base}/api/games/{game['id']}/actions",
+                json={"action": "roll", "version": game["version"]},
+                headers=seat,
+            )
+
+        url = f"/api/games/{game['id']}/events"
+        reads_for_the_roll, versions = asyncio.run(
+            _watch(base, url, game["version"], act, counted_game_reads, ROOM_WATCHERS)
+        )
+    assert versions == [game["version"] + 1] * ROOM_WATCHERS
+    assert reads_for_the_roll <= 1

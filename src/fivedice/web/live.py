@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import signal
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +41,8 @@ SHUTDOWN_POLL_SECONDS = 0.5
 Watched = tuple[Topic, int]  # what a stream watches: a topic and the id of its game or room
 Hook = Callable[[Topic, int, int], None]  # (topic, id, version) of a committed change
 Now = tuple[int, str]  # a watched thing as one read found it: its version, its JSON text
-Read = Callable[[int], Awaitable[Now]]  # reads it now (by id) from the database
+Read = Callable[[], Awaitable[Now]]  # reads it now from the database
+Shared = Hashable  # what streams share reads of: a `Watched`, or one with its audience
 SHARED_KEPT = 4096  # the newest read kept per watched thing, for this many things
 
 
@@ -89,17 +90,20 @@ class SharedReads:
     the read already under way; at most one read per watched thing runs at a time, and
     those who need a fresher one than it (it started before they asked) share the one
     queued behind it. So a change costs one read, however many streams watch.
+
+    What is shared is keyed by what the streams watch; streams that must see different
+    things of it (say members and outsiders of a room) share reads under keys of their own.
     """
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[Watched, Now] = OrderedDict()
+        self._kept: OrderedDict[Shared, Now] = OrderedDict()
         # The read under way per watched thing, with its number (reads are numbered as
         # they begin: a read numbered above `_begun` as a caller saw it began after it).
-        self._running: dict[Watched, tuple[asyncio.Task[Now], int]] = {}
-        self._queued: dict[Watched, asyncio.Task[Now]] = {}
+        self._running: dict[Shared, tuple[asyncio.Task[Now], int]] = {}
+        self._queued: dict[Shared, asyncio.Task[Now]] = {}
         self._begun = 0
 
-    async def now(self, watched: Watched, known: int | None, read: Read) -> Now:
+    async def now(self, key: Shared, known: int | None, read: Read) -> Now:
         """The thing as a read found it: at least version `known` if that is given, else
         (or if no read finds that version) as a read that began after this call found it.
 
@@ -108,59 +112,55 @@ class SharedReads:
         asked = self._begun
         if known is not None:
             while True:
-                kept = self._kept.get(watched)
+                kept = self._kept.get(key)
                 if kept is not None and kept[0] >= known:
                     return kept
-                running = self._running.get(watched)
+                running = self._running.get(key)
                 if running is None:
                     break
                 task, number = running
                 found = await asyncio.shield(task)
                 if found[0] >= known or number > asked:
                     return found
-        return await asyncio.shield(self._next(watched, read))
+        return await asyncio.shield(self._next(key, read))
 
-    def kept(self, watched: Watched) -> Now | None:
-        """The newest read kept of it (None: none)."""
-        return self._kept.get(watched)
-
-    def _next(self, watched: Watched, read: Read) -> asyncio.Task[Now]:
+    def _next(self, key: Shared, read: Read) -> asyncio.Task[Now]:
         """The read that begins after now: a new one, or the one queued behind the one
         under way."""
-        queued = self._queued.get(watched)
+        queued = self._queued.get(key)
         if queued is not None:
             return queued
-        running = self._running.get(watched)
+        running = self._running.get(key)
         before = None if running is None else running[0]
-        task = asyncio.get_running_loop().create_task(self._read(watched, read, before))
+        task = asyncio.get_running_loop().create_task(self._read(key, read, before))
         task.add_done_callback(_retrieved)
         if before is None:
-            self._begin(watched, task)
+            self._begin(key, task)
         else:
-            self._queued[watched] = task
+            self._queued[key] = task
         return task
 
-    def _begin(self, watched: Watched, task: asyncio.Task[Now]) -> None:
+    def _begin(self, key: Shared, task: asyncio.Task[Now]) -> None:
         self._begun += 1
-        self._running[watched] = (task, self._begun)
+        self._running[key] = (task, self._begun)
 
-    async def _read(self, watched: Watched, read: Read, before: asyncio.Task[Now] | None) -> Now:
+    async def _read(self, key: Shared, read: Read, before: asyncio.Task[Now] | None) -> Now:
         this = asyncio.current_task()
         assert this is not None  # (a task: made by `_next`)
         if before is not None:
             await asyncio.wait({before})  # (its error is its own waiters')
-            del self._queued[watched]
-            self._begin(watched, this)
+            del self._queued[key]
+            self._begin(key, this)
         try:
-            found = await read(watched[1])
+            found = await read()
         finally:
-            running = self._running.get(watched)
+            running = self._running.get(key)
             if running is not None and running[0] is this:
-                del self._running[watched]
-        kept = self._kept.get(watched)
+                del self._running[key]
+        kept = self._kept.get(key)
         if kept is None or found[0] >= kept[0]:
-            self._kept[watched] = found
-        self._kept.move_to_end(watched)
+            self._kept[key] = found
+        self._kept.move_to_end(key)
         while len(self._kept) > SHARED_KEPT:
             self._kept.popitem(last=False)
         return found

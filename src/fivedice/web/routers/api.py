@@ -827,9 +827,9 @@ async def room_events(
     def later(ident: int, seen: int | None, known: int | None) -> None:
         return None  # (the shared read below answers)
 
-    async def read(ident: int) -> Now:
-        version, text, _kind = (await run_in_threadpool(hub.room_events_since, ident, None))[0]
-        return version, text
+    async def read() -> Now:
+        now = await run_in_threadpool(hub.room_events_since, room.room_id, None)
+        return now[0][0], now[0][1]
 
     async def shared(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
         # Every watcher of the room in this worker wakes for a change: one read serves all.
