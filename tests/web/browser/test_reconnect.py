@@ -24,6 +24,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 CAUGHT_UP_MS = 2_000  # the bound: the player's turn shown within 2 s
 OFFLINE_SECONDS = 20
+# Refreshes tried while offline: waits of 0.5, 1, 2, 4, 8, 15 s (each ±25 %) fit at most 7
+# tries in 20 s; a page that polled would make dozens.
+MOST_TRIES_OFFLINE = 8
 CPU_DELAY_MS = 700  # the CPU's pace: its turn (3-5 steps) outlasts the test's own steps
 WAIT_MS = 30_000  # generous, for what no figure is asked of
 
@@ -116,6 +119,11 @@ def test_a_page_offline_while_the_cpu_plays_shows_the_banner_and_then_the_player
     context, page, navigations = _new_page(browser, base)
     try:
         _play_a_turn(page)
+        tries: list[str] = []
+        page.on(
+            "request",
+            lambda request: tries.append(request.url) if "?seen=" in request.url else None,
+        )
         context.set_offline(True)
         away = version(page)
         _banner(page).wait_for(timeout=WAIT_MS)
@@ -130,6 +138,8 @@ def test_a_page_offline_while_the_cpu_plays_shows_the_banner_and_then_the_player
         page.wait_for_timeout(OFFLINE_SECONDS * 1000)
         assert _banner(page).count() == 1  # still away: still said
         assert version(page) == away and _state(page) != "act"  # nothing came in meanwhile
+        print(f"\n{len(tries)} refreshes tried while offline")
+        assert 1 <= len(tries) <= MOST_TRIES_OFFLINE  # tried again, with backoff
         back = time.monotonic()
         context.set_offline(False)
         _my_turn(page, CAUGHT_UP_MS * 3)

@@ -54,7 +54,9 @@
   }
 
   // One task tried again with backoff: `later()` after the next wait (once, however often
-  // asked), `now()` at once (the waits start again from 0.5 s), `settled()` when it worked.
+  // asked), `soon()` at once unless a retry waits already (news pushed while the server
+  // fails does not hurry it), `now()` at once (the waits start again from 0.5 s: the
+  // network is back), `settled()` when it worked.
   function retrier(task) {
     let attempt = 0;
     let timer = null;
@@ -65,6 +67,7 @@
         timer = window.setTimeout(function () { timer = null; task(); }, backoff(attempt));
         attempt += 1;
       },
+      soon: function () { if (timer === null) task(); },
       now: function () { cancel(); attempt = 0; task(); },
       settled: function () { cancel(); attempt = 0; },
     };
@@ -90,7 +93,7 @@
         if (source !== current.source) return;
         retries.settled();
         setGone("stream", false);
-        if (broken) { broken = false; catchUp(); }
+        if (broken) { broken = false; catchUp(false); }
       });
       source.addEventListener("error", function () {
         if (source !== current.source) return;
@@ -116,23 +119,24 @@
     };
   }
 
-  // Something may have been missed: read the state again (the board, or the room).
-  function catchUp() {
+  // Something may have been missed: read the state again (the board, or the room); `now`:
+  // at once, even if a retry waits (the network is back, the page shown again).
+  function catchUp(now) {
     stale = true;
-    if (board()) refreshes.now();
-    if (document.getElementById("room")) roomReads.now();
+    if (board()) { if (now) refreshes.now(); else refreshes.soon(); }
+    if (document.getElementById("room")) { if (now) roomReads.now(); else roomReads.soon(); }
   }
 
   window.addEventListener("offline", function () { setGone("network", true); });
   window.addEventListener("online", function () {
     setGone("network", false);
     if (stream) stream.reopen(true);
-    catchUp();
+    catchUp(true);
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible") return;
     if (stream) stream.reopen(false);
-    catchUp();
+    catchUp(true);
   });
 
   // -- the game's board --------------------------------------------------------------------
@@ -271,7 +275,7 @@
     // its board back with the form's answer.
     const seen = function (event) {
       wanted = Math.max(wanted, Number(event.lastEventId));
-      if (wanted > version()) refresh();
+      if (wanted > version()) refreshes.soon();
     };
     stream = watch(function () {
       const b = board();
@@ -342,7 +346,7 @@
       if (data.game) { stop(); window.location.assign("/g/" + data.game); return; }
       const current = document.getElementById("room");
       if (!current || data.version <= Number(current.dataset.version || "-1")) return;
-      readRoom();
+      roomReads.soon();
     };
     stream = watch(function () {
       const source = new EventSource(url);
