@@ -7,7 +7,9 @@ page. Two ways the page used to stop for good until reloaded:
   again and shows her turn within 2 s;
 - her phone is offline for 20 s while the CPU plays: the "Reconnecting…" banner shows while
   she is away, and within 2 s of the network coming back her page shows her turn, without a
-  reload.
+  reload;
+- Ann's waiting room is offline while Bob joins: the banner, then Bob within 2 s of the
+  network coming back.
 
 Screenshots of the banner at 360 and 1280 px go to `test-artifacts/`.
 """
@@ -151,3 +153,43 @@ def test_a_page_offline_while_the_cpu_plays_shows_the_banner_and_then_the_player
         assert navigations == [] and page.evaluate("() => window.__sameDocument === true")
     finally:
         context.close()
+
+
+def test_a_waiting_room_offline_while_a_friend_joins_shows_the_banner_and_then_the_friend(
+    browser, served
+):
+    base, _app = served
+    ann_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    bob_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        ann = ann_context.new_page()
+        ann.goto(base + "/")
+        ann.fill("#name0", "Ann")
+        ann.select_option("#kind1", "friend")
+        ann.fill("#name1", "Bob")
+        ann.click("#start")
+        ann.wait_for_selector("#room")
+        invite = ann.locator("input[data-invite]").input_value()
+        navigations = []
+        ann.on("framenavigated", lambda frame: navigations.append(frame.url))
+        ann.evaluate("() => { window.__sameDocument = true; }")
+        ann_context.set_offline(True)
+        _banner(ann).wait_for(timeout=WAIT_MS)
+        bob = bob_context.new_page()
+        bob.goto(invite)
+        bob.fill("#join-name", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector("#room")
+        ann.wait_for_timeout(1000)
+        assert ann.locator("#seat-1.joined").count() == 0  # away: not seen yet
+        back = time.monotonic()
+        ann_context.set_offline(False)
+        ann.wait_for_selector("#seat-1.joined", timeout=CAUGHT_UP_MS * 3)
+        caught_up = time.monotonic() - back
+        print(f"\nfriend shown {caught_up:.2f} s after the network came back")
+        assert caught_up < CAUGHT_UP_MS / 1000
+        _banner(ann).wait_for(state="detached", timeout=CAUGHT_UP_MS)
+        assert navigations == [] and ann.evaluate("() => window.__sameDocument === true")
+    finally:
+        ann_context.close()
+        bob_context.close()
