@@ -107,8 +107,8 @@
       // Opens it again now (the network is back, the page shown again) unless it is open
       // and may be trusted: after the network was gone, a connection may have died unseen.
       reopen: function (always) {
-        const open = current.source && current.source.readyState === EventSource.OPEN;
-        if (always || !open) { broken = true; retries.now(); }
+        const healthy = current.source && current.source.readyState === EventSource.OPEN;
+        if (always || !healthy) { broken = true; retries.now(); }
       },
       close: function () {
         closed = true;
