@@ -157,9 +157,9 @@ class SharedReads:
             running = self._running.get(key)
             if running is not None and running[0] is this:
                 del self._running[key]
-        kept = self._kept.get(key)
-        if kept is None or found[0] >= kept[0]:
-            self._kept[key] = found
+        # (Kept whatever its version: the reads of one thing run one after the other, so the
+        # last one is the freshest, even for a room deleted and its id given again.)
+        self._kept[key] = found
         self._kept.move_to_end(key)
         while len(self._kept) > SHARED_KEPT:
             self._kept.popitem(last=False)
