@@ -184,3 +184,28 @@ def test_a_game_abandoned_by_another_worker_reaches_the_streams(cluster, workers
     assert ended["event"] == "abandoned" and ended["id"] == "1"
     assert data(ended)["status"] == "abandoned" and data(ended)["server_seed"]
     assert httpx.get(f"{a.base}/api/games/{gid}").json()["status"] == "abandoned"
+
+
+def test_room_streams_on_both_workers_hear_a_join_made_on_one(cluster, workers):
+    # Each worker's watchers share one read of the room per change (SharedReads): the
+    # watchers of the worker that did not make the change hear it through PostgreSQL.
+    a, b = workers
+    made = httpx.post(
+        f"{a.base}/api/rooms",
+        json={"players": [{"name": "Ann", "kind": "me"}, {"name": "Bob", "kind": "friend"}]},
+    )
+    assert made.status_code == 201, made.text
+    code = made.json()["room"]["code"]
+    invitation = made.json()["invitations"][0]["invitation"]
+    with (
+        httpx.stream("GET", f"{a.base}/api/rooms/{code}/events", timeout=30) as on_a,
+        httpx.stream("GET", f"{a.base}/api/rooms/{code}/events", timeout=30) as again_on_a,
+        httpx.stream("GET", f"{b.base}/api/rooms/{code}/events", timeout=30) as on_b,
+    ):
+        streams = [events(response) for response in (on_a, again_on_a, on_b)]
+        assert [data(next(stream))["version"] for stream in streams] == [0, 0, 0]
+        joined = httpx.post(f"{b.base}/api/rooms/{code}/join", json={"invitation": invitation})
+        assert joined.status_code == 200, joined.text
+        heard = [data(next(stream)) for stream in streams]
+    assert [room["version"] for room in heard] == [1, 1, 1]
+    assert all(room["seats"][1]["joined"] for room in heard)

@@ -276,10 +276,14 @@ def test_the_form_refuses_an_unknown_cpu_level(client, service):
 
 
 def test_app_js_listens_and_never_polls():
-    # Moves are pushed (EventSource); no timer asks the server again and again.
+    # Moves are pushed (EventSource); no timer asks the server again and again. The one
+    # timer is the retry after a failure, with a growing wait (tests/web/browser/
+    # test_reconnect.py counts the requests of a page that is offline).
     script = (TEMPLATES.parent / "static" / "app.js").read_text()
     assert "EventSource" in script
-    assert "setTimeout" not in script and "setInterval" not in script
+    assert "setInterval" not in script and script.count("setTimeout") == 1
+    retrier = script[script.index("function retrier(") :]
+    assert "setTimeout" in retrier[: retrier.index("\n  }\n")]
     assert "location.reload" not in script
 
 

@@ -16,6 +16,10 @@ Across workers:
 
 `Topic.SEATS` tells the workers that a game's seats changed (a seat handed to a CPU) without
 a new version: they drop their cached view of it.
+
+A change wakes every stream of it at once; `SharedReads` lets them share one database read
+(a room's thousand watchers: one read per change per worker, not a thousand). Game streams
+share theirs through the hub's event cache.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +40,10 @@ UNKNOWN = 2**62  # "something may have changed": the listener reconnected
 SHUTDOWN_POLL_SECONDS = 0.5
 Watched = tuple[Topic, int]  # what a stream watches: a topic and the id of its game or room
 Hook = Callable[[Topic, int, int], None]  # (topic, id, version) of a committed change
+Now = tuple[int, str]  # a watched thing as one read found it: its version, its JSON text
+Read = Callable[[], Awaitable[Now]]  # reads it now from the database
+Shared = Hashable  # what streams share reads of: a `Watched`, or one with its audience
+SHARED_KEPT = 4096  # the newest read kept per watched thing, for this many things
 
 
 @dataclass(eq=False)
@@ -71,6 +80,99 @@ class Subscription:
         self.wake.set()
 
 
+class SharedReads:
+    """One database read per change per worker, shared by every stream that watches it.
+
+    When a change is announced, every stream of it wakes at once and asks for the thing
+    now. Without sharing each one read the database itself: 3,000 watchers of a room meant
+    3,000 reads per change, and seconds before the last one heard of it. Here a stream that
+    knows the version announced gets the newest read kept if that is as new, or waits for
+    the read already under way; at most one read per watched thing runs at a time, and
+    those who need a fresher one than it (it started before they asked) share the one
+    queued behind it. So a change costs one read, however many streams watch.
+
+    What is shared is keyed by what the streams watch; streams that must see different
+    things of it (say members and outsiders of a room) share reads under keys of their own.
+    """
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Shared, Now] = OrderedDict()
+        # The read under way per watched thing, with its number (reads are numbered as
+        # they begin: a read numbered above `_begun` as a caller saw it began after it).
+        self._running: dict[Shared, tuple[asyncio.Task[Now], int]] = {}
+        self._queued: dict[Shared, asyncio.Task[Now]] = {}
+        self._begun = 0
+
+    async def now(self, key: Shared, known: int | None, read: Read) -> Now:
+        """The thing as a read found it: at least version `known` if that is given, else
+        (or if no read finds that version) as a read that began after this call found it.
+
+        Raises what `read` raises (every waiter of that read gets its error).
+        """
+        asked = self._begun
+        if known is not None:
+            while True:
+                kept = self._kept.get(key)
+                if kept is not None and kept[0] >= known:
+                    return kept
+                running = self._running.get(key)
+                if running is None:
+                    break
+                task, number = running
+                found = await asyncio.shield(task)
+                if found[0] >= known or number > asked:
+                    return found
+        return await asyncio.shield(self._next(key, read))
+
+    def _next(self, key: Shared, read: Read) -> asyncio.Task[Now]:
+        """The read that begins after now: a new one, or the one queued behind the one
+        under way."""
+        queued = self._queued.get(key)
+        if queued is not None:
+            return queued
+        running = self._running.get(key)
+        before = None if running is None else running[0]
+        task = asyncio.get_running_loop().create_task(self._read(key, read, before))
+        task.add_done_callback(_retrieved)
+        if before is None:
+            self._begin(key, task)
+        else:
+            self._queued[key] = task
+        return task
+
+    def _begin(self, key: Shared, task: asyncio.Task[Now]) -> None:
+        self._begun += 1
+        self._running[key] = (task, self._begun)
+
+    async def _read(self, key: Shared, read: Read, before: asyncio.Task[Now] | None) -> Now:
+        this = asyncio.current_task()
+        assert this is not None  # (a task: made by `_next`)
+        if before is not None:
+            await asyncio.wait({before})  # (its error is its own waiters')
+            del self._queued[key]
+            self._begin(key, this)
+        try:
+            found = await read()
+        finally:
+            running = self._running.get(key)
+            if running is not None and running[0] is this:
+                del self._running[key]
+        # (Kept whatever its version: the reads of one thing run one after the other, so the
+        # last one is the freshest, even for a room deleted and its id given again.)
+        self._kept[key] = found
+        self._kept.move_to_end(key)
+        while len(self._kept) > SHARED_KEPT:
+            self._kept.popitem(last=False)
+        return found
+
+
+def _retrieved(task: asyncio.Task[Now]) -> None:
+    """Marks a shared read's error as seen (its waiters raised it; one whose waiters all
+    went away is not worth a "never retrieved" warning)."""
+    if not task.cancelled():
+        task.exception()
+
+
 class Live:
     """The in-process fan-out of one worker, plus PostgreSQL NOTIFY/LISTEN when the store is
     PostgreSQL.
@@ -91,6 +193,7 @@ class Live:
         self.streams: set[Subscription] = set()  # the open event streams (`closing`)
         self._watcher: asyncio.Task[None] | None = None
         self.remote_hooks: list[Hook] = []
+        self.reads = SharedReads()  # the streams' shared reads (rooms)
 
     @property
     def shared(self) -> bool:

@@ -303,6 +303,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "page_stuck": _(
             "The page could not reach the server or the move was refused; reload to try again."
         ),
+        "reconnecting": _("Connection lost. Reconnecting…"),
         "back_home": _("Back to the start"),
         "error": _("That did not work: {message}"),
         "rules_of": _("The rules of this game"),

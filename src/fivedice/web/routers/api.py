@@ -37,7 +37,7 @@ from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.web.deps import Hub
 from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
-from fivedice.web.live import Live, Subscription, Watched
+from fivedice.web.live import Live, Now, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -983,16 +983,34 @@ async def room_events(
 ) -> EventStream:
     """The room as it changes (joins, the start): `id:` its version, `data:` as GET returns."""
     room = await run_in_threadpool(hub.room, code)
+    live: Live = request.app.state.live
 
     def fetch(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
         return hub.room_events_since(ident, seen)
 
     def later(ident: int, seen: int | None, known: int | None) -> None:
-        return None  # (rooms change a few times in their life: read in a thread)
+        return None  # (the shared read below answers)
+
+    async def read() -> Now:
+        now = await run_in_threadpool(hub.room_events_since, room.room_id, None)
+        return now[0][0], now[0][1]
+
+    async def shared(ident: int, seen: int | None, known: int | None) -> list[tuple[int, str, str]]:
+        # Every watcher of the room in this worker wakes for a change: one read serves all.
+        return _room_events(await live.reads.now((Topic.ROOM, ident), known, read), seen)
 
     return await _stream(
-        request, (Topic.ROOM, room.room_id), fetch, later, _after(last_event_id, None)
+        request, (Topic.ROOM, room.room_id), fetch, later, _after(last_event_id, None), shared
     )
+
+
+def _room_events(now: Now, seen: int | None) -> list[tuple[int, str, str]]:
+    """What a room stream that has seen version `seen` sends, given the room `now`: nothing,
+    the room, or (a version the room never had) a "reset" with the room now."""
+    version, text = now
+    if seen is not None and version == seen:
+        return []
+    return [(version, text, "room" if seen is None or seen < version else "reset")]
 
 
 @router.post("/games/{game_id}/seats/{seat}/cpu", response_model=GameOut, responses=_ROOM_ERRORS)

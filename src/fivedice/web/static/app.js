@@ -5,13 +5,141 @@
 // for the board again. Nothing polls. Without JavaScript the same forms post and redirect,
 // and a "Reload" link shows the moves of others. No inline script anywhere: the
 // Content-Security-Policy allows only this file.
+//
+// A page never freezes and never needs a reload to catch up: a refresh that fails is tried
+// again (after 0.5, 1, 2, 4 ... up to 15 s, jittered so that a server coming back is not met
+// by every page at once), and the page reads its state again whenever it may have missed
+// something: the network came back (`online`), the page is shown again
+// (`visibilitychange`), its stream (re)connected. While the stream, the server or the
+// network is gone, a banner says so (base.html's #connection, a polite live region).
 (function () {
   "use strict";
   const FRAGMENT = "X-Fivedice-Fragment";
+  const FIRST_RETRY_MS = 500;
+  const LAST_RETRY_MS = 15000;
   let busy = false;
-  let again = false; // a new version came while a request was running
+  let again = false; // a refresh was asked for while a request was running
+  let stale = false; // the state must be read again (something may have been missed)
   let wanted = -1; // the newest version the stream announced
-  let source = null;
+  let stream = null; // the page's stream, watched: { reopen, close } (see `watch`)
+
+  // -- the connection: what is gone, the banner, the retries -------------------------------
+
+  const gone = { stream: false, server: false, network: false };
+
+  // The banner: a polite live region that is always in the page, given a line while
+  // something is gone and emptied when everything is back.
+  function setGone(what, value) {
+    if (gone[what] === value) return;
+    gone[what] = value;
+    const region = document.getElementById("connection");
+    if (!region) return;
+    const away = gone.stream || gone.server || gone.network;
+    const line = region.querySelector(".banner");
+    if (away && !line) {
+      const banner = document.createElement("p");
+      banner.className = "banner";
+      banner.textContent = region.dataset.reconnecting || "";
+      region.appendChild(banner);
+    } else if (!away && line) {
+      line.remove();
+    }
+  }
+
+  // The wait before retry number `attempt` (0, 1, ...): doubling from 0.5 s up to 15 s,
+  // each one anywhere between 75 % and 125 % of that.
+  function backoff(attempt) {
+    const base = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * Math.pow(2, attempt));
+    return Math.round(base * (0.75 + Math.random() * 0.5));
+  }
+
+  // One task tried again with backoff: `later()` after the next wait (once, however often
+  // asked), `soon()` at once unless a retry waits already (news pushed while the server
+  // fails does not hurry it), `now()` at once (the waits start again from 0.5 s: the
+  // network is back), `settled()` when it worked.
+  function retrier(task) {
+    let attempt = 0;
+    let timer = null;
+    function cancel() { if (timer !== null) { window.clearTimeout(timer); timer = null; } }
+    return {
+      later: function () {
+        if (timer !== null) return;
+        timer = window.setTimeout(function () { timer = null; task(); }, backoff(attempt));
+        attempt += 1;
+      },
+      soon: function () { if (timer === null) task(); },
+      now: function () { cancel(); attempt = 0; task(); },
+      settled: function () { cancel(); attempt = 0; },
+    };
+  }
+
+  // The page's stream (`open` makes its EventSource, listeners attached). An error shows the
+  // banner; the browser reconnects by itself, except when the server refused the stream
+  // (an overloaded or restarting server): then the page opens it again, with backoff. An
+  // `open` after an error hides the banner and reads the state again, whatever the stream
+  // sends (it may have been refused, or reopened from an older version).
+  function watch(open) {
+    let broken = false;
+    let closed = false;
+    const current = { source: null };
+    const retries = retrier(connect);
+    function connect() {
+      if (closed) return;
+      if (current.source) current.source.close();
+      const source = open();
+      current.source = source;
+      if (!source) return; // (nothing to watch any more: a game that is over)
+      source.addEventListener("open", function () {
+        if (source !== current.source) return;
+        retries.settled();
+        setGone("stream", false);
+        if (broken) { broken = false; catchUp(false); }
+      });
+      source.addEventListener("error", function () {
+        if (source !== current.source) return;
+        broken = true;
+        setGone("stream", true);
+        if (source.readyState === EventSource.CLOSED) retries.later();
+      });
+    }
+    connect();
+    return {
+      // Opens it again now (the network is back, the page shown again) unless it is open
+      // and may be trusted: after the network was gone, a connection may have died unseen.
+      reopen: function (always) {
+        const healthy = current.source && current.source.readyState === EventSource.OPEN;
+        if (always || !healthy) { broken = true; retries.now(); }
+      },
+      close: function () {
+        closed = true;
+        retries.settled();
+        if (current.source) current.source.close();
+        setGone("stream", false);
+      },
+    };
+  }
+
+  // Something may have been missed: read the state again (the board, or the room); `now`:
+  // at once, even if a retry waits (the network is back, the page shown again).
+  function catchUp(now) {
+    stale = true;
+    if (board()) { if (now) refreshes.now(); else refreshes.soon(); }
+    if (document.getElementById("room")) { if (now) roomReads.now(); else roomReads.soon(); }
+  }
+
+  window.addEventListener("offline", function () { setGone("network", true); });
+  window.addEventListener("online", function () {
+    setGone("network", false);
+    if (stream) stream.reopen(true);
+    catchUp(true);
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    if (stream) stream.reopen(false);
+    catchUp(true);
+  });
+
+  // -- the game's board --------------------------------------------------------------------
 
   function board() { return document.getElementById("board"); }
 
@@ -91,18 +219,35 @@
   async function send(url, options, automatic) {
     if (busy) { if (automatic) again = true; return; }
     busy = true;
+    if (automatic) stale = false; // (this read starts now: it sees all that came before)
     const headers = {};
     headers[FRAGMENT] = "1";
     if (options.method === "POST") headers["X-CSRF-Token"] = csrfToken();
+    let failed = false;
     try {
       const response = await fetch(url, Object.assign({ headers: headers, credentials: "same-origin" }, options));
+      // An overloaded or restarting server (or a proxy that lost it): a refresh tries again.
+      if (automatic && (response.status >= 500 || response.status === 429)) {
+        throw new Error("HTTP " + response.status);
+      }
       swap(await response.text());
+      setGone("server", false);
+      refreshes.settled();
     } catch (error) {
+      failed = true;
       if (!automatic) notice("");
     } finally {
       busy = false;
     }
-    if (again) { again = false; if (wanted > version()) refresh(); }
+    if (failed) {
+      // Not reached, or not answered: the page reads its board again until it is.
+      setGone("server", true);
+      stale = true;
+      refreshes.later();
+    } else if (again || stale) {
+      again = false;
+      if (stale || wanted > version()) refresh();
+    }
     if (!board() || !board().dataset.events) stop();
   }
 
@@ -111,39 +256,91 @@
     return b ? Number(b.dataset.version || "-1") : -1;
   }
 
-  // A newer version was saved: show the board as the server renders it for this visitor.
-  // `seen`: the moves since the version shown are announced.
+  // A newer version was saved (or one may have been missed): show the board as the server
+  // renders it for this visitor. `seen`: the moves since the version shown are announced.
   function refresh() {
+    if (!board()) return;
     send(window.location.pathname + "?seen=" + version(), { method: "GET" }, true);
   }
+  const refreshes = retrier(refresh);
 
-  function stop() { if (source) { source.close(); source = null; } }
+  function stop() { if (stream) { stream.close(); stream = null; } }
 
   // One stream per page. EventSource reconnects by itself and sends Last-Event-ID, so the
-  // server sends every version missed meanwhile.
+  // server sends every version missed meanwhile; a stream the page opens again starts
+  // after the version of the board shown then.
   function listen() {
-    const b = board();
-    if (!b || !b.dataset.events || !window.EventSource) return;
-    source = new EventSource(b.dataset.events);
+    if (!board() || !board().dataset.events || !window.EventSource) return;
     // Only versions newer than the board shown: this page's own action already brought
     // its board back with the form's answer.
     const seen = function (event) {
       wanted = Math.max(wanted, Number(event.lastEventId));
-      if (wanted > version()) refresh();
+      if (wanted > version()) refreshes.soon();
     };
-    source.onmessage = seen;
-    source.addEventListener("reset", seen);
-    // The game was abandoned: its status changed, not its version. Show it as it ends
-    // (the board of a game that is over has no stream: the refresh stops this one).
-    source.addEventListener("abandoned", refresh);
+    stream = watch(function () {
+      const b = board();
+      if (!b || !b.dataset.events) return null;
+      const source = new EventSource(b.dataset.events);
+      source.onmessage = seen;
+      source.addEventListener("reset", seen);
+      // The game was abandoned: its status changed, not its version. Show it as it ends
+      // (the board of a game that is over has no stream: the refresh stops this one).
+      source.addEventListener("abandoned", refresh);
+      return source;
+    });
   }
 
-  // The waiting room: who joined, live; when the host starts, everyone goes to the game.
+  // -- the waiting room ------------------------------------------------------------------
+
+  let roomBusy = false;
+  let roomAgain = false;
+
+  // The room as the server shows it to this visitor now (a started room sends it to the
+  // game); tried again with backoff until it answers.
+  async function readRoom() {
+    if (!document.getElementById("room")) return;
+    if (roomBusy) { roomAgain = true; return; }
+    roomBusy = true;
+    let failed = false;
+    try {
+      const headers = {};
+      headers[FRAGMENT] = "1";
+      const response = await fetch(window.location.pathname, { headers: headers, credentials: "same-origin" });
+      if (response.status >= 500 || response.status === 429) throw new Error("HTTP " + response.status);
+      const path = new URL(response.url, window.location.href).pathname;
+      if (response.redirected && path.indexOf("/g/") === 0) {
+        stop();
+        window.location.assign(response.url);
+        return;
+      }
+      const holder = document.createElement("div");
+      holder.innerHTML = await response.text();
+      const fresh = holder.querySelector("#room");
+      const now = document.getElementById("room");
+      if (fresh && now) { now.replaceWith(fresh); expandInvites(); }
+      setGone("server", false);
+      roomReads.settled();
+    } catch (error) {
+      failed = true;
+    } finally {
+      roomBusy = false;
+    }
+    if (failed) {
+      setGone("server", true);
+      roomReads.later();
+    } else if (roomAgain) {
+      roomAgain = false;
+      readRoom();
+    }
+  }
+  const roomReads = retrier(readRoom);
+
+  // Who joined, live; when the host starts, everyone goes to the game.
   function listenRoom() {
     const room = document.getElementById("room");
     if (!room || !room.dataset.roomEvents || !window.EventSource) return;
-    source = new EventSource(room.dataset.roomEvents);
-    const seen = async function (event) {
+    const url = room.dataset.roomEvents;
+    const seen = function (event) {
       let data = null;
       try { data = JSON.parse(event.data); } catch (error) { return; }
       // Started: the room's own address sends the holders of its seats to the game (the
@@ -151,20 +348,17 @@
       if (data.status === "started") { stop(); window.location.assign(window.location.pathname); return; }
       const current = document.getElementById("room");
       if (!current || data.version <= Number(current.dataset.version || "-1")) return;
-      try {
-        const headers = {};
-        headers[FRAGMENT] = "1";
-        const response = await fetch(window.location.pathname, { headers: headers, credentials: "same-origin" });
-        const holder = document.createElement("div");
-        holder.innerHTML = await response.text();
-        const fresh = holder.querySelector("#room");
-        const now = document.getElementById("room");
-        if (fresh && now) { now.replaceWith(fresh); expandInvites(); }
-      } catch (error) { /* the next event tries again */ }
+      roomReads.soon();
     };
-    source.onmessage = seen;
-    source.addEventListener("reset", seen);
+    stream = watch(function () {
+      const source = new EventSource(url);
+      source.onmessage = seen;
+      source.addEventListener("reset", seen);
+      return source;
+    });
   }
+
+  // -- forms, links and keys ---------------------------------------------------------------
 
   document.addEventListener("submit", function (event) {
     const form = event.target;
@@ -206,6 +400,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     expandInvites();
+    if (navigator.onLine === false) setGone("network", true);
     listen();
     listenRoom();
   });
