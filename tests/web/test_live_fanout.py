@@ -16,6 +16,7 @@ from fivedice.service.games import GameService
 from fivedice.store.notices import Topic
 from fivedice.web import create_app
 from fivedice.web.hub import GameHub
+from fivedice.web.limits import EdgeLimits
 from fivedice.web.live import SharedReads
 from tests.web.live_helpers import WAIT_SECONDS, running
 from tests.web.support import SECRET
@@ -36,6 +37,10 @@ class Database:
         version = self.version  # (the read sees the version of when it started)
         await asyncio.sleep(0.01)
         return version, f"room 7 v{version}"
+
+
+# Every watcher here streams from 127.0.0.1: lift the per-address cap on streams.
+WATCHERS = EdgeLimits(streams_per_client=1_000)
 
 
 def test_watchers_woken_by_one_change_share_one_read():
@@ -122,7 +127,7 @@ def counted_room_reads(monkeypatch):
 def test_every_watcher_of_a_room_hears_a_join_from_one_read_of_the_room(
     service, counted_room_reads
 ):
-    app = create_app(service, SECRET, cpu_delay_ms=0, cpu_scan_seconds=0.5)
+    app = create_app(service, SECRET, cpu_delay_ms=0, cpu_scan_seconds=0.5, limits=WATCHERS)
     with running(app) as base:
         made = httpx.post(
             f"{base}/api/rooms",
@@ -195,7 +200,7 @@ def counted_game_reads(monkeypatch):
 def test_every_watcher_of_a_game_hears_an_action_with_at_most_one_read_of_the_game(
     service, counted_game_reads
 ):
-    app = create_app(service, SECRET, cpu_delay_ms=0, cpu_scan_seconds=0.5)
+    app = create_app(service, SECRET, cpu_delay_ms=0, cpu_scan_seconds=0.5, limits=WATCHERS)
     with running(app) as base:
         made = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}], "seed": 3})
         assert made.status_code == 201, made.text
