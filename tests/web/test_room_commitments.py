@@ -174,3 +174,10 @@ def test_a_friends_seed_is_shown_to_everyone_as_soon_as_given(client):
     assert [s["client_seed"] for s in seen["seats"]] == ["", "bob's"]
     assert seen["version"] > before["version"]  # the room's stream announces it
     assert seen["dice_commitment"] == before["dice_commitment"]
+
+
+def test_the_join_by_code_form_asks_no_seed_before_a_commitment_is_shown(client):
+    """The form knows no room yet, so no commitment: the seed is given in the waiting room,
+    which shows it."""
+    page = client.get("/join").text
+    assert 'id="join-code"' in page and 'id="client-seed"' not in page
