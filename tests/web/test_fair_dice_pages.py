@@ -26,9 +26,11 @@ def _play_out(client, game, seat_headers):
 
 
 def test_a_friends_seed_joins_the_dice_committed_before_she_chose_it(client, app):
-    room = open_room(client, seed="", client_seed="ann's lucky socks")
+    shown, handle = _form_commitment(client.get("/").text)
+    room = open_room(client, seed="", client_seed="ann's lucky socks", commitment_handle=handle)
     page = client.get(room).text
     commitment = re.search(r'id="commitment">([0-9a-f]{64})<', page).group(1)
+    assert commitment == shown  # the new-game form's, shown before Ann chose her seed
     (invite,) = invitations(page)
     seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
     with PageClient(app, headers={"Origin": ORIGIN}) as bob:
@@ -214,14 +216,18 @@ def test_a_game_changed_behind_the_servers_back_is_refused_not_verified(client, 
 
 
 def test_the_api_room_commits_first_and_takes_each_players_seed(client, app):
+    drawn = client.post("/api/commitments").json()
     made = client.post(
         "/api/rooms",
-        json={"players": [{"name": "Ann", "kind": "me", "client_seed": "a"}, {"name": "Bob"}]},
+        json={
+            "players": [{"name": "Ann", "kind": "me", "client_seed": "a"}, {"name": "Bob"}],
+            "commitment_handle": drawn["handle"],
+        },
     )
     assert made.status_code == 201, made.text
     room = made.json()["room"]
     commitment = room["dice_commitment"]
-    assert len(commitment) == 64
+    assert commitment == drawn["commitment"]  # drawn before Ann chose "a"
     (invitation,) = made.json()["invitations"]
     too_long = client.post(
         f"/api/rooms/{room['code']}/join",

@@ -260,6 +260,41 @@ def test_rotation_moves_rooms_hosted_claims_and_tutorial_progress(client, app, s
     assert hub.browser_seats.holds_anything(new_host)
 
 
+def test_a_hosts_room_and_a_friends_devices_survive_every_later_rotation(client, app):
+    """Rooms hosted and seats claimed (by two devices of one friend) are kept under the
+    session id; each later grant rotates the ids, and nothing is lost on the way."""
+    hub = app.state.hub
+    room = open_room(client)
+    code = room[3:]
+    (invite,) = invitations(client.get(room).text)
+    seat, key = re.search(r"/invite/(\d+)\?key=(\w+)", invite).groups()
+    with another_browser(app) as phone, another_browser(app) as laptop:
+        phone.post("/join", data={"code": code, "seat": seat, "key": key, "name": "Bob"})
+        asked = phone.post(f"/r/{code}/devices").text
+        device_code = re.search(r'id="device-code">([\w-]+)<', asked).group(1)
+        assert laptop.post(f"/r/{code}/device", data={"key": device_code}).status_code == 200
+        before = {b: b.cookies.get(SESSION_COOKIE) for b in (client, phone, laptop)}
+        for browser in (client, phone, laptop):  # one more grant each: a game of their own
+            start(browser)
+        after = {b: b.cookies.get(SESSION_COOKIE) for b in (client, phone, laptop)}
+        assert all(after[b] != before[b] for b in after)
+        for old in before.values():
+            assert not hub.browser_seats.holds_anything(old)
+        waiting = hub.rooms.by_code(code)
+        assert waiting.host_key == session_key(after[client])
+        assert sorted(k for k, _since in hub.rooms.devices(waiting, int(seat))) == sorted(
+            session_key(after[b]) for b in (phone, laptop)
+        )
+        page = phone.get(room).text  # the phone lists both devices, itself marked
+        assert "Device 1 (this device)" in page and "<li>Device 2," in page
+        started = client.post(room + "/start", data={"version": waiting.version})
+        assert started.url.path.startswith("/g/")  # the host still starts it
+        game = started.url.path
+        for browser in (phone, laptop):  # both devices of Bob's are sent to the game
+            assert browser.get(room).url.path == game
+            assert public_id(game) in browser.get("/resume").text
+
+
 # -- the cookie over https -----------------------------------------------------------------
 
 

@@ -18,7 +18,12 @@ from typing import Any
 from fivedice.core.errors import N_
 from fivedice.core.fairdice import DiceSeedError, check_client_seed
 from fivedice.core.names import check_name, name_key
-from fivedice.service.creation import PlayerSpec, game_settings
+from fivedice.service.creation import (
+    Commitments,
+    PlayerSpec,
+    commitment_refusal,
+    game_settings,
+)
 from fivedice.service.games import GameService, GameView
 from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.store import GameRecord, NewGame
@@ -115,23 +120,49 @@ class RoomService:
         self._rooms = Rooms(games.store)
 
     def create(
-        self, seats: Sequence[RoomSeatSpec], *, host_session: str | None, options: dict[str, Any]
+        self,
+        seats: Sequence[RoomSeatSpec],
+        *,
+        host_session: str | None,
+        options: dict[str, Any],
+        handle: str | None = None,
+        commitments: Commitments | None = None,
     ) -> Room:
         """A waiting room for a game with friends' seats (checked now, started later).
+
+        Fair dice as in a game made directly (`creation.create_game`): the host's (and
+        pass-and-play) seeds need `handle`, a commitment `commitments` drew before they were
+        chosen; the room's server seed is then the committed one, and the handle makes this
+        one room (marked used in the room's transaction). Without seeds of the host's and
+        without a handle, the room draws its seed now: friends add theirs later, after its
+        commitment is shown.
 
         Raises:
             FivediceError: the settings cannot be played (as `creation.game_settings`), or
                 a client seed cannot be used.
+            CommitmentHandleError: the host's seeds without a handle, or a handle not drawn
+                here or expired. DiceSeedError: a handle with a chosen seed.
+            CommitmentUsedError: the handle already made a game or a room.
         """
         game_settings(
             [PlayerSpec(s.name, s.level if s.kind == "cpu" else None) for s in seats], **options
         )  # raises if they cannot be played
         seeds = [room_seed(options, s.client_seed) if s.kind != "cpu" else "" for s in seats]
+        refusal = commitment_refusal(seeds, handle, options.get("seed"))
+        if refusal is not None:
+            raise refusal
         host = session_key(host_session) if host_session else ""
+        rows = [(s.kind, s.name, s.level, seed) for s, seed in zip(seats, seeds, strict=True)]
+        if handle is None:
+            return self._rooms.create(host, options, rows)
+        if commitments is None:
+            raise TypeError("RoomService.create: a handle needs the commitments that drew it")
         return self._rooms.create(
             host,
             options,
-            [(s.kind, s.name, s.level, seed) for s, seed in zip(seats, seeds, strict=True)],
+            rows,
+            committed=commitments.server_seed(handle),
+            forget_before=commitments.forget_before(),
         )
 
     def by_code(self, code: str) -> Room:

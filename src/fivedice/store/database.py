@@ -164,6 +164,39 @@ class NewGame:
     dice_seeds: DiceSeeds | None = None
 
 
+def use_commitment(connection: Connection, commitment: str, *, forget_before: datetime) -> None:
+    """Records, in the caller's transaction, that a commitment drawn before its client seeds
+    (`fivedice.core.fairdice.Commitment`) made a game or a room: each makes one only,
+    whichever worker each request reaches (one insert that does nothing on a conflict, so
+    of two transactions at once the second waits for the first and finds it used). Uses
+    older than `forget_before` are dropped first (their handles have expired).
+
+    Raises:
+        CommitmentUsedError: this commitment already made a game or a room.
+    """
+    used = schema.used_commitments
+    values = {"commitment": commitment, "used_at": utc_now()}
+    connection.execute(delete(used).where(used.c.used_at < forget_before))
+    dialect = connection.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
+        added = connection.execute(
+            module.insert(used)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=[used.c.commitment])
+            .returning(used.c.commitment)
+        ).scalar_one_or_none()
+    else:
+        find = select(used.c.commitment).where(used.c.commitment == commitment)
+        added = None
+        if connection.execute(find).scalar_one_or_none() is None:
+            added = connection.execute(
+                insert(used).values(**values).returning(used.c.commitment)
+            ).scalar_one()
+    if added is None:
+        raise CommitmentUsedError(N_("this commitment has already made a game: draw a new one"))
+
+
 def insert_game(connection: Connection, game: NewGame) -> GameRecord:
     """Writes a new game inside the caller's transaction and returns its (empty) record.
 
@@ -596,31 +629,8 @@ class Store:
         """
         if game.dice_seeds is None:
             raise TypeError("save_committed_game: a game without dice seeds commits to nothing")
-        commitment = game.dice_seeds.commitment
-        used = schema.used_commitments
-        values = {"commitment": commitment, "used_at": utc_now()}
         with self._errors(N_("save the new game"), writing=True), self.writing() as connection:
-            connection.execute(delete(used).where(used.c.used_at < forget_before))
-            dialect = connection.dialect.name
-            if dialect in ("sqlite", "postgresql"):
-                module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
-                added = connection.execute(
-                    module.insert(used)
-                    .values(**values)
-                    .on_conflict_do_nothing(index_elements=[used.c.commitment])
-                    .returning(used.c.commitment)
-                ).scalar_one_or_none()
-            else:
-                find = select(used.c.commitment).where(used.c.commitment == commitment)
-                added = None
-                if connection.execute(find).scalar_one_or_none() is None:
-                    added = connection.execute(
-                        insert(used).values(**values).returning(used.c.commitment)
-                    ).scalar_one()
-            if added is None:
-                raise CommitmentUsedError(
-                    N_("this commitment has already made a game: draw a new one")
-                )
+            use_commitment(connection, game.dice_seeds.commitment, forget_before=forget_before)
             return insert_game(connection, game)
 
     def load_game(self, game_id: int) -> GameRecord:

@@ -28,7 +28,7 @@ from fivedice.core.fairdice import commitment_of, new_server_seed
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import GameRecord
 from fivedice.store import schema
-from fivedice.store.database import NewGame, Store, insert_game, utc_now
+from fivedice.store.database import NewGame, Store, insert_game, use_commitment, utc_now
 from fivedice.store.errors import StoreConflictError, StoreError
 from fivedice.store.rows import STARTED as STARTED
 from fivedice.store.rows import WAITING as WAITING
@@ -99,15 +99,36 @@ class Rooms:
         self.store = store
 
     def create(
-        self, host_key: str, options: dict[str, Any], seats: list[tuple[str, str, str | None, str]]
+        self,
+        host_key: str,
+        options: dict[str, Any],
+        seats: list[tuple[str, str, str | None, str]],
+        *,
+        committed: bytes | None = None,
+        forget_before: datetime | None = None,
     ) -> Room:
         """A new waiting room; `seats` are (kind, name, level, client seed). Seats other than
-        friends count as joined (the host holds them). The game's secret server seed is
-        drawn now, so its commitment can be shown before any friend adds a seed."""
+        friends count as joined (the host holds them).
+
+        The game's secret server seed is `committed`, one whose commitment was shown before
+        any seed of the host's was chosen (the new-game page, the API's two steps): it is
+        recorded as used in the room's transaction (`use_commitment`, dropping uses older
+        than `forget_before`), so it makes one room or game only. Without it the seed is
+        drawn now (no seed of the host's: its commitment is still shown before any friend
+        adds one).
+
+        Raises:
+            CommitmentUsedError: `committed` already made a game or a room (nothing saved).
+        """
+        if (committed is None) != (forget_before is None):
+            raise TypeError("Rooms.create: a committed seed needs forget_before, and only it")
+        server_seed = new_server_seed() if committed is None else committed
         for _attempt in range(8):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 with self.store._errors(N_("create the room")), self.store.writing() as db:
+                    if committed is not None and forget_before is not None:
+                        use_commitment(db, commitment_of(committed), forget_before=forget_before)
                     room_id = db.execute(
                         schema.rooms.insert().values(
                             code=code,
@@ -117,7 +138,7 @@ class Rooms:
                             version=0,
                             game_id=None,
                             created_at=utc_now(),
-                            server_seed=new_server_seed().hex(),
+                            server_seed=server_seed.hex(),
                         )
                     ).inserted_primary_key
                     assert room_id is not None

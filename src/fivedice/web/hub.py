@@ -671,9 +671,17 @@ class GameHub:
         *,
         host_session: str | None,
         options: dict[str, Any],
+        handle: str | None = None,
     ) -> Room:
-        """A waiting room (`RoomService.create`)."""
-        return self.rooms.create(seats, host_session=host_session, options=options)
+        """A waiting room (`RoomService.create`); `handle`: a commitment `commitments` drew
+        before the host's seeds were chosen (the room's server seed is the committed one)."""
+        return self.rooms.create(
+            seats,
+            host_session=host_session,
+            options=options,
+            handle=handle,
+            commitments=self.commitments,
+        )
 
     def room(self, code: str) -> Room:
         """Raises: RoomError: no such room."""

@@ -153,7 +153,9 @@ class CommitmentOut(BaseModel):
         description="SHA-256 (hex) of the server seed the game will have: check that the"
         " game's dice_commitment is this one"
     )
-    handle: str = Field(description="send it as commitment_handle to POST /api/games (once)")
+    handle: str = Field(
+        description="send it as commitment_handle to POST /api/games or POST /api/rooms (once)"
+    )
     expires: int = Field(description="Unix time (seconds) after which the handle is refused")
 
 
@@ -679,6 +681,14 @@ class NewRoomIn(BaseModel):
     first_player: Literal["first_seat", "highest_die", "highest_sum"] = "first_seat"
     match_length: Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)] = 1
     practice: bool = False
+    commitment_handle: str | None = Field(
+        default=None,
+        max_length=COMMITMENT_HANDLE_LENGTH,
+        description="the handle of a commitment from POST /api/commitments, drawn before the"
+        " host chose a seed: the room's server seed (its dice_commitment) is the committed"
+        " one. Required with a `client_seed` of a `me` or `local` seat; each handle makes one"
+        " room or game",
+    )
 
 
 class RoomSeatOut(BaseModel):
@@ -808,9 +818,27 @@ def _host(hub: GameHub, room: Room, credentials: HTTPAuthorizationCredentials | 
         )
 
 
-@router.post("/rooms", status_code=201, response_model=NewRoomOut, responses=_ROOM_ERRORS)
+@router.post(
+    "/rooms",
+    status_code=201,
+    response_model=NewRoomOut,
+    responses={
+        **_ROOM_ERRORS,
+        409: {"model": ErrorOut, "description": "This commitment handle already made a game"},
+        422: {
+            "model": ErrorOut,
+            "description": "Settings that cannot be played; a host's seed without a commitment"
+            " handle; a handle not drawn here or expired",
+        },
+    },
+)
 def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
-    """Makes a room; the answer holds the host key and each friend's seat invitation."""
+    """Makes a room; the answer holds the host key and each friend's seat invitation.
+
+    With a seed of the host's (`client_seed` of a `me` or `local` seat), draw a commitment
+    first (POST /api/commitments) and send its handle as `commitment_handle`: the room's
+    dice_commitment is then that one. Without, the one step still works (the room draws its
+    server seed now; friends add their seeds after seeing its commitment)."""
     room = hub.create_room(
         [
             RoomSeatSpec(
@@ -830,6 +858,7 @@ def create_room(body: NewRoomIn, hub: Hub) -> dict[str, Any]:
             "seed": body.seed,
             "practice": body.practice,
         },
+        handle=body.commitment_handle,
     )
     return {
         "room": hub.room_data(room),

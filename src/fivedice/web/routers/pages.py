@@ -919,7 +919,14 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             if visitor.session is None:
                 raise SeatError(N_("your browser has no session here; reload the page"), 403)
             room = await run_in_threadpool(
-                partial(hub.create_room, room_seats, host_session=visitor.session, options=options)
+                partial(
+                    hub.create_room,
+                    room_seats,
+                    host_session=visitor.session,
+                    options=options,
+                    # The form's commitment, shown before the host chose a seed: the room's.
+                    handle=(handle or None) if options["seed"] is None else None,
+                )
             )
             rotate_session(request.scope)  # the host's seats were granted
             return RedirectResponse(f"/r/{room.code}", status_code=303)

@@ -148,13 +148,25 @@ def invitation(
     return render(
         request, visitor, "join.html", code=room.code, seat=seat, key=key,
         seat_name=target.name, started=room.started,
-        chosen_seed=room.options.get("seed") is not None,
+        chosen_seed=room.options.get("seed") is not None, commitment=_commitment(room),
     )  # fmt: skip
+
+
+def _commitment(room: Room) -> str | None:
+    """The commitment a join form shows next to its seed field (None: no seed field).
+
+    Why: a seed is worth something only if the server's was fixed before it was chosen, so
+    the form shows the room's commitment (drawn with the room) before the friend types one.
+    The form by room code knows no room yet: it takes no seed (the waiting room, which shows
+    the commitment, has the seat's seed form).
+    """
+    return room.commitment if room.options.get("seed") is None else None
 
 
 @router.get("/join", response_class=HTMLResponse)
 def join_form(request: Request, visitor: Who, code: str = "") -> Response:
-    """The "Join a game" form: a room code and a name (an open seat)."""
+    """The "Join a game" form: a room code and a name (an open seat; the seed follows in
+    the waiting room, next to the room's commitment)."""
     return render(request, visitor, "join.html", code=code[:12], seat=None, key="", seat_name="")
 
 
@@ -180,10 +192,15 @@ def join(
         )  # fmt: skip
     except DiceSeedError as problem:  # the same form again, to fix the seed
         invited = int(seat) if key and seat.isascii() and seat.isdigit() else None
+        try:
+            commitment = _commitment(hub.room(code)) if invited is not None else None
+        except FivediceError:
+            commitment = None
         return render(
             request, visitor, "join.html", status=error_status(problem),
             code=code[:12], seat=invited, key=key if invited is not None else "",
             seat_name=name, error=_said(problem, visitor), client_seed=client_seed[:64],
+            commitment=commitment,
         )  # fmt: skip
     except FivediceError as problem:
         if key:
