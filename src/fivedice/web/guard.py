@@ -310,7 +310,7 @@ class PageGuard:
         if refusal is not None:
             await self._refuse(scope, send, refusal, status)
             return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replay_body(body, receive), send)
 
     async def _upgrade(self, old: str) -> str | None:
         """The id an older server's session id becomes, with everything kept under it moved
@@ -384,7 +384,7 @@ class PageGuard:
     async def _token_ok(self, scope: Scope, body: bytes, expected: str) -> bool:
         sent = _header(scope, CSRF_HEADER.encode())
         if sent is None:
-            request = Request(scope, _replay(body, _no_more))
+            request = Request(scope, replay_body(body, _no_more))
             try:
                 form = await request.form(max_files=0, max_fields=200)
                 value = form.get(CSRF_FIELD)
@@ -503,7 +503,7 @@ async def _read_body(receive: Receive) -> tuple[bytes, bool]:
             return b"".join(chunks), False
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     """A receive that gives the body read already, then whatever the client sends next."""
     done = False
 

@@ -35,7 +35,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fivedice.web.guard import LANG_COOKIE
+from fivedice.web.guard import LANG_COOKIE, replay_body
 from fivedice.web.wording import gettext_for, pick_language
 
 MAX_JSON_DEPTH = 32
@@ -222,7 +222,7 @@ class RequestLimits:
                 detail = f"malformed request: body: JSON nested more than {MAX_JSON_DEPTH} deep"
                 await _answer(send, 422, _json(detail), b"application/json")
                 return
-            receive = _replay(body, receive)
+            receive = replay_body(body, receive)
         if scope.get("method") == "GET" and _STREAM_PATH.fullmatch(path):
             await self._stream(scope, receive, send)
             return
@@ -319,17 +319,3 @@ def _content_length(scope: Scope) -> int | None:
     if not text.isdigit() or len(text) > 18:
         return 1 << 62
     return int(text)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A receive that gives the body read already, then whatever the client sends next."""
-    done = False
-
-    async def replaying() -> Message:
-        nonlocal done
-        if not done:
-            done = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replaying
