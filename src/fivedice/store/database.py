@@ -32,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 import platformdirs
 from sqlalchemy import (
+    Column,
     ColumnElement,
     Connection,
     DateTime,
@@ -177,22 +178,7 @@ def use_commitment(connection: Connection, commitment: str, *, forget_before: da
     used = schema.used_commitments
     values = {"commitment": commitment, "used_at": utc_now()}
     connection.execute(delete(used).where(used.c.used_at < forget_before))
-    dialect = connection.dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
-        added = connection.execute(
-            module.insert(used)
-            .values(**values)
-            .on_conflict_do_nothing(index_elements=[used.c.commitment])
-            .returning(used.c.commitment)
-        ).scalar_one_or_none()
-    else:
-        find = select(used.c.commitment).where(used.c.commitment == commitment)
-        added = None
-        if connection.execute(find).scalar_one_or_none() is None:
-            added = connection.execute(
-                insert(used).values(**values).returning(used.c.commitment)
-            ).scalar_one()
+    added = _insert_or_nothing(connection, used, values, used.c.commitment, used.c.commitment)
     if added is None:
         raise CommitmentUsedError(N_("this commitment has already made a game: draw a new one"))
 
@@ -1028,26 +1014,38 @@ def _profile_id(connection: Connection, name: str, now: datetime) -> int:
     if found is not None:
         return int(found)
     values = {"name": name.strip(), "name_key": key, "created_at": now}
-    dialect = connection.dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
-        inserted = connection.execute(
-            module.insert(profiles)
-            .values(**values)
-            .on_conflict_do_nothing(index_elements=[profiles.c.name_key])
-            .returning(profiles.c.id)
-        ).scalar_one_or_none()
-    else:
-        try:
-            with connection.begin_nested():
-                inserted = connection.execute(
-                    insert(profiles).values(**values).returning(profiles.c.id)
-                ).scalar_one()
-        except exc.IntegrityError:
-            inserted = None
+    inserted = _insert_or_nothing(connection, profiles, values, profiles.c.name_key, profiles.c.id)
     if inserted is not None:
         return int(inserted)
     return int(connection.execute(find).scalar_one())
+
+
+def _insert_or_nothing(
+    connection: Connection,
+    table: Table,
+    values: dict[str, Any],
+    key: Column[Any],
+    returning: Column[Any],
+) -> Any:
+    """Inserts a row unless one with the same unique `key` exists: the new row's `returning`,
+    or None. SQLite and PostgreSQL do nothing on the conflict (PostgreSQL waits for the other
+    transaction, then sees its committed row); elsewhere a savepoint catches the violation."""
+    dialect = connection.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
+        return connection.execute(
+            module.insert(table)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=[key])
+            .returning(returning)
+        ).scalar_one_or_none()
+    try:
+        with connection.begin_nested():
+            return connection.execute(
+                insert(table).values(**values).returning(returning)
+            ).scalar_one()
+    except exc.IntegrityError:
+        return None
 
 
 _DAMAGE_WORDS = ("not a database", "malformed", "file is encrypted", "unsupported file format")
