@@ -62,7 +62,7 @@ from fivedice.wording.plain import (
     ignored_positions_text,
     notation_text,
     nothing_held_text,
-    turn_heading,
+    turn_summary,
     verify_later_line,
 )
 from fivedice.wording.text import (
@@ -334,7 +334,7 @@ class PlainSession:
                 self.say(*end_lines(self.view))
                 return 0
             if self.new_turn:
-                self.say(*turn_heading(state), *dice_summary(state))
+                self.say(*turn_summary(state))
                 self.new_turn = False
             line = self.ask(f"{state.seats[state.current_seat].name}> ")
             if line is None:

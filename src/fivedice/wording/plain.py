@@ -120,6 +120,12 @@ def dice_summary(state: GameState) -> list[str]:
     return [roll_line(state), scoring_boxes_line(state)]
 
 
+def turn_summary(state: GameState) -> list[str]:
+    """Where a turn stands, for its start or when it is shown again (a resumed game, an undo
+    across turns): the heading, then the dice and what they score once rolled."""
+    return [*turn_heading(state), *dice_summary(state)]
+
+
 def notation_text(rules: RuleSet) -> str:
     """The actions in short: the column form (`score 2:chance`) only for a card that has
     several columns."""
