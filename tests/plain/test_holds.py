@@ -164,3 +164,19 @@ def test_short_forms_parse_to_actions(text, action):
 def test_lines_that_are_no_action_are_refused(text):
     with pytest.raises(MalformedActionError):
         parse_command(text)
+
+
+def test_an_undo_says_where_the_turn_stands_again(tmp_path):
+    said, log = play(["r", "hold 1", "z", "s chance", "undo"], tmp_path)
+    assert said[2] == [
+        "Your last action is taken back.",
+        "Roll 1 of 3: 6, 5, 4, 6, 2.",
+        "Boxes: Twos 2, Fours 4, Fives 5, Sixes 12, Chance 23",
+    ]
+    assert said[4] == [
+        "Your last action is taken back.",
+        "Turn 1 of 13.",
+        "Roll 1 of 3: 6, 5, 4, 6, 2.",
+        "Boxes: Twos 2, Fours 4, Fives 5, Sixes 12, Chance 23",
+    ]
+    assert log == ["roll", "hold 1", "undo", "score chance", "undo"]
