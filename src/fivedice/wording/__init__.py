@@ -7,7 +7,8 @@ new-game forms), `rules` (the rules in words), `game` (a game as plain text), `p
 plain mode's terse lines for screen readers), `moves` (actions and undos as sentences),
 `announcements` (extra turns and saved rolls), `coach` (the coach's options), `errors`
 (errors for players), `lessons` (the lesson list), `review` (a game's review), `lists` and
-`cells` (lists in words, text measured in terminal cells). `text` imports the most used of them in one line.
+`cells` (lists in words, text measured in terminal cells). `text` imports the most used of
+them in one line.
 
 Functions that take `gettext` (or `_`) translate with it instead: the web passes each
 request's catalog.
