@@ -97,7 +97,7 @@ def test_plain_play_reads_actions_and_survives_bad_lines():
     assert result.exit_code == 0
     out = result.stdout
     assert "there is no die 9" in out and "no box is called" in out
-    assert "turn 2 of 13" in out and "End of input" in out
+    assert "Turn 2 of 13." in out and "End of input" in out
 
 
 def test_plain_play_full_game_two_players():
@@ -139,7 +139,7 @@ def test_play_same_seed_same_dice():
     a = run("play", "--plain", "--seed", "9", input="roll\nroll\n").stdout
     b = run("play", "--plain", "--seed", "9", input="roll\nroll\n").stdout
     # The two games are saved as games 1 and 2; their dice are the same.
-    dice = [[line for line in out.splitlines() if "Dice:" in line] for out in (a, b)]
+    dice = [[line for line in out.splitlines() if "Roll " in line] for out in (a, b)]
     assert dice[0] == dice[1] and len(dice[0]) >= 2
 
 

@@ -25,6 +25,7 @@ VALID = [
     "roll", "r", "ROLL", "hold 1 2", "h 135", "hold 5", "release 2", "rel 1", "release 1 2 3 4 5",
     "score chance", "s full house", "score yahtzee", "score ones", "s 1:sixes", "score Kniffel",
     "y", "n", "yes", "undo", "u", "show", "help", "?", "rules", "",
+    "release all", "rel all", "1 3", "25", "z", "v", "h", "fair", "commitment",
 ]  # fmt: skip
 NEAR_VALID = [
     "hold 9", "hold 1 1", "hold 0", "hold -1", "hold", "h", "release", "rel 6", "roll 3", "rol",

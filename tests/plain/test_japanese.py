@@ -18,7 +18,7 @@ from tests.support.language import ScriptedPlayer
 COMMAND_WORDS = {
     # Typed by the player (they are the same in every language) and named in the help.
     "roll", "hold", "release", "score", "hint", "undo", "help", "show", "rules", "quit",
-    "r", "h", "rel", "s", "q", "y", "N", "chance", "full_house",
+    "r", "h", "rel", "s", "q", "y", "N", "chance", "full_house", "all", "fair", "z", "v", "u",
     # The command that resumes a saved game, and the CPU seats' name.
     "fivedice", "play", "plain", "resume", "CPU",
 }  # fmt: skip

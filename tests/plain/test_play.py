@@ -147,8 +147,15 @@ def test_end_of_input_answers_no_to_the_zero_question(tmp_path, monkeypatch):
 
 
 def test_short_forms_are_accepted(tmp_path):
-    play("r\nh 1 2\nrel 2\ns chance\n", tmp_path)
-    assert saved_log(tmp_path) == ["roll", "hold 1 2", "release 2", "score chance"]
+    play("r\n1 2\nrel 2\nhold 3\nrel all\ns chance\n", tmp_path)
+    assert saved_log(tmp_path) == [
+        "roll",
+        "hold 1 2",
+        "release 2",
+        "hold 3",
+        "release 1 3",
+        "score chance",
+    ]
 
 
 def test_box_names_are_shown_and_accepted_in_the_players_language(tmp_path, monkeypatch):
@@ -160,7 +167,7 @@ def test_box_names_are_shown_and_accepted_in_the_players_language(tmp_path, monk
         out = play("r\nscore Full House\nr\nscore große straße\nr\nscore full_house\n", tmp_path)
     finally:
         set_language("en")
-    assert "Dreierpasch 19" in out and "Kniffel 0" in out  # the open boxes, in German
+    assert "Felder: Dreier 9, Fünfer 10, Dreierpasch 19, Full House 25, Chance 19" in out
     assert "three_of_a_kind" not in out
     assert "Du erzielst 25 bei Full House" in out
     assert "Du erzielst 40 bei Große Straße" in out
@@ -289,7 +296,7 @@ def test_a_byte_order_mark_is_stripped(tmp_path):
         stdout=out,
         db=f"sqlite:///{tmp_path / 'plain.sqlite3'}",
     )
-    assert "roll 1 of 3" in out.getvalue()  # the roll was taken
+    assert "Roll 1 of 3: " in out.getvalue()  # the roll was taken
     assert "characters no command uses" not in out.getvalue()
     assert saved_log(tmp_path) == ["roll"]
 

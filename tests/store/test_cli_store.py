@@ -56,7 +56,7 @@ def test_play_offers_and_resumes_the_latest_game(db_url):
     resumed = run("play", "--plain", "--db", db_url, "--resume", "1", input="roll\n")
     assert resumed.exit_code == 0, resumed.output
     assert "Resuming game 1 after 2 actions" in resumed.stdout
-    assert "Dice: [" in resumed.stdout  # the held die is still held
+    assert "Roll 1 of 3: held " in resumed.stdout  # the held die is still held
     by_id = run("play", "--plain", "--db", db_url, "--resume", "1", input="")
     assert "after 3 actions" in by_id.stdout
     missing = run("play", "--plain", "--db", db_url, "--resume", "77")

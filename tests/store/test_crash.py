@@ -23,7 +23,7 @@ from fivedice.core.dice import ScriptedDice
 from fivedice.core.game import replay
 from fivedice.service.games import GameService
 from fivedice.store import IN_PROGRESS, Store, dice_for
-from fivedice.wording.text import state_lines
+from fivedice.wording.plain import turn_summary
 from tests.support.players import human_move
 
 DURATION = float(os.environ.get("FIVEDICE_CRASH_SECONDS", "40"))
@@ -122,7 +122,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path):
         assert len(log) - len(acknowledged) in (0, 1)
         acknowledged = log
         # What the resumed process shows is the state the replayed log gives.
-        assert "\n".join(state_lines(view.state)) in shown
+        assert "\n".join(turn_summary(view.state)) in shown
         steps = rng.randint(0, 12)
         for step in range(steps + 1):
             move = human_move(view.state)

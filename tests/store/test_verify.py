@@ -249,9 +249,10 @@ def test_plain_mode_shows_the_commitment_and_takes_a_client_seed(db_url):
     result = runner.invoke(
         app,
         ["play", "--plain", "--db", db_url, "--player", "Ann", "--client-seed", "hello"],
-        input="roll\n",
+        input="fair\nroll\n",
     )
     assert result.exit_code == 0, result.output
+    assert "Fair dice: type fair" in result.stdout  # the commitment is on request
     service = GameService(Store(db_url))
     [game] = service.list_games()
     view = service.load(game.game_id)

@@ -91,7 +91,8 @@ def rules(
 
 def play(
     plain: Annotated[
-        bool, typer.Option("--plain", help="Line-based play on stdin/stdout.")
+        bool,
+        typer.Option("--plain", help="Line-based play on stdin/stdout, terse for screen readers."),
     ] = False,
     players: Annotated[
         list[str] | None, typer.Option("--player", "-p", help="A human seat (repeatable).")
@@ -131,8 +132,9 @@ def play(
 ) -> None:
     """Play a game in the terminal app; `--plain` reads one action per line instead.
 
-    The plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`
-    fill in the new-game screen.
+    The plain mode suits screen readers and pipes: terse, with the card on `show`, the
+    dice commitment on `fair` and every command on `help`. In the app,
+    `--player`/`--cpu`/`--rules` fill in the new-game screen.
     """
     check_seed(seed)
     check_game_id(game)

@@ -39,10 +39,11 @@ HELP_TEXTS = (
     N_("Print the options as JSON."),
     N_(
         "Play a game in the terminal app; `--plain` reads one action per line instead.\n\nThe "
-        "plain mode suits screen readers and pipes. In the app, `--player`/`--cpu`/`--rules`\n"
-        "fill in the new-game screen."
+        "plain mode suits screen readers and pipes: terse, with the card on `show`, the\n"
+        "dice commitment on `fair` and every command on `help`. In the app,\n"
+        "`--player`/`--cpu`/`--rules` fill in the new-game screen."
     ),
-    N_("Line-based play on stdin/stdout."),
+    N_("Line-based play on stdin/stdout, terse for screen readers."),
     N_("A human seat (repeatable)."),
     N_("A CPU seat: beginner, casual, strong or expert (repeatable)."),
     N_("Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."),

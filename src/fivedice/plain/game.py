@@ -5,6 +5,13 @@ lines get a message and the game goes on, and end of input ends the program clea
 move is said in words ("CPU 1 rolls 3 3 5 6 6", "You score 25 in Full house"), box names
 are shown and accepted in the player's language, and a score of 0 is confirmed first.
 
+Terse, because a screen reader reads every character: each line says one new thing once
+(`fivedice.wording.plain`). A turn is a heading, a roll its dice in words and the boxes they
+score, a hold what is held now; the card (`show`), the dice commitment (`fair`) and the
+rules (`rules`) only on request. `hold` and `release` take the dice they can and say which
+they left alone. The short forms are the terminal app's keys where a line can use them
+(`h` hint, `z` undo, `v` show, `u` rules, `q` quit, `?` help; digits alone hold dice).
+
 Every action is saved (through `fivedice.service.games`) before its result is printed, so what the
 screen has shown survives a crash; `--resume` continues a saved game exactly there.
 
@@ -23,11 +30,11 @@ from enum import Enum
 from functools import partial
 from typing import TextIO
 
-from fivedice.core.actions import NOTATION_HELP, Action, Score, parse_action
+from fivedice.core.actions import Action, Hold, Release, Score, parse_action
 from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import DICE_COUNT
-from fivedice.core.errors import FivediceError
-from fivedice.core.game import GameSettings
+from fivedice.core.errors import N_, FivediceError, MalformedActionError
+from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
 from fivedice.service.games import (
@@ -40,14 +47,27 @@ from fivedice.service.games import (
 from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
 from fivedice.store import StaleVersionError, StoreError
+from fivedice.wording.announcements import score_announcements
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,
     refused_text,
     undo_refused_text,
 )
+from fivedice.wording.plain import (
+    commands_text,
+    dice_summary,
+    fair_dice_line,
+    held_line,
+    ignored_positions_text,
+    notation_text,
+    nothing_held_text,
+    turn_summary,
+    verify_later_line,
+)
 from fivedice.wording.text import (
     box_name,
+    card_lines,
     choice_text,
     cpu_name,
     describe_rules,
@@ -57,9 +77,8 @@ from fivedice.wording.text import (
     move_sentence,
     opening_lines,
     parse_score_words,
+    ranking_lines,
     resuming_line,
-    state_lines,
-    turn_lines,
 )
 
 MAX_LINE = 1000
@@ -82,26 +101,29 @@ def too_long_text(count: int) -> str:
 HINT_OPTIONS = 5
 """How many of the coach's options `hint` shows."""
 
-SHORT_VERBS = {"r": "roll", "h": "hold", "rel": "release", "s": "score"}
-"""Short forms of the action verbs (`r` = roll, `h 1 3` = hold 1 3, ...)."""
+SHORT_VERBS = {"r": "roll", "rel": "release", "s": "score"}
+"""Short forms of the action verbs (`r` = roll, `rel 2` = release 2, `s chance` = score
+chance). A line of digits alone holds those dice (`1 3`, `13`), as the digit keys do in the
+terminal app; `h` is hint there and here."""
 
 QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?")
+SHOW_WORDS = ("show", "v")
+RULES_WORDS = ("rules", "u")
+HINT_WORDS = ("hint", "h")
+UNDO_WORDS = ("undo", "z")
+FAIR_WORDS = ("fair", "commitment")
+ALL_WORDS = ("all",)
 YES_WORDS = ("y", "yes")
 
 
-def help_lines() -> list[str]:
-    """What the player can type, in the current language."""
+def help_lines(rules: RuleSet | None = None) -> list[str]:
+    """What the player can type, in the current language (the column form of `score` only
+    for a card with several columns)."""
     return [
-        _(NOTATION_HELP),
-        _(
-            "Short forms: r = roll, h 1 3 = hold 1 3, rel 2 = release 2, s chance = score"
-            " chance. Boxes may be named as on the card, in your language too"
-            " (score full house)."
-        ),
-        _(
-            "Also: hint (the coach's best options), undo (take back your last action, in solo"
-            " and practice games), show (the whole card), rules, help (or ?), quit (or q)."
-        ),
+        notation_text(rules or RuleSet()),
+        commands_text(),
+        _("Boxes may be named as on the card, in your language too (score full house)."),
     ]
 
 
@@ -204,20 +226,74 @@ def is_yes(answer: str | None) -> bool:
     return word in YES_WORDS or word in (_("y").casefold(), _("yes").casefold())
 
 
+def is_positions(words: list[str]) -> bool:
+    """Whether the words are die positions alone (`1 3`, `13`, `1,3`): a hold."""
+    text = "".join(words).replace(",", "")
+    return bool(text) and text.isascii() and text.isdigit()
+
+
 def parse_command(text: str, rules: RuleSet | None = None) -> Action:
-    """An action from what the player typed: the notation, its short forms (`r`, `h 1 3`,
-    `rel 2`, `s chance`) and box names as on the card, in the player's language too, among
-    the boxes of `rules` (default: the classic card).
+    """An action from what the player typed: the notation, its short forms (`r`, `rel 2`,
+    `s chance`, digits alone for a hold) and box names as on the card, in the player's
+    language too, among the boxes of `rules` (default: the classic card).
 
     Raises:
         MalformedActionError: not an action (the message says why).
     """
     words = text.split()
-    verb = SHORT_VERBS.get(words[0].casefold(), words[0].casefold()) if words else ""
+    dice = rules.dice if rules else DICE_COUNT
+    if is_positions(words):
+        return parse_action(" ".join(["hold", *words]), dice)
+    first = words[0].casefold() if words else ""
+    if first == "h" and len(words) > 1:
+        raise MalformedActionError(
+            N_(
+                "h is the hint, as in the terminal app; hold dice with hold 1 3,"
+                " or type their positions alone: 1 3"
+            )
+        )
+    verb = SHORT_VERBS.get(first, first)
     boxes = rules.boxes if rules is not None else CATEGORIES
-    if verb != "score" or len(words) < 2:
-        return parse_action(" ".join([verb, *words[1:]]), rules.dice if rules else DICE_COUNT)
+    if verb == "score" and len(words) < 2:
+        raise MalformedActionError(N_("name a box to score, e.g. score chance"))
+    if verb not in ("roll", "hold", "release", "score"):
+        raise MalformedActionError(
+            N_("unknown command {command!r}; help (or ?) lists the commands"), command=words[0]
+        )
+    if verb != "score":
+        return parse_action(" ".join([verb, *words[1:]]), dice)
     return parse_score_words(" ".join(words[1:]), boxes)
+
+
+def is_release_all(text: str) -> bool:
+    """`release all` (or `rel all`)."""
+    words = text.casefold().split()
+    return (
+        len(words) == 2
+        and SHORT_VERBS.get(words[0], words[0]) == "release"
+        and words[1] in ALL_WORDS
+    )
+
+
+def take_what_can_be(
+    action: Hold | Release, held: tuple[bool, ...]
+) -> tuple[Hold | Release | None, tuple[int, ...]]:
+    """A hold or release cut to the dice it can change: (what is left to do, or None when
+    nothing is; the positions left alone because they already are as asked). `hold 2 3`
+    with dice 1 and 2 held holds die 3 and leaves die 2 alone; positions past the dice are
+    left in for the rules to refuse."""
+    wanted = isinstance(action, Hold)
+    ignored = tuple(p for p in action.positions if p <= len(held) and held[p - 1] == wanted)
+    rest = tuple(p for p in action.positions if p not in ignored)
+    if not rest:
+        return None, ignored
+    return (Hold(rest) if wanted else Release(rest)), ignored
+
+
+def release_all(state: GameState) -> Release | None:
+    """A release of every held die (None: nothing is held)."""
+    held = tuple(position for position, h in enumerate(state.turn.held, start=1) if h)
+    return Release(held) if held else None
 
 
 @dataclass
@@ -229,7 +305,8 @@ class PlainSession:
     view: GameView
     reader: LineReader
     stdout: TextIO
-    show_card: bool = True
+    new_turn: bool = True
+    """The turn's heading (and its dice, if rolled) is due before the next prompt."""
 
     @property
     def game_id(self) -> int:
@@ -253,14 +330,12 @@ class PlainSession:
                 self.say(_("Goodbye."))
                 return 0
             state = self.view.state
-            if self.show_card or state.is_match_over:
-                self.say("", *state_lines(state))
-            else:
-                self.say(*turn_lines(state))
             if state.is_match_over:
-                self.say(*dice_lines(self.view))
+                self.say(*end_lines(self.view))
                 return 0
-            self.show_card = False
+            if self.new_turn:
+                self.say(*turn_summary(state))
+                self.new_turn = False
             line = self.ask(f"{state.seats[state.current_seat].name}> ")
             if line is None:
                 self.say(
@@ -289,9 +364,12 @@ class PlainSession:
                 if answer is None or (clean_line(answer) or "").casefold() in QUIT_WORDS:
                     return False
                 continue
-            self.say(move_sentence(name, action, before, self.view.state))
-            self.say(*match_progress_lines(before, self.view.state))
-            self.show_card = True
+            after = self.view.state
+            self.say(move_sentence(name, action, before, after))
+            if isinstance(action, Score):
+                self.say(*score_announcements(name, before, after))
+            self.say(*match_progress_lines(before, after))
+            self.new_turn = True
         return True
 
     def handle(self, line: str) -> Outcome:
@@ -321,29 +399,52 @@ class PlainSession:
                 ).format(id=self.game_id)
             )
             return Outcome.QUIT
-        if command in ("help", "?"):
-            self.say(*help_lines())
+        if command in HELP_WORDS:
+            self.say(*help_lines(self.view.state.rules))
             return Outcome.INFO
-        if command == "rules":
+        if command in RULES_WORDS:
             self.say(*describe_rules(self.view.state.rules))
             return Outcome.INFO
-        if command == "show":
-            self.show_card = True
+        if command in SHOW_WORDS:
+            self.say(*show_lines(self.view.state))
             return Outcome.INFO
-        if command == "hint":
+        if command in HINT_WORDS:
             self.hint()
             return Outcome.INFO
-        if command in ("undo", "u"):
+        if command in FAIR_WORDS:
+            self.say(*dice_lines(self.view))
+            return Outcome.INFO
+        if command in UNDO_WORDS:
             return self.undo()
-        try:
-            action = parse_command(text, self.view.state.rules)
-        except FivediceError as error:
-            self.say(refused_text(error_text(error)))
-            return Outcome.REFUSED
+        state = self.view.state
+        ignored: tuple[int, ...] = ()
+        action: Action | None
+        if is_release_all(command):
+            action = release_all(state)
+            if action is None and state.turn.dice is not None and state.rolls_left > 0:
+                self.say(nothing_held_text())
+                return Outcome.REFUSED
+            action = action or Release(tuple(range(1, state.rules.dice + 1)))
+        else:
+            try:
+                action = parse_command(text, state.rules)
+            except FivediceError as error:
+                self.say(refused_text(error_text(error)))
+                return Outcome.REFUSED
+        if (
+            isinstance(action, Hold | Release)
+            and state.turn.dice is not None
+            and state.rolls_left > 0
+        ):
+            is_hold = isinstance(action, Hold)
+            action, ignored = take_what_can_be(action, state.turn.held)
+            if action is None:
+                self.say(ignored_positions_text(ignored, hold=is_hold))
+                return Outcome.REFUSED
         if isinstance(action, Score) and not self.confirm_zero(action):
             self.say(_("Not scored."))
             return Outcome.REFUSED
-        return self.apply(action)
+        return self.apply(action, ignored)
 
     def confirm_zero(self, action: Score) -> bool:
         """Asks once before a box takes a 0 (end of input: no); True for any other score."""
@@ -365,7 +466,7 @@ class PlainSession:
         except StaleVersionError:
             self.view = self.service.load(self.game_id)
             self.say(changed_elsewhere_text())
-            self.show_card = True
+            self.new_turn = True
             return True
         except StoreError as error:
             if not error.retryable:
@@ -377,9 +478,11 @@ class PlainSession:
             return True
         return False
 
-    def apply(self, action: Action) -> Outcome:
+    def apply(self, action: Action, ignored: tuple[int, ...] = ()) -> Outcome:
+        """Saves the action and says what it did, once: a roll its dice and the boxes they
+        score; a hold or release what is held now (after the dice it left alone); a score
+        its points, what else it earned, and then the next turn's heading."""
         before = self.view.state
-        seat_before = (before.game_number, before.current_seat)
         refused = self._saved(
             lambda: self.service.apply_action(self.game_id, action, self.view.version),
             refused_text,
@@ -389,8 +492,15 @@ class PlainSession:
         after = self.view.state
         if isinstance(action, Score):
             self.say(move_sentence(None, action, before, after))
+            self.say(*score_announcements(None, before, after))
             self.say(*match_progress_lines(before, after))
-        self.show_card = seat_before != (after.game_number, after.current_seat)
+            self.new_turn = True
+        elif isinstance(action, Hold | Release):
+            if ignored:
+                self.say(ignored_positions_text(ignored, hold=isinstance(action, Hold)))
+            self.say(held_line(after))
+        else:
+            self.say(*dice_summary(after))
         return Outcome.ACTION
 
     def undo(self) -> Outcome:
@@ -402,10 +512,14 @@ class PlainSession:
             return Outcome.REFUSED
         self.say(_("Your last action is taken back."))
         after = self.view.state
-        self.show_card = (before.game_number, before.current_seat) != (
+        if (before.game_number, before.current_seat, before.turn_number) != (
             after.game_number,
             after.current_seat,
-        )
+            after.turn_number,
+        ):
+            self.new_turn = True
+        else:
+            self.say(*dice_summary(after))
         return Outcome.ACTION
 
     def hint(self) -> None:
@@ -437,6 +551,38 @@ class PlainSession:
                 number=number, option=text, value=("≈" if option.estimate else "") + value
             )
             self.say(f"  {line}{loss}")
+
+
+def show_lines(state: GameState) -> list[str]:
+    """The card of the seat to move, its open boxes with what the dice would score there
+    ("- (25)"), after the other seats' totals."""
+    rules = state.rules
+    seat = state.current_seat
+    lines = [
+        "== "
+        + _("{name}: {total}").format(name=other.name, total=state.cards[index].total(rules))
+        + " =="
+        for index, other in enumerate(state.seats)
+        if index != seat
+    ]
+    if len(state.seats) > 1:
+        lines.append(f"== {state.seats[seat].name} ==")
+    previews = {(p.column, p.category): p.points for p in state.placements()}
+    lines.extend(card_lines(rules, state.cards[seat], previews))
+    return lines
+
+
+def end_lines(view: GameView) -> list[str]:
+    """The end of the match: the standings (the cards are one `fivedice replay` away), and
+    how to check the dice when they can be."""
+    state = view.state
+    lines = [_("Game over.")]
+    if state.settings.match_length > 1:
+        lines.append(_("Match totals:"))
+    lines.extend(ranking_lines(state))
+    if view.dice_commitment is not None and view.server_seed is not None:
+        lines.append(verify_later_line(view.game_id))
+    return lines
 
 
 def dice_lines(view: GameView) -> list[str]:
@@ -522,12 +668,9 @@ def run_plain(
         say(resuming_line(view.game_id, view.version))
     else:
         say(_("Game {id}: every action is saved as you play.").format(id=view.game_id))
-    say(*dice_lines(view))
-    say(
-        _("fivedice: type an action, hint, undo or help. {notation}").format(
-            notation=_(NOTATION_HELP)
-        )
-    )
+    if view.dice_commitment is not None:
+        say(fair_dice_line())
+    say(notation_text(view.state.rules), _("Type help (or ?) for every command."))
     if view.version == 0:  # a game not yet begun: say how its first player was chosen
         say(*opening_lines(view.state))
     return PlainSession(service, view, reader, stdout).run()

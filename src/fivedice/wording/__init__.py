@@ -3,10 +3,12 @@ so the plain mode, the CLI, the terminal app, the web and the score sheet say th
 
 One topic a module: `boxes` (box names, the card's labels, a box the player typed), `labels`
 (presets, seats, CPU levels, statuses, first-player modes), `options` (rule options on the
-new-game forms), `rules` (the rules in words), `game` (a game as plain text), `moves` (actions
-and undos as sentences), `coach` (the coach's options), `errors` (errors for players),
-`lessons` (the lesson list), `review` (a game's review), `lists` and `cells` (lists in words,
-text measured in terminal cells). `text` imports the most used of them in one line.
+new-game forms), `rules` (the rules in words), `game` (a game as plain text), `plain` (the
+plain mode's terse lines for screen readers), `moves` (actions and undos as sentences),
+`announcements` (extra turns and saved rolls), `coach` (the coach's options), `errors`
+(errors for players), `lessons` (the lesson list), `review` (a game's review), `lists` and
+`cells` (lists in words, text measured in terminal cells). `text` imports the most used of
+them in one line.
 
 Functions that take `gettext` (or `_`) translate with it instead: the web passes each
 request's catalog.
