@@ -45,8 +45,7 @@ def test_the_new_game_page_links_to_the_tutorial(client):
 def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
     client.post("/tutorial/upper/restart", data={"preset": "classic"})
     page = client.get("/tutorial/upper").text
-    assert "par count reads -4" in say(page)
-    page = act(client, "upper", "roll")
+    assert "Against par reads -4" in say(page)
     assert 'id="box-sixes"' in page and 'id="box-four_of_a_kind"' in page
     page = act(client, "upper", "score four_of_a_kind")
     assert "this step asks for Sixes (24)" in feedback(page)
@@ -63,10 +62,10 @@ def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
 
 
 def test_bad_actions_unknown_lessons_and_skips(client, service):
-    client.get("/tutorial/scoring")
-    page = act(client, "scoring", "score chance")
+    client.get("/tutorial/rolling")
+    page = act(client, "rolling", "score chance")
     assert "roll before you score" in feedback(page)
-    page = act(client, "scoring", "jump")
+    page = act(client, "rolling", "jump")
     assert "unknown action" in feedback(page)
     assert client.get("/tutorial/nope").status_code == 404
     assert client.post("/tutorial/nope/act", data={"action": "roll"}).status_code == 404
@@ -81,7 +80,10 @@ def test_the_lesson_follows_the_chosen_preset_and_language(client):
     client.post("/tutorial/yahtzee/restart", data={"preset": "free-choice"})
     act(client, "yahtzee", "roll")
     act(client, "yahtzee", "score yahtzee")
-    page = act(client, "yahtzee", "roll")
+    act(client, "yahtzee", "roll")  # 4 4 4 4 2
+    act(client, "yahtzee", "hold 1 2 3 4")
+    act(client, "yahtzee", "roll")  # 4 4 4 4 3, the 4s still held
+    page = act(client, "yahtzee", "roll")  # 4 4 4 4 4 with no rolls left
     assert "vrije jokerregel" in say(page)
     assert "Grote straat" in say(page)
 

@@ -22,12 +22,13 @@ from typing import Any
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Column, Placement, ScoreCard
 from fivedice.core.dice import RandomDice, ScriptedDice
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
 from fivedice.core.rules import Family, FillOrder, RuleSet
 from fivedice.i18n import _, formats
 from fivedice.service.tutorial.lessons import Lesson, Step, StepKind, Text
 from fivedice.strategy.hints import Hint, find_hint
+from fivedice.wording.boxes import par_label, upper_total_label
 from fivedice.wording.errors import refused_text
 from fivedice.wording.text import box_name, choice_text, dice_values, error_text, move_sentence
 
@@ -157,6 +158,8 @@ def step_params(run: TutorialRun) -> dict[str, Any]:
         "threshold": rules.upper_bonus_threshold,
         "upper": column.upper_total,
         "par": f"{column.upper_par:+d}",
+        "upper_label": upper_total_label(),
+        "par_label": par_label(),
         "box": "",
         "points": 0,
         "keep": "",
@@ -373,8 +376,18 @@ def guided_dice(seed: int, number: int) -> RandomDice:
     return RandomDice(random.Random(f"fivedice/tutorial/{seed}/{number}"))
 
 
-def advice_text(option: Hint) -> str:
-    """A coach option in words: "keep 6 6 6", "score Full house"."""
+HOLD_AND_ROLL = N_("hold dice {positions} and roll the others")
+"""A keep of the coach by the positions of its dice: every tutorial front end shows the dice
+with their positions and takes positions (keys 1-5, `hold 1 2`, die buttons numbered)."""
+
+
+def advice_text(option: Hint, dice: Sequence[int] | None = None) -> str:
+    """A coach option in words, one form only: a keep by the positions of the dice to hold
+    ("hold dice 1 2 4 and roll the others"), a box by name ("score Full house"); rolling
+    everything again is "roll all five again". Faces and positions are never mixed."""
+    keeps_some = dice is not None and option.keep and len(option.keep) < len(dice)
+    if option.category is None and option.hold and keeps_some:
+        return _(HOLD_AND_ROLL).format(positions=" ".join(map(str, option.hold)))
     return choice_text(option.keep, option.category, option.column)
 
 
@@ -388,11 +401,7 @@ def coach_line(run: TutorialRun, coach: Coach | None) -> str:
     options = coach(state)
     if not options:
         return ""
-    best = options[0]
-    choice = advice_text(best)
-    if best.hold and best.keep and len(best.keep) < len(state.dice):
-        choice += " " + _("(hold {positions})").format(positions=" ".join(map(str, best.hold)))
-    return _("Coach: {choice}.").format(choice=choice)
+    return _("Coach: {choice}.").format(choice=advice_text(options[0], state.dice))
 
 
 def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
@@ -408,7 +417,7 @@ def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
     if chosen.loss < 0.05:
         return _("The coach agrees: that was the best choice.")
     return _("The coach would {choice} (about {loss} points more in expectation).").format(
-        choice=advice_text(options[0]), loss=formats.number(chosen.loss, 1)
+        choice=advice_text(options[0], state.dice), loss=formats.number(chosen.loss, 1)
     )
 
 
