@@ -21,6 +21,7 @@ from typing import Any
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Column, Placement, ScoreCard
+from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice, ScriptedDice
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
@@ -180,6 +181,45 @@ def instruction(run: TutorialRun) -> str:
     if step is None:
         return ""
     return _say(step.say, step_params(run), run.rules)
+
+
+@dataclass(frozen=True)
+class NextMove:
+    """What the current step waits for, for each front end to say with its own keys or taps:
+    `roll`; `hold` the dice at `positions` (then roll); `release` the dice at `positions`
+    (held but not part of the step's keep); `score` in `category` (worth `points`)."""
+
+    kind: str
+    positions: tuple[int, ...] = ()
+    category: Category | None = None
+    points: int = 0
+
+
+def next_move(run: TutorialRun) -> NextMove | None:
+    """The move the current step waits for (None in the guided game and once it is done)."""
+    step, state = run.step, run.state
+    if step is None or step.kind is StepKind.PLAY:
+        return None
+    dice = state.dice
+    if step.kind is StepKind.ROLL or dice is None:
+        return NextMove("roll")
+    if step.kind is StepKind.SCORE:
+        expected = _expected(step, state.placements())
+        if not expected:
+            return None
+        return NextMove("score", category=expected[0].category, points=expected[0].box_points)
+    held = state.turn.held
+    wanted = Counter(step.keep)
+    keep: set[int] = set()
+    for index in sorted(range(len(dice)), key=lambda i: not held[i]):  # held ones first
+        if wanted[dice[index]] > 0:
+            wanted[dice[index]] -= 1
+            keep.add(index + 1)
+    release = tuple(p for p in range(1, len(dice) + 1) if held[p - 1] and p not in keep)
+    if release:
+        return NextMove("release", release)
+    hold = tuple(sorted(p for p in keep if not held[p - 1]))
+    return NextMove("hold", hold) if hold else NextMove("roll")
 
 
 def _refusal(state: GameState, action: Action) -> str:

@@ -75,13 +75,13 @@ def _upper_say(rules: RuleSet) -> str:
     if not rules.upper_bonus:
         return N_(
             "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
-            " on the card). Your last roll brought four 6s: Sixes gives {points}. These rules"
-            " have no upper bonus, but Sixes is still the box for them: score Sixes."
+            " on the card). Your third and last roll brought four 6s: Sixes gives {points}. These"
+            " rules have no upper bonus, but Sixes is still the box for them: score Sixes."
         )
     return N_(
         "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
         " on the card), and {par_label} reads {par}, how far you are from three of each face."
-        " Your last roll brought four 6s: Sixes gives {points} and lifts your upper total to"
+        " Your third and last roll brought four 6s: Sixes gives {points} and lifts your upper total to"
         " {threshold} or more, which earns the upper bonus of {upper_bonus}. Score Sixes."
     )
 
@@ -194,7 +194,7 @@ LESSONS: tuple[Lesson, ...] = (
             Step(
                 StepKind.SCORE,
                 N_(
-                    "Your last roll of a turn brought three 3s and two 5s: a full house. Every"
+                    "Your third and last roll brought three 3s and two 5s: a full house. Every"
                     " open box shows what these dice would score there: Full house shows"
                     " {points}. Score Full house."
                 ),
