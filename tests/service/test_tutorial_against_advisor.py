@@ -183,3 +183,70 @@ def test_the_guided_coach_names_the_positions_of_the_advisors_best_keep(solved_t
     line = coach_line(run, coach)
     assert " ".join(map(str, best.hold)) in line
     assert "keep" not in line  # positions only, never faces and positions in one line
+
+
+def front_end_texts(move) -> dict[str, str]:
+    """The step's move as each front end says it: terminal keys, plain commands, web taps."""
+    from fivedice.plain.tutorial import move_command_text
+    from fivedice.tui.screens.tutorial import move_keys_text
+    from fivedice.web.routers.tutorial import move_taps_text
+
+    return {
+        "terminal": move_keys_text(move),
+        "plain": move_command_text(move),
+        "web": move_taps_text(move),
+    }
+
+
+@pytest.mark.parametrize("lesson", TAUGHT, ids=lambda lesson: lesson.key)
+def test_every_front_end_names_the_steps_dice_by_their_positions(lesson):
+    # Walked with the moves the front ends name: holding the positions they give holds
+    # exactly the dice of the step's keep, and a box they name is the step's box.
+    from fivedice.core import Release
+    from fivedice.service.tutorial import next_move
+
+    run = start(lesson, find_ruleset("classic"))
+    for _ in range(60):
+        if run.finished:
+            break
+        move = next_move(run)
+        texts = front_end_texts(move)
+        assert all(texts.values()), texts
+        if move.kind == "hold":
+            joined = " ".join(map(str, move.positions))
+            assert f"Press {joined} to hold them" in texts["terminal"]
+            assert f"Type hold {joined}, then roll." == texts["plain"]
+            assert ", ".join(map(str, move.positions)) in texts["web"]
+            action = Hold(move.positions)
+        elif move.kind == "release":
+            action = Release(move.positions)
+        elif move.kind == "score":
+            assert f"score {move.category.key}" in texts["plain"]
+            preview = next(p for p in run.state.placements() if p.category is move.category)
+            assert move.points == preview.points  # the number each card shows beside the box
+            action = Score(move.category)
+        else:
+            assert texts["plain"] == "Type roll."
+            action = Roll()
+        after = attempt(run, action)
+        assert after.feedback.applied, (lesson.key, run.step_index, move, after.feedback)
+        if move.kind == "hold":
+            assert Counter(after.state.turn.kept_values) == Counter(run.step.keep)
+        run = after
+    assert run.finished
+
+
+def test_no_lesson_text_promises_what_a_card_does_not_show():
+    # The terminal card shows "- (25)", the web card a button with 25, plain mode a
+    # "Boxes:" line: the lessons speak of what each box shows, never of "brackets".
+    from fivedice.service.tutorial import instruction
+
+    for preset, _rules in RULE_SETS:
+        for lesson in TAUGHT:
+            run = start(lesson, find_ruleset(preset))
+            while not run.finished:
+                said = instruction(run)
+                assert "bracket" not in said and "{" not in said, said
+                if "add up to" in said:
+                    assert "Upper total" in said  # names the row of the card that shows it
+                run = attempt(run, expected_action(run))

@@ -187,7 +187,8 @@ def instruction(run: TutorialRun) -> str:
 class NextMove:
     """What the current step waits for, for each front end to say with its own keys or taps:
     `roll`; `hold` the dice at `positions` (then roll); `release` the dice at `positions`
-    (held but not part of the step's keep); `score` in `category` (worth `points`)."""
+    (held but not part of the step's keep); `score` in `category`, where the card shows
+    `points` (its preview: the box and any bonus it earns)."""
 
     kind: str
     positions: tuple[int, ...] = ()
@@ -207,7 +208,8 @@ def next_move(run: TutorialRun) -> NextMove | None:
         expected = _expected(step, state.placements())
         if not expected:
             return None
-        return NextMove("score", category=expected[0].category, points=expected[0].box_points)
+        # The points every front end shows beside the box (bonuses included).
+        return NextMove("score", category=expected[0].category, points=expected[0].points)
     held = state.turn.held
     wanted = Counter(step.keep)
     keep: set[int] = set()

@@ -1,8 +1,8 @@
 """Learn by playing in the terminal app: the lesson list with progress, and the lesson screen.
 
 The list (`TutorialScreen`) shows each lesson with its state and buttons to play (or replay)
-and skip it. A lesson (`LessonScreen`) shows what was said so far in the order it was said,
-then what to do now with the keys that do it, the dice under their positions (click one, or
+and skip it. A lesson (`LessonScreen`) shows what was said so far in the order it was said
+(what to do now in bold), the keys that do it, the dice under their positions (click one, or
 press 1-5, to hold or release it), a Roll button, the boxes the dice may go in with their
 points, and the card. The footer shows the keys for holding, rolling and scoring. Every
 action goes through the service's `tutorial_*` methods; nothing of a lesson is saved as a
@@ -44,9 +44,13 @@ from fivedice.wording.text import box_name, card_lines, error_text
 KEYS_TO_HOLD = N_("Press {keys} to hold them, then r to roll.")
 KEYS_TO_RELEASE = N_("Press {keys} to release them.")
 KEY_TO_ROLL = N_("Press r to roll.")
-KEYS_TO_SCORE = N_("Pick {box} ({points}) in the Score in list with ↑ ↓ and press Enter.")
+KEYS_TO_SCORE = N_("Pick {box} ({points}) in the Score in list with ↑↓ and press Enter.")
 LOG_LINES = 12
-"""What was said before, kept on the lesson screen (the newest last)."""
+"""What was said, kept on the lesson screen (the newest last)."""
+NOW, ANSWER, REFUSAL = "now", "answer", "refusal"
+"""What a line on the lesson screen is: what to do (the newest one in bold, earlier ones
+dimmed), the answer to a move that was made, or why a move was not made."""
+STYLES = {NOW: "dim", ANSWER: "", REFUSAL: "yellow"}
 
 
 def move_keys_text(move: NextMove | None) -> str:
@@ -173,7 +177,7 @@ class LessonScreen(Screen[None]):
         self.lesson_run = run
         self.rules = rules
         self.backend = backend
-        self.said: list[tuple[str, str]] = []  # (text, style): what was said, oldest first
+        self.said: list[tuple[str, str]] = []  # (text, kind): what was said, oldest first
         localize_bindings(self)
 
     @property
@@ -188,7 +192,7 @@ class LessonScreen(Screen[None]):
             with Vertical(id="lesson-side"):
                 with VerticalScroll(id="lesson-talk"):
                     yield Static("", id="lesson-feedback")
-                yield Static("", id="lesson-say")
+                yield Static("", id="lesson-keys")
                 with Horizontal(id="lesson-positions"):
                     for position in range(1, 6):
                         yield Static(str(position), classes="position")
@@ -204,8 +208,8 @@ class LessonScreen(Screen[None]):
         self.show()
 
     def now_text(self) -> str:
-        """What to do now: the step's instruction and the keys that do it (the guided game:
-        the coach's suggestion), or that the lesson is done."""
+        """What to do now: the step's instruction (the guided game: the coach's suggestion),
+        or that the lesson is done."""
         run = self.lesson_run
         if run.finished:
             return (
@@ -217,19 +221,26 @@ class LessonScreen(Screen[None]):
         coach = self.backend.lesson_service().tutorial_coach_line(run)
         if coach:
             said = f"{said}\n{coach}" if not run.version else coach
-        keys = move_keys_text(next_move(run))
-        return f"{said}\n{keys}" if keys else said
+        return said
 
     def show(self) -> None:
         """Renders the run: what was said, what to do now, dice, boxes and card."""
         run = self.lesson_run
         state = run.state
+        now = self.now_text()
+        if now and now not in [text for text, kind in self.said if kind == NOW][-1:]:
+            self.said.append((now, NOW))
+        del self.said[:-LOG_LINES]
+        last_now = max((i for i, (_t, kind) in enumerate(self.said) if kind == NOW), default=-1)
         talk = Text()
-        for index, (line, style) in enumerate(self.said[-LOG_LINES:]):
+        for index, (line, kind) in enumerate(self.said):
+            style = STYLES[kind] if kind != NOW or index != last_now else "bold"
             talk.append(("\n" if index else "") + line, style=style)
         self.query_one("#lesson-feedback", Static).update(talk)
-        self.query_one("#lesson-talk", VerticalScroll).scroll_end(animate=False)
-        self.query_one("#lesson-say", Static).update(self.now_text())
+        scroll = self.query_one("#lesson-talk", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
+        keys = "" if run.finished else move_keys_text(next_move(run))
+        self.query_one("#lesson-keys", Static).update(keys)
         dice = state.dice
         for position in range(1, 6):
             button = self.query_one(f"#die-{position}", Button)
@@ -276,8 +287,8 @@ class LessonScreen(Screen[None]):
             boxes.highlighted = keys.index(kept)
 
     def send(self, action: Action) -> None:
-        """Sends one action through the service and shows the result; what was said goes
-        on the screen in the order it was said (the step's instruction, then the answer)."""
+        """Sends one action through the service and shows the answer; what was said stays
+        on the screen in the order it was said (a step, the answers, the next step...)."""
         before = self.lesson_run
         try:
             after = self.backend.lesson_service().tutorial_act(before, action)
@@ -285,12 +296,9 @@ class LessonScreen(Screen[None]):
             self.notify(error_text(error), severity="error")
             self.show()
             return
-        if after.step_index != before.step_index or after.finished:
-            said = instruction(before)
-            if said:
-                self.said.append((said, "dim"))
+        applied = bool(after.feedback and after.feedback.applied)
         for line in after.feedback.lines if after.feedback else ():
-            self.said.append((line, "" if after.feedback and after.feedback.applied else "yellow"))
+            self.said.append((line, ANSWER if applied else REFUSAL))
         self.lesson_run = after
         self.show()
 
