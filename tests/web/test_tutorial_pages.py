@@ -188,3 +188,44 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     after = service.tutorial_act(first, f"score {box}")
     assert after.state.turn_number >= first.state.turn_number
     assert len(service._cpus) <= 5
+
+
+def how(page: str) -> str:
+    return re.search(r'id="lesson-how">([^<]*)<', page).group(1)
+
+
+def test_the_lesson_page_says_each_move_with_taps_on_the_dice_positions(client):
+    client.post("/tutorial/scoring/restart", data={"preset": "classic"})
+    page = client.get("/tutorial/scoring").text
+    assert how(page) == "Tap or click the 25 beside Full house on your card."
+    page = act(client, "scoring", "score full_house")
+    # What happened comes first, then what to do now.
+    assert page.index('id="lesson-feedback"') < page.index('id="lesson-say"')
+    assert how(page) == "Tap or click Roll."
+    page = act(client, "scoring", "roll")  # 2 3 4 5 5
+    assert how(page) == "Tap or click dice 1, 2, 3, 4 to hold them, then Roll."
+    assert '<span class="pos" aria-hidden="true">4</span>' in page
+    page = act(client, "scoring", "hold 5")  # a 5 too: the lesson takes any 5
+    assert how(page) == "Tap or click dice 1, 2, 3 to hold them, then Roll."
+
+
+def test_the_upper_lesson_card_shows_the_upper_total_it_speaks_of(client):
+    client.post("/tutorial/upper/restart", data={"preset": "classic"})
+    page = client.get("/tutorial/upper").text
+    assert "add up to 41 (Upper total on the card)" in say(page)
+    total = re.search(r"<th scope=\"row\">Upper total</th><td>(\d+)</td>", page)
+    assert total and total.group(1) == "41"
+    # The upper sums stand under Sixes, before the lower boxes.
+    assert page.index(">Sixes<") < page.index(">Upper total<") < page.index(">Three of a kind<")
+    assert "bracket" not in page
+
+
+def test_the_japanese_lesson_page_speaks_with_taps(client):
+    client.get("/lang/ja?next=/tutorial")
+    client.post("/tutorial/scoring/restart", data={"preset": "classic"})
+    act(client, "scoring", "score full_house")
+    page = act(client, "scoring", "roll")
+    assert (
+        how(page)
+        == "1, 2, 3, 4番のサイコロをタップかクリックしてキープし、「振る」を押しましょう。"
+    )

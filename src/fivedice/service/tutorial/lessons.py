@@ -81,8 +81,8 @@ def _upper_say(rules: RuleSet) -> str:
     return N_(
         "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
         " on the card), and {par_label} reads {par}, how far you are from three of each face."
-        " Your third and last roll brought four 6s: Sixes gives {points} and lifts your upper total to"
-        " {threshold} or more, which earns the upper bonus of {upper_bonus}. Score Sixes."
+        " Your third and last roll brought four 6s: Sixes gives {points} and lifts your upper"
+        " total to {threshold} or more, which earns the upper bonus of {upper_bonus}. Score Sixes."
     )
 
 
