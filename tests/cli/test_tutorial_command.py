@@ -23,7 +23,7 @@ def test_list_json_shows_every_lesson_and_its_state():
 
 
 # The "upper" lesson: a wrong box first (explained), then Sixes.
-UPPER = "3\nroll\nscore four of a kind\nscore Sixes\nquit\n"
+UPPER = "3\nscore four of a kind\nscore Sixes\nquit\n"
 
 
 def test_the_plain_tutorial_plays_a_lesson_from_stdin_and_keeps_the_progress():
@@ -71,3 +71,31 @@ def test_an_unknown_lesson_and_bad_rules_fail_cleanly():
     result = run("tutorial", "--rules", "nope", "--list")
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+# The "scoring" lesson as a screen reader hears it: each step, then the command that does it.
+SCORING = (
+    "2\nscore chance\nscore full house\nroll\nhold 4 5\nhold 1 2 3 4\nroll\n"
+    "score large straight\nquit\n"
+)
+
+
+def test_the_plain_tutorial_says_each_steps_command_with_the_dice_positions():
+    result = run("tutorial", "--plain", input=SCORING)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    said = [line.removeprefix("> ") for line in out.splitlines()]
+    # The step, then its command; after a refusal the command again.
+    step = said.index("Type score full_house (Full house, 25).")
+    assert said[step - 1].startswith("Your third and last roll brought three 3s and two 5s")
+    refused = next(i for i, line in enumerate(said) if line.startswith("Chance would score"))
+    assert said[refused + 2] == "Type score full_house (Full house, 25)."
+    assert "Type roll." in said
+    # 2 3 4 5 5: the dice to hold are named by their positions, as `hold` takes them.
+    hold = said.index("Type hold 1 2 3 4, then roll.")
+    assert "2, 3, 4 and 5 are in a row" in said[hold - 1]
+    wrong = next(i for i, line in enumerate(said) if "so a 5 is not one to hold" in line)
+    assert said[wrong + 1] == "Type hold 1 2 3 4, then roll."
+    assert "Type score large_straight (Large straight, 40)." in said
+    assert "Lesson done: Scoring and the previews." in out
+    assert "bracket" not in out

@@ -85,7 +85,8 @@ def test_the_guided_game_is_real_and_the_coach_comments(tmp_path):
     assert "roll" in service.tutorial_coach_line(run)
     run = service.tutorial_act(run, Roll())
     line = service.tutorial_coach_line(run)
-    assert line.startswith("Coach: ") and ("keep" in line or "score" in line)
+    assert line.startswith("Coach: ") and ("hold dice" in line or "score" in line)
+    assert "keep" not in line  # the dice by their positions, never faces and positions
     best = service.tutorial_coach(run.state)[0]
     comments = []
     while not run.finished:

@@ -13,12 +13,14 @@ from fivedice.tui.screens.tutorial import LessonScreen, TutorialScreen
 from tests.tui.support import open_service, run, screen_text, wait_for
 
 
-def said(app) -> str:
-    return str(app.screen.query_one("#lesson-say", Static).render())
-
-
 def feedback(app) -> str:
+    """What the lesson said so far, oldest first (its steps and its answers)."""
     return str(app.screen.query_one("#lesson-feedback", Static).render())
+
+
+def said(app) -> str:
+    """What the lesson asks now: the last step said."""
+    return app.screen.now_text()
 
 
 async def choose_box(pilot: Pilot[None], app, name: str) -> None:
@@ -108,5 +110,62 @@ def test_the_lesson_screen_in_german_fits_80_columns():
         await wait_for(pilot, lambda: "Kniffel" in said(app))
         text = screen_text(app)
         assert "Kniffel-Bonus" in text and "Würfeln" in text
+
+    run(app, script)
+
+
+def keys_line(app) -> str:
+    return str(app.screen.query_one("#lesson-keys", Static).render())
+
+
+def test_the_lesson_says_its_keys_shows_positions_and_keeps_the_order_and_the_cursor():
+    app = FivediceApp(tutorial=TutorialStart(RuleSet(), "scoring"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
+        # The footer shows how to hold and score; the dice stand under their positions.
+        text = screen_text(app)
+        assert "1-5 Hold" in text and "Score" in text and "r Roll" in text
+        positions = app.screen.query("#lesson-positions .position")
+        assert [str(p.render()) for p in positions] == ["1", "2", "3", "4", "5"]
+        assert (
+            keys_line(app) == "Pick Full house (25) in the Score in list with ↑↓ and press Enter."
+        )
+        # A refused box: explained, and the list's cursor stays on it.
+        await choose_box(pilot, app, "Chance")
+        boxes = app.screen.query_one("#lesson-boxes", OptionList)
+        chance = boxes.get_option_index("chance")
+        assert "this step asks for Full house" in feedback(app)
+        assert boxes.highlighted == chance
+        await choose_box(pilot, app, "Full house")
+        await wait_for(pilot, lambda: "A new turn" in said(app))
+        # What was said reads in the order it was said: the step, the refusal, the score.
+        log = feedback(app)
+        first = log.index("Your third and last roll")
+        assert first < log.index("this step asks for Full house") < log.index("You score 25")
+        assert log.endswith("A new turn. Roll.")  # the newest last
+        assert keys_line(app) == "Press r to roll."
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "a 6 would make a large straight" in said(app))
+        assert keys_line(app) == "Press 1 2 3 4 to hold them, then r to roll."
+        for key in "1234":
+            await pilot.press(key)
+        await wait_for(pilot, lambda: keys_line(app) == "Press r to roll.")
+
+    run(app, script)
+
+
+def test_the_japanese_lesson_at_80_by_24_shows_the_whole_step_and_its_keys():
+    set_language("ja")
+    app = FivediceApp(tutorial=TutorialStart(RuleSet(), "upper"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "6の目に記入してください。" in text  # the end of the step's text
+        assert "を押しましょう。" in text  # the end of the keys line
+        assert "上段合計" in text and "41" in text  # the row the lesson names
+        assert "1-5 キープ" in text
 
     run(app, script)

@@ -45,8 +45,7 @@ def test_the_new_game_page_links_to_the_tutorial(client):
 def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
     client.post("/tutorial/upper/restart", data={"preset": "classic"})
     page = client.get("/tutorial/upper").text
-    assert "par count reads -4" in say(page)
-    page = act(client, "upper", "roll")
+    assert "Against par reads -4" in say(page)
     assert 'id="box-sixes"' in page and 'id="box-four_of_a_kind"' in page
     page = act(client, "upper", "score four_of_a_kind")
     assert "this step asks for Sixes (24)" in feedback(page)
@@ -63,10 +62,10 @@ def test_a_lesson_played_through_with_a_wrong_box_explained(client, service):
 
 
 def test_bad_actions_unknown_lessons_and_skips(client, service):
-    client.get("/tutorial/scoring")
-    page = act(client, "scoring", "score chance")
+    client.get("/tutorial/rolling")
+    page = act(client, "rolling", "score chance")
     assert "roll before you score" in feedback(page)
-    page = act(client, "scoring", "jump")
+    page = act(client, "rolling", "jump")
     assert "unknown action" in feedback(page)
     assert client.get("/tutorial/nope").status_code == 404
     assert client.post("/tutorial/nope/act", data={"action": "roll"}).status_code == 404
@@ -81,7 +80,10 @@ def test_the_lesson_follows_the_chosen_preset_and_language(client):
     client.post("/tutorial/yahtzee/restart", data={"preset": "free-choice"})
     act(client, "yahtzee", "roll")
     act(client, "yahtzee", "score yahtzee")
-    page = act(client, "yahtzee", "roll")
+    act(client, "yahtzee", "roll")  # 4 4 4 4 2
+    act(client, "yahtzee", "hold 1 2 3 4")
+    act(client, "yahtzee", "roll")  # 4 4 4 4 3, the 4s still held
+    page = act(client, "yahtzee", "roll")  # 4 4 4 4 4 with no rolls left
     assert "vrije jokerregel" in say(page)
     assert "Grote straat" in say(page)
 
@@ -98,7 +100,9 @@ def test_the_guided_game_shows_the_coach_and_the_cpu(client, service):
     assert "Beginner CPU: 0" in page
     page = act(client, "guided", "roll")
     coach = re.search(r'id="lesson-coach">([^<]*)<', page).group(1)
-    assert coach.startswith("Coach: ") and ("keep" in coach or "score" in coach)
+    assert re.fullmatch(
+        r"Coach: (hold dice [1-5 ]+ and roll the others|score .+|roll all five again)\.", coach
+    )
     box = re.search(r'id="box-([a-z_]+)"', page).group(1)
     page = act(client, "guided", f"score {box}")
     assert "You score" in feedback(page)
@@ -184,3 +188,44 @@ def test_cpu_players_kept_by_a_service_are_bounded(service, monkeypatch):
     after = service.tutorial_act(first, f"score {box}")
     assert after.state.turn_number >= first.state.turn_number
     assert len(service._cpus) <= 5
+
+
+def how(page: str) -> str:
+    return re.search(r'id="lesson-how">([^<]*)<', page).group(1)
+
+
+def test_the_lesson_page_says_each_move_with_taps_on_the_dice_positions(client):
+    client.post("/tutorial/scoring/restart", data={"preset": "classic"})
+    page = client.get("/tutorial/scoring").text
+    assert how(page) == "Tap or click the 25 beside Full house on your card."
+    page = act(client, "scoring", "score full_house")
+    # What happened comes first, then what to do now.
+    assert page.index('id="lesson-feedback"') < page.index('id="lesson-say"')
+    assert how(page) == "Tap or click Roll."
+    page = act(client, "scoring", "roll")  # 2 3 4 5 5
+    assert how(page) == "Tap or click dice 1, 2, 3, 4 to hold them, then Roll."
+    assert '<span class="pos" aria-hidden="true">4</span>' in page
+    page = act(client, "scoring", "hold 5")  # a 5 too: the lesson takes any 5
+    assert how(page) == "Tap or click dice 1, 2, 3 to hold them, then Roll."
+
+
+def test_the_upper_lesson_card_shows_the_upper_total_it_speaks_of(client):
+    client.post("/tutorial/upper/restart", data={"preset": "classic"})
+    page = client.get("/tutorial/upper").text
+    assert "add up to 41 (Upper total on the card)" in say(page)
+    total = re.search(r"<th scope=\"row\">Upper total</th><td>(\d+)</td>", page)
+    assert total and total.group(1) == "41"
+    # The upper sums stand under Sixes, before the lower boxes.
+    assert page.index(">Sixes<") < page.index(">Upper total<") < page.index(">Three of a kind<")
+    assert "bracket" not in page
+
+
+def test_the_japanese_lesson_page_speaks_with_taps(client):
+    client.get("/lang/ja?next=/tutorial")
+    client.post("/tutorial/scoring/restart", data={"preset": "classic"})
+    act(client, "scoring", "score full_house")
+    page = act(client, "scoring", "roll")
+    assert (
+        how(page)
+        == "1, 2, 3, 4番のサイコロをタップかクリックしてキープし、「振る」を押しましょう。"
+    )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 from fivedice.plain.game import (
@@ -27,13 +27,20 @@ from fivedice.plain.game import (
     write_lines,
 )
 from fivedice.service.games import GameService
-from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
+from fivedice.service.tutorial import (
+    LESSONS,
+    Lesson,
+    NextMove,
+    TutorialRun,
+    instruction,
+    next_move,
+)
 from fivedice.service.tutorial.progress import lesson_state, lessons_done, next_lesson, pick_lesson
 from fivedice.store import StoreError
 from fivedice.store.tutorial_progress import LessonProgress
 from fivedice.wording.errors import refused_text
 from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
-from fivedice.wording.text import error_text, state_lines, turn_lines
+from fivedice.wording.text import box_name, error_text, state_lines, turn_lines
 
 
 def progress_lines(progress: Mapping[str, LessonProgress]) -> list[str]:
@@ -46,6 +53,29 @@ def progress_lines(progress: Mapping[str, LessonProgress]) -> list[str]:
         )
     lines.append(lessons_done_text(lessons_done(progress), len(LESSONS)))
     return lines
+
+
+TYPE_HOLD = N_("Type hold {positions}, then roll.")
+TYPE_RELEASE = N_("Type release {positions}.")
+TYPE_ROLL = N_("Type roll.")
+TYPE_SCORE = N_("Type score {key} ({box}, {points}).")
+
+
+def move_command_text(move: NextMove | None) -> str:
+    """The step's move as the commands of plain mode: dice by their positions (`hold 1 2`),
+    `roll`, `score full_house` ("" when there is no move to make)."""
+    if move is None:
+        return ""
+    positions = " ".join(map(str, move.positions))
+    if move.kind == "hold":
+        return _(TYPE_HOLD).format(positions=positions)
+    if move.kind == "release":
+        return _(TYPE_RELEASE).format(positions=positions)
+    if move.kind == "score" and move.category is not None:
+        return _(TYPE_SCORE).format(
+            key=move.category.key, box=box_name(move.category), points=move.points
+        )
+    return _(TYPE_ROLL)
 
 
 def help_lines() -> list[str]:
@@ -135,7 +165,11 @@ class PlainTutorial:
             elif show:
                 self.say(*turn_lines(state))
             turn = now
-            said = [instruction(run)] if run.step_index != last_step else []
+            said = (
+                [instruction(run), move_command_text(next_move(run))]
+                if run.step_index != last_step
+                else []
+            )
             if show:
                 said.append(self.service.tutorial_coach_line(run))
             self.say(*(line for line in said if line))
@@ -156,7 +190,10 @@ class PlainTutorial:
                 show = False
                 continue
             if command == "hint":
-                self.say(self.service.tutorial_coach_line(run) or instruction(run))
+                coach = self.service.tutorial_coach_line(run)
+                self.say(
+                    *([coach] if coach else [instruction(run), move_command_text(next_move(run))])
+                )
                 show = False
                 continue
             if command == "show":
@@ -186,7 +223,10 @@ class PlainTutorial:
         feedback = after.feedback
         if feedback is not None:
             self.say(*(line for line in feedback.lines if line))
-        return after, bool(feedback and feedback.applied)
+        applied = bool(feedback and feedback.applied)
+        if not applied:  # what to type instead, with this mode's commands
+            self.say(*(line for line in [move_command_text(next_move(after))] if line))
+        return after, applied
 
 
 def run_plain_tutorial(

@@ -10,10 +10,12 @@ tutorial games are never saved as games, so they never reach statistics or high 
 from fivedice.service.tutorial.engine import (
     Coach,
     Feedback,
+    NextMove,
     TutorialRun,
     attempt,
     instruction,
     lesson_rules,
+    next_move,
     start,
 )
 from fivedice.service.tutorial.lessons import LESSONS, Lesson, Step, StepKind, find_lesson
@@ -23,6 +25,7 @@ __all__ = [
     "Coach",
     "Feedback",
     "Lesson",
+    "NextMove",
     "Step",
     "StepKind",
     "TutorialRun",
@@ -30,5 +33,6 @@ __all__ = [
     "find_lesson",
     "instruction",
     "lesson_rules",
+    "next_move",
     "start",
 ]

@@ -21,13 +21,15 @@ from typing import Any
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Column, Placement, ScoreCard
+from fivedice.core.categories import Category
 from fivedice.core.dice import RandomDice, ScriptedDice
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameSettings, GameState, Seat, Turn, apply, legal_actions, new_game
 from fivedice.core.rules import Family, FillOrder, RuleSet
 from fivedice.i18n import _, formats
 from fivedice.service.tutorial.lessons import Lesson, Step, StepKind, Text
 from fivedice.strategy.hints import Hint, find_hint
+from fivedice.wording.boxes import par_label, upper_total_label
 from fivedice.wording.errors import refused_text
 from fivedice.wording.text import box_name, choice_text, dice_values, error_text, move_sentence
 
@@ -157,6 +159,8 @@ def step_params(run: TutorialRun) -> dict[str, Any]:
         "threshold": rules.upper_bonus_threshold,
         "upper": column.upper_total,
         "par": f"{column.upper_par:+d}",
+        "upper_label": upper_total_label(),
+        "par_label": par_label(),
         "box": "",
         "points": 0,
         "keep": "",
@@ -177,6 +181,47 @@ def instruction(run: TutorialRun) -> str:
     if step is None:
         return ""
     return _say(step.say, step_params(run), run.rules)
+
+
+@dataclass(frozen=True)
+class NextMove:
+    """What the current step waits for, for each front end to say with its own keys or taps:
+    `roll`; `hold` the dice at `positions` (then roll); `release` the dice at `positions`
+    (held but not part of the step's keep); `score` in `category`, where the card shows
+    `points` (its preview: the box and any bonus it earns)."""
+
+    kind: str
+    positions: tuple[int, ...] = ()
+    category: Category | None = None
+    points: int = 0
+
+
+def next_move(run: TutorialRun) -> NextMove | None:
+    """The move the current step waits for (None in the guided game and once it is done)."""
+    step, state = run.step, run.state
+    if step is None or step.kind is StepKind.PLAY:
+        return None
+    dice = state.dice
+    if step.kind is StepKind.ROLL or dice is None:
+        return NextMove("roll")
+    if step.kind is StepKind.SCORE:
+        expected = _expected(step, state.placements())
+        if not expected:
+            return None
+        # The points every front end shows beside the box (bonuses included).
+        return NextMove("score", category=expected[0].category, points=expected[0].points)
+    held = state.turn.held
+    wanted = Counter(step.keep)
+    keep: set[int] = set()
+    for index in sorted(range(len(dice)), key=lambda i: not held[i]):  # held ones first
+        if wanted[dice[index]] > 0:
+            wanted[dice[index]] -= 1
+            keep.add(index + 1)
+    release = tuple(p for p in range(1, len(dice) + 1) if held[p - 1] and p not in keep)
+    if release:
+        return NextMove("release", release)
+    hold = tuple(sorted(p for p in keep if not held[p - 1]))
+    return NextMove("hold", hold) if hold else NextMove("roll")
 
 
 def _refusal(state: GameState, action: Action) -> str:
@@ -373,8 +418,18 @@ def guided_dice(seed: int, number: int) -> RandomDice:
     return RandomDice(random.Random(f"fivedice/tutorial/{seed}/{number}"))
 
 
-def advice_text(option: Hint) -> str:
-    """A coach option in words: "keep 6 6 6", "score Full house"."""
+HOLD_AND_ROLL = N_("hold dice {positions} and roll the others")
+"""A keep of the coach by the positions of its dice: every tutorial front end shows the dice
+with their positions and takes positions (keys 1-5, `hold 1 2`, die buttons numbered)."""
+
+
+def advice_text(option: Hint, dice: Sequence[int] | None = None) -> str:
+    """A coach option in words, one form only: a keep by the positions of the dice to hold
+    ("hold dice 1 2 4 and roll the others"), a box by name ("score Full house"); rolling
+    everything again is "roll all five again". Faces and positions are never mixed."""
+    keeps_some = dice is not None and option.keep and len(option.keep) < len(dice)
+    if option.category is None and option.hold and keeps_some:
+        return _(HOLD_AND_ROLL).format(positions=" ".join(map(str, option.hold)))
     return choice_text(option.keep, option.category, option.column)
 
 
@@ -388,11 +443,7 @@ def coach_line(run: TutorialRun, coach: Coach | None) -> str:
     options = coach(state)
     if not options:
         return ""
-    best = options[0]
-    choice = advice_text(best)
-    if best.hold and best.keep and len(best.keep) < len(state.dice):
-        choice += " " + _("(hold {positions})").format(positions=" ".join(map(str, best.hold)))
-    return _("Coach: {choice}.").format(choice=choice)
+    return _("Coach: {choice}.").format(choice=advice_text(options[0], state.dice))
 
 
 def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
@@ -408,7 +459,7 @@ def _judge(options: Sequence[Hint], action: Action, state: GameState) -> str:
     if chosen.loss < 0.05:
         return _("The coach agrees: that was the best choice.")
     return _("The coach would {choice} (about {loss} points more in expectation).").format(
-        choice=advice_text(options[0]), loss=formats.number(chosen.loss, 1)
+        choice=advice_text(options[0], state.dice), loss=formats.number(chosen.loss, 1)
     )
 
 

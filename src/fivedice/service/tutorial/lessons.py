@@ -74,12 +74,15 @@ class Lesson:
 def _upper_say(rules: RuleSet) -> str:
     if not rules.upper_bonus:
         return N_(
-            "Four 6s: Sixes gives {points}. These rules have no upper bonus, but Sixes is"
-            " still the box for them: score Sixes."
+            "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
+            " on the card). Your third and last roll brought four 6s: Sixes gives {points}. These"
+            " rules have no upper bonus, but Sixes is still the box for them: score Sixes."
         )
     return N_(
-        "Four 6s: Sixes gives {points} and lifts your upper total to {threshold} or more,"
-        " which earns the upper bonus of {upper_bonus}. Score Sixes."
+        "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
+        " on the card), and {par_label} reads {par}, how far you are from three of each face."
+        " Your third and last roll brought four 6s: Sixes gives {points} and lifts your upper"
+        " total to {threshold} or more, which earns the upper bonus of {upper_bonus}. Score Sixes."
     )
 
 
@@ -95,11 +98,25 @@ def _three_of_a_kind_say(rules: RuleSet) -> str:
     )
 
 
-def _small_straight_dice(rules: RuleSet) -> tuple[int, ...]:
+def _straight_draw_say(rules: RuleSet) -> str:
     # Fixed straights: the small one is exactly 1-2-3-4-5; runs: any four in a row.
     if rules.straights is Straights.FIXED:
-        return (3, 1, 5, 2, 4)
-    return (6, 3, 5, 4, 6)
+        return N_(
+            "2, 3, 4 and 5: under these rules a small straight is exactly 1 to 5 and a large"
+            " one 2 to 6, so a 1 or a 6 would make one. Hold 2, 3, 4 and 5 and roll the other"
+            " 2 again."
+        )
+    return N_(
+        "2, 3, 4 and 5 in a row are a small straight already, and a 1 or a 6 would make a"
+        " large one. Hold 2, 3, 4 and 5 and roll the other 2 again."
+    )
+
+
+def _small_straight_last(rules: RuleSet) -> tuple[int, ...]:
+    # Fixed straights: a 1 completes 1-2-3-4-5 (the small one); runs: a 3 leaves four in a row.
+    if rules.straights is Straights.FIXED:
+        return (1,)
+    return (3,)
 
 
 def _joker_say(rules: RuleSet) -> str:
@@ -172,41 +189,37 @@ LESSONS: tuple[Lesson, ...] = (
         key="scoring",
         title=N_("Scoring and the previews"),
         summary=N_("The card shows what the dice would score in every open box."),
+        turn=(3, 3, 5, 3, 5),
         steps=(
-            Step(
-                StepKind.ROLL,
-                N_("Roll the dice. This lesson is about where they go."),
-                dice=(3, 3, 5, 3, 5),
-            ),
             Step(
                 StepKind.SCORE,
                 N_(
-                    "Three 3s and two 5s make a full house. The card shows in brackets what"
-                    " the dice would score in each open box: Full house shows {points}."
-                    " Score Full house."
+                    "Your third and last roll brought three 3s and two 5s: a full house. Every"
+                    " open box shows what these dice would score there: Full house shows"
+                    " {points}. Score Full house."
                 ),
                 boxes=(Category.FULL_HOUSE,),
                 why=N_("a full house scores the same {points} whatever its dice."),
             ),
-            Step(StepKind.ROLL, N_("A new turn. Roll."), dice=(2, 3, 4, 6, 1)),
+            Step(StepKind.ROLL, N_("A new turn. Roll."), dice=(2, 3, 4, 5, 5)),
             Step(
                 StepKind.KEEP,
                 N_(
-                    "2, 3, 4 and 6: a 5 would make a large straight. Hold 2, 3, 4 and 6 and"
-                    " roll the 1 again."
+                    "2, 3, 4 and 5 are in a row: a 6 would make a large straight. Hold 2, 3, 4"
+                    " and 5 and roll the other 5 again."
                 ),
-                keep=(2, 3, 4, 6),
-                dice=(5,),
+                keep=(2, 3, 4, 5),
+                dice=(6,),
             ),
             Step(
                 StepKind.SCORE,
                 N_(
-                    "A large straight: the preview shows {points} in Large straight. Score it"
-                    " now; rolling on could only spoil it."
+                    "A large straight: Large straight shows {points}. Score it now; rolling on"
+                    " could only spoil it."
                 ),
                 boxes=(Category.LARGE_STRAIGHT,),
                 why=N_("five in a row is worth {points} in Large straight, the most here."),
-                done=N_("Always look at the previews before you choose a box."),
+                done=N_("Always look at what each box would score before you choose one."),
             ),
         ),
     ),
@@ -221,22 +234,14 @@ LESSONS: tuple[Lesson, ...] = (
             (Category.FOURS, (4, 4, 2, 5, 6)),
             (Category.FIVES, (5, 5, 5, 1, 2)),
         ),
+        turn=(6, 6, 2, 6, 6),
         steps=(
-            Step(
-                StepKind.ROLL,
-                N_(
-                    "The upper boxes count only their own face. Yours add up to {upper}, and"
-                    " the par count reads {par}: that is how far you are from three of each"
-                    " face. Roll."
-                ),
-                dice=(6, 6, 2, 6, 6),
-            ),
             Step(
                 StepKind.SCORE,
                 _upper_say,
                 boxes=(Category.SIXES,),
                 why=N_("Sixes is the only box left for the upper bonus, and four 6s fill it well."),
-                done=N_("The par count now reads {par}: above par means ahead of the bonus pace."),
+                done=N_("{par_label} now reads {par}: above par means ahead of the bonus pace."),
             ),
         ),
     ),
@@ -271,10 +276,25 @@ LESSONS: tuple[Lesson, ...] = (
                 boxes=(Category.THREE_OF_A_KIND,),
                 why=N_("Three of a kind is made for three matching dice."),
             ),
-            Step(StepKind.ROLL, N_("A new turn. Roll."), dice=_small_straight_dice),
+            Step(StepKind.ROLL, N_("A new turn. Roll."), dice=(2, 3, 4, 5, 2)),
+            Step(
+                StepKind.KEEP,
+                _straight_draw_say,
+                keep=(2, 3, 4, 5),
+                dice=(2,),
+            ),
+            Step(
+                StepKind.KEEP,
+                N_("No luck yet. Hold 2, 3, 4 and 5 again for your last roll."),
+                keep=(2, 3, 4, 5),
+                dice=_small_straight_last,
+            ),
             Step(
                 StepKind.SCORE,
-                N_("Four dice in a row make a small straight: {points} points. Score it."),
+                N_(
+                    "No rolls are left, and these dice make a small straight: {points} points."
+                    " Score it."
+                ),
                 boxes=(Category.SMALL_STRAIGHT,),
                 why=N_("a small straight scores {points} whatever its dice."),
                 done=N_(
@@ -300,7 +320,19 @@ LESSONS: tuple[Lesson, ...] = (
             Step(
                 StepKind.ROLL,
                 N_("Next turn. Roll: in this lesson, lightning strikes twice."),
-                dice=(4, 4, 4, 4, 4),
+                dice=(4, 4, 4, 4, 2),
+            ),
+            Step(
+                StepKind.KEEP,
+                N_("Four 4s. Hold them and roll the last die."),
+                keep=(4, 4, 4, 4),
+                dice=(3,),
+            ),
+            Step(
+                StepKind.KEEP,
+                N_("Still four 4s. Hold them once more for your last roll."),
+                keep=(4, 4, 4, 4),
+                dice=(4,),
             ),
             Step(
                 StepKind.SCORE,

@@ -1,10 +1,12 @@
 """Learn by playing in the terminal app: the lesson list with progress, and the lesson screen.
 
 The list (`TutorialScreen`) shows each lesson with its state and buttons to play (or replay)
-and skip it. A lesson (`LessonScreen`) shows what to do, the last feedback, the dice (click
-one, or press 1-5, to hold or release it), a Roll button, the boxes the dice may go in with
-their points, and the card. Every action goes through the service's `tutorial_*` methods;
-nothing of a lesson is saved as a game.
+and skip it. A lesson (`LessonScreen`) shows what was said so far in the order it was said
+(what to do now in bold), the keys that do it, the dice under their positions (click one, or
+press 1-5, to hold or release it), a Roll button, the boxes the dice may go in with their
+points, and the card. The footer shows the keys for holding, rolling and scoring. Every
+action goes through the service's `tutorial_*` methods; nothing of a lesson is saved as a
+game.
 """
 
 from __future__ import annotations
@@ -20,16 +22,50 @@ from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fivedice.core.actions import Action, Hold, Release, Roll, Score
-from fivedice.core.errors import FivediceError
+from fivedice.core.categories import Category
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
-from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, instruction
+from fivedice.service.tutorial import (
+    LESSONS,
+    Lesson,
+    NextMove,
+    TutorialRun,
+    instruction,
+    next_move,
+)
 from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
 from fivedice.wording.text import box_name, card_lines, error_text
+
+KEYS_TO_HOLD = N_("Press {keys} to hold them, then r to roll.")
+KEYS_TO_RELEASE = N_("Press {keys} to release them.")
+KEY_TO_ROLL = N_("Press r to roll.")
+KEYS_TO_SCORE = N_("Pick {box} ({points}) in the Score in list with ↑↓ and press Enter.")
+LOG_LINES = 12
+"""What was said, kept on the lesson screen (the newest last)."""
+NOW, ANSWER, REFUSAL = "now", "answer", "refusal"
+"""What a line on the lesson screen is: what to do (the newest one in bold, earlier ones
+dimmed), the answer to a move that was made, or why a move was not made."""
+STYLES = {NOW: "dim", ANSWER: "", REFUSAL: "yellow"}
+
+
+def move_keys_text(move: NextMove | None) -> str:
+    """The step's move with this app's keys: the dice by their positions (keys 1-5), r to
+    roll, the box list and Enter to score ("" when there is no move to make)."""
+    if move is None:
+        return ""
+    keys = " ".join(map(str, move.positions))
+    if move.kind == "hold":
+        return _(KEYS_TO_HOLD).format(keys=keys)
+    if move.kind == "release":
+        return _(KEYS_TO_RELEASE).format(keys=keys)
+    if move.kind == "score" and move.category is not None:
+        return _(KEYS_TO_SCORE).format(box=box_name(move.category), points=move.points)
+    return _(KEY_TO_ROLL)
 
 
 class TutorialScreen(Screen[None]):
@@ -122,8 +158,9 @@ class LessonScreen(Screen[None]):
     """One lesson: what to do, what happened, the dice, the boxes and the card."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "die(1)", "Hold", key_display="1-5"),
         Binding("r", "roll", "Roll"),
-        Binding("1", "die(1)", show=False),
+        Binding("enter", "score", "Score", key_display="⏎", priority=True),
         Binding("2", "die(2)", show=False),
         Binding("3", "die(3)", show=False),
         Binding("4", "die(4)", show=False),
@@ -140,6 +177,7 @@ class LessonScreen(Screen[None]):
         self.lesson_run = run
         self.rules = rules
         self.backend = backend
+        self.said: list[tuple[str, str]] = []  # (text, kind): what was said, oldest first
         localize_bindings(self)
 
     @property
@@ -152,8 +190,12 @@ class LessonScreen(Screen[None]):
             with VerticalScroll(id="lesson-card"):
                 yield Static("", id="lesson-card-text")
             with Vertical(id="lesson-side"):
-                yield Static("", id="lesson-say")
-                yield Static("", id="lesson-feedback")
+                with VerticalScroll(id="lesson-talk"):
+                    yield Static("", id="lesson-feedback")
+                yield Static("", id="lesson-keys")
+                with Horizontal(id="lesson-positions"):
+                    for position in range(1, 6):
+                        yield Static(str(position), classes="position")
                 with Horizontal(id="lesson-dice"):
                     for position in range(1, 6):
                         yield Button("·", id=f"die-{position}", compact=True)
@@ -165,21 +207,40 @@ class LessonScreen(Screen[None]):
         self.query_one("#lesson-boxes", OptionList).border_title = _("Score in")
         self.show()
 
+    def now_text(self) -> str:
+        """What to do now: the step's instruction (the guided game: the coach's suggestion),
+        or that the lesson is done."""
+        run = self.lesson_run
+        if run.finished:
+            return (
+                _("Lesson done: {title}.").format(title=_(self.lesson.title))
+                + " "
+                + _("Press Escape for the lessons.")
+            )
+        said = instruction(run)
+        coach = self.backend.lesson_service().tutorial_coach_line(run)
+        if coach:
+            said = f"{said}\n{coach}" if not run.version else coach
+        return said
+
     def show(self) -> None:
-        """Renders the run: instruction, feedback, dice, boxes and card."""
+        """Renders the run: what was said, what to do now, dice, boxes and card."""
         run = self.lesson_run
         state = run.state
-        if run.finished:
-            said = _("Lesson done: {title}.").format(title=_(self.lesson.title))
-            said += " " + _("Press Escape for the lessons.")
-        else:
-            said = instruction(run)
-            coach = self.backend.lesson_service().tutorial_coach_line(run)
-            if coach:
-                said = f"{said}\n{coach}" if not run.version else coach
-        self.query_one("#lesson-say", Static).update(said)
-        said_lines = run.feedback.lines if run.feedback else ()
-        self.query_one("#lesson-feedback", Static).update("\n".join(said_lines))
+        now = self.now_text()
+        if now and now not in [text for text, kind in self.said if kind == NOW][-1:]:
+            self.said.append((now, NOW))
+        del self.said[:-LOG_LINES]
+        last_now = max((i for i, (_t, kind) in enumerate(self.said) if kind == NOW), default=-1)
+        talk = Text()
+        for index, (line, kind) in enumerate(self.said):
+            style = STYLES[kind] if kind != NOW or index != last_now else "bold"
+            talk.append(("\n" if index else "") + line, style=style)
+        self.query_one("#lesson-feedback", Static).update(talk)
+        scroll = self.query_one("#lesson-talk", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
+        keys = "" if run.finished else move_keys_text(next_move(run))
+        self.query_one("#lesson-keys", Static).update(keys)
         dice = state.dice
         for position in range(1, 6):
             button = self.query_one(f"#die-{position}", Button)
@@ -188,13 +249,7 @@ class LessonScreen(Screen[None]):
             button.set_class(held, "held")
             button.disabled = dice is None or run.finished
         self.query_one("#roll", Button).disabled = run.finished
-        boxes = self.query_one("#lesson-boxes", OptionList)
-        boxes.clear_options()
-        if not run.finished and not state.seats[state.current_seat].is_cpu:
-            boxes.add_options(
-                Option(f"{pad_cells(box_name(p.category), 16)} {p.points:>4}", id=p.category.key)
-                for p in state.placements()
-            )
+        self.show_boxes()
         seat = 0 if run.finished else state.current_seat
         previews = {(p.column, p.category): p.points for p in state.placements()}
         lines = card_lines(state.rules, state.cards[seat], previews)
@@ -206,12 +261,45 @@ class LessonScreen(Screen[None]):
             lines = [*others, "", *lines]
         self.query_one("#lesson-card-text", Static).update("\n".join(lines))
 
+    def show_boxes(self) -> None:
+        """The boxes the dice may go in, with their points; the same list keeps its cursor
+        (after a refused box the cursor stays where the player left it)."""
+        run, state = self.lesson_run, self.lesson_run.state
+        boxes = self.query_one("#lesson-boxes", OptionList)
+        wanted = []
+        if not run.finished and not state.seats[state.current_seat].is_cpu:
+            wanted = [
+                (p.category.key, f"{pad_cells(box_name(p.category), 16)} {p.points:>4}")
+                for p in state.placements()
+            ]
+        shown = [
+            (option.id, str(option.prompt))
+            for option in (boxes.get_option_at_index(i) for i in range(boxes.option_count))
+        ]
+        if shown == wanted:
+            return
+        highlighted = boxes.highlighted
+        kept = shown[highlighted][0] if highlighted is not None and shown else None
+        boxes.clear_options()
+        boxes.add_options(Option(prompt, id=key) for key, prompt in wanted)
+        keys = [key for key, _prompt in wanted]
+        if kept in keys:
+            boxes.highlighted = keys.index(kept)
+
     def send(self, action: Action) -> None:
-        """Sends one action through the service and shows the result."""
+        """Sends one action through the service and shows the answer; what was said stays
+        on the screen in the order it was said (a step, the answers, the next step...)."""
+        before = self.lesson_run
         try:
-            self.lesson_run = self.backend.lesson_service().tutorial_act(self.lesson_run, action)
+            after = self.backend.lesson_service().tutorial_act(before, action)
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
+            self.show()
+            return
+        applied = bool(after.feedback and after.feedback.applied)
+        for line in after.feedback.lines if after.feedback else ():
+            self.said.append((line, ANSWER if applied else REFUSAL))
+        self.lesson_run = after
         self.show()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -222,10 +310,21 @@ class LessonScreen(Screen[None]):
             self.action_die(int(button.removeprefix("die-")))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        from fivedice.core.categories import Category
-
         if event.option.id:
             self.send(Score(Category.parse(event.option.id)))
+
+    def action_score(self) -> None:
+        """Enter scores the box under the list's cursor (on a button it presses the button)."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+            return
+        boxes = self.query_one("#lesson-boxes", OptionList)
+        if boxes.highlighted is None or self.lesson_run.finished:
+            boxes.focus()
+            return
+        option = boxes.get_option_at_index(boxes.highlighted)
+        if option.id:
+            self.send(Score(Category.parse(option.id)))
 
     def action_roll(self) -> None:
         if not self.lesson_run.finished:
@@ -245,6 +344,7 @@ class LessonScreen(Screen[None]):
             )
         except FivediceError as error:
             self.notify(error_text(error), severity="error")
+        self.said = []
         self.show()
 
     def action_skip(self) -> None:

@@ -21,10 +21,18 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from fivedice.core.actions import Hold, Release, Roll, Score
-from fivedice.core.errors import FivediceError
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import legal_actions
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
-from fivedice.service.tutorial import LESSONS, Lesson, TutorialRun, find_lesson, instruction
+from fivedice.service.tutorial import (
+    LESSONS,
+    Lesson,
+    NextMove,
+    TutorialRun,
+    find_lesson,
+    instruction,
+    next_move,
+)
 from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.store.browser_seats import session_key
 from fivedice.web.deps import Hub
@@ -36,6 +44,30 @@ from fivedice.wording.text import box_name, error_text
 router = APIRouter(include_in_schema=False)
 MAX_RUNS = 2000
 """Lessons in play kept in memory (the least recently used are dropped)."""
+
+
+TAP_TO_HOLD = N_("Tap or click dice {positions} to hold them, then Roll.")
+TAP_TO_RELEASE = N_("Tap or click dice {positions} to release them.")
+TAP_TO_ROLL = N_("Tap or click Roll.")
+TAP_TO_SCORE = N_("Tap or click the {points} beside {box} on your card.")
+
+
+def move_taps_text(move: NextMove | None) -> str:
+    """The step's move with this page's taps and clicks: the dice by the positions shown on
+    them, the Roll button, a box's points on the card ("" when there is no move to make);
+    in the current language (called under `in_language`)."""
+    from fivedice.i18n import _
+
+    if move is None:
+        return ""
+    positions = ", ".join(map(str, move.positions))
+    if move.kind == "hold":
+        return _(TAP_TO_HOLD).format(positions=positions)
+    if move.kind == "release":
+        return _(TAP_TO_RELEASE).format(positions=positions)
+    if move.kind == "score" and move.category is not None:
+        return _(TAP_TO_SCORE).format(points=move.points, box=box_name(move.category))
+    return _(TAP_TO_ROLL)
 
 
 def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
@@ -182,9 +214,18 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
                 "enabled": (Release if held else Hold)((position,)) in legal,
             }
         )
+    from fivedice.wording.text import (
+        par_label,
+        total_label,
+        upper_bonus_label,
+        upper_total_label,
+        yahtzee_bonus_label,
+    )
+
     previews = {p.category: p for p in state.placements() if Score(p.category, p.column) in legal}
     column = state.cards[seat].columns[0]
-    rows = []
+    rules = state.rules
+    rows: list[dict[str, Any]] = []
     for category in CATEGORIES:
         placement = previews.get(category)
         rows.append(
@@ -196,12 +237,13 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
                 "upper_end": category is UPPER[-1],
             }
         )
-    from fivedice.wording.text import par_label, total_label, upper_bonus_label, yahtzee_bonus_label
-
-    rules = state.rules
+        if category is UPPER[-1]:  # the upper sums under the upper boxes, as on every card
+            rows += [
+                {"sum": upper_total_label(), "value": str(column.upper_total)},
+                {"sum": par_label(), "value": f"{column.upper_par:+d}"},
+                {"sum": upper_bonus_label(), "value": str(column.upper_bonus(rules))},
+            ]
     sums = [
-        (par_label(), f"{column.upper_par:+d}"),
-        (upper_bonus_label(), str(column.upper_bonus(rules))),
         (yahtzee_bonus_label(), str(column.yahtzee_bonus_total(rules))),
         (total_label(), str(state.cards[seat].total(rules))),
     ]
@@ -210,6 +252,7 @@ def _lesson_context(run: TutorialRun, t: dict[str, str]) -> dict[str, Any]:
     return {
         "title": _(run.lesson.title),
         "say": instruction(run),
+        "how": move_taps_text(next_move(run)),
         "feedback": list(run.feedback.lines) if run.feedback else [],
         "accepted": bool(run.feedback and run.feedback.applied),
         "finished": run.finished,
