@@ -50,7 +50,7 @@ def test_plain_skip_restart_bad_lines_and_end_of_input():
     assert result.exit_code == 0, result.output
     out = result.output
     assert "There is no lesson '--lesson'." in out
-    assert "Not allowed: unknown action 'bogus'" in out
+    assert "Not allowed: unknown command 'bogus'" in out
     assert "there is no die 9" in out
     assert "From the start." in out
     assert "Lesson skipped." in out
