@@ -111,6 +111,36 @@ def test_sound_is_off_until_turned_on_and_the_choice_survives_a_reload(browser, 
     context.close()
 
 
+# navigator.vibrate, recorded (the beeps go with it: both come from `signal` in alive.js).
+RECORD_BUZZES = (
+    "navigator.vibrate = p => { (window.buzzes = window.buzzes || []).push(p); return true; };"
+)
+
+
+@pytest.mark.parametrize("sound", [True, False])
+def test_the_turn_coming_back_buzzes_only_with_sound_on(browser, server, sound):
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(RECORD_BUZZES)
+    page = context.new_page()
+    start_three_seats(page, server, seed="11")
+    wait_for_turn(page)
+    if sound:
+        page.locator("#sound-toggle").click()  # (it buzzes once to say so)
+    assert page.evaluate("() => (window.buzzes || []).length") == (1 if sound else 0)
+    press(page, "r")
+    before = version(page)
+    score_a_box(page)
+    wait_moved(page, before)
+    page.wait_for_function(  # the two CPUs played; Ann's turn again
+        "() => document.querySelectorAll('table.card td.filled').length === 3"
+        " && document.querySelector('#board').dataset.state === 'act'",
+        timeout=60_000,
+    )
+    buzzes = page.evaluate("() => window.buzzes || []")
+    assert buzzes == ([[70], [70]] if sound else [])
+    context.close()
+
+
 # A board swapped in as app.js does after a roll that gave five sixes.
 FIVE_SIXES = """() => {
     const old = document.getElementById('board');
