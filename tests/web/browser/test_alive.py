@@ -280,7 +280,7 @@ def test_a_page_that_cannot_be_reached_shows_the_offline_page(browser, server):
     context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("language", ["en", "ja", "fr"])
 def test_screenshots_of_the_alive_board(browser, server, language):
     """For a person to look at: the seat colours, the changed dice, the sound toggle."""
     context = browser.new_context(viewport=PHONE, locale=language)

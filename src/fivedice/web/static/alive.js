@@ -231,13 +231,13 @@
     const board = document.getElementById("board");
     if (!board) return;
     boardShown(board);
-    // app.js replaces #board (its parent stays): each new one is looked at once.
+    // app.js replaces #board: each new one is looked at once, wherever the page puts it.
     const observer = new MutationObserver(function () {
       const fresh = document.getElementById("board");
       if (fresh && !fresh.dataset.aliveSeen) { fresh.dataset.aliveSeen = "1"; boardShown(fresh); }
     });
     board.dataset.aliveSeen = "1";
-    observer.observe(board.parentNode, { childList: true });
+    observer.observe(document.body, { childList: true, subtree: true });
   }
 
   // -- Copy and Share ----------------------------------------------------------------------------
