@@ -307,8 +307,4 @@
     watchBoard();
     registerWorker();
   });
-
-  // For the browser tests: whether the dice of a board were rolled (pure, no DOM).
-  window.fivedice = window.fivedice || {};
-  window.fivedice.alive = { rolled: rolled, isYahtzee: isYahtzee };
 })();
