@@ -98,7 +98,7 @@ def test_a_two_seat_review_charts_the_chances_of_winning(client, app, service):
         svg = base64.b64decode(encoded).decode()
         assert "chance of winning" in svg and "100%" in svg  # the second panel, 0-100 %
         assert "Ann" in svg and review.seats[1].name in svg  # its legend names both seats
-    assert 'height="560"' in html and "chances of winning at those moments" in html
+    assert 'height="480"' in html and "chances of winning at those moments" in html
     final = percent(review.seats[0].curve[-1].win_chance)
     assert escape(f"{final} after the last turn") in html  # the chart's alt text says it too
 

@@ -39,7 +39,7 @@ from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
 from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
-from fivedice.web.routers import api, fairness, pages, review, rooms, sheet, table, tutorial
+from fivedice.web.routers import alive, api, fairness, pages, review, rooms, sheet, table, tutorial
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 from fivedice.wording.text import error_text
@@ -154,6 +154,7 @@ def create_app(
     app.include_router(tutorial.router)
     app.include_router(rooms.router)
     app.include_router(fairness.router)
+    app.include_router(alive.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.add_middleware(
         RateGuard, rates=client_rates, refuse=lambda scope, error: _refused(Request(scope), error)

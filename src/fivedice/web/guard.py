@@ -82,12 +82,13 @@ _ISSUED_SHAPE = re.compile(r"([A-Za-z0-9_-]{32})\.([0-9a-f]{32})")  # random par
 _OLD_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")  # an older server's: secrets.token_urlsafe(32)
 
 # No inline script or style anywhere: app.js and app.css are files. `data:` images: the
-# empty favicon. The API docs page (Swagger UI from a CDN, with one inline script of
+# empty favicon. The service worker (/sw.js) and the web manifest come from the site itself.
+# The API docs page (Swagger UI from a CDN, with one inline script of
 # FastAPI's) gets a looser policy of its own; it shows no game and holds no seat.
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 DOCS_POLICY = (
     "default-src 'self'; script-src 'self' https://cdn.jsdelivr.net 'unsafe-inline'; "
@@ -103,6 +104,9 @@ SECURITY_HEADERS = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+ROOT_FILES = frozenset({"/sw.js", "/seats.css"})
+"""Static files served from the root (the service worker's scope is the folder it is served
+from): cacheable like `/static/`, and no session is started for them."""
 
 
 class PublicUrlError(FivediceError):
@@ -265,7 +269,7 @@ class PageGuard:
         path: str = scope.get("path", "")
         method: str = scope.get("method", "GET")
         is_api = path.startswith("/api/") or path == "/api"
-        is_static = path.startswith("/static/")
+        is_static = path.startswith("/static/") or path in ROOT_FILES
         is_page = not is_api and not is_static
         secure = scope.get("scheme") == "https" or (self.public_origin or "").startswith("https:")
         cookies = _cookies(scope)

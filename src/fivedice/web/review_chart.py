@@ -19,10 +19,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-EXPECTED_COLOR = "#1f6feb"  # the pages' accent
-SCORED_COLOR = "#1a7f37"  # the pages' "good" green
-OTHER_COLORS = ("#9a6700", "#8250df", "#cf222e", "#57606a", "#bf3989", "#0a7b83")
-"""The other seats' chance lines (the reviewed seat's own is `EXPECTED_COLOR`)."""
+from fivedice.web.palette import seat_color
+
+SCORED_COLOR = "#2b313c"  # the points scored: the pages' ink (the seat's colour is expected)
+CHART_WIDTH_INCHES = 4.8
+NARROWEST_DISPLAY_PX = 320
+"""The chart's width on a 360-pixel phone (the page's margins taken off)."""
+SMALLEST_TEXT_PX = 12
+"""The chart's smallest text on that phone, in CSS pixels (its legend and tick labels)."""
 
 
 def chart_svg(
@@ -33,8 +37,10 @@ def chart_svg(
     games: Sequence[int] = (),
     chances: Sequence[tuple[str, Sequence[float]]] = (),
     chance_label: str = "",
+    seats: Sequence[int] = (0,),
 ) -> bytes:
-    """The chart as an SVG document.
+    """The chart as an SVG document, each seat drawn in its colour (`palette.seat_color`:
+    the same as on the chances bar and the card), its text readable on a phone.
 
     Args:
         xs: turns played at each point (over a whole match).
@@ -45,6 +51,8 @@ def chart_svg(
         chances: each seat's name and its chance of winning (0-1) at each point, the
             reviewed seat first; given, they are drawn in a second panel below (0-100 %).
         chance_label: the second panel's y axis name.
+        seats: the seat of each line of `chances` (the reviewed seat first: its expected
+            score is drawn in its colour too); the seat's alone without chances.
     """
     from matplotlib import rc_context
 
@@ -52,7 +60,7 @@ def chart_svg(
     # matplotlib falls back glyph by glyph along the family list.
     _add_cjk_fonts()
     with rc_context({"font.family": ["DejaVu Sans", "Noto Sans CJK JP"]}):
-        return _chart_svg(xs, expected, scored, labels, games, chances, chance_label)
+        return _chart_svg(xs, expected, scored, labels, games, chances, chance_label, seats)
 
 
 @functools.cache
@@ -76,12 +84,15 @@ def _chart_svg(
     games: Sequence[int],
     chances: Sequence[tuple[str, Sequence[float]]],
     chance_label: str,
+    seats: Sequence[int],
 ) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     expected_label, scored_label, x_label = labels
+    size = text_points()
+    own = seat_color(seats[0] if seats else 0)
     # Small in inches with large type: shrunk to a phone's width the words stay readable.
     figure = Figure(figsize=chart_size(bool(chances)), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
@@ -89,24 +100,24 @@ def _chart_svg(
         axes, lower = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
     else:
         axes, lower = figure.add_subplot(), None
-    axes.tick_params(labelsize=12)
+    axes.tick_params(labelsize=size)
     for start in games:
         axes.axvline(start, color="#d8d4c8", linewidth=1)
-    axes.plot(xs, expected, color=EXPECTED_COLOR, linewidth=2, marker="o", markersize=3,
+    axes.plot(xs, expected, color=own, linewidth=2, marker="o", markersize=3,
               label=expected_label)  # fmt: skip
     axes.plot(xs, scored, color=SCORED_COLOR, linewidth=2, linestyle="--", marker="s",
               markersize=3, label=scored_label)  # fmt: skip
     if lower is None:
-        axes.set_xlabel(x_label, fontsize=12)
+        axes.set_xlabel(x_label, fontsize=size)
     else:
-        _chances_panel(lower, xs, chances, chance_label, games)
-        lower.set_xlabel(x_label, fontsize=12)
+        _chances_panel(lower, xs, chances, chance_label, games, seats)
+        lower.set_xlabel(x_label, fontsize=size)
     axes.set_xlim(0, max(xs[-1] if xs else 1, 1))
     axes.set_ylim(bottom=0)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(True, color="#ece9e0", linewidth=0.8)
     axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="lower right", frameon=False, fontsize=12)
+    axes.legend(loc="lower right", frameon=False, fontsize=size)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
@@ -114,7 +125,19 @@ def _chart_svg(
 
 def chart_size(with_chances: bool) -> tuple[float, float]:
     """The chart's size in inches (times 100: the ``<img>`` size in pixels)."""
-    return (5.6, 5.6) if with_chances else (5.6, 3.3)
+    width = CHART_WIDTH_INCHES
+    return (width, width) if with_chances else (width, round(width * 0.62, 2))
+
+
+def text_points() -> float:
+    """The charts' text size in points, from their display width rather than fixed.
+
+    An SVG is scaled as a whole: its text shows at (size / width of the SVG) × (the width
+    it is displayed at). Sized so that at `NARROWEST_DISPLAY_PX` the text is
+    `SMALLEST_TEXT_PX` CSS pixels (matplotlib's SVG measures in points, 72 an inch);
+    on a desktop, where the chart is at most `review.css`'s 560 px, it is about 21 px.
+    """
+    return round(SMALLEST_TEXT_PX * CHART_WIDTH_INCHES * 72 / NARROWEST_DISPLAY_PX, 1)
 
 
 def _chances_panel(
@@ -123,29 +146,32 @@ def _chances_panel(
     chances: Sequence[tuple[str, Sequence[float]]],
     label: str,
     games: Sequence[int],
+    seats: Sequence[int],
 ) -> None:
-    """The chances of winning in percent: the reviewed seat bold, the others thin."""
+    """The chances of winning in percent, each seat in its colour: the reviewed seat bold,
+    the others thin and dash-dotted (told apart without colour too)."""
     from matplotlib.ticker import PercentFormatter
 
-    axes.tick_params(labelsize=12)
+    size = text_points()
+    axes.tick_params(labelsize=size)
     for start in games:
         axes.axvline(start, color="#d8d4c8", linewidth=1)
     axes.axhline(50, color="#d8d4c8", linewidth=1, linestyle=":")
     for index, (name, values) in enumerate(chances):
         percent = [100 * value for value in values]
+        color = seat_color(seats[index] if index < len(seats) else index)
         if index == 0:
-            axes.plot(xs, percent, color=EXPECTED_COLOR, linewidth=2.5, marker="o",
+            axes.plot(xs, percent, color=color, linewidth=2.5, marker="o",
                       markersize=3, label=name)  # fmt: skip
         else:
-            color = OTHER_COLORS[(index - 1) % len(OTHER_COLORS)]
-            axes.plot(xs, percent, color=color, linewidth=1.2, linestyle="-.", label=name)
+            axes.plot(xs, percent, color=color, linewidth=1.4, linestyle="-.", label=name)
     axes.set_ylim(-3, 103)
     axes.set_yticks([0, 50, 100])
     axes.yaxis.set_major_formatter(PercentFormatter(100))
-    axes.set_ylabel(label, fontsize=12)
+    axes.set_ylabel(label, fontsize=size)
     axes.grid(True, color="#ece9e0", linewidth=0.8)
     axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="best", frameon=False, fontsize=11, ncols=min(len(chances), 3))
+    axes.legend(loc="best", frameon=False, fontsize=size, ncols=min(len(chances), 2))
 
 
 def data_url(svg: bytes) -> str:

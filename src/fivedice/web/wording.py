@@ -13,6 +13,7 @@ import gettext as gettext_module
 from collections.abc import Callable
 
 from fivedice.i18n import LANGUAGES, in_language, load_translations
+from fivedice.web.alive_words import alive_texts
 from fivedice.wording.boxes import (
     par_label,
     total_label,
@@ -87,6 +88,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
     wording's."""
     ngettext = ngettext_for(_)
     return {
+        **alive_texts(_),  # (sound, celebration, Copy and Share, offline: web/alive_words.py)
         "tagline": _("Five dice, every house rule, and a coach that knows the best move."),
         "new_game": _("New game"),
         "at_table": _("At the table"),

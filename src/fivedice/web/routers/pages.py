@@ -56,6 +56,7 @@ from fivedice.web.hub import (
 )
 from fivedice.web.moves import moves_since
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
     box_name,
     cpu_name,
@@ -382,12 +383,13 @@ def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
     chances = game_win_chances(state, wait=False) if visitor.chances else None
     bar = []
     start = 0.0
+    percents = whole_percents(chances or ())  # (33 + 33 + 33 would show 99 %)
     for seat, chance in enumerate(chances or ()):
         bar.append(
             {
                 "seat": seat,
                 "name": state.seats[seat].name,
-                "percent": round(100 * chance),
+                "percent": percents[seat],
                 "x": round(100 * start, 3),
                 "width": round(100 * chance, 3),
             }

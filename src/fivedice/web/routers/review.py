@@ -118,6 +118,7 @@ def _chart(
     labels: tuple[str, str, str],
     chances: list[tuple[str, list[float]]],
     chances_label: str,
+    seats: list[int],
 ) -> str:
     xs = chart_x(seat.curve)
     curve = seat.curve
@@ -130,6 +131,7 @@ def _chart(
         starts,
         chances,
         chances_label,
+        seats,
     )
     return data_url(svg)
 
@@ -157,8 +159,10 @@ def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Res
     for seat, seat_context in zip(review.seats, context["seats"], strict=True):
         curve = seat.curve
         chances = chance_series(review, seat)
+        # (chance_series' order: this seat, then the others; each line in its seat's colour)
+        order = [seat.seat] + [other.seat for other in review.seats if other.seat != seat.seat]
         seat_context["chart"] = (
-            _chart(seat, seat_context["labels"], chances, seat_context["chance_label"])
+            _chart(seat, seat_context["labels"], chances, seat_context["chance_label"], order)
             if len(curve) > 1
             else None
         )
