@@ -255,10 +255,10 @@ def table_context(
     )
     zero = None
     if can_act and zero_box is not None:
-        placement = zero_score_to_confirm(state, f"score {zero_box}")
-        if placement is not None:
-            column = placement.column if multi else None
-            question = in_language(visitor.language, zero_question, placement.category, column)
+        scratch = zero_score_to_confirm(state, f"score {zero_box}")
+        if scratch is not None:
+            where = scratch.column if multi else None
+            question = in_language(visitor.language, zero_question, scratch.category, where)
             zero = {"box": zero_box, "question": question}
     return {
         "tt": table_texts(gettext_for(visitor.language)),
