@@ -268,9 +268,12 @@ def test_a_box_the_dice_give_0_is_asked_about_first(tmp_path):
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
+        await pilot.pause()
         assert app.table.view.state.cards[0].columns[0].score(Category.YAHTZEE) == 0
         assert app.screen.message == "Ann: 0 in Yahtzee (total 0)"
-        assert "Ann: 0 in Yahtzee (total 0)" in screen_text(app)
+        text = screen_text(app)
+        assert "Ann: 0 in Yahtzee (total 0)" in text
+        assert re.search(r"Yahtzee +0 +·", text)  # the card still names its boxes
 
     run(app, script)
     assert [e.action for e in service.record(1).actions] == ["dice 1 2 3 4 6", "score yahtzee"]

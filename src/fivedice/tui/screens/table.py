@@ -309,7 +309,9 @@ class TableScreen(Screen[None]):
 
         def answered(confirmed: bool | None) -> None:
             if confirmed and self.state is state:
-                self.send(action)
+                # Sent once this screen is on top again: a card redrawn under the dialog
+                # drew its box names blank.
+                self.call_after_refresh(self.send, action)
 
         column = scratch.column if state.rules.columns > 1 else None
         self.app.push_screen(ConfirmScreen(zero_question(scratch.category, column)), answered)
