@@ -8,6 +8,7 @@ import re
 import pytest
 
 from fivedice.core.categories import Category
+from fivedice.core.rules import CLASSIC
 from fivedice.web.guard import LANG_COOKIE
 from tests.web.support import ORIGIN, PageClient, post_at_table, start_table, version_of
 
@@ -189,3 +190,20 @@ def test_the_question_and_the_line_speak_the_language(client):
     assert "Ann, wähle ein Feld" in page
     page = post_at_table(client, f"{location}/score", box="yahtzee", confirm_zero="1").text
     assert "Ann: 0 bei Kniffel (gesamt 0)" in page
+
+
+def test_a_finished_table_game_that_used_undo_has_its_review(client, service, classic_table):
+    location = start_table(client, "Ann")
+    pid = location.removeprefix("/t/")
+    post_at_table(client, f"{location}/dice", dice="66666")
+    post_at_table(client, f"{location}/undo")  # the wrong dice typed
+    view = service.load(1)
+    for box in [category.key for category in CLASSIC.boxes]:
+        view = service.apply_action(1, "dice 1 2 3 4 6", view.version)
+        view = service.apply_action(1, f"score {box}", view.version)
+    page = client.get(location).text
+    assert f'href="/g/{pid}/review" id="review-link"' in page
+    review = client.get(f"/g/{pid}/review")
+    assert review.status_code == 200, review.text
+    assert "Review of the game" in review.text and "unknown action" not in review.text
+    assert "Every decision (13)" in review.text  # one box a turn; the undone dice left out
