@@ -116,3 +116,36 @@ def test_a_0_asks_first_and_the_sheet_is_a_tap_away(browser, server, size, langu
     page.wait_for_url("**/sheet")
     assert "Ann" in page.content() and "Bob" in page.content()
     context.close()
+
+
+@pytest.mark.slow
+def test_axe_finds_nothing_serious_at_each_step_of_a_turn(browser, server):
+    """The boxes to pick, the question before a 0 and the line after a score, on a phone."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_module.Axe()
+    context = browser.new_context(locale="en-GB", **PHONE)
+    page = context.new_page()
+    problems: list[str] = []
+
+    def look(name):
+        page.wait_for_load_state()
+        for violation in axe.run(page).response["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                problems.append(f"{name}: {violation['id']}: {violation['help']}")
+
+    page.goto(server + "/table")
+    page.fill("#name0", "Ann")
+    page.fill("#name1", "Bob")
+    page.tap("#start")
+    page.fill("#dice", "12346")
+    page.tap("#enter-dice")
+    page.wait_for_selector(".box-choices")
+    look("pick a box")
+    page.tap("button.box-choice[value=yahtzee]")
+    page.wait_for_selector("#confirm-zero")
+    look("score 0?")
+    page.tap("#zero-yes")
+    page.wait_for_selector("#scored")
+    look("scored")
+    context.close()
+    assert not problems, "\n".join(problems)
