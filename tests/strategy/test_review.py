@@ -257,3 +257,16 @@ def test_a_table_game_that_used_undo_is_reviewed_as_it_stands(service, classic_t
         assert [d.chosen.category.key for d in seat.decisions] == boxes
         assert [d.turn for d in seat.decisions] == list(range(1, 14))
         assert seat.curve[-1].scored == view.state.totals[seat.seat]
+
+
+def test_a_solo_game_that_used_undo_is_reviewed_without_the_undone_holds(service):
+    view = service.create_game(GameSettings(seats=(Seat("Cal"),)), seed=4)
+    while not view.is_over:
+        view = service.apply_action(view.game_id, "roll", view.version)
+        view = service.apply_action(view.game_id, "hold 1 2", view.version)
+        view = service.undo(view.game_id, view.version)  # changed their mind
+        placement = view.state.placements()[0]
+        view = service.apply_action(view.game_id, f"score {placement.category.key}", view.version)
+    (seat,) = service.review(view.game_id).seats
+    assert [d.kind for d in seat.decisions] == ["box"] * 13
+    assert seat.curve[-1].scored == view.state.totals[0]
