@@ -70,3 +70,19 @@ def test_every_score_says_what_went_where_and_undo_what_it_took_back(tmp_path):
         "Taken back: Bob's 20 in Chance",
     ]
     assert service.load(1).state.totals == (50, 0)
+
+
+def test_the_cards_are_read_out_on_show_and_at_the_end_only(tmp_path):
+    out, _service = transcript(
+        tmp_path, "dice 33355", "score full_house", "score chance 22", "show", "quit"
+    )
+    before_show, after_show = out.split("Ann> \n", 1)  # `show` typed on Ann's second turn
+    assert "Upper total" not in before_show
+    assert after_show.count("Upper total") == 1
+    # Bob's whole turn: one line for the score, two for the next turn.
+    bobs_turn = before_show.split("Bob> ", 1)[1]
+    assert bobs_turn.splitlines() == [
+        "Bob: 22 in Chance (total 22)",
+        "Ann's turn 2 of 13.",
+        "Enter the dice rolled (e.g. dice 3 3 3 5 5), or the points (score chance 22).",
+    ]

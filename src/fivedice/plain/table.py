@@ -4,7 +4,9 @@ The players roll their own dice; each turn the player to move types what they ro
 (`dice 3 3 3 5 5`) and then the box (`score full_house`), or the points alone
 (`score full_house 25`). Every entry is saved through the service before its result is shown,
 like `fivedice play --plain`; the coach ranks the keeps and boxes of typed dice
-(`hint 11666 2`: those dice with two rolls left).
+(`hint 11666 2`: those dice with two rolls left). Terse for screen readers: a 0 is asked
+about first, each box scored is said in one line with the new total, an undo says what it
+took back, and the cards are printed on `show` and at the end, not every turn.
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ def run_table_plain(
     if view.version == 0 and roll_off_line(view.state):
         say(roll_off_line(view.state))
 
-    show_card = True
+    show_card = False  # the cards on `show` (and at the end): each turn is told in a few lines
     while True:
         state = view.state
         if show_card or state.is_match_over:
@@ -199,7 +201,6 @@ def run_table_plain(
             )
             say(refused_text(unknown), _(COMMANDS_HELP))
             continue
-        seat_before = (state.game_number, state.current_seat)
         entry = table_entry(line, state.rules)
         if not zero_confirmed(state, entry, ask):
             say(_("Not scored."))
@@ -208,13 +209,11 @@ def run_table_plain(
             if command == "undo":
                 view = service.undo(game_id, view.version)
                 say(taken_back_text(entry_between(view.state, state)))
-                show_card = True
                 continue
             view = service.apply_action(game_id, entry, view.version)
         except StaleVersionError:
             view = service.load(game_id)
             say(changed_elsewhere_text())
-            show_card = True
             continue
         except StoreError as error:
             if not error.retryable:
@@ -228,7 +227,6 @@ def run_table_plain(
             say(refused_text(error_text(error)))
             continue
         after = view.state
-        show_card = seat_before != (after.game_number, after.current_seat)
         scored = entry_between(state, after)
         if scored is not None and scored.category is not None:
             say(scored_text(scored))
