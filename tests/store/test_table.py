@@ -40,8 +40,8 @@ BOB = [
     "score fours 8",
     "score fives 10",
     "score sixes 12",
-    "dice 12346\nscore three_of_a_kind",
-    "dice 12346\nscore four_of_a_kind",
+    "dice 12346\nscore three_of_a_kind\ny",  # a 0 is asked about first
+    "dice 12346\nscore four_of_a_kind\nn\nscore four_of_a_kind\ny",  # no, then yes
     "dice 22255\nscore full_house",
     "score small_straight 30",
     "score large_straight 0",
@@ -67,7 +67,11 @@ def test_a_whole_two_player_table_game(db_url):
     # The joker: only the lower boxes, each with the extra-Yahtzee bonus, marked.
     assert "Large straight 140 (Yahtzee bonus +100, joker)" in out
     assert "Sixes 53 (upper bonus +35)" in out  # 18 in the box, 35 bonus
-    assert "Ann: Large straight 40 (total 288)" in out  # 63 + 35 + 50 + 40 + 100
+    # 63 + 35 + 50 + 40 + 100: each score says what it wrote, bonuses included
+    assert "Ann: 40 in Large straight, +100 extra-Yahtzee bonus (total 288)" in out
+    assert "Bob: 0 in Three of a kind (total 42)" in out
+    assert out.count("Four of a kind would score 0. Score it anyway? [y/N] ") == 2
+    assert out.count("Not scored.") == 1
     assert f"1. Ann: {ANN_TOTAL}" in out and f"2. Bob: {BOB_TOTAL}" in out
     listed = json.loads(run("games", "--db", db_url, "--json").stdout)
     assert listed[0]["kind"] == "table" and listed[0]["status"] == "finished"
@@ -131,7 +135,7 @@ def test_table_games_resume_and_are_kept_apart_from_played_games(db_url):
     again = run("table", "--plain", "--db", db_url, "--resume", input="score chance 20\n")
     assert again.exit_code == 0, again.output
     assert "Resuming game 1 after 2 actions." in again.stdout
-    assert "Bob: Chance 20 (total 20)" in again.stdout
+    assert "Bob: 20 in Chance (total 20)" in again.stdout
     # `play` neither offers nor resumes the table game on its own.
     nothing = run("play", "--plain", "--db", db_url, "--resume", input="")
     assert nothing.exit_code == 2 and "no unfinished game to resume" in nothing.stderr
@@ -230,7 +234,12 @@ def test_undo_restores_the_previous_card_exactly(db_url):
     assert view.state.cards[0].columns[0].extra_yahtzees == 1
     result = run("table", "--plain", "--db", db_url, "--resume", input="undo\nundo\nundo\nquit\n")
     assert result.exit_code == 0, result.output
-    assert result.stdout.count("The last entry is taken back") == 3
+    taken_back = [line for line in result.stdout.splitlines() if "Taken back" in line]
+    assert [line.split("> ")[-1] for line in taken_back] == [
+        "Taken back: Ann's 30 in Sixes, +100 extra-Yahtzee bonus",
+        "Taken back: Ann's dice 6 6 6 6 6",
+        "Taken back: Bob's 20 in Chance",
+    ]
     back = service.load(game_id)
     assert back.state == states[2]  # Ann's Yahtzee kept; Bob's chance and Ann's sixes gone
     assert back.state.cards[0].columns[0].extra_yahtzees == 0

@@ -229,3 +229,44 @@ def test_each_curve_point_has_the_chances_of_the_position_after_that_turn(servic
         got = [chance for p in seat.curve for chance in p.win_chances]
         assert len(seat.curve) == 14 and got == pytest.approx(seat_expected, abs=1e-12)
         assert [p.win_chance for p in seat.curve] == got[seat.seat :: 2]
+
+
+def test_a_table_game_that_used_undo_is_reviewed_as_it_stands(service, classic_table):
+    """The players took back a wrong entry and a wrong box: the review judges the game the
+    card shows (every box once), never the undone entries."""
+    from fivedice.service.settings import build_table_settings
+
+    rules = find_ruleset("classic")
+    view = service.create_game(build_table_settings(rules, ["Ann", "Bob"]))
+    boxes = [box.key for box in rules.boxes]
+    for turn, box in enumerate(boxes):
+        for seat in range(2):
+            dice = f"{turn % 6 + 1} {seat + 2} 3 4 5"
+            view = service.apply_action(view.game_id, "dice 6 6 6 6 6", view.version)
+            view = service.undo(view.game_id, view.version)  # the wrong dice typed
+            view = service.apply_action(view.game_id, f"dice {dice}", view.version)
+            if turn == 0:  # the wrong box, taken back by the player who chose it
+                wrong = boxes[-1]
+                view = service.apply_action(view.game_id, f"score {wrong}", view.version)
+                view = service.undo(view.game_id, view.version)
+            view = service.apply_action(view.game_id, f"score {box}", view.version)
+    assert view.is_over
+    review = service.review(view.game_id)
+    for seat in review.seats:
+        assert [d.kind for d in seat.decisions] == ["box"] * 13
+        assert [d.chosen.category.key for d in seat.decisions] == boxes
+        assert [d.turn for d in seat.decisions] == list(range(1, 14))
+        assert seat.curve[-1].scored == view.state.totals[seat.seat]
+
+
+def test_a_solo_game_that_used_undo_is_reviewed_without_the_undone_holds(service):
+    view = service.create_game(GameSettings(seats=(Seat("Cal"),)), seed=4)
+    while not view.is_over:
+        view = service.apply_action(view.game_id, "roll", view.version)
+        view = service.apply_action(view.game_id, "hold 1 2", view.version)
+        view = service.undo(view.game_id, view.version)  # changed their mind
+        placement = view.state.placements()[0]
+        view = service.apply_action(view.game_id, f"score {placement.category.key}", view.version)
+    (seat,) = service.review(view.game_id).seats
+    assert [d.kind for d in seat.decisions] == ["box"] * 13
+    assert seat.curve[-1].scored == view.state.totals[0]

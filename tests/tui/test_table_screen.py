@@ -66,8 +66,8 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
         await pilot.press("u")
         await pilot.pause()
         assert app.table.view.state == before
-        assert "The last entry is taken back" in app.screen.message
-        assert "The last entry is taken" in screen_text(app)
+        assert app.screen.message == "Taken back: Bob's 22 in Chance"
+        assert "Taken back: Bob's 22 in Chance" in screen_text(app)
 
     run(app, script)
     assert [e.action for e in service.record(app.table.view.game_id).actions] == [
@@ -237,5 +237,117 @@ def test_with_six_long_names_the_entry_and_boxes_stay_in_sight(tmp_path):
         side = app.screen.query_one("#side")
         assert side.region.right <= SIZE[0] and side.region.width >= 28
         assert re.search(r"Full house +25", screen_text(app))
+
+    run(app, script)
+
+
+def _pick(app: FivediceApp, key: str) -> list[str]:
+    """The keys to press to move the highlight of the boxes to `key`."""
+    boxes = app.screen.query_one("#boxes", OptionList)
+    ids = [boxes.get_option_at_index(i).id for i in range(boxes.option_count)]
+    steps = ids.index(key) - (boxes.highlighted or 0)
+    return ["down"] * steps if steps >= 0 else ["up"] * -steps
+
+
+def test_a_box_the_dice_give_0_is_asked_about_first(tmp_path):
+    from fivedice.tui.screens.dialogs import ConfirmScreen
+
+    app, service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press(*"12346")
+        await pilot.pause()
+        await pilot.press(*_pick(app, "yahtzee"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Score 0 in Yahtzee? The box is then used up." in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.table.view.version == 1
+        await pilot.press(*_pick(app, "yahtzee"), "enter")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.table.view.state.cards[0].columns[0].score(Category.YAHTZEE) == 0
+        assert app.screen.message == "Ann: 0 in Yahtzee (total 0)"
+        text = screen_text(app)
+        assert "Ann: 0 in Yahtzee (total 0)" in text
+        assert re.search(r"Yahtzee +0 +·", text)  # the card still names its boxes
+
+    run(app, script)
+    assert [e.action for e in service.record(1).actions] == ["dice 1 2 3 4 6", "score yahtzee"]
+
+
+def test_a_line_says_what_was_scored_and_the_heading_asks_for_a_box(tmp_path):
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Ann, type the dice you rolled:" in screen_text(app)
+        await pilot.press(*"33355")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Ann, pick a box" in text and "type the dice" not in text
+        await pilot.press(*_pick(app, "full_house"), "enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Ann: 25 in Full house (total 25)" in text
+        assert "Bob, type the dice you rolled:" in text
+
+    run(app, script)
+
+
+def test_the_coachs_rolls_left_start_at_0_for_each_player(tmp_path):
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "r")
+        await pilot.pause()
+        assert app.screen.rolls_left == 2
+        assert "Rolls left for the coach: 2" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"chance 22", "enter")
+        await pilot.pause()
+        assert app.table.view.state.current_seat == 1  # Bob's turn: Ann's 2 is not his
+        assert app.screen.rolls_left == 0
+        assert "Rolls left for the coach: 0" in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("u")  # back to Ann's turn: hers start at 0 again too
+        await pilot.pause()
+        assert app.table.view.state.current_seat == 0 and app.screen.rolls_left == 0
+
+    run(app, script)
+
+
+def test_undo_says_what_it_took_back(tmp_path):
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press(*"66666")
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.screen.message == "Taken back: Ann's dice 6 6 6 6 6"
+        assert "Taken back: Ann's dice 6 6 6 6 6" in screen_text(app)
+
+    run(app, script)
+
+
+def test_the_points_prompt_is_shown_whole_at_80_by_24(tmp_path):
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PointsScreen)
+        from textual.widgets import Label
+
+        dialog = app.screen.query_one("#dialog")
+        prompt = app.screen.query_one(Label)
+        assert "e.g. full_house 25" in str(prompt.render())
+        assert prompt.region.right <= dialog.content_region.right  # wrapped, not cut
+        assert prompt.region.height == 2
 
     run(app, script)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 
+from fivedice.core.categories import Category
+from fivedice.core.rules import CLASSIC
 from fivedice.web.guard import LANG_COOKIE
 from tests.web.support import ORIGIN, PageClient, post_at_table, start_table, version_of
 
@@ -110,3 +113,97 @@ def test_the_table_page_speaks_the_language(client, language, words):
     client.cookies.set(LANG_COOKIE, language)
     page = client.get(location).text
     assert words in page
+
+
+def test_a_box_the_dice_give_0_is_asked_about_first(client, service):
+    location = start_table(client, "Ann", "Bob")
+    post_at_table(client, f"{location}/dice", dice="12346")
+    asked = post_at_table(client, f"{location}/score", box="yahtzee")
+    assert asked.status_code == 200
+    assert "Score 0 in Yahtzee? The box is then used up." in asked.text
+    assert re.search(r'name="confirm_zero" value="1"', asked.text)
+    assert re.search(r'name="box" value="yahtzee" id="zero-yes"', asked.text)
+    assert f'href="{location}" id="zero-no"' in asked.text
+    assert 'class="box-choice' not in asked.text  # only the question until it is answered
+    assert service.load(1).version == 1  # nothing scored yet
+    page = post_at_table(client, f"{location}/score", box="yahtzee", confirm_zero="1").text
+    assert service.load(1).state.cards[0].columns[0].score(Category.YAHTZEE) == 0
+    assert "Ann: 0 in Yahtzee (total 0)" in page and "Bob, what did you roll?" in page
+
+
+def test_no_question_for_points_typed_or_a_box_that_scores(client, service):
+    location = start_table(client, "Ann", "Bob")
+    page = post_at_table(client, f"{location}/score", box="yahtzee", points="0").text
+    assert "Score 0 in" not in page and "Ann: 0 in Yahtzee (total 0)" in page
+    post_at_table(client, f"{location}/dice", dice="33355")
+    page = post_at_table(client, f"{location}/score", box="full_house").text
+    assert "Score 0 in" not in page and "Bob: 25 in Full house (total 25)" in page
+    assert service.load(1).version == 3
+
+
+def test_the_heading_follows_the_step_of_the_turn(client):
+    location = start_table(client, "Ann", "Bob")
+    page = client.get(location).text
+    assert "Ann, what did you roll?" in page and "Ann, pick a box" not in page
+    page = post_at_table(client, f"{location}/dice", dice="33355").text
+    heading = re.search(r'<h2 id="turn-h">(.*?)</h2>', page, re.S).group(1)
+    assert "Ann, pick a box" in heading and "what did you roll" not in page
+    # The boxes come before the form that changes the dice (folded away).
+    assert page.index('class="box-choices"') < page.index('name="dice"')
+    assert re.search(r'<details class="change-dice">\s*<summary>Change the dice', page)
+
+
+def test_a_line_says_what_the_last_entry_wrote_and_what_undo_took_back(client):
+    location = start_table(client, "Ann", "Bob")
+    assert 'id="scored"' not in client.get(location).text
+    post_at_table(client, f"{location}/dice", dice="22222")
+    page = post_at_table(client, f"{location}/score", box="yahtzee").text
+    assert re.search(r'<p class="scored" id="scored" role="status">Ann: 50 in Yahtzee '
+                     r"\(total 50\)</p>", page)  # fmt: skip
+    page = post_at_table(client, f"{location}/score", box="chance", points="22").text
+    assert "Bob: 22 in Chance (total 22)" in page
+    page = html.unescape(post_at_table(client, f"{location}/undo").text)
+    assert "Taken back: Bob's 22 in Chance" in page
+    post_at_table(client, f"{location}/dice", dice="66666")
+    page = html.unescape(post_at_table(client, f"{location}/undo").text)
+    assert "Taken back: Bob's dice 6 6 6 6 6" in page
+
+
+def test_the_games_printable_sheet_is_one_tap_away(client):
+    location = start_table(client, "Ann", "Bob")
+    pid = location.removeprefix("/t/")
+    page = client.get(location).text
+    assert f'href="/g/{pid}/sheet" id="sheet-link"' in page
+    post_at_table(client, f"{location}/dice", dice="33355")
+    post_at_table(client, f"{location}/score", box="full_house")
+    sheet = client.get(f"/g/{pid}/sheet")
+    assert sheet.status_code == 200
+    assert "Ann" in sheet.text and "Bob" in sheet.text and ">25<" in sheet.text
+
+
+def test_the_question_and_the_line_speak_the_language(client):
+    location = start_table(client, "Ann", "Bob")
+    client.cookies.set(LANG_COOKIE, "de")
+    post_at_table(client, f"{location}/dice", dice="12346")
+    page = post_at_table(client, f"{location}/score", box="yahtzee").text
+    assert "Kniffel" in page.split('id="zero-q"')[1].split("</p>")[0]
+    assert "Ann, wähle ein Feld" in page
+    page = post_at_table(client, f"{location}/score", box="yahtzee", confirm_zero="1").text
+    assert "Ann: 0 bei Kniffel (gesamt 0)" in page
+
+
+def test_a_finished_table_game_that_used_undo_has_its_review(client, service, classic_table):
+    location = start_table(client, "Ann")
+    pid = location.removeprefix("/t/")
+    post_at_table(client, f"{location}/dice", dice="66666")
+    post_at_table(client, f"{location}/undo")  # the wrong dice typed
+    view = service.load(1)
+    for box in [category.key for category in CLASSIC.boxes]:
+        view = service.apply_action(1, "dice 1 2 3 4 6", view.version)
+        view = service.apply_action(1, f"score {box}", view.version)
+    page = client.get(location).text
+    assert f'href="/g/{pid}/review" id="review-link"' in page
+    review = client.get(f"/g/{pid}/review")
+    assert review.status_code == 200, review.text
+    assert "Review of the game" in review.text and "unknown action" not in review.text
+    assert "Every decision (13)" in review.text  # one box a turn; the undone dice left out

@@ -4,11 +4,14 @@ The players roll their own dice; each turn the player to move types what they ro
 (`dice 3 3 3 5 5`) and then the box (`score full_house`), or the points alone
 (`score full_house 25`). Every entry is saved through the service before its result is shown,
 like `fivedice play --plain`; the coach ranks the keeps and boxes of typed dice
-(`hint 11666 2`: those dice with two rolls left).
+(`hint 11666 2`: those dice with two rolls left). Terse for screen readers: a 0 is asked
+about first, each box scored is said in one line with the new total, an undo says what it
+took back, and the cards are printed on `show` and at the end, not every turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TextIO
 
@@ -17,10 +20,11 @@ from fivedice.core.dice import parse_dice
 from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameKind, GameSettings, GameState
 from fivedice.i18n import _
-from fivedice.plain.game import write_lines
+from fivedice.plain.game import is_yes, write_lines
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.opening import open_game
-from fivedice.service.table import table_entry
+from fivedice.service.settings import zero_score_to_confirm
+from fivedice.service.table import entry_between, table_entry
 from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
@@ -28,7 +32,7 @@ from fivedice.wording.errors import (
     refused_text,
     undo_refused_text,
 )
-from fivedice.wording.moves import entry_taken_back_text
+from fivedice.wording.table import scored_text, taken_back_text
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -88,25 +92,16 @@ def roll_off_line(state: GameState) -> str:
     )
 
 
-def scored_line(before: GameState, after: GameState) -> str:
-    """What the seat that just moved wrote on its card, e.g. "Ann: Full house 25 (total 25)"."""
-    seat = before.current_seat
-    old, new = before.cards[seat], after.cards[seat]
-    if after.game_number != before.game_number:
-        new = after.finished_games[-1].cards[seat]
-    for index, (old_column, new_column) in enumerate(zip(old.columns, new.columns, strict=True)):
-        for category in old_column.boxes:
-            if old_column.score(category) is None and new_column.score(category) is not None:
-                box = box_name(category)
-                if len(new.columns) > 1:
-                    box = _("{box} in column {column}").format(box=box, column=index + 1)
-                return _("{name}: {box} {points} (total {total})").format(
-                    name=before.seats[seat].name,
-                    box=box,
-                    points=new_column.score(category),
-                    total=new.total(before.rules),
-                )
-    return ""
+def zero_confirmed(state: GameState, entry: str, ask: Callable[[str], str | None]) -> bool:
+    """Asks before an entry puts 0 in a box (`service.settings.zero_score_to_confirm`);
+    True when it does not, or when the player says yes (end of input: no)."""
+    placement = zero_score_to_confirm(state, entry)
+    if placement is None:
+        return True
+    box = box_name(placement.category)
+    if state.rules.columns > 1:
+        box += " " + _("(column {column})").format(column=placement.column + 1)
+    return is_yes(ask(_("{box} would score 0. Score it anyway? [y/N] ").format(box=box)))
 
 
 def run_table_plain(
@@ -127,6 +122,12 @@ def run_table_plain(
     """
 
     say = partial(write_lines, stdout)
+
+    def ask(question: str) -> str | None:
+        stdout.write(question)
+        stdout.flush()
+        return stdin.readline() or None
+
     view = open_game(
         service,
         settings,
@@ -149,7 +150,7 @@ def run_table_plain(
     if view.version == 0 and roll_off_line(view.state):
         say(roll_off_line(view.state))
 
-    show_card = True
+    show_card = False  # the cards on `show` (and at the end): each turn is told in a few lines
     while True:
         state = view.state
         if show_card or state.is_match_over:
@@ -200,18 +201,19 @@ def run_table_plain(
             )
             say(refused_text(unknown), _(COMMANDS_HELP))
             continue
-        seat_before = (state.game_number, state.current_seat)
+        entry = table_entry(line, state.rules)
+        if not zero_confirmed(state, entry, ask):
+            say(_("Not scored."))
+            continue
         try:
             if command == "undo":
                 view = service.undo(game_id, view.version)
-                say(entry_taken_back_text())
-                show_card = True
+                say(taken_back_text(entry_between(view.state, state)))
                 continue
-            view = service.apply_action(game_id, table_entry(line, view.state.rules), view.version)
+            view = service.apply_action(game_id, entry, view.version)
         except StaleVersionError:
             view = service.load(game_id)
             say(changed_elsewhere_text())
-            show_card = True
             continue
         except StoreError as error:
             if not error.retryable:
@@ -225,6 +227,6 @@ def run_table_plain(
             say(refused_text(error_text(error)))
             continue
         after = view.state
-        show_card = seat_before != (after.game_number, after.current_seat)
-        if show_card:
-            say(scored_line(state, after))
+        scored = entry_between(state, after)
+        if scored is not None and scored.category is not None:
+            say(scored_text(scored))

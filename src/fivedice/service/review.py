@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from fivedice.core.errors import N_
+from fivedice.core.game import GameState
+from fivedice.core.record import UNDO, ActionEntry
 from fivedice.service.coach import game_win_chances
 from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError
 from fivedice.service.saved import SavedGames
@@ -14,6 +17,27 @@ from fivedice.strategy.limits import SolveNotAllowedError, check_supported, wait
 
 if TYPE_CHECKING:
     from fivedice.strategy.review import GameReview
+
+
+def replay_in_effect(
+    states: Iterable[tuple[ActionEntry | None, GameState]],
+) -> Iterator[tuple[str | None, GameState]]:
+    """The game as it stands, action by action: the new game, then each action still in
+    effect with the state after it, as `GameRecord.states()` would give them had the undone
+    actions never been taken.
+
+    An undo takes back the most recent action still in effect (the game rebuilds itself the
+    same way), so an undone action and the undo are both left out: a review judges only the
+    decisions that count, and a later action follows the very state it was taken in.
+    """
+    kept: list[tuple[str | None, GameState]] = []
+    for entry, state in states:
+        if entry is not None and entry.action == UNDO:
+            if len(kept) > 1:  # the record checked that there was an action to take back
+                kept.pop()
+            continue
+        kept.append((entry.action if entry else None, state))
+    return iter(kept)
 
 
 class Reviews(SavedGames):
@@ -48,7 +72,7 @@ class Reviews(SavedGames):
             raise HintsUnavailableError(
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
-        replay = ((entry.action if entry else None, state) for entry, state in record.states())
+        replay = replay_in_effect(record.states())  # undone actions and their undos left out
         with waiting_at_most(self.solve_wait):  # unusual rules need a table: bounded, as hints
             return review_game(
                 replay,

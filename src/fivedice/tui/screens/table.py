@@ -1,11 +1,12 @@
 """The score keeper's screen: real dice are typed in, the app keeps every player's card.
 
 Digits type the dice the player to move rolled (the fifth sends them); the list beside the
-card then shows every box they may go in with its points, and arrows and Enter pick one.
-`p` enters points without dice, `u` takes back the last entry, `r` and `h` ask the coach
-about the dice typed with so many rolls left. Every entry goes to the service as action
-notation (`dice 3 3 3 5 5`, `score full_house`, `score chance 22`, `undo`); the screen keeps
-no game state of its own.
+card then shows every box they may go in with its points, and arrows and Enter pick one (a
+box the dice give 0 is asked about first). `p` enters points without dice, `u` takes back
+the last entry (and says what it took back), `r` and `h` ask the coach about the dice typed
+with so many rolls left (back to 0 for each new player). After each box a line says what was
+scored. Every entry goes to the service as action notation (`dice 3 3 3 5 5`,
+`score full_house`, `score chance 22`, `undo`); the screen keeps no game state of its own.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from textual.widgets.option_list import Option
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
+from fivedice.service.settings import zero_score_to_confirm
+from fivedice.service.table import entry_between
 from fivedice.store import StoreError
+from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.session import TableGame
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.errors import not_saved_lines, refused_text, undo_refused_text
-from fivedice.wording.moves import entry_taken_back_text
+from fivedice.wording.table import scored_text, taken_back_text, zero_question
 from fivedice.wording.text import (
     box_name,
     coach_lines,
@@ -227,8 +231,12 @@ class TableScreen(Screen[None]):
             dice = " ".join(map(str, state.dice))
         else:
             dice = "_ _ _ _ _"
+        if state.dice is not None and not self.typed:  # the dice are in: a box is asked
+            heading = _("{name}, pick a box").format(name=name)
+        else:
+            heading = _("{name}, type the dice you rolled:").format(name=name)
         lines = [
-            _("{name}, type the dice you rolled:").format(name=name),
+            heading,
             Text(f"  {dice}", style="bold").plain,
             _("Rolls left for the coach: {count}").format(count=self.rolls_left),
         ]
@@ -237,7 +245,9 @@ class TableScreen(Screen[None]):
     # Sending entries ---------------------------------------------------------------------
 
     def send(self, action: str) -> bool:
-        """Sends an entry to the service; a refusal is shown and changes nothing."""
+        """Sends an entry to the service; a refusal is shown and changes nothing. A box
+        scored is said in a line ("Ann: 25 in Full house (total 25)")."""
+        before = self.state
         try:
             self.game.act(action)
         except FivediceError as error:
@@ -247,7 +257,9 @@ class TableScreen(Screen[None]):
                 self.message = refused_text(error_text(error))
             self.refresh_view()
             return False
-        self.message = ""
+        entry = entry_between(before, self.state)
+        self.message = scored_text(entry) if entry is not None and entry.category else ""
+        self._new_turn_resets(before)
         self._show_coach("")
         self.refresh_view()
         if self.state.is_match_over:
@@ -277,9 +289,32 @@ class TableScreen(Screen[None]):
         self.typed = []
         self._show_entry(self.state)
 
+    def _new_turn_resets(self, before: GameState) -> None:
+        """The coach's rolls left belong to one player's turn: back to 0 when the turn
+        changes hands (a score, or an undo that goes back to another turn)."""
+        after = self.state
+        turn = (after.game_number, after.current_seat, after.turn_number)
+        if turn != (before.game_number, before.current_seat, before.turn_number):
+            self.rolls_left = 0
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self.send(f"score {event.option.id}")
+        if event.option.id is None:
+            return
+        action = f"score {event.option.id}"
+        state = self.state
+        scratch = zero_score_to_confirm(state, action)
+        if scratch is None:
+            self.send(action)
+            return
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed and self.state is state:
+                # Sent once this screen is on top again: a card redrawn under the dialog
+                # drew its box names blank.
+                self.call_after_refresh(self.send, action)
+
+        column = scratch.column if state.rules.columns > 1 else None
+        self.app.push_screen(ConfirmScreen(zero_question(scratch.category, column)), answered)
 
     def action_points(self) -> None:
         if self.state.is_match_over:
@@ -292,12 +327,14 @@ class TableScreen(Screen[None]):
         self.app.push_screen(PointsScreen(), entered)
 
     def action_undo(self) -> None:
+        before = self.state
         try:
             self.game.undo()
         except FivediceError as error:
             self.message = undo_refused_text(error_text(error))
         else:
-            self.message = entry_taken_back_text()
+            self.message = taken_back_text(entry_between(self.state, before))
+            self._new_turn_resets(before)
         self.typed = []
         self.refresh_view()
 

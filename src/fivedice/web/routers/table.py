@@ -1,10 +1,13 @@
 """ "At the table": the score keeper for real dice in the browser, made for one phone.
 
 The players roll their own dice and pass the phone round: the player to move types (or taps)
-the five dice, the page lists every box they may go in with the points (bonuses and joker
-included, from the core), and a tap scores it; points may also be entered without dice, and
-`undo` takes back the last entry. The browser that starts the game holds every seat. Every
-form posts the same action notation as the other front ends, through the hub and service.
+the five dice, the heading then asks for a box and the page lists every box they may go in
+with the points (bonuses and joker included, from the core), and a tap scores it; a box that
+would get 0 is asked about first (`zero_score_to_confirm`, as in every front end). Points may
+also be entered without dice, and `undo` takes back the last entry. A line says what the last
+entry wrote on the card (or what an undo took back), and the game's printable sheet is a
+link away. The browser that starts the game holds every seat. Every form posts the same
+action notation as the other front ends, through the hub and service.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from fivedice.core.game import FirstPlayer
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import formats
 from fivedice.service.games import GameView
-from fivedice.service.settings import build_table_settings
+from fivedice.service.settings import build_table_settings, zero_score_to_confirm
+from fivedice.service.table import last_entry
 from fivedice.web.deps import Hub, game_of
 from fivedice.web.guard import rotate_session
 from fivedice.web.hub import GameHub, error_status
@@ -41,6 +45,7 @@ from fivedice.web.routers.pages import (
 from fivedice.web.wording import gettext_for, in_language
 from fivedice.wording.coach import choice_text
 from fivedice.wording.game import placement_notes
+from fivedice.wording.table import last_entry_text, zero_question
 
 router = APIRouter(include_in_schema=False)
 
@@ -61,6 +66,9 @@ def table_texts(_: Callable[[str], str]) -> dict[str, str]:
         "first_listed": _("The first player listed"),
         "start_table": _("Start keeping score"),
         "your_dice": _("{name}, what did you roll?"),
+        "pick_box_for": _("{name}, pick a box"),
+        "change_dice": _("Change the dice"),
+        "printable_sheet": _("Printable sheet"),
         "dice_label": _("Five dice, e.g. 33355"),
         "enter_dice": _("Enter dice"),
         "dice_entered": _("Dice: {dice}"),
@@ -184,8 +192,12 @@ def table_context(
     error: str | None = None,
     coach_dice: str | None = None,
     coach_rolls: int | None = None,
+    zero_box: str | None = None,
 ) -> dict[str, Any]:
-    """Everything table.html shows: the turn, the dice, the boxes with points, the cards."""
+    """Everything table.html shows: the turn, the dice, the boxes with points, the cards.
+
+    `zero_box`: the box (as posted) of a score of 0 to be confirmed first.
+    """
     state = view.state
     rules = state.rules
     names = box_names(visitor.language)
@@ -238,6 +250,16 @@ def table_context(
         coach, coach_error = _coach(hub, view, visitor, coach_dice, coach_rolls or 0)
     undo_refusal = hub.service.can_undo(view.game_id) if mine and not over else None
     entered = " ".join(map(str, state.dice)) if state.dice is not None else ""
+    last = in_language(
+        visitor.language, last_entry_text, last_entry(hub.service.record(view.game_id))
+    )
+    zero = None
+    if can_act and zero_box is not None:
+        scratch = zero_score_to_confirm(state, f"score {zero_box}")
+        if scratch is not None:
+            where = scratch.column if multi else None
+            question = in_language(visitor.language, zero_question, scratch.category, where)
+            zero = {"box": zero_box, "question": question}
     return {
         "tt": table_texts(gettext_for(visitor.language)),
         "pid": hub.public_id(view.game_id),
@@ -262,6 +284,8 @@ def table_context(
         "coach_dice": coach_dice if coach_dice is not None else entered.replace(" ", ""),
         "coach_rolls": coach_rolls or 0,
         "error": error,
+        "last_entry": last,
+        "zero": zero,
     }
 
 
@@ -331,11 +355,23 @@ def score(
     box: Annotated[str, Form(max_length=30)],
     version: Annotated[int, Form(ge=0)],
     points: Annotated[str, Form(max_length=6)] = "",
+    confirm_zero: Annotated[str, Form(max_length=1)] = "",
 ) -> Response:
-    """A box for the entered dice, or points for a box without dice (checked by the core)."""
+    """A box for the entered dice, or points for a box without dice (checked by the core).
+
+    A box that the dice would give 0 is not scored at once: the page asks first, and its
+    "Yes" button posts the box again with `confirm_zero=1` (points typed as 0 are meant).
+    """
     action = f"score {box.strip()}"
     if points.strip():
         action += f" {points.strip()}"
+    elif confirm_zero != "1":
+        view = game_of(public_id, hub)
+        mine = my_seats(hub, view, visitor)
+        asks = view.version == version and not view.is_over and view.state.current_seat in mine
+        if asks and zero_score_to_confirm(view.state, action) is not None:
+            context = table_context(hub, view, visitor, zero_box=box.strip())
+            return render(request, visitor, "table.html", **context)
     return _act(request, hub, visitor, public_id, action, version)
 
 
