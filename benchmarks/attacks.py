@@ -1,15 +1,24 @@
 """One client against everyone: the attacks of the public edge, on a real `fivedice serve`.
 
-Starts the server (SQLite, one worker) with the common 1,024-file limit, then, from
-127.0.0.2 (Linux routes all of 127/8 to loopback), runs each attack while a player at
-127.0.0.1 asks for the game every 0.5 s on a new connection; prints JSON: per attack what the
-attacker got and the player's worst latency, plus the big-body, deep-JSON and huge-header
-answers and the server's memory.
+Starts the server (SQLite, one worker; or PostgreSQL with `--postgres` and `--workers N`)
+with the common 1,024-file limit, then, from 127.0.0.2 (Linux routes all of 127/8 to
+loopback), runs each attack while a player at 127.0.0.1 asks for the game every 0.5 s on a
+new connection; prints JSON: per attack what the attacker got and the player's median and
+worst latency, plus the big-body, deep-JSON and huge-header answers and the server's memory
+(all its processes).
 
     .venv/bin/python benchmarks/attacks.py [--src DIR] [--old] [--header-timeout S] [--hold S]
+        [--scenarios edge,sheets] [--sheet-seconds S] [--postgres] [--workers N]
 
-`--src` runs the server from another checkout's `src` (e.g. a worktree of the branch before
-the limits) and `--old` leaves out the options it does not know.
+Scenarios: `edge` (half-sent requests, event streams, slowloris, big bodies, deep JSON, a
+huge header) and `sheets` (the attacker asks for 60-column Maxi Yatzy `/sheet.pdf`s, 8 at a
+time, each with other names so that no cache helps, batch after batch for `--sheet-seconds`:
+what it got, the server's CPU, the player's latency).
+
+`--src` runs the server from another checkout's `src` (e.g. an export of the commit before
+the limits) and `--old` leaves out the options it does not know. `--postgres` uses
+`$FIVEDICE_TEST_POSTGRES_URL` (run under `scripts/with-postgres.sh`); every limit is per
+worker, so with `--workers 2` one address may hold twice the connections and streams.
 """
 
 from __future__ import annotations
@@ -39,13 +48,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(src: Path, port: int, db: Path, options: list[str]) -> subprocess.Popen[bytes]:
+def start_server(src: Path, port: int, db: str, options: list[str]) -> subprocess.Popen[bytes]:
     def limit_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, FILE_LIMIT))
 
     env = {**os.environ, "PYTHONPATH": str(src), "FIVEDICE_SECRET": "attacks-benchmark-secret"}
     command = [sys.executable, "-m", "fivedice.cli", "serve", "--host", "0.0.0.0"]
-    command += ["--port", str(port), "--db", f"sqlite:///{db}", *options]
+    command += ["--port", str(port), "--db", db, *options]
     return subprocess.Popen(
         command,
         env=env,
@@ -55,11 +64,47 @@ def start_server(src: Path, port: int, db: Path, options: list[str]) -> subproce
     )
 
 
+def processes(pid: int) -> list[int]:
+    """`pid` and its descendants (the workers and uvicorn's helpers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo.extend(children.get(found[-1], []))
+    return found
+
+
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """The resident memory of the server's processes, in MB."""
+    total = 0.0
+    for each in processes(pid):
+        try:
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds the server's processes have used so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for each in processes(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 async def exchange(
@@ -195,8 +240,15 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     port = free_port()
     options = [] if args.old else ["--header-timeout", str(args.header_timeout)]
+    if args.workers > 1:
+        options += ["--workers", str(args.workers)]
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(Path(args.src), port, Path(folder) / "attacks.sqlite3", options)
+        db = f"sqlite:///{Path(folder) / 'attacks.sqlite3'}"
+        if args.postgres:
+            db = os.environ.get("FIVEDICE_TEST_POSTGRES_URL", "")
+            if not db:
+                raise SystemExit("--postgres: run under scripts/with-postgres.sh")
+        server = start_server(Path(args.src), port, db, options)
         try:
             return await attack(server, port, args)
         finally:
@@ -222,11 +274,78 @@ async def attack(server: subprocess.Popen[bytes], port: int, args: argparse.Name
             if time.monotonic() > deadline or server.poll() is not None:
                 raise SystemExit("the server did not start") from None
             await asyncio.sleep(0.3)
-    results: dict[str, Any] = {"rss_mb_start": round(rss_mb(server.pid), 1)}
+    database = "postgresql" if args.postgres else "sqlite"
+    results: dict[str, Any] = {"server": f"{database}, {args.workers} worker(s)"}
+    results["rss_mb_start"] = round(rss_mb(server.pid), 1)
     player = Player(port, game)
     player.start()
     await asyncio.sleep(1.5)
     results["quiet"] = player.during(0, time.monotonic())
+    if "sheets" in args.scenarios:
+        results["sheets_8_at_once"] = await sheets(server, port, player, args.sheet_seconds)
+        await asyncio.sleep(1.0)
+        results["quiet_after_sheets"] = player.during(time.monotonic() - 1.0, time.monotonic())
+    if "edge" in args.scenarios:
+        await edge(server, port, game, player, results, args)
+    results["rss_mb_end"] = round(rss_mb(server.pid), 1)
+    if player.task is not None:
+        player.task.cancel()
+    return results
+
+
+async def sheets(
+    server: subprocess.Popen[bytes], port: int, player: Player, seconds: float
+) -> dict[str, Any]:
+    """The attacker asks for 60-column Maxi Yatzy PDFs, 8 at once with names never asked
+    before (so none is cached), batch after batch for `seconds`; what it got, the server's
+    CPU, the player's latency meanwhile."""
+    start, cpu_before = time.monotonic(), cpu_seconds(server.pid)
+    outcomes: list[str] = []
+    batches: list[float] = []
+    asked = 0
+    last_rendered = start
+
+    async def one(number: int) -> str:
+        nonlocal last_rendered
+        path = f"/sheet.pdf?preset=maxi-yatzy&columns=60&players=Attacker+{number}"
+        try:
+            status, size, _seconds = await exchange(port, get(path), source=ATTACKER, timeout=120)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
+            return type(error).__name__
+        if status == 200:
+            last_rendered = time.monotonic()
+        return f"{status}" if status != 200 or size > 1000 else "200 (small)"
+
+    while time.monotonic() - start < seconds:
+        began = time.monotonic()
+        outcomes += await asyncio.gather(*(one(asked + n) for n in range(8)))
+        asked += 8
+        batches.append(time.monotonic() - began)
+    end = time.monotonic()
+    rendered = outcomes.count("200")
+    cpu = cpu_seconds(server.pid) - cpu_before
+    return {
+        "asked": asked,
+        "attacker": tally(outcomes),
+        "seconds": round(end - start, 1),
+        "batch_seconds_median": round(statistics.median(batches), 2),
+        "server_cpu_s": round(cpu, 1),
+        "server_cpu_s_per_rendered_sheet": round(cpu / rendered, 2) if rendered else None,
+        "rendering_seconds": round(last_rendered - start, 1),
+        "player_while_rendering": player.during(start, last_rendered),
+        "player": player.during(start, end),
+    }
+
+
+async def edge(
+    server: subprocess.Popen[bytes],
+    port: int,
+    game: str,
+    player: Player,
+    results: dict[str, Any],
+    args: argparse.Namespace,
+) -> None:
+    """Floods of connections, streams and slowloris; big bodies, deep JSON, a huge header."""
 
     async def phase(name: str, request: bytes, count: int, drip: bool = False) -> None:
         start = time.monotonic()
@@ -277,10 +396,6 @@ async def attack(server: subprocess.Popen[bytes], port: int, args: argparse.Name
         results["last_event_id_10mb"] = {"status": status, "answer_bytes": size}
     except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
         results["last_event_id_10mb"] = {"error": type(error).__name__}
-    results["rss_mb_end"] = round(rss_mb(server.pid), 1)
-    if player.task is not None:
-        player.task.cancel()
-    return results
 
 
 if __name__ == "__main__":
@@ -291,4 +406,8 @@ if __name__ == "__main__":
     parser.add_argument("--hold", type=float, default=15.0, help="seconds each attack lasts")
     parser.add_argument("--count", type=int, default=1100)
     parser.add_argument("--slowloris", type=int, default=150)
+    parser.add_argument("--scenarios", default="edge,sheets", help="edge, sheets or both")
+    parser.add_argument("--sheet-seconds", type=float, default=20.0)
+    parser.add_argument("--postgres", action="store_true", help="$FIVEDICE_TEST_POSTGRES_URL")
+    parser.add_argument("--workers", type=int, default=1)
     print(json.dumps(asyncio.run(main(parser.parse_args())), indent=2))

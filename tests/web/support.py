@@ -125,3 +125,56 @@ def post_at_table(client, url, **data):
     """Posts a form of a table game's page with the version that page shows."""
     page = client.get(url.rsplit("/", 1)[0]).text
     return client.post(url, data={"version": version_of(page), **data}, follow_redirects=True)
+
+
+ANN = {"name": "Ann", "kind": "me"}
+"""A room's host over the API."""
+BOB = {"name": "Bob", "kind": "friend"}
+"""A friend the host invites over the API."""
+
+
+def api_room(client, *players):
+    """Opens a room over the API (any client with `post`: in-process or over HTTP)."""
+    made = client.post("/api/rooms", json={"players": list(players)})
+    assert made.status_code == 201, made.text
+    return made.json()
+
+
+def started_api_room(client):
+    """Ann (host) and Bob (joined by his invitation), started: (room code, game id, host
+    headers, Ann's seat headers, Bob's device key, Bob's seat headers)."""
+    room = api_room(client, ANN, BOB)
+    code = room["room"]["code"]
+    host = {"Authorization": f"Bearer {room['host_key']}"}
+    joined = client.post(
+        f"/api/rooms/{code}/join", json={"invitation": room["invitations"][0]["invitation"]}
+    ).json()
+    started = client.post(
+        f"/api/rooms/{code}/start", json={"version": joined["room"]["version"]}, headers=host
+    ).json()
+    device = {"Authorization": f"Bearer {joined['device_key']}"}
+    bob_token = client.get(f"/api/rooms/{code}/seat", headers=device).json()["tokens"][0]
+    return (
+        code,
+        started["room"]["game"],
+        host,
+        {"Authorization": f"Bearer {started['tokens'][0]['token']}"},
+        joined["device_key"],
+        {"Authorization": f"Bearer {bob_token['token']}"},
+    )
+
+
+def session_cookies(response) -> list[str]:
+    """The session cookies an answer sets (either name)."""
+    return [
+        value
+        for name, value in response.headers.multi_items()
+        if name == "set-cookie" and "fd_session=" in value
+    ]
+
+
+def given_session(response) -> str | None:
+    """The session id an answer gives the browser, or None."""
+    found = [re.match(r"(?:__Host-)?fd_session=([^;]*)", c) for c in session_cookies(response)]
+    values = [f.group(1) for f in found if f and f.group(1)]
+    return values[-1] if values else None

@@ -4,13 +4,22 @@ other clients are served as before."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
 from fivedice.strategy import cache, limits
 from fivedice.strategy.solver import StrategyTable
 from fivedice.web import create_app
-from fivedice.web.rates import RateSettingError, RateSettings, is_code_lookup
+from fivedice.web.rates import (
+    ClientRates,
+    RateLimitedError,
+    RateSettingError,
+    RateSettings,
+    is_code_lookup,
+)
 from fivedice.web.routers import sheet as sheet_router
 from tests.web.support import FORM, ORIGIN, ROOM_FORM, SECRET, PageClient, TestClient, new_game
 
@@ -268,3 +277,34 @@ def test_expiry_ages_come_from_the_environment_and_a_bad_one_is_refused():
     assert settings.room_age == timedelta(hours=2) and settings.game_age == timedelta(days=7)
     with pytest.raises(ExpirySettingError, match="FIVEDICE_GAME_EXPIRY_DAYS"):
         ExpirySettings.from_environment({"FIVEDICE_GAME_EXPIRY_DAYS": "-1"})
+
+
+def test_requests_served_at_once_in_threads_are_held_to_the_rate():
+    """Sheets (and solves) are served in worker threads: 20 at once from one client get the
+    rate's 5, not 20 (each would pass the check before any was counted)."""
+    rates = ClientRates(RateSettings(sheets="5/minute"))
+    checked = rates.allows
+
+    def slow_check(kind: str, client: str) -> bool:
+        allowed = checked(kind, client)
+        time.sleep(0.02)  # the other threads check meanwhile
+        return allowed
+
+    rates.allows = slow_check  # type: ignore[method-assign]
+    barrier = threading.Barrier(20)
+    taken: list[bool] = []
+
+    def take() -> None:
+        barrier.wait(30)
+        try:
+            rates.take("sheets", "127.0.0.2")
+            taken.append(True)
+        except RateLimitedError:
+            taken.append(False)
+
+    threads = [threading.Thread(target=take) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert taken.count(True) == 5 and len(taken) == 20

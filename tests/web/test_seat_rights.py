@@ -12,7 +12,15 @@ import re
 import pytest
 
 from fivedice.web.hub import GameHub
-from tests.web.support import another_browser, invitations, open_room
+from tests.web.support import (
+    ANN,
+    BOB,
+    another_browser,
+    api_room,
+    invitations,
+    open_room,
+    started_api_room,
+)
 
 
 def _invite_parts(link: str) -> tuple[str, str]:
@@ -25,40 +33,6 @@ def _version(page: str) -> str:
     found = re.search(r'data-version="(\d+)"', page)
     assert found is not None
     return found.group(1)
-
-
-def _api_room(client, *players):
-    made = client.post("/api/rooms", json={"players": list(players)})
-    assert made.status_code == 201, made.text
-    return made.json()
-
-
-ANN = {"name": "Ann", "kind": "me"}
-BOB = {"name": "Bob", "kind": "friend"}
-
-
-def _started_api_room(client):
-    """Ann (host) and Bob (joined by his invitation), started: (room code, game id, host
-    headers, Ann's seat headers, Bob's device key, Bob's seat headers)."""
-    room = _api_room(client, ANN, BOB)
-    code = room["room"]["code"]
-    host = {"Authorization": f"Bearer {room['host_key']}"}
-    joined = client.post(
-        f"/api/rooms/{code}/join", json={"invitation": room["invitations"][0]["invitation"]}
-    ).json()
-    started = client.post(
-        f"/api/rooms/{code}/start", json={"version": joined["room"]["version"]}, headers=host
-    ).json()
-    device = {"Authorization": f"Bearer {joined['device_key']}"}
-    bob_token = client.get(f"/api/rooms/{code}/seat", headers=device).json()["tokens"][0]
-    return (
-        code,
-        started["room"]["game"],
-        host,
-        {"Authorization": f"Bearer {started['tokens'][0]['token']}"},
-        joined["device_key"],
-        {"Authorization": f"Bearer {bob_token['token']}"},
-    )
 
 
 def test_a_stranger_with_the_room_code_cannot_take_an_invited_seat(client, app):
@@ -146,7 +120,7 @@ def test_a_device_link_adds_one_more_device_once(client, app):
 
 
 def test_a_device_code_over_the_api_adds_one_device_once(client):
-    code, game, _host, _ann, device_key, _bob = _started_api_room(client)
+    code, game, _host, _ann, device_key, _bob = started_api_room(client)
     device = {"Authorization": f"Bearer {device_key}"}
     assert client.post(f"/api/rooms/{code}/device-code").status_code == 401
     made = client.post(f"/api/rooms/{code}/device-code", headers=device)
@@ -180,15 +154,15 @@ def test_open_seats_go_by_room_code_and_invited_seats_never(client, app):
     assert [(s.kind, s.joined) for s in seats] == [("me", True), ("friend", False), ("open", True)]
     assert seats[2].name == "Cyd"
     # Over the API alike.
-    api_room = _api_room(client, ANN, {"name": "Eve", "kind": "open"})
-    api_code = api_room["room"]["code"]
-    assert api_room["invitations"] == []
+    made = api_room(client, ANN, {"name": "Eve", "kind": "open"})
+    api_code = made["room"]["code"]
+    assert made["invitations"] == []
     assert client.post(f"/api/rooms/{api_code}/join", json={"name": "Eva"}).status_code == 200
     assert client.post(f"/api/rooms/{api_code}/join", json={}).status_code == 409
 
 
 def test_a_started_rooms_code_reveals_nothing_to_outsiders(client, app):
-    code, game, host, _ann, device_key, _bob = _started_api_room(client)
+    code, game, host, _ann, device_key, _bob = started_api_room(client)
     outsider = client.get(f"/api/rooms/{code}")
     assert outsider.status_code == 200 and outsider.json()["game"] is None
     assert game not in outsider.text
@@ -238,7 +212,7 @@ def test_only_the_host_abandons_a_game_others_play_and_the_others_leave(client, 
 
 
 def test_the_api_hands_over_between_turns_only_and_never_to_master(client):
-    _code, game, host, ann, _device, _bob = _started_api_room(client)
+    _code, game, host, ann, _device, _bob = started_api_room(client)
     master = client.post(f"/api/games/{game}/seats/0/cpu", json={"level": "master"}, headers=host)
     assert master.status_code == 422 and "levels" in master.json()["detail"]
     client.post(f"/api/games/{game}/actions", json={"action": "roll", "version": 0}, headers=ann)
@@ -251,7 +225,7 @@ def test_the_api_hands_over_between_turns_only_and_never_to_master(client):
 
 
 def test_a_handed_over_seats_old_token_is_refused_by_api_and_pages(client, app):
-    code, game, host, ann, device_key, bob = _started_api_room(client)
+    code, game, host, ann, device_key, bob = started_api_room(client)
     token = bob["Authorization"][7:]
     hub: GameHub = app.state.hub
     game_id = hub.game_id(game)
@@ -311,7 +285,7 @@ def test_only_the_seats_own_device_sets_its_seed_and_everyone_sees_it(client, ap
         assert "Dice seed: bob 2" in client.get(room).text
     assert app.state.hub.room(code).seats[1].client_seed == "bob 2"
     # Over the API: the host key sets no friend's seed; the seat's device key does.
-    made = _api_room(client, ANN, BOB)
+    made = api_room(client, ANN, BOB)
     api_code = made["room"]["code"]
     host = {"Authorization": f"Bearer {made['host_key']}"}
     joined = client.post(
@@ -349,7 +323,7 @@ def test_six_devices_opening_one_invitation_at_once_claim_it_once(client, app):
     the seat, five are told it is taken, and the seat has one device."""
     import threading
 
-    room = _api_room(client, ANN, BOB)
+    room = api_room(client, ANN, BOB)
     code, invitation = room["room"]["code"], room["invitations"][0]["invitation"]
     barrier = threading.Barrier(6)
     statuses: list[int] = []

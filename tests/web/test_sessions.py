@@ -27,29 +27,15 @@ from tests.web.support import (
     SECRET,
     PageClient,
     another_browser,
+    given_session,
     invitations,
     open_room,
+    session_cookies,
     start,
 )
 
 SIGNER = Signer(SECRET)
 EVIL = "http://evil.example"
-
-
-def session_cookies(response) -> list[str]:
-    """The session cookies an answer sets (either name)."""
-    return [
-        value
-        for name, value in response.headers.multi_items()
-        if name == "set-cookie" and "fd_session=" in value
-    ]
-
-
-def given_session(response) -> str | None:
-    """The session id an answer gives the browser, or None."""
-    found = [re.match(r"(?:__Host-)?fd_session=([^;]*)", c) for c in session_cookies(response)]
-    values = [f.group(1) for f in found if f and f.group(1)]
-    return values[-1] if values else None
 
 
 def plant(browser, session: str, name: str = SESSION_COOKIE) -> None:

@@ -156,6 +156,10 @@ class ClientRates:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._permitted: OrderedDict[tuple[str, RuleSet], float] = OrderedDict()
         self._permitted_lock = threading.Lock()
+        self._taking = threading.Lock()
+        """Held from a check to its count: requests served in threads (a sheet, a solve)
+        would otherwise all pass the check before any counts, and a client sending 40 at
+        once would be let through 40 times whatever its rate."""
 
     def allows(self, kind: str, client: str) -> bool:
         """Whether one more request of this kind would be within every window (not counted)."""
@@ -191,8 +195,9 @@ class ClientRates:
         Raises:
             RateLimitedError: the rate is used up.
         """
-        self.check(kind, client)
-        self.count(kind, client)
+        with self._taking:
+            self.check(kind, client)
+            self.count(kind, client)
 
     def solve_permit(self, client: str) -> Callable[[RuleSet], None]:
         """The permit of this client's requests to start solving new rule sets.

@@ -13,6 +13,7 @@ and paper (`RENDERED`), and each client may have only so many rendered (`RateSet
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -131,6 +132,12 @@ def _blank_sheet(form: SheetForm) -> tuple[Sheet, Paper]:
 RENDERED = RenderedSheets()
 """This worker's rendered sheets: the same sheet asked for again is not rendered again."""
 
+RENDERING = threading.Lock()
+"""One PDF rendered at a time in this worker. A render is ~0.4 s of pure-Python CPU in a
+worker thread; eight at once kept the GIL from the event loop, and every other player's
+request waited 0.35–0.5 s (benchmarks/attacks.py, `sheets`); one at a time, the loop gets
+its turn. Requests that wait hold no GIL, and the per-client rate bounds how many wait."""
+
 
 def _pdf(request: Request, sheet: Sheet, paper: Paper, filename: str) -> Response:
     """The sheet as a PDF: from the cache, else rendered (counted in the client's rate of
@@ -142,8 +149,11 @@ def _pdf(request: Request, sheet: Sheet, paper: Paper, filename: str) -> Respons
         rates: ClientRates | None = getattr(request.app.state, "rates", None)
         if rates is not None:
             rates.take("sheets", client_of(request.scope))
-        pdf = render_pdf(sheet, paper)
-        RENDERED.put(sheet, paper, pdf)
+        with RENDERING:
+            pdf = RENDERED.get(sheet, paper)  # (rendered while this request waited?)
+            if pdf is None:
+                pdf = render_pdf(sheet, paper)
+                RENDERED.put(sheet, paper, pdf)
     return Response(
         pdf,
         media_type="application/pdf",
