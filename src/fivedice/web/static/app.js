@@ -190,8 +190,8 @@
       notice(said ? said.textContent : "");
       return false;
     }
-    // Only a focus inside the board is moved: a visitor who never touched it (a
-    // spectator, a phone) keeps the page as it is, and nothing gets a focus ring.
+    // Only a focus inside the board is moved (and Roll is focused when this visitor's
+    // turn comes back): a spectator's page never moves its focus, the heading included.
     const inBoard = !!document.activeElement && document.activeElement !== document.body &&
       old.contains(document.activeElement);
     const turnCameBack = old.dataset.state !== "act" && fresh.dataset.state === "act";
