@@ -33,7 +33,7 @@ def new_context(browser, size, language):
     return browser.new_context(**size, locale=LOCALES[language])
 
 
-def start(page, base, *, cpus=1, seed="21", solo=False):
+def start(page, base, *, cpus=1, seed="21", solo=False, preset="classic"):
     """Ann's seeded game from the form, Ann first, against `cpus` casual CPUs (or alone)."""
     page.goto(base + "/")
     page.fill("#name0", "Ann")
@@ -43,6 +43,7 @@ def start(page, base, *, cpus=1, seed="21", solo=False):
         if seat <= count:
             page.select_option(f"#level{seat}", "casual")
     page.select_option("#first_player", "first_seat")
+    page.select_option("#preset", preset)
     page.fill("#seed", seed)
     page.click("#start")
     page.wait_for_selector("#board")
@@ -65,22 +66,41 @@ def boxes_inside(page, selector, width, height):
 
 
 @pytest.mark.parametrize(
-    ("size", "seats", "language"),
+    ("size", "seats", "language", "preset"),
     [
-        (DESKTOP, 4, "en"),
-        (DESKTOP, 2, "ja"),
-        (DESKTOP, 2, "fr"),
-        (PHONE, 2, "en"),
-        (PHONE, 4, "ja"),
-        (PHONE, 2, "fr"),
+        (DESKTOP, 4, "en", "classic"),
+        (DESKTOP, 2, "ja", "classic"),
+        (DESKTOP, 2, "fr", "classic"),
+        (PHONE, 2, "en", "classic"),
+        (PHONE, 4, "ja", "classic"),
+        (PHONE, 2, "fr", "classic"),
+        (DESKTOP, 4, "en", "triple"),
+        (DESKTOP, 4, "fr", "maxi-yatzy"),
+        (PHONE, 4, "fr", "yatzy"),
+        (PHONE, 4, "en", "maxi-yatzy"),
+        (PHONE, 2, "ja", "triple"),
     ],
-    ids=["1280-en-4", "1280-ja-2", "1280-fr-2", "360-en-2", "360-ja-4", "360-fr-2"],
+    ids=[
+        "1280-en-4",
+        "1280-ja-2",
+        "1280-fr-2",
+        "360-en-2",
+        "360-ja-4",
+        "360-fr-2",
+        "1280-en-4-triple",
+        "1280-fr-4-maxi",
+        "360-fr-4-yatzy",
+        "360-en-4-maxi",
+        "360-ja-2-triple",
+    ],
 )
-def test_the_board_fits_the_window_during_a_whole_turn(browser, server, size, seats, language):
+def test_the_board_fits_the_window_during_a_whole_turn(
+    browser, server, size, seats, language, preset
+):
     width, height = size["viewport"]["width"], size["viewport"]["height"]
     context = new_context(browser, size, language)
     page = context.new_page()
-    start(page, server, cpus=seats - 1)
+    start(page, server, cpus=seats - 1, preset=preset)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     for roll in range(3):
         act(page, "#roll")
@@ -95,12 +115,16 @@ def test_the_board_fits_the_window_during_a_whole_turn(browser, server, size, se
             assert page.locator(selector).count() > 0, selector
             assert boxes_inside(page, selector, width, height) == [], selector
         if roll == 0:
-            page.screenshot(path=str(ARTIFACTS / f"board-{width}-{language}-{seats}-turn.png"))
+            page.screenshot(
+                path=str(ARTIFACTS / f"board-{width}-{language}-{seats}-{preset}-turn.png")
+            )
     # The last roll: a box has the focus (no ring on the heading).
     focused = page.evaluate("() => document.activeElement.closest('td.legal') !== null")
     assert focused
     assert page.evaluate("() => document.activeElement.hasAttribute('data-focus')")
-    page.screenshot(path=str(ARTIFACTS / f"board-{width}-{language}-{seats}-last-roll.png"))
+    page.screenshot(
+        path=str(ARTIFACTS / f"board-{width}-{language}-{seats}-{preset}-last-roll.png")
+    )
     context.close()
 
 
