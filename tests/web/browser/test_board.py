@@ -166,6 +166,9 @@ def test_your_turn_is_said_on_the_device_of_the_seat_to_move(browser, server):
     # (nothing was focused, so nothing is: no ring drawn on the heading).
     assert bob.locator("#turn-h").inner_text() == "Your turn"
     assert bob.title() == "● Your turn · fivedice"
+    icon = "() => decodeURIComponent(document.querySelector('link[rel=icon]').href)"
+    assert "#f0b429" in bob.evaluate(icon)  # the icon's dot
+    assert "#f0b429" not in ann.evaluate(icon)
     assert bob.evaluate("() => document.activeElement.id") != "turn-h"
     ann.wait_for_function("() => document.title.indexOf('Your turn') < 0")
     assert ann.locator("#turn-h").inner_text() == "Bob's turn"
