@@ -211,3 +211,27 @@ def test_undo_needs_the_pages_csrf_token(raw_client, client):
     client.post(location + "/act", data={"action": "hold 1", "version": 1})
     forged = raw_client.post(location + "/undo", data={"version": 2})
     assert forged.status_code == 403
+
+
+def standing(seat, name, total, rank):
+    return {"seat": seat, "name": name, "match_total": total, "rank": rank}
+
+
+def test_the_end_banner_names_the_winner_a_tie_you_and_a_solo_score():
+    from fivedice.web.routers.pages import end_banner
+    from fivedice.web.wording import gettext_for, texts
+
+    t = texts(gettext_for("en"))
+    three = [standing(1, "Bob", 243, 1), standing(0, "Ann", 198, 2), standing(2, "Cee", 150, 3)]
+    assert end_banner(t, three, 0, aborted=False) == ("Bob wins with 243", "Ann 198 · Cee 150")
+    assert end_banner(t, three, 1, aborted=False) == ("You win with 243", "Ann 198 · Cee 150")
+    assert end_banner(t, three, None, aborted=False)[0] == "Bob wins with 243"  # a spectator
+    tie = [standing(0, "Ann", 200, 1), standing(1, "Bob", 200, 1), standing(2, "Cee", 90, 3)]
+    assert end_banner(t, tie, 0, aborted=False) == ("Ann, Bob share the win with 200", "Cee 90")
+    assert end_banner(t, [standing(0, "Ann", 187, 1)], 0, aborted=False) == (
+        "Game over. Ann: 187",
+        "",
+    )
+    assert end_banner(t, three, 0, aborted=True) == ("Game abandoned.", "")
+    japanese = texts(gettext_for("ja"))
+    assert end_banner(japanese, three, 1, aborted=False)[0] == "243点であなたの勝ち"
