@@ -94,6 +94,10 @@ def test_the_end_shows_the_winner_and_the_standings_on_top(client, app, service)
     if totals[winner] != totals[loser]:
         rest = re.search(r'<p class="rest" id="banner-rest">.*?</span>([^<]*)</p>', page).group(1)
         assert html.unescape(rest) == f"{loser} {totals[loser]}"
+    announced = html.unescape(re.search(r'data-announce="([^"]*)"', page).group(1))
+    assert announced.endswith(f"{heading(page)}. {loser} {totals[loser]}.") or (
+        totals[winner] == totals[loser]
+    )
     # The banner comes before the card; the full standings table is still there.
     assert page.index('id="winner"') < page.index('class="card"')
     assert "Standings" in page and 'id="again"' in page

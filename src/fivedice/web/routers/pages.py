@@ -341,6 +341,8 @@ def board_context(
         told.append(t["error"].format(message=error))
     if over or mover is not None:
         told.append(heading)
+    if banner_rest:  # (the standings after the winner)
+        told.append(banner_rest)
     announce = " ".join(sentence.rstrip(".") + "." for sentence in told)
     zero: dict[str, str] | None = None
     if zero_box is not None and confirm_zero:
