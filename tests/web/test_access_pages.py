@@ -25,7 +25,7 @@ def test_the_live_region_tells_my_roll_with_its_dice_and_my_score_with_box_and_p
     page = rolled.text
     dice = " ".join(map(str, dice_of(page)))
     assert f"Ann rolls {dice}." in announce(page)
-    assert announce(page).endswith("Ann's turn.")
+    assert announce(page).endswith("Your turn.")  # (Ann's own device)
     points = re.search(r'value="score chance"\s+aria-label="Score Chance for (\d+) points"', page)
     scored = client.post(
         location + "/act", data={"action": "score chance", "version": version_of(page)}
@@ -48,8 +48,8 @@ def test_moves_arriving_over_the_stream_are_told_cpu_rolls_and_scores(client, ap
     said = announce(page.text)
     assert re.search(r"CPU 2 rolls [1-6]( [1-6]){4}\.", said), said
     assert re.search(r"CPU 2 scores \d+ in [A-Z]", said), said
-    assert said.endswith("Ann's turn.")
-    assert 'id="last-moves"' in page.text
+    assert said.endswith("Your turn.")
+    assert 'id="move-log"' in page.text
 
 
 def test_a_refused_action_is_announced_and_marked_as_an_alert(client):

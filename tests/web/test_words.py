@@ -30,7 +30,7 @@ def test_cpu_moves_are_told_with_their_dice_and_points(client, app, service):
         action, view = service.cpu_step(game_id, view.version)
         expected = move_sentence("CPU 2", action, before.state, view.state)
         page = html.unescape(client.get(location).text)
-        assert f'<p class="last-move">{expected}</p>' in page
+        assert f'<li class="newest">{expected}</li>' in page  # the move log's newest line
         # The live region says the move first, then whose turn it is (or that the game is over).
         assert announced(client.get(location).text).startswith(expected)
         kinds.add(str(action).split()[0])
@@ -42,9 +42,10 @@ def test_cpu_moves_are_told_with_their_dice_and_points(client, app, service):
     last = service.record(game_id).actions[-1].action
     assert last.startswith("score") and last not in german
     assert german.startswith("CPU 2 ") and german != expected
-    # The player's own moves are not "CPU" moves.
+    # The player's own moves are told as theirs, never as a CPU's.
     client.post(location + "/act", data={"action": "roll", "version": view.version})
-    assert 'class="last-move"' not in client.get(location).text
+    newest = re.search(r'<li class="newest">([^<]*)</li>', client.get(location).text)
+    assert newest is not None and newest.group(1).startswith("Ann würfelt ")  # (in German)
 
 
 def test_default_names_and_preset_names_are_in_the_players_language(client):

@@ -9,13 +9,26 @@ same as the plain mode's, in the visitor's language.
 
 from __future__ import annotations
 
+from threading import Lock
+from weakref import WeakKeyDictionary
+
 from fivedice.core.actions import parse_action
 from fivedice.core.errors import FivediceError
 from fivedice.core.record import UNDO
 from fivedice.service.games import GameService
+from fivedice.web.wording import in_language
 from fivedice.wording.moves import move_sentence, undo_sentence
 
 MAX_TOLD = 12  # a page far behind hears the latest moves, not a whole game
+LOG_LENGTH = 6
+"""Moves the board's log shows: about one turn of each of two players, or the last turn of
+a solo game (a turn is one to three rolls, the holds between them and a score)."""
+LOGS_CACHED = 2048
+
+_logs: WeakKeyDictionary[GameService, dict[tuple[int, int, str], tuple[str, ...]]] = (
+    WeakKeyDictionary()
+)  # per service: game ids are a database's (tests run many databases in one process)
+_logs_lock = Lock()
 
 
 def moves_since(service: GameService, game_id: int, seen: int, version: int) -> list[str]:
@@ -45,4 +58,35 @@ def moves_since(service: GameService, game_id: int, seen: int, version: int) -> 
                 break
     except FivediceError:
         return []
+    return told
+
+
+def recent_moves(
+    service: GameService,
+    game_id: int,
+    version: int,
+    language: str,
+) -> tuple[str, ...]:
+    """The board's move log: the last `LOG_LENGTH` moves up to `version`, oldest first, in
+    `language`.
+
+    Every page that shows a version shows the same log, so it is kept per (game, version,
+    language): the spectators a move wakes up replay the game's log once between them, not
+    once each. A version's moves never change (an undo is a version of its own).
+    """
+    key = (game_id, version, language)
+    with _logs_lock:
+        logs = _logs.setdefault(service, {})
+        kept = logs.get(key)
+    if kept is not None:
+        return kept
+    told = tuple(
+        in_language(language, moves_since, service, game_id, max(0, version - LOG_LENGTH), version)
+    )
+    if not told:  # (nothing yet, or a log that could not be read now: not kept)
+        return told
+    with _logs_lock:
+        if len(logs) >= LOGS_CACHED:
+            logs.clear()
+        logs[key] = told
     return told

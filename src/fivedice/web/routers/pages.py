@@ -32,7 +32,7 @@ from fivedice.core.boxes import KNOWN_BOXES
 from fivedice.core.categories import UPPER
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import Commitment, CommitmentHandleError, commitment_of
-from fivedice.core.game import FirstPlayer
+from fivedice.core.game import FirstPlayer, GameState
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
@@ -54,7 +54,7 @@ from fivedice.web.hub import (
     SeatError,
     error_status,
 )
-from fivedice.web.moves import moves_since
+from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
@@ -322,6 +322,14 @@ def board_context(
         )
     standings = sorted(data["players"], key=lambda p: (p["rank"], p["seat"]))
     mover_name = state.seats[mover].name if mover is not None else ""
+    me = seat_of_visitor(state, mine)
+    your_turn = can_act and mover == me
+    heading = t["your_turn"] if your_turn else t["whose_turn"].format(name=mover_name)
+    if over:
+        heading, banner_rest = end_banner(t, standings, me, aborted=view.status == "abandoned")
+    else:
+        banner_rest = ""
+    log = recent_moves(hub.service, view.game_id, view.version, visitor.language)
     if last_cpu is None:
         last_cpu = last_cpu_move(hub, view, visitor.language)
     moves = []
@@ -332,10 +340,10 @@ def board_context(
     told = [*moves] if moves else ([last_cpu] if last_cpu else [])
     if error:
         told.append(t["error"].format(message=error))
-    if over:
-        told.append(t["game_over"])
-    elif mover is not None:
-        told.append(t["whose_turn"].format(name=mover_name))
+    if over or mover is not None:
+        told.append(heading)
+    if banner_rest:  # (the standings after the winner)
+        told.append(banner_rest)
     announce = " ".join(sentence.rstrip(".") + "." for sentence in told)
     zero: dict[str, str] | None = None
     if zero_box is not None and confirm_zero:
@@ -344,6 +352,19 @@ def board_context(
     return {
         "game": data,
         "pid": data["id"],
+        "heading": heading,
+        "banner_rest": banner_rest,
+        "your_turn": your_turn,
+        "me": me,
+        # The tab says when this device has a move to make (a hot-seat device: always).
+        "page_title": (
+            t["tab_your_move"].format(heading=heading)
+            if can_act
+            else "fivedice — " + ", ".join(seat.name for seat in state.seats)
+        ),
+        "focus_box": _box_to_focus(state, rows, hint, can_act),
+        "can_undo": can_act and _undo_offered(hub, view),
+        "log": log,
         "rows": rows,
         "upper_count": len(UPPER),
         "turns": len(state.rules.boxes) * state.rules.columns,
@@ -373,6 +394,64 @@ def board_context(
         "level_names": {level: t[level] for level in LEVELS},
         **chances_context(view, visitor),
     }
+
+
+def seat_of_visitor(state: GameState, mine: dict[int, str]) -> int | None:
+    """The seat this device plays as "you": its one human seat. None for a spectator, and
+    for a device that several people share (two human seats: the board names each one)."""
+    humans = [seat for seat in mine if not state.seats[seat].is_cpu]
+    return humans[0] if len(humans) == 1 else None
+
+
+def end_banner(
+    t: dict[str, str], standings: list[dict[str, Any]], me: int | None, *, aborted: bool
+) -> tuple[str, str]:
+    """The heading of a game that is over, and the standings after it: ("Ann wins with 243",
+    "Bob 198 · CPU 3 150"); a tie names every winner; a solo game says the score. Totals are
+    the match's (one game: the game's)."""
+    if aborted:
+        return t["game_abandoned"], ""
+    first = standings[0]
+    points = first["match_total"]
+    if len(standings) == 1:
+        return t["solo_over"].format(name=first["name"], points=points), ""
+    winners = [p for p in standings if p["rank"] == 1]
+    rest = " · ".join(f"{p['name']} {p['match_total']}" for p in standings if p["rank"] != 1)
+    if len(winners) > 1:
+        names = ", ".join(p["name"] for p in winners)
+        return t["tie_win"].format(names=names, points=points), rest
+    if first["seat"] == me:
+        return t["you_win"].format(points=points), rest
+    return t["wins_with"].format(name=first["name"], points=points), rest
+
+
+def _box_to_focus(
+    state: GameState, rows: list[dict[str, Any]], hint: list[dict[str, Any]] | None, mine: bool
+) -> str | None:
+    """The score action whose box takes the focus after the last roll of a turn: the
+    coach's best when it is a score, else the first open box of the card (no more rolls,
+    so a box is the only thing left to choose)."""
+    if not mine or state.dice is None or state.rolls_left > 0:
+        return None
+    legal = [cell["action"] for row in rows for cell in row["cells"] if cell["state"] == "legal"]
+    if hint and hint[0]["kind"] == "score":
+        best = hint[0]
+        column = f"{best['column']}:" if best["column"] and state.rules.columns > 1 else ""
+        action = f"score {column}{best['box']}"
+        if action in legal:
+            return action
+    return legal[0] if legal else None
+
+
+def _undo_offered(hub: GameHub, view: GameView) -> bool:
+    """Whether the board offers Undo: in solo and practice games when `undo_refusal` allows
+    it now (the terminal app's policy; the log is read only for such games)."""
+    if len(view.state.seats) > 1 and not view.practice:
+        return False
+    try:
+        return hub.service.can_undo(view.game_id) is None
+    except (FivediceError, StoreError):
+        return False
 
 
 def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
@@ -568,6 +647,25 @@ def act(
         return _after_post(request, hub, visitor, public_id, view, confirm_zero=action.strip())
     try:
         after = hub.act(view.game_id, token, action, version)
+    except FivediceError as problem:
+        return _refused(request, hub, visitor, public_id, problem)
+    return _after_post(request, hub, visitor, public_id, after, seen=version)
+
+
+@router.post("/g/{public_id}/undo")
+def undo(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    version: Annotated[int, Form(ge=0)],
+) -> Response:
+    """Takes back the visitor's last action in a solo or practice game, as the terminal
+    app's undo: `undo_refusal` decides, and a refusal is shown with its reason."""
+    view = game_of(public_id, hub)
+    token = acting_token(hub, view, visitor)
+    try:
+        after = hub.act(view.game_id, token, UNDO, version)
     except FivediceError as problem:
         return _refused(request, hub, visitor, public_id, problem)
     return _after_post(request, hub, visitor, public_id, after, seen=version)

@@ -190,14 +190,18 @@
       notice(said ? said.textContent : "");
       return false;
     }
-    const inBoard = !document.activeElement || document.activeElement === document.body ||
+    // Only a focus inside the board is moved (and Roll is focused when this visitor's
+    // turn comes back): a spectator's page never moves its focus, the heading included.
+    const inBoard = !!document.activeElement && document.activeElement !== document.body &&
       old.contains(document.activeElement);
     const turnCameBack = old.dataset.state !== "act" && fresh.dataset.state === "act";
     old.replaceWith(fresh);
     say(fresh.dataset.announce || "");
+    showTurn(fresh);
     const error = document.getElementById("error");
     const zero = enabled("zero-yes");
     const same = focused && enabled(focused);
+    const box = fresh.querySelector("td.legal button[data-focus]");
     if (turnCameBack) {
       // The turn came back (say after a CPU's turn played over the stream): the dice come
       // into view, a phone user included, and the Roll button takes the focus.
@@ -205,15 +209,38 @@
       if (dice) dice.scrollIntoView({ block: "nearest" });
     }
     if (zero) zero.focus();
+    else if (box && inBoard) box.focus(); // the last roll: a box is all that is left to choose
     else if (same && !turnCameBack) same.focus();
-    else if (inBoard) {
+    else if (inBoard || (turnCameBack && document.activeElement === document.body)) {
       // After scoring the button pressed is gone: Roll if it is this visitor's turn, else
-      // the heading that says whose turn it is (the dice are right below it).
-      const next = enabled("roll") || document.getElementById("turn-h");
-      if (next) next.focus();
+      // the heading that says whose turn it is (focused without a ring, see app.css).
+      const roll = enabled("roll");
+      if (roll) roll.focus();
+      else if (inBoard) {
+        const heading = document.getElementById("turn-h");
+        if (heading) heading.focus({ preventScroll: true });
+      }
     }
     if (error) error.scrollIntoView({ block: "center" });
     return true;
+  }
+
+  // The tab says when this device has a move to make: the board's title ("● Your turn ·
+  // fivedice") and a dot on the icon, so that a player in another tab sees it.
+  const PLAIN_ICON = "data:image/svg+xml," + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28"' +
+    ' height="28" rx="7" fill="#fff" stroke="#0f5132" stroke-width="3"/><circle cx="16" cy="16"' +
+    ' r="4" fill="#0f5132"/></svg>');
+  const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="2" width="28"' +
+    ' height="28" rx="7" fill="#fff" stroke="#0f5132" stroke-width="3"/><circle cx="16" cy="16"' +
+    ' r="4" fill="#0f5132"/><circle cx="24" cy="8" r="7.5" fill="#f0b429" stroke="#fff"' +
+    ' stroke-width="1.5"/></svg>');
+  function showTurn(b) {
+    if (!b) return;
+    if (b.dataset.title) document.title = b.dataset.title;
+    const icon = document.querySelector('link[rel="icon"]');
+    if (icon) icon.setAttribute("href", b.dataset.state === "act" ? TURN_ICON : PLAIN_ICON);
   }
 
   async function send(url, options, automatic) {
@@ -400,6 +427,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     expandInvites();
+    showTurn(board());
     if (navigator.onLine === false) setGone("network", true);
     listen();
     listenRoom();
