@@ -81,29 +81,33 @@
     if (navigator.vibrate) navigator.vibrate(what.buzz);
   }
 
-  // The toggle stands above the board (outside it: the board is replaced at every move).
-  function soundToggle() {
-    const board = document.getElementById("board");
-    if (!board || board.dataset.state === "over" || document.getElementById("sound-toggle")) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.id = "sound-toggle";
-    button.className = "sound-toggle";
-    function show() {
-      const on = soundOn();
-      button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.textContent = on ? words().soundOn || "" : words().soundOff || "";
-    }
-    button.addEventListener("click", function () {
-      setSound(!soundOn());
+  // The toggle: one button, moved into each new board (app.js replaces #board at every
+  // move), beside the board's other switches (Hint, Coach, Undo, under the card): the dice,
+  // Roll and the boxes keep the phone's screen.
+  let toggle = null;
+  function soundToggle(board) {
+    if (board.dataset.state === "over") return;
+    if (!toggle) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.id = "sound-toggle";
+      button.className = "sound-toggle";
+      const show = function () {
+        const on = soundOn();
+        const said = on ? words().soundOn || "" : words().soundOff || "";
+        button.setAttribute("aria-pressed", on ? "true" : "false");
+        button.textContent = said;
+      };
+      button.addEventListener("click", function () {
+        setSound(!soundOn());
+        show();
+        if (soundOn()) signal("turn"); // (this click also lets the page make sounds)
+      });
       show();
-      if (soundOn()) signal("turn"); // (this click also lets the page make sounds)
-    });
-    show();
-    const bar = document.createElement("div");
-    bar.className = "alive-bar";
-    bar.appendChild(button);
-    board.parentNode.insertBefore(bar, board);
+      toggle = button;
+    }
+    const row = board.querySelector(".tools");
+    if (row && toggle.parentNode !== row) row.appendChild(toggle);
   }
 
   // -- what the board shows: dice, whose turn ------------------------------------------------
@@ -216,7 +220,7 @@
   function boardShown(board) {
     const now = snapshot(board);
     colourSeats(board);
-    soundToggle();
+    soundToggle(board);
     if (last && now.version > last.version) {
       if (rolled(last, now)) {
         animateRoll(board, last, now);
