@@ -108,17 +108,17 @@ def help_lines() -> list[str]:
 def build_settings(
     rules: RuleSet, players: list[str], cpus: list[str], first: str, games: int
 ) -> GameSettings:
-    """Game settings from command-line values (a human seat called Player unless named).
+    """Game settings from command-line values (a human seat called "You" unless named).
 
     Raises:
         CpuLevelError: an unknown CPU level; FirstPlayerError: an unknown first-player mode;
         SettingsError: seats the core refuses.
     """
-    from fivedice.service.settings import parse_level  # light: no numpy
+    from fivedice.service.settings import default_human_name, parse_level  # light: no numpy
 
     seats: list[tuple[str, str | None]] = [(name, None) for name in players]
     if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
-        seats = [(_("Player"), None)]
+        seats = [(default_human_name(), None)]
     for index, level in enumerate(cpus, start=1):
         parsed = parse_level(level)
         seats.append((cpu_name(index, parsed), parsed))

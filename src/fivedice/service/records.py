@@ -20,8 +20,16 @@ from fivedice.core.verify import (
 )
 from fivedice.service.cpu import unknown_level
 from fivedice.service.saved import SavedGames
+from fivedice.service.settings import is_default_human_name, profile_of
 from fivedice.service.signing import SignatureCheck, TrustedKey, check_signature, record_key
-from fivedice.store import DAMAGED, IN_PROGRESS, GameDamagedError, GameSummary, record_to_text
+from fivedice.store import (
+    DAMAGED,
+    IN_PROGRESS,
+    GameDamagedError,
+    GameSummary,
+    ResultRow,
+    record_to_text,
+)
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
 
 
@@ -163,12 +171,22 @@ class Records(SavedGames):
         return check
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
-        """Statistics per profile and rule preset (practice games excluded)."""
-        return profile_stats(self.store.results(profile))
+        """Statistics per profile and rule preset (practice games excluded); every default
+        human name ("You", "Player", "あなた") counts as one profile (`profile_of`)."""
+        if profile is not None and is_default_human_name(profile):
+            rows = [r for r in self.store.results() if is_default_human_name(r.profile)]
+        else:
+            rows = self.store.results(profile)
+        return profile_stats(_one_profile_per_person(rows))
 
     def high_scores(self) -> dict[str, list[HighScore]]:
         """The top 10 solo results per rule preset (practice games excluded)."""
-        return high_scores(self.store.results())
+        return high_scores(_one_profile_per_person(self.store.results()))
+
+
+def _one_profile_per_person(rows: list[ResultRow]) -> list[ResultRow]:
+    """The results with every default human name shown as one profile (`profile_of`)."""
+    return [replace(row, profile=profile_of(row.profile)) for row in rows]
 
 
 def _with_level_check(game: GameSummary) -> GameSummary:
