@@ -14,7 +14,7 @@ from fivedice.wording.boxes import (
     upper_total_label,
     yahtzee_bonus_label,
 )
-from fivedice.wording.coach import choice_text, coach_lines, keep_text
+from fivedice.wording.coach import choice_text, coach_lines, hold_text, keep_text
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     error_text,
@@ -56,6 +56,9 @@ from fivedice.wording.moves import (
     replay_sentence,
     roll_sentence,
     score_sentence,
+    turn_events,
+    turn_news,
+    turn_news_sentences,
     undo_sentence,
 )
 from fivedice.wording.rules import box_rule, box_sentence, describe_rules
@@ -79,6 +82,7 @@ __all__ = [
     "first_player_name",
     "game_result_line",
     "hold_sentence",
+    "hold_text",
     "keep_text",
     "level_name",
     "list_text",
@@ -104,7 +108,10 @@ __all__ = [
     "status_text",
     "table_turn_lines",
     "total_label",
+    "turn_events",
     "turn_lines",
+    "turn_news",
+    "turn_news_sentences",
     "undo_refused_text",
     "undo_sentence",
     "upper_bonus_label",

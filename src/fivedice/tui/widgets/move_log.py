@@ -14,6 +14,7 @@ from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
+from fivedice.service.settings import is_default_human_name
 from fivedice.wording.moves import undo_sentence
 from fivedice.wording.text import (
     choice_text,
@@ -21,6 +22,8 @@ from fivedice.wording.text import (
     placement_words,
     roll_sentence,
     score_sentence,
+    turn_events,
+    turn_news_sentences,
 )
 
 Entry = dict[str, Any]
@@ -56,6 +59,7 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
         ),
         None,
     )
+    extra_turn, saved = turn_events(before, after)
     return {
         "kind": "score",
         "name": name,
@@ -64,6 +68,8 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
         "points": placement.box_points if placement else 0,
         "upper_bonus": placement.upper_bonus if placement else 0,
         "yahtzee_bonus": placement.yahtzee_bonus if placement else 0,
+        "extra_turn": extra_turn,
+        "saved_rolls": saved,
     }
 
 
@@ -103,16 +109,22 @@ def entry_text(entry: Entry) -> str | None:
         return None
 
 
+def _actor(entry: Entry) -> str | None:
+    """Who acted, for the sentence: None (said "You ...") for the human's default name."""
+    name = str(entry["name"])
+    return None if is_default_human_name(name) else name
+
+
 def _entry_text(entry: Entry) -> str | None:
     kind = entry["kind"]
     # Moves are worded as every front end words them (`fivedice.wording.text`):
-    # "CPU 2 rolls 3 3 5 6 6",
+    # "CPU 2 rolls 3 3 5 6 6", "You roll 1 2 3 4 4",
     # "CPU 2 scores 25 in Full house".
     if kind == "roll":
-        return roll_sentence(str(entry["name"]), tuple(int(d) for d in entry["dice"]))
+        return roll_sentence(_actor(entry), tuple(int(d) for d in entry["dice"]))
     if kind in ("hold", "release"):
         return hold_sentence(
-            str(entry["name"]),
+            _actor(entry),
             tuple(int(p) for p in entry["positions"]),
             tuple(int(d) for d in entry["dice"]),
             hold=kind == "hold",
@@ -126,7 +138,10 @@ def _entry_text(entry: Entry) -> str | None:
             int(entry.get("upper_bonus") or 0),
             int(entry.get("yahtzee_bonus") or 0),
         )
-        return score_sentence(str(entry["name"]), where)
+        news = turn_news_sentences(
+            _actor(entry), bool(entry.get("extra_turn")), int(entry.get("saved_rolls") or 0)
+        )
+        return "\n".join([score_sentence(_actor(entry), where), *news])
     if kind == "game":
         return _("Game {number} of {count} begins.").format(
             number=int(entry["number"]), count=int(entry["count"])
@@ -145,7 +160,7 @@ def _entry_text(entry: Entry) -> str | None:
             message = _("Coach: that cost {points} expected points; best was {choice}.")
         return message.format(points=formats.number(loss, 2), choice=choice)
     if kind == "undo":
-        name = str(entry["name"])
+        name = _actor(entry)
         undone = entry.get("undone")
         action = entry_text(undone) if isinstance(undone, dict) else None
         return undo_sentence(name, action)
