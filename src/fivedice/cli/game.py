@@ -98,7 +98,9 @@ def play(
     ] = None,
     cpus: Annotated[
         list[str] | None,
-        typer.Option("--cpu", help="A CPU seat: beginner, casual, strong or expert (repeatable)."),
+        typer.Option(
+            "--cpu", help="A CPU seat: beginner, casual, strong, expert or master (repeatable)."
+        ),
     ] = None,
     rules_name: RulesOption = "classic",
     settings: SetOption = None,

@@ -9,6 +9,7 @@ from typing import Any
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameKind
 from fivedice.core.record import parse_record
+from fivedice.core.rules import PRESETS, RuleSet
 from fivedice.core.verify import (
     Problem,
     SignatureStatus,
@@ -31,6 +32,7 @@ from fivedice.store import (
     record_to_text,
 )
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.wording.rules import rules_title
 
 
 class SignatureMismatchError(FivediceError):
@@ -179,9 +181,32 @@ class Records(SavedGames):
             rows = self.store.results(profile)
         return profile_stats(_one_profile_per_person(rows))
 
+    def rules_titles(self) -> dict[str, str]:
+        """Each rules key of the stored results ("classic", "custom-24e13c39cc") and its name
+        as players see it in the language in force: a preset's title, or custom rules named
+        by what differs ("Classic, bonus at 70"; `wording.rules.rules_title`)."""
+        titles: dict[str, str] = {}
+        for row in self.store.results():
+            if row.rules in titles:
+                continue
+            rules = find_preset_rules(row.rules)
+            if rules is None:
+                try:
+                    rules = self.store.load_game(row.game_id).settings.rules
+                except FivediceError:  # a damaged game: its key is all there is
+                    titles[row.rules] = row.rules
+                    continue
+            titles[row.rules] = rules_title(rules)
+        return titles
+
     def high_scores(self) -> dict[str, list[HighScore]]:
         """The top 10 solo results per rule preset (practice games excluded)."""
         return high_scores(_one_profile_per_person(self.store.results()))
+
+
+def find_preset_rules(key: str) -> RuleSet | None:
+    """The rules of a preset's key, or None for any other key (custom rules)."""
+    return next((preset.rules for preset in PRESETS if preset.name == key), None)
 
 
 def _one_profile_per_person(rows: list[ResultRow]) -> list[ResultRow]:

@@ -49,6 +49,7 @@ __all__ = [
     "parse_first_player",
     "parse_level",
     "profile_of",
+    "shown_name",
     "zero_score_to_confirm",
 ]
 
@@ -81,6 +82,12 @@ def is_default_human_name(name: str) -> bool:
     return name_key(name) in _default_name_keys()
 
 
+def shown_name(name: str) -> str:
+    """A seat's name as shown now: a default human name in the language in force ("You"
+    becomes "あなた" once the player switches to Japanese), any other name as it is."""
+    return default_human_name() if is_default_human_name(name) else name
+
+
 def profile_of(name: str) -> str:
     """The profile a stored result counts for: every default human name is one person, shown
     as the default name of the language in force; any other name is its own profile.
@@ -88,7 +95,7 @@ def profile_of(name: str) -> str:
     Decided at read time, so the profiles already stored need no migration: a game played as
     "Player" in English and one played as "あなた" in Japanese are the same player's.
     """
-    return default_human_name() if is_default_human_name(name) else name
+    return shown_name(name)
 
 
 class FirstPlayerError(SettingsError):

@@ -61,7 +61,7 @@ from fivedice.wording.moves import (
     turn_news_sentences,
     undo_sentence,
 )
-from fivedice.wording.rules import box_rule, box_sentence, describe_rules
+from fivedice.wording.rules import box_rule, box_sentence, describe_rules, rules_title
 
 __all__ = [
     "CELL",
@@ -103,6 +103,7 @@ __all__ = [
     "replay_sentence",
     "resuming_line",
     "roll_sentence",
+    "rules_title",
     "score_sentence",
     "state_lines",
     "status_text",

@@ -15,19 +15,18 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
 from fivedice.core.game import GameState
-from fivedice.core.rules import preset_name
 from fivedice.i18n import LANGUAGES, _, ngettext
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import text_width
 from fivedice.wording.review import points as points_text
+from fivedice.wording.rules import rules_title
 from fivedice.wording.text import (
     box_name,
     describe_rules,
     first_player_name,
     list_text,
-    preset_title,
     ranking_lines,
     total_label,
     upper_bonus_label,
@@ -169,8 +168,7 @@ class TextScreen(Screen[None]):
 def rules_screen(state: GameState) -> TextScreen:
     """The rules in force, generated from the rule set of the game."""
     rules = state.rules
-    name = preset_name(rules)
-    title = _("Rules: {name}").format(name=preset_title(name) if name else _("custom"))
+    title = _("Rules: {name}").format(name=rules_title(rules))
     lines = [f"• {line}" for line in describe_rules(rules)]
     lines.append("")
     lines.append(

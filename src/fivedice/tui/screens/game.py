@@ -59,6 +59,7 @@ from fivedice.wording.cells import pad_cells
 from fivedice.wording.text import box_name, choice_text, error_text, hold_text
 
 if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
     from fivedice.service.games import Hint
 
 TICK = 0.05
@@ -154,6 +155,7 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._hint_for: GameState | None = None
         self._advice: Hint | None = None  # the coach's best option for `_hint_for`, once known
+        self._solving: int | None = None  # percent of the coach's table solved, while solving
         self._cursor_moment: tuple[int, int, int] | None = None
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
         self._shown_for: tuple[int, int] | None = None  # (game, seat to move) it was picked at
@@ -208,7 +210,43 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         rules = self.state.rules
         # Load (or solve) the coach's table now, so the first hint does not keep anyone waiting.
-        self.run_worker(lambda: warm_up(rules), thread=True, group="warm-up")
+        self.run_worker(lambda: self._warm_up(rules), thread=True, group="warm-up")
+
+    def _warm_up(self, rules: RuleSet) -> None:
+        """Readies the coach in a worker thread, reporting a solve's progress to the screen
+        (a new table takes about half a minute; the hint says how far it is)."""
+        shown = -1
+
+        def progress(done: int, total: int) -> None:
+            nonlocal shown
+            percent = min(100 * done // max(total, 1), 99)
+            if percent != shown:  # at most a hundred updates, whatever the solver reports
+                shown = percent
+                self.app.call_from_thread(self._show_solve_progress, percent)
+
+        try:
+            warm_up(rules, progress)
+        finally:
+            self.app.call_from_thread(self._show_solve_progress, None)
+
+    def _show_solve_progress(self, percent: int | None) -> None:
+        """Keeps the waiting hint up to date while the coach's table is solved (None: done)."""
+        self._solving = percent
+        if not self.is_mounted:
+            return
+        if self._advice is None and self._hint_for is self.state:
+            self.query_one("#hint", Static).update(self._thinking_text())
+
+    def _thinking_text(self) -> Text:
+        """What the hint says while the coach works: with the solve's progress, if any."""
+        if self._solving is None:
+            return Text(_("The coach is thinking…"), style="dim")
+        return Text(
+            _("Preparing the coach's table: {percent}").format(
+                percent=formats.percent(self._solving / 100)
+            ),
+            style="dim",
+        )
 
     # Rendering ---------------------------------------------------------------------------
 
@@ -828,7 +866,7 @@ class GameScreen(Screen[None]):
             self.notify(_("The coach advises once your dice are rolled."), timeout=3)
             return
         hint.display = True
-        hint.update(Text(_("The coach is thinking…"), style="dim"))
+        hint.update(self._thinking_text())
         self._hint_for = state
         self.run_worker(lambda: self._hint_worker(state), thread=True, group="hint", exclusive=True)
 

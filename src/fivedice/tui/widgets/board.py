@@ -6,7 +6,7 @@ post messages (a die was clicked) for the screen to turn into actions for the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,7 @@ from fivedice.core.dice import MAX_DICE
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
+from fivedice.service.settings import shown_name
 from fivedice.tui.wording import short_box_name, short_sum_labels
 from fivedice.wording.cells import fit_cells, pad_cells, text_width
 from fivedice.wording.text import (
@@ -304,7 +305,7 @@ class ScoreTable(DataTable[Text]):
         # Seats keep their order at every width, so a column never moves when the window
         # narrows or the turn passes; the seat shown in full is marked by its header.
         for seat_index in range(len(state.seats)):
-            seat = state.seats[seat_index]
+            seat = replace(state.seats[seat_index], name=shown_name(state.seats[seat_index].name))
             if level >= 3 and seat_index != shown:
                 continue  # one seat at a time: `v` shows the next
             if level == 0 or seat_index == shown:

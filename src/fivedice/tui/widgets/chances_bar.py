@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
+from fivedice.service.settings import shown_name
 from fivedice.wording.cells import text_width
 
 # One colour per seat (up to eight seats), readable on dark and light themes.
@@ -114,7 +115,7 @@ def chances_text(
     # The figures line: with the label if it fits, else without, else with short tags.
     # Translators: a label and its colon, before what it labels ("Chances to win: ").
     label = _("{label}: ").format(label=_("Chances to win") + (" ≈" if estimate else ""))
-    names = [seat.name for seat in state.seats[: len(chances)]]
+    names = [shown_name(seat.name) for seat in state.seats[: len(chances)]]
     percents = [formats.percent(p / 100) for p in whole_percents(chances)]
     mark = "≈ " if estimate else ""
     for lead, shown in (
