@@ -60,6 +60,7 @@ from fivedice.wording.text import (
     resuming_line,
     state_lines,
     turn_lines,
+    turn_news,
 )
 
 MAX_LINE = 1000
@@ -290,6 +291,7 @@ class PlainSession:
                     return False
                 continue
             self.say(move_sentence(name, action, before, self.view.state))
+            self.say(*turn_news(name, before, self.view.state))  # extra turn, saved rolls
             self.say(*match_progress_lines(before, self.view.state))
             self.show_card = True
         return True
@@ -389,6 +391,7 @@ class PlainSession:
         after = self.view.state
         if isinstance(action, Score):
             self.say(move_sentence(None, action, before, after))
+            self.say(*turn_news(None, before, after))  # an extra turn, saved rolls
             self.say(*match_progress_lines(before, after))
         self.show_card = seat_before != (after.game_number, after.current_seat)
         return Outcome.ACTION
