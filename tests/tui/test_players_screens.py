@@ -14,6 +14,7 @@ import re
 import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import find_ruleset
@@ -95,15 +96,14 @@ def test_the_game_screen_keeps_its_status_tags_and_quit_key(
 
 
 def test_maxi_yatzy_fits_80_by_24_with_its_last_box_and_total() -> None:
+    # Solo: no chances bar to wait for (Maxi Yatzy's chances take minutes to prepare).
     app = FivediceApp(
-        GameSettings(seats=(Seat("You"), Seat("CPU 1", "casual")), rules=find_ruleset("maxi")),
-        seed=5,
-        start_now=True,
+        GameSettings(seats=(Seat("You"),), rules=find_ruleset("maxi")), seed=5, start_now=True
     )
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("r")
-        await settle(pilot, app)
+        await pilot.pause(0.5)
         svg = app.export_screenshot()
         save_svg("tui-maxi-yatzy-80x24", svg)
         text = screen_grid(svg, (80, 24))
@@ -168,3 +168,27 @@ def test_short_tags_tell_every_seat_apart() -> None:
     assert short_tags(["Annabel", "Annemarie", "Bob"]) == ["Anna", "Anne", "Bob"]
     tags = short_tags(["Maximilian", "Maximiliane"])
     assert len(set(tags)) == 2 and all(cell_len(t) <= 6 for t in tags)
+
+
+def test_the_log_wraps_again_to_its_new_width_after_a_resize() -> None:
+    app = FivediceApp(
+        GameSettings(seats=(Seat("Annemarie-Louise van Dijk"), Seat("Bot", "beginner"))),
+        seed=5,
+        start_now=True,
+    )
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "1", "2", "3")
+        await pilot.pause()
+        log = app.screen.query_one("#log", RichLog)
+        wide = [strip.text.rstrip() for strip in log.lines]
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause(0.3)
+        narrow = [strip.text.rstrip() for strip in log.lines]
+        width = log.scrollable_content_region.width
+        assert all(cell_len(line) <= width for line in narrow), (width, narrow)
+        assert len(narrow) > len(wide)  # the same sentences, on more lines
+        assert "".join(narrow).replace(" ", "") == "".join(wide).replace(" ", "")
+        assert not log.show_horizontal_scrollbar
+
+    run(app, script, size=(120, 30), settle=True)

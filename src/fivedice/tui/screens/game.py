@@ -48,6 +48,7 @@ from fivedice.tui.widgets.board import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.widgets.chances_bar import ChancesBar
 from fivedice.tui.widgets.move_log import (
     Entry,
+    LogView,
     action_entry,
     coach_entry,
     correction_entry,
@@ -199,7 +200,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="preview")
                 yield Static(id="hint")
                 yield ChancesBar(lambda: self.game.state, id="chances")
-                yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
+                yield LogView(lambda: self.play.move_log.lines(), id="log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -342,11 +343,10 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         # Only a new terminal size needs another layout (rebuilding the table while the
-        # first one is laid out would leave its columns unmeasured). The log's lines were
-        # wrapped to the old width: they are written again, wrapped to the new one.
+        # first one is laid out would leave its columns unmeasured). The log wraps its lines
+        # again by itself (`LogView`).
         if self.app.size != self._laid_out_for:
             self.call_after_refresh(self.refresh_view)
-            self.call_after_refresh(self._render_log)
 
     def action_toggle_chances(self) -> None:
         """Switches the winning-chances bar off or on."""
@@ -562,10 +562,7 @@ class GameScreen(Screen[None]):
 
     def _render_log(self) -> None:
         """Shows the whole log again (in the current language, or with an entry inserted)."""
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        for line in self.play.move_log.lines():
-            log.write(line)
+        self.query_one("#log", LogView).rewrite()
 
     def _save_session(self) -> None:
         """Saves the session (pace, coach, language, log) with the game; a failure shows the

@@ -8,7 +8,11 @@ resume. An entry that cannot be read (a damaged session) is skipped, never an er
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from textual.events import Resize
+from textual.widgets import RichLog
 
 from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
@@ -203,3 +207,31 @@ class MoveLog:
         if not isinstance(data, list):
             return cls()
         return cls([entry for entry in data if isinstance(entry, dict)])
+
+
+class LogView(RichLog):
+    """The move log on screen: each line wrapped to the log's width, and wrapped again
+    when that width changes (a narrower window never cuts a line or needs a horizontal
+    scrollbar; a wider one unwraps them)."""
+
+    def __init__(self, lines_of: Callable[[], list[str]], **options: Any) -> None:
+        """Args:
+        lines_of: the log's lines now (in the current language), to write again.
+        options: the widget's (id, classes).
+        """
+        super().__init__(wrap=True, max_lines=MAX_ENTRIES, markup=False, min_width=20, **options)
+        self.lines_of = lines_of
+        self._wrapped_at: int | None = None
+
+    def on_resize(self, event: Resize) -> None:
+        # (RichLog's own handler runs too: it writes what waited for a first size.)
+        width = event.size.width
+        if self._wrapped_at is not None and width != self._wrapped_at:
+            self.call_after_refresh(self.rewrite)
+        self._wrapped_at = width
+
+    def rewrite(self) -> None:
+        """Writes every line again, wrapped to the width the log has now."""
+        self.clear()
+        for line in self.lines_of():
+            self.write(line)
