@@ -21,11 +21,12 @@ from fivedice.core.rules import find_ruleset
 from fivedice.i18n import set_language
 from fivedice.service.settings import default_human_name
 from fivedice.tui.app import FivediceApp
+from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.board import Die
 from fivedice.tui.widgets.chances_bar import short_tags
 from fivedice.wording.labels import cpu_name
-from tests.tui.support import run, wait_for
+from tests.tui.support import finish_game, open_service, run, wait_for
 from tests.tui.test_snapshots import check, save_svg, settle
 
 TEXT = re.compile(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>')
@@ -192,3 +193,28 @@ def test_the_log_wraps_again_to_its_new_width_after_a_resize() -> None:
         assert not log.show_horizontal_scrollbar
 
     run(app, script, size=(120, 30), settle=True)
+
+
+def test_the_end_screen_coach_total_is_the_reviews_total_over_every_decision() -> None:
+    settings = GameSettings(seats=(Seat("You"),))
+    game_id = finish_game(settings, None, rounds=12)  # twelve turns without the coach
+
+    app = FivediceApp(resume=game_id)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.press("c", "r", "enter")  # coach mode for the last decision only
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen), seconds=60)
+        total = app.screen.query_one("#coach-total")
+        await wait_for(pilot, lambda: "as in the review" in str(total.render()), seconds=120)
+        review = open_service().review(game_id).seats[0]
+        expected = (
+            f"Coach: your {len(review.decisions)} decisions cost"
+            f" {review.total_loss:.2f} expected points in all (as in the review)."
+        )
+        assert str(total.render()) == expected
+        assert len(review.decisions) > 1  # every decision, not the one judged in coach mode
+
+    run(app, script, settle=True)
