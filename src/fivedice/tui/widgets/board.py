@@ -315,8 +315,10 @@ class ScoreTable(DataTable[Text]):
                         if multi:
                             label += f" ×{rules.column_multipliers[column]}"
                     else:
-                        label = f"×{rules.column_multipliers[column]}" if multi else seat.name
-                        label = _name(label, 4 if short else 9)
+                        if multi:
+                            label = _name(f"×{rules.column_multipliers[column]}", 4 if short else 9)
+                        else:  # the seat shown in full keeps a readable name ("あなた", "CPU 1")
+                            label = _short(seat.name, 6 if short else 9)
                     columns.append(
                         _TableColumn(
                             header(seat_index, label),
