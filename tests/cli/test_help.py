@@ -123,3 +123,11 @@ def test_an_unknown_lang_is_refused_not_played_in_english(environment, expected)
         [*run, "--lang", "JA", "rules"], capture_output=True, text=True, env=env, timeout=120
     )
     assert shown.returncode == 0 and "クラシック" in shown.stdout
+
+
+def test_the_help_of_play_names_every_cpu_level():
+    from fivedice.strategy.levels import LEVELS
+
+    play = typer.main.get_command(app).commands["play"]  # type: ignore[attr-defined]
+    cpu = next(param for param in play.params if "--cpu" in param.opts)
+    assert all(level in cpu.help for level in LEVELS), cpu.help

@@ -200,7 +200,7 @@ def test_an_extra_turn_on_a_yahtzee_is_announced(tmp_path, monkeypatch):
     _start, said = answers(out)
     assert said[1] == [
         "You score 50 in Yahtzee",
-        "You play again: an extra turn for the Yahtzee.",
+        "Yahtzee! You play an extra turn.",
         "Ann: turn 2 of 13.",
     ]
 
@@ -211,7 +211,7 @@ def test_saved_rolls_are_announced_when_saved_and_when_used(tmp_path):
     _start, said = answers(out)
     assert said[1][0].startswith("You score ") and " in Chance" in said[1][0]
     assert said[1][1:] == [
-        "You save 2 rolls for later turns.",
+        "You have 2 rolls saved for later turns.",
         "Turn 2 of 20.",
         "2 saved rolls: 5 rolls this turn.",
     ]

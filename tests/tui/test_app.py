@@ -125,9 +125,11 @@ def test_setup_screen_offers_every_rule_option_and_switches_language() -> None:
         assert "Nieuw spel" in text and "Spelers" in text
         await pilot.press("enter")  # Start has the focus: the default game begins
         await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
-        await wait_for(pilot, lambda: "Beurt" in screen_text(app))
+        await wait_for(pilot, lambda: "beurt" in screen_text(app))
         text = screen_text(app)
-        assert "Kleine straat" in text and "Drie gelijke" in text and "Beurt: Jij" in text
+        assert (
+            "Kleine straat" in text and "Drie gelijke" in text and "Jij bent aan de beurt" in text
+        )
 
     run(app, script)
 
@@ -461,8 +463,15 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
             pilot,
             lambda: isinstance(app.screen, EndScreen) and bool(app.screen.query("#coach-total")),
         )
-        total = str(app.screen.query_one("#coach-total", Static).render())
-        assert f"≈{app.play.coach_loss:.1f}" in total and "estimate" in total
+
+        # The total is the review's, over every decision of the game (an estimate here).
+        def total() -> str:
+            return str(app.screen.query_one("#coach-total", Static).render())
+
+        await wait_for(pilot, lambda: "as in the review" in total(), seconds=120)
+        review = open_service().review(app.service.game_id).seats[0]
+        assert f"≈{review.total_loss:,.2f}" in total()
+        assert len(review.decisions) > app.play.coach_decisions
 
     run(app, script)
 

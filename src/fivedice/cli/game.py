@@ -68,18 +68,15 @@ def rules(
 ) -> None:
     """The active rules in words, generated from the rule set."""
     from fivedice.core.rules import PRESETS, preset_name
-    from fivedice.wording.text import describe_rules, preset_title
+    from fivedice.wording.text import describe_rules, preset_title, rules_title
 
     ruleset = load_rules(rules_name, settings)
     if as_json:
         typer.echo(json.dumps(ruleset.settings()))
         return
     name = preset_name(ruleset)
-    title = (
-        f"{preset_title(name)} ({name})"
-        if name
-        else _("{preset} with changes").format(preset=rules_name)
-    )
+    # A preset with its key; custom rules by what differs ("Classic, bonus at 70").
+    title = f"{preset_title(name)} ({name})" if name else rules_title(ruleset)
     typer.echo(_("Rules: {name}").format(name=title))
     for line in describe_rules(ruleset):
         typer.echo(f"- {line}")
@@ -99,7 +96,9 @@ def play(
     ] = None,
     cpus: Annotated[
         list[str] | None,
-        typer.Option("--cpu", help="A CPU seat: beginner, casual, strong or expert (repeatable)."),
+        typer.Option(
+            "--cpu", help="A CPU seat: beginner, casual, strong, expert or master (repeatable)."
+        ),
     ] = None,
     rules_name: RulesOption = "classic",
     settings: SetOption = None,

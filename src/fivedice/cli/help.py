@@ -45,7 +45,7 @@ HELP_TEXTS = (
     ),
     N_("Line-based play on stdin/stdout, terse for screen readers."),
     N_("A human seat (repeatable)."),
-    N_("A CPU seat: beginner, casual, strong or expert (repeatable)."),
+    N_("A CPU seat: beginner, casual, strong, expert or master (repeatable)."),
     N_("Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."),
     N_(
         "Your own seed, mixed into the dice so that nobody can choose them (repeatable: one "

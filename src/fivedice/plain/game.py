@@ -47,7 +47,6 @@ from fivedice.service.games import (
 from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
 from fivedice.store import StaleVersionError, StoreError
-from fivedice.wording.announcements import score_announcements
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,
@@ -79,6 +78,7 @@ from fivedice.wording.text import (
     parse_score_words,
     ranking_lines,
     resuming_line,
+    turn_news,
 )
 
 MAX_LINE = 1000
@@ -130,17 +130,17 @@ def help_lines(rules: RuleSet | None = None) -> list[str]:
 def build_settings(
     rules: RuleSet, players: list[str], cpus: list[str], first: str, games: int
 ) -> GameSettings:
-    """Game settings from command-line values (a human seat called Player unless named).
+    """Game settings from command-line values (a human seat called "You" unless named).
 
     Raises:
         CpuLevelError: an unknown CPU level; FirstPlayerError: an unknown first-player mode;
         SettingsError: seats the core refuses.
     """
-    from fivedice.service.settings import parse_level  # light: no numpy
+    from fivedice.service.settings import default_human_name, parse_level  # light: no numpy
 
     seats: list[tuple[str, str | None]] = [(name, None) for name in players]
     if not seats:  # `--cpu casual` alone: you against the CPU (as the README says)
-        seats = [(_("Player"), None)]
+        seats = [(default_human_name(), None)]
     for index, level in enumerate(cpus, start=1):
         parsed = parse_level(level)
         seats.append((cpu_name(index, parsed), parsed))
@@ -366,8 +366,7 @@ class PlainSession:
                 continue
             after = self.view.state
             self.say(move_sentence(name, action, before, after))
-            if isinstance(action, Score):
-                self.say(*score_announcements(name, before, after))
+            self.say(*turn_news(name, before, after))  # an extra turn, saved rolls
             self.say(*match_progress_lines(before, after))
             self.new_turn = True
         return True
@@ -492,7 +491,7 @@ class PlainSession:
         after = self.view.state
         if isinstance(action, Score):
             self.say(move_sentence(None, action, before, after))
-            self.say(*score_announcements(None, before, after))
+            self.say(*turn_news(None, before, after))  # an extra turn, saved rolls
             self.say(*match_progress_lines(before, after))
             self.new_turn = True
         elif isinstance(action, Hold | Release):

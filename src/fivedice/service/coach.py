@@ -4,7 +4,7 @@ can play.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -91,22 +91,32 @@ def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]
         ) from None
 
 
-def warm_up_hints(rules: RuleSet) -> None:
+SolveProgress = Callable[[int, int], None]
+"""Called as `progress(states_done, states_total)` while a strategy table is being solved."""
+
+
+def warm_up_hints(rules: RuleSet, progress: SolveProgress | None = None) -> None:
     """Readies hints for these rules ahead of the first one (loads or solves the table,
     compiles the kernels), so the first hint comes at once. Silent when it cannot: the
-    hint itself will say why."""
+    hint itself will say why.
+
+    Args:
+        rules: the rules of the game.
+        progress: told how far a solve has come (a table not solved before takes about
+            half a minute), for a front end to show; not called when the table is at hand.
+    """
     from fivedice.core.card import Column
 
     try:
         if rules.columns != 1:
             from fivedice.strategy.bots import level_values
 
-            level_values(rules, "expert")
+            level_values(rules, "expert", progress=progress)
             return
         from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
 
-        advise(load_or_solve(rules), Column(), (1, 2, 3, 4, 4), 2)
+        advise(load_or_solve(rules, progress=progress), Column(), (1, 2, 3, 4, 4), 2)
     except (ImportError, FivediceError):  # no strategy layer, or not allowed here
         return
 

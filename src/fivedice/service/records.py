@@ -9,6 +9,7 @@ from typing import Any
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameKind
 from fivedice.core.record import parse_record
+from fivedice.core.rules import PRESETS, RuleSet
 from fivedice.core.verify import (
     Problem,
     SignatureStatus,
@@ -20,9 +21,18 @@ from fivedice.core.verify import (
 )
 from fivedice.service.cpu import unknown_level
 from fivedice.service.saved import SavedGames
+from fivedice.service.settings import is_default_human_name, profile_of
 from fivedice.service.signing import SignatureCheck, TrustedKey, check_signature, record_key
-from fivedice.store import DAMAGED, IN_PROGRESS, GameDamagedError, GameSummary, record_to_text
+from fivedice.store import (
+    DAMAGED,
+    IN_PROGRESS,
+    GameDamagedError,
+    GameSummary,
+    ResultRow,
+    record_to_text,
+)
 from fivedice.store.stats import HighScore, ProfileStats, high_scores, profile_stats
+from fivedice.wording.rules import rules_title
 
 
 class SignatureMismatchError(FivediceError):
@@ -163,12 +173,45 @@ class Records(SavedGames):
         return check
 
     def stats(self, profile: str | None = None) -> list[ProfileStats]:
-        """Statistics per profile and rule preset (practice games excluded)."""
-        return profile_stats(self.store.results(profile))
+        """Statistics per profile and rule preset (practice games excluded); every default
+        human name ("You", "Player", "あなた") counts as one profile (`profile_of`)."""
+        if profile is not None and is_default_human_name(profile):
+            rows = [r for r in self.store.results() if is_default_human_name(r.profile)]
+        else:
+            rows = self.store.results(profile)
+        return profile_stats(_one_profile_per_person(rows))
+
+    def rules_titles(self) -> dict[str, str]:
+        """Each rules key of the stored results ("classic", "custom-24e13c39cc") and its name
+        as players see it in the language in force: a preset's title, or custom rules named
+        by what differs ("Classic, bonus at 70"; `wording.rules.rules_title`)."""
+        titles: dict[str, str] = {}
+        for row in self.store.results():
+            if row.rules in titles:
+                continue
+            rules = find_preset_rules(row.rules)
+            if rules is None:
+                try:
+                    rules = self.store.load_game(row.game_id).settings.rules
+                except FivediceError:  # a damaged game: its key is all there is
+                    titles[row.rules] = row.rules
+                    continue
+            titles[row.rules] = rules_title(rules)
+        return titles
 
     def high_scores(self) -> dict[str, list[HighScore]]:
         """The top 10 solo results per rule preset (practice games excluded)."""
-        return high_scores(self.store.results())
+        return high_scores(_one_profile_per_person(self.store.results()))
+
+
+def find_preset_rules(key: str) -> RuleSet | None:
+    """The rules of a preset's key, or None for any other key (custom rules)."""
+    return next((preset.rules for preset in PRESETS if preset.name == key), None)
+
+
+def _one_profile_per_person(rows: list[ResultRow]) -> list[ResultRow]:
+    """The results with every default human name shown as one profile (`profile_of`)."""
+    return [replace(row, profile=profile_of(row.profile)) for row in rows]
 
 
 def _with_level_check(game: GameSummary) -> GameSummary:

@@ -7,7 +7,9 @@ a choice is refused with the same reason wherever it is made.
 
 * Levels: `fivedice.strategy.levels` (`DEFAULT_LEVEL`, `check_level`); `game_settings`
   checks every CPU seat with it.
-* Names: `fivedice.core.names` (`check_name`, `name_key`, `MAX_NAME_LENGTH`).
+* Names: `fivedice.core.names` (`check_name`, `name_key`, `MAX_NAME_LENGTH`); the human's
+  default name (`default_human_name`, "You" in the language in force) and the one profile
+  every default name counts for (`is_default_human_name`, `profile_of`).
 * First player: `parse_first_player`.
 * Seat lists: `game_settings` (a played game) and `build_table_settings` (real dice).
 * A score of 0: `zero_score_to_confirm`.
@@ -21,6 +23,7 @@ a choice is refused with the same reason wherever it is made.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import overload
 
 from fivedice.core.actions import Action, Score, parse_action
@@ -29,7 +32,9 @@ from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, Seat
 from fivedice.core.names import name_key
 from fivedice.core.rules import RuleSet
+from fivedice.i18n import LANGUAGES, load_translations
 from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS, Level, check_level, parse_level
+from fivedice.wording.labels import FORMER_DEFAULT_NAMES, YOU, you_name
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -38,11 +43,59 @@ __all__ = [
     "Level",
     "build_table_settings",
     "check_level",
+    "default_human_name",
     "game_settings",
+    "is_default_human_name",
     "parse_first_player",
     "parse_level",
+    "profile_of",
+    "shown_name",
     "zero_score_to_confirm",
 ]
+
+
+def default_human_name() -> str:
+    """The name of the person at the keyboard when nobody typed one: "You" ("あなた", "Du"),
+    the same in the terminal app, `--cpu` and the plain mode (in the language in force)."""
+    return you_name()
+
+
+@cache
+def _default_name_keys() -> frozenset[str]:
+    """The profile keys of every default human name in every language, the former defaults
+    ("Player", "プレイヤー") included."""
+    keys = set()
+    for language in LANGUAGES:
+        translations = load_translations(language)
+        for message in (YOU, *FORMER_DEFAULT_NAMES):
+            keys.add(name_key(translations.gettext(message)))
+    return frozenset(keys)
+
+
+def is_default_human_name(name: str) -> bool:
+    """Whether `name` is a default name of the human ("You", "Du", "あなた", or a former
+    default "Player", "プレイヤー"), in any language and any case.
+
+    The log then speaks to the player ("You roll"), and statistics count every such name as
+    one profile (`profile_of`).
+    """
+    return name_key(name) in _default_name_keys()
+
+
+def shown_name(name: str) -> str:
+    """A seat's name as shown now: a default human name in the language in force ("You"
+    becomes "あなた" once the player switches to Japanese), any other name as it is."""
+    return default_human_name() if is_default_human_name(name) else name
+
+
+def profile_of(name: str) -> str:
+    """The profile a stored result counts for: every default human name is one person, shown
+    as the default name of the language in force; any other name is its own profile.
+
+    Decided at read time, so the profiles already stored need no migration: a game played as
+    "Player" in English and one played as "あなた" in Japanese are the same player's.
+    """
+    return shown_name(name)
 
 
 class FirstPlayerError(SettingsError):

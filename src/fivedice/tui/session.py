@@ -10,7 +10,7 @@ only reads a state and asks the service what each choice is worth (`coach_hints`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fivedice.core.categories import Category
@@ -279,19 +279,41 @@ class Backend:
             return []
         from fivedice.i18n import formats
         from fivedice.store import IN_PROGRESS
-        from fivedice.wording.text import preset_title
 
-        games = service.list_games(IN_PROGRESS)
+        games = [g for g in service.list_games(IN_PROGRESS) if g.kind == "play"][:5]
         practice = _("practice")
         return [
             (
                 f"#{g.game_id} {formats.moment(g.started)} · {', '.join(g.players)} · "
-                f"{preset_title(g.rules)}" + (f" · {practice}" if g.practice else ""),
+                f"{self._rules_title(service, g.rules, g.game_id)}"
+                + (f" · {practice}" if g.practice else ""),
                 int(g.game_id),
             )
-            for g in games[:5]
-            if g.kind == "play"  # games at the table resume with `fivedice table`
+            for g in games  # games at the table resume with `fivedice table`
         ]
+
+    @staticmethod
+    def _rules_title(service: GameService, key: str, game_id: int) -> str:
+        """A saved game's rules by name; custom rules by what differs ("Classic, bonus at
+        70"), read from the game itself."""
+        from fivedice.service.records import find_preset_rules
+        from fivedice.wording.rules import rules_title
+
+        rules = find_preset_rules(key)
+        if rules is None:
+            try:
+                rules = service.load(game_id).state.rules
+            except Exception:  # a damaged game: its key is all there is
+                return key
+        return rules_title(rules)
+
+    def rules_titles(self) -> dict[str, str]:
+        """The names of the rules of the stored results, by key (empty without a database)."""
+        service = self.open_service()
+        if service is None:
+            return {}
+        titles: dict[str, str] = service.rules_titles()
+        return titles
 
     def abandon_game(self, game_id: int) -> None:
         """Marks a saved game abandoned through the service (raises its errors)."""
@@ -346,11 +368,12 @@ def coach_hints(state: GameState) -> list[Hint]:
     return state_hints(state)
 
 
-def warm_up(rules: RuleSet) -> None:
-    """Readies the coach for these rules (loads or solves the table, compiles the code)."""
+def warm_up(rules: RuleSet, progress: Callable[[int, int], None] | None = None) -> None:
+    """Readies the coach for these rules (loads or solves the table, compiles the code);
+    `progress(states_done, states_total)` is told how far a solve has come."""
     from fivedice.service.games import warm_up_hints
 
-    warm_up_hints(rules)
+    warm_up_hints(rules, progress)
 
 
 def decision_loss(

@@ -24,6 +24,7 @@ def binding_texts() -> dict[str, str]:
         "Roll": _("Roll"),
         "Score": _("Score"),
         "Hint": _("Hint"),
+        "Apply hint": _("Apply hint"),
         "Coach": _("Coach"),
         "Cards": _("Cards"),
         "Chances": _("Chances"),

@@ -27,6 +27,15 @@ def keep_text(keep: tuple[int, ...]) -> str:
     return _(KEEP_DICE).format(dice=" ".join(map(str, keep)))
 
 
+def hold_text(hold: tuple[int, ...], dice: tuple[int, ...]) -> str:
+    """A keep said by the dice's positions, as the player holds them, with their faces:
+    "hold 4 5 (5 5)"; holding nothing is "roll every die again"."""
+    if not hold:
+        return _("roll every die again")
+    faces = " ".join(str(dice[position - 1]) for position in hold if position <= len(dice))
+    return _("hold {positions} ({dice})").format(positions=" ".join(map(str, hold)), dice=faces)
+
+
 def choice_text(
     keep: tuple[int, ...] | None, category: Category | None, column: int | None = None
 ) -> str:

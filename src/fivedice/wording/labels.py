@@ -62,6 +62,17 @@ def preset_description(name: str) -> str:
     return _(description) if description is not None else name
 
 
+YOU = N_("You")
+"""The default name of the person at the keyboard, in every front end and every language."""
+FORMER_DEFAULT_NAMES: tuple[str, ...] = (N_("Player"),)
+"""Default names the front ends gave the human before `YOU` ("Player", "プレイヤー")."""
+
+
+def you_name(gettext: Callable[[str], str] | None = None) -> str:
+    """The human's default name in the current language ("You", "あなた")."""
+    return (gettext or _)(YOU)
+
+
 def player_name(number: int) -> str:
     """The name of a person's seat nobody named: "Player 2"."""
     return _("Player {number}").format(number=number)

@@ -11,6 +11,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.record import UNDO
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import is_yahtzee
 from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
 
@@ -67,20 +68,30 @@ def score_sentence(actor: str | None, placement: str) -> str:
 
 
 def hold_sentence(
-    actor: str, positions: tuple[int, ...], dice: tuple[int, ...], *, hold: bool = True
+    actor: str | None, positions: tuple[int, ...], dice: tuple[int, ...], *, hold: bool = True
 ) -> str:
-    """Dice held or released by position, with their faces: "Ann holds dice 1 2 (6 6)"."""
-    if hold:
+    """Dice held or released by position, with their faces: "Ann holds dice 1 2 (6 6)"
+    (`actor` None: "You hold dice 1 2 (6 6)")."""
+    count = len(positions)
+    if actor is None and hold:
+        message = ngettext(
+            "You hold die {positions} ({dice})", "You hold dice {positions} ({dice})", count
+        )
+    elif actor is None:
+        message = ngettext(
+            "You release die {positions} ({dice})", "You release dice {positions} ({dice})", count
+        )
+    elif hold:
         message = ngettext(
             "{name} holds die {positions} ({dice})",
             "{name} holds dice {positions} ({dice})",
-            len(positions),
+            count,
         )
     else:
         message = ngettext(
             "{name} releases die {positions} ({dice})",
             "{name} releases dice {positions} ({dice})",
-            len(positions),
+            count,
         )
     return message.format(name=actor, positions=dice_values(positions), dice=dice_values(dice))
 
@@ -139,9 +150,13 @@ def replay_sentence(actor: str, notation: str, before: GameState, after: GameSta
     return move_sentence(actor, action, before, after)
 
 
-def undo_sentence(actor: str, undone: str | None = None) -> str:
+def undo_sentence(actor: str | None, undone: str | None = None) -> str:
     """An undo: "Ann takes back the last action", or, with the sentence of what it took
-    back, "Ann took back: Ann holds die 2 (undo)"."""
+    back, "Ann took back: Ann holds die 2 (undo)" (`actor` None: "You take back ...")."""
+    if actor is None:
+        if undone is None:
+            return _("You take back the last action")
+        return _("You took back: {action} (undo)").format(action=undone)
     if undone is None:
         return _("{name} takes back the last action").format(name=actor)
     return _("{name} took back: {action} (undo)").format(name=actor, action=undone)
@@ -150,3 +165,70 @@ def undo_sentence(actor: str, undone: str | None = None) -> str:
 def entry_taken_back_text() -> str:
     """What a game at the table says once its last entry is taken back."""
     return _("The last entry is taken back (the log keeps both).")
+
+
+def turn_events(before: GameState, after: GameState) -> tuple[bool, int]:
+    """What a score did to the turns that its own sentence does not say: whether the seat
+    plays an extra turn for a Yahtzee (`extra_turn_on_yahtzee`), and how many rolls it now
+    has saved for later turns when that changed (`saved_rolls`; 0: nothing to say).
+
+    `before` is the state the seat to move acted in, `after` the state it led to.
+    """
+    seat = before.current_seat
+    if before.dice is None or before.is_match_over or after.game_number != before.game_number:
+        return False, 0
+    if after.cards[seat].boxes_filled <= before.cards[seat].boxes_filled:
+        return False, 0  # not a score: a roll, a hold, or nothing at all
+    if after.is_game_over:
+        return False, 0
+    rules = before.rules
+    extra = (  # (alone at the table every turn is the same seat's: nothing extra to say)
+        rules.extra_turn_on_yahtzee
+        and is_yahtzee(rules, before.dice)
+        and after.current_seat == seat
+        and len(before.seats) > 1
+    )
+    saved = after.rolls_saved(seat)
+    changed = rules.saved_rolls and saved != before.rolls_saved(seat)
+    return extra, saved if changed else 0
+
+
+def turn_news_sentences(actor: str | None, extra_turn: bool, saved: int) -> list[str]:
+    """The announcements of `turn_events`, for every front end: "Yahtzee! Ann plays an
+    extra turn.", "Ann has 2 rolls saved for later turns." (`actor` None: "You ...")."""
+    news = []
+    if extra_turn:
+        if actor is None:
+            news.append(_("Yahtzee! You play an extra turn."))
+        else:
+            news.append(_("Yahtzee! {name} plays an extra turn.").format(name=actor))
+    if saved > 0:
+        if actor is None:
+            message = ngettext(
+                "You have {count} roll saved for a later turn.",
+                "You have {count} rolls saved for later turns.",
+                saved,
+            )
+        else:
+            message = ngettext(
+                "{name} has {count} roll saved for a later turn.",
+                "{name} has {count} rolls saved for later turns.",
+                saved,
+            )
+        news.append(message.format(name=actor, count=saved))
+    return news
+
+
+def turn_news(actor: str | None, before: GameState, after: GameState) -> list[str]:
+    """The announcements after an action (`turn_events` in words; empty for most actions):
+    call it after a move's own sentence, in every front end."""
+    return turn_news_sentences(actor, *turn_events(before, after))
+
+
+def saved_rolls_turn_text(saved: int, rolls: int) -> str:
+    """A turn that starts with saved rolls: "2 saved rolls: 5 rolls this turn."."""
+    return ngettext(
+        "{saved} saved roll: {rolls} rolls this turn.",
+        "{saved} saved rolls: {rolls} rolls this turn.",
+        saved,
+    ).format(saved=saved, rolls=rolls)

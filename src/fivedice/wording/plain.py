@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, ngettext
-from fivedice.wording.announcements import saved_rolls_turn_text
 from fivedice.wording.boxes import box_name
 from fivedice.wording.lists import list_text
+from fivedice.wording.moves import saved_rolls_turn_text
 
 
 def and_list(items: Sequence[str]) -> str:

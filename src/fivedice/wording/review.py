@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
-from fivedice.wording.text import box_name, list_text, preset_title
+from fivedice.wording.rules import rules_title
+from fivedice.wording.text import box_name, list_text
 
 if TYPE_CHECKING:
     from fivedice.service.games import CurvePoint, Decision, GameReview, SeatReview
@@ -42,8 +43,7 @@ def points(value: float, exact: bool) -> str:
 
 def review_title(review: GameReview) -> str:
     """ "Review of game 12 · Classic" """
-    name = review.rules_name
-    rules = _("custom") if name == "custom" else preset_title(name)
+    rules = rules_title(review.rules)
     return _("Review of game {game} · {rules}").format(game=review.game_id, rules=rules)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fivedice.core.boxes import Box, BoxKind
 from fivedice.core.rules import (
+    PRESETS,
     BonusCondition,
     Family,
     FillOrder,
@@ -14,7 +15,60 @@ from fivedice.core.rules import (
 )
 from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
+from fivedice.wording.labels import preset_title
 from fivedice.wording.lists import list_text
+from fivedice.wording.options import choice_label, option_label
+
+MOST_CHANGES_NAMED = 3
+"""A custom rule set's name names at most this many changes; the rest are counted."""
+
+
+def rules_title(rules: RuleSet) -> str:
+    """The rules' name as players see it, in every front end: a preset's title ("Classic"),
+    or, for custom rules, the nearest preset and what differs from it ("Classic, bonus at
+    70", "Yatzy, 2 rolls a turn") instead of a key like `custom-24e13c39cc`.
+
+    >>> from fivedice.core.rules import find_ruleset
+    >>> rules_title(find_ruleset("classic", {"upper_bonus_threshold": 70}))
+    'Classic, bonus at 70'
+    """
+    mine = rules.settings()
+
+    def changes(base: RuleSet) -> list[str]:
+        theirs = base.settings()
+        keys = [k for k in mine if mine[k] != theirs.get(k)]
+        return keys + [k for k in theirs if k not in mine]
+
+    preset = min(PRESETS, key=lambda p: (p.rules.family is not rules.family, len(changes(p.rules))))
+    different = changes(preset.rules)
+    if not different:
+        return preset_title(preset.name)
+    words = [_change_words(key, rules) for key in different[:MOST_CHANGES_NAMED]]
+    if len(different) > MOST_CHANGES_NAMED:
+        more = len(different) - MOST_CHANGES_NAMED
+        words.append(
+            ngettext("{count} more change", "{count} more changes", more).format(count=more)
+        )
+    # Translators: a rule preset's title and what differs from it ("Classic, bonus at 70").
+    return _("{preset}, {changes}").format(
+        preset=preset_title(preset.name), changes=_(", ").join(words)
+    )
+
+
+def _change_words(key: str, rules: RuleSet) -> str:
+    """One option that differs from the preset, in a few words, with its value here."""
+    value = rules.settings().get(key, getattr(rules, key, None))
+    if key == "upper_bonus_threshold":
+        return _("bonus at {points}").format(points=value)
+    if key == "upper_bonus_value":
+        return _("bonus of {points}").format(points=value)
+    if key == "rolls_per_turn" and isinstance(value, int):
+        return ngettext("{count} roll a turn", "{count} rolls a turn", value).format(count=value)
+    if key == "column_multipliers" and isinstance(value, list):
+        return _("columns {multipliers}").format(multipliers=" ".join(f"×{m}" for m in value))
+    if isinstance(value, bool) or value is None:
+        value = "on" if value else "off"
+    return _("{option}: {value}").format(option=option_label(key), value=choice_label(str(value)))
 
 
 def describe_rules(rules: RuleSet) -> list[str]:
@@ -50,8 +104,13 @@ def describe_rules(rules: RuleSet) -> list[str]:
         lines.extend(box_sentence(box, rules) for box in rules.boxes if not box.is_upper)
     else:
         lines.extend(_classic_box_sentences(rules))
-    lines.append(_yahtzee_bonus_sentence(rules))
-    lines.append(_joker_sentence(rules))
+    # Yatzy and Maxi Yatzy have neither a bonus for further Yahtzees nor a joker: their
+    # rules do not speak of further Yahtzees at all (unless an option adds them).
+    classic = rules.family is Family.YAHTZEE
+    if classic or rules.yahtzee_bonus:
+        lines.append(_yahtzee_bonus_sentence(rules))
+    if classic or rules.joker is not Joker.NONE:
+        lines.append(_joker_sentence(rules))
     if rules.upper_first:
         lines.append(
             _("Upper boxes first: lower boxes open only once all six upper boxes are filled.")

@@ -14,7 +14,7 @@ from fivedice.wording.boxes import (
     upper_total_label,
     yahtzee_bonus_label,
 )
-from fivedice.wording.coach import choice_text, coach_lines, keep_text
+from fivedice.wording.coach import choice_text, coach_lines, hold_text, keep_text
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     error_text,
@@ -56,9 +56,12 @@ from fivedice.wording.moves import (
     replay_sentence,
     roll_sentence,
     score_sentence,
+    turn_events,
+    turn_news,
+    turn_news_sentences,
     undo_sentence,
 )
-from fivedice.wording.rules import box_rule, box_sentence, describe_rules
+from fivedice.wording.rules import box_rule, box_sentence, describe_rules, rules_title
 
 __all__ = [
     "CELL",
@@ -79,6 +82,7 @@ __all__ = [
     "first_player_name",
     "game_result_line",
     "hold_sentence",
+    "hold_text",
     "keep_text",
     "level_name",
     "list_text",
@@ -99,12 +103,16 @@ __all__ = [
     "replay_sentence",
     "resuming_line",
     "roll_sentence",
+    "rules_title",
     "score_sentence",
     "state_lines",
     "status_text",
     "table_turn_lines",
     "total_label",
+    "turn_events",
     "turn_lines",
+    "turn_news",
+    "turn_news_sentences",
     "undo_refused_text",
     "undo_sentence",
     "upper_bonus_label",

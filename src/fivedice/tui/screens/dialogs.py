@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -15,24 +15,27 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
 from fivedice.core.game import GameState
-from fivedice.core.rules import preset_name
-from fivedice.i18n import LANGUAGES, _, formats, ngettext
+from fivedice.i18n import LANGUAGES, _, ngettext
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import text_width
+from fivedice.wording.review import points as points_text
+from fivedice.wording.rules import rules_title
 from fivedice.wording.text import (
     box_name,
     describe_rules,
     first_player_name,
     list_text,
-    preset_title,
     ranking_lines,
     total_label,
     upper_bonus_label,
     upper_total_label,
     yahtzee_bonus_label,
 )
+
+if TYPE_CHECKING:
+    from fivedice.service.games import GameReview
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -165,8 +168,7 @@ class TextScreen(Screen[None]):
 def rules_screen(state: GameState) -> TextScreen:
     """The rules in force, generated from the rule set of the game."""
     rules = state.rules
-    name = preset_name(rules)
-    title = _("Rules: {name}").format(name=preset_title(name) if name else _("custom"))
+    title = _("Rules: {name}").format(name=rules_title(rules))
     lines = [f"• {line}" for line in describe_rules(rules)]
     lines.append("")
     lines.append(
@@ -183,14 +185,24 @@ def rules_screen(state: GameState) -> TextScreen:
     return TextScreen(title, lines)
 
 
-def help_lines() -> list[str]:
-    """The keys of the game screen."""
+def help_lines(dice: int = 5) -> list[str]:
+    """The keys of the game screen, for a game of `dice` dice (five, or six in Maxi Yatzy)."""
+    if dice == 6:
+        first = [
+            _("r or space    roll the dice (the first roll of a turn rolls all six)"),
+            _("1 to 6        hold or release a die (or click it)"),
+        ]
+    else:
+        first = [
+            _("r or space    roll the dice (the first roll of a turn rolls all five)"),
+            _("1 to 5        hold or release a die (or click it)"),
+        ]
     return [
-        _("r or space    roll the dice (the first roll of a turn rolls all five)"),
-        _("1 to 5        hold or release a die (or click it)"),
+        *first,
         _("arrow keys    choose a box on your card; it shows what the dice earn there"),
         _("Enter         score the chosen box (a 0 asks for confirmation)"),
         _("h             the coach's ranking of your options"),
+        _("a             do what the coach advises: hold its dice, or go to its box"),
         _("z             take back your last action (solo and practice games; not a roll)"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),
@@ -293,13 +305,7 @@ class EndScreen(Screen[str]):
                 standings.add_row(_("Total"), *map(str, state.match_totals))
                 yield Static(standings, id="standings")
             if self.coach_loss is not None:
-                if self.estimate:
-                    total = _("Coach: your decisions cost ≈{points} points in all (an estimate).")
-                else:
-                    total = _("Coach: your decisions cost {points} expected points in all.")
-                yield Static(
-                    total.format(points=formats.number(self.coach_loss, 1)), id="coach-total"
-                )
+                yield Static(self._coach_total_text(None), id="coach-total")
             yield Static(card_table(state), id="final-cards")
             with Horizontal(id="end-buttons"):
                 yield Button(_("New game"), id="new", variant="primary", compact=True)
@@ -309,6 +315,58 @@ class EndScreen(Screen[str]):
                 yield Button(_("Review"), id="review", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
         yield Footer()
+
+    def on_mount(self) -> None:
+        if self.coach_loss is not None and self.game_id is not None:
+            self.run_worker(self._load_review, thread=True, group="coach-total")
+
+    def _load_review(self) -> None:
+        from fivedice.tui.screens.review import load_review
+
+        if self.game_id is None:
+            return
+        try:
+            review = load_review(self.backend, self.game_id)
+        except Exception:  # no review here: the coach mode's own total stays
+            return
+        self.app.call_from_thread(self._show_review_total, review)
+
+    def _show_review_total(self, review: GameReview) -> None:
+        self.query_one("#coach-total", Static).update(self._coach_total_text(review))
+
+    def _coach_total_text(self, review: GameReview | None) -> str:
+        """The coach's total, with one meaning: what every decision of the human seats cost
+        in all, as the review counts it (so the two agree, whenever coach mode was turned
+        on). Before the review is ready, or for a game that was not saved, only the
+        decisions judged while coach mode was on can be counted, and the text says so."""
+        if review is None:
+            if self.game_id is not None:
+                return _("Coach: adding up every decision, as the review does…")
+            points = points_text(self.coach_loss or 0.0, not self.estimate)
+            return _(
+                "Coach: the decisions judged in coach mode cost {points} expected points."
+            ).format(points=points)
+        humans = [seat for seat in review.seats if seat.cpu_level is None]
+        lines = []
+        for seat in humans:
+            template = (
+                _(
+                    "Coach: your {count} decisions cost {points} expected points in all"
+                    " (as in the review)."
+                )
+                if len(humans) == 1
+                else _(
+                    "Coach: the {count} decisions of {name} cost {points} expected points in all."
+                )
+            )
+            lines.append(
+                template.format(
+                    count=len(seat.decisions),
+                    name=seat.name,
+                    points=points_text(seat.total_loss, review.exact),
+                )
+            )
+        return "\n".join(lines)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id or "quit"

@@ -33,7 +33,7 @@ from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service.games import strategy_refusal
-from fivedice.service.settings import zero_score_to_confirm
+from fivedice.service.settings import is_default_human_name, zero_score_to_confirm
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.tui.play import PlaySession
 from fivedice.tui.screens.dialogs import (
@@ -48,6 +48,7 @@ from fivedice.tui.widgets.board import DiceRow, Die, FlatButton, ScoreTable
 from fivedice.tui.widgets.chances_bar import ChancesBar
 from fivedice.tui.widgets.move_log import (
     Entry,
+    LogView,
     action_entry,
     coach_entry,
     correction_entry,
@@ -56,9 +57,10 @@ from fivedice.tui.widgets.move_log import (
 )
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
-from fivedice.wording.text import box_name, choice_text, error_text
+from fivedice.wording.text import box_name, choice_text, error_text, hold_text
 
 if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
     from fivedice.service.games import Hint
 
 TICK = 0.05
@@ -82,6 +84,21 @@ def is_save_failure(error: Exception) -> bool:
     )
 
 
+def seconds_text(seconds: float) -> str:
+    """Seconds with as few decimals as they need, as the language writes them ("0.7", "0,7",
+    "1", "0.05")."""
+    digits = next(d for d in (0, 1, 2) if abs(round(seconds, d) - seconds) < 1e-9 or d == 2)
+    return formats.number(seconds, digits)
+
+
+def advice_text(option: Hint, state: GameState) -> str:
+    """A coach option as the player carries it out: a keep by the dice's positions and faces
+    ("hold 4 5 (5 5)", as the plain mode says it), a box by its name."""
+    if option.category is None and option.hold is not None and state.dice is not None:
+        return hold_text(option.hold, state.dice)
+    return choice_text(option.keep, option.category, option.column)
+
+
 class GameScreen(Screen[None]):
     """Plays one game (or match) through the service until it is over."""
 
@@ -91,6 +108,7 @@ class GameScreen(Screen[None]):
         Binding("r,space", "roll", "Roll"),
         *(Binding(str(face), f"hold_die({face})", "Hold", show=False) for face in range(1, 7)),
         Binding("h", "hint", "Hint"),
+        Binding("a", "apply_hint", "Apply hint"),
         Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -137,6 +155,8 @@ class GameScreen(Screen[None]):
         self._seen: tuple[int, int] | None = None  # (game number, seat) last shown
         self._ended = False
         self._hint_for: GameState | None = None
+        self._advice: Hint | None = None  # the coach's best option for `_hint_for`, once known
+        self._solving: int | None = None  # percent of the coach's table solved, while solving
         self._cursor_moment: tuple[int, int, int] | None = None
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
         self._shown_for: tuple[int, int] | None = None  # (game, seat to move) it was picked at
@@ -170,6 +190,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="main"):
             yield ScoreTable()
             with Vertical(id="side"):
+                yield Static(id="side-status")
                 yield DiceRow(id="dice")
                 with Horizontal(id="buttons"):
                     yield FlatButton(_("Roll"), id="roll", compact=True, variant="primary")
@@ -179,7 +200,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="preview")
                 yield Static(id="hint")
                 yield ChancesBar(lambda: self.game.state, id="chances")
-                yield RichLog(id="log", wrap=True, max_lines=500, markup=False, min_width=20)
+                yield LogView(lambda: self.play.move_log.lines(), id="log")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -190,7 +211,43 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         rules = self.state.rules
         # Load (or solve) the coach's table now, so the first hint does not keep anyone waiting.
-        self.run_worker(lambda: warm_up(rules), thread=True, group="warm-up")
+        self.run_worker(lambda: self._warm_up(rules), thread=True, group="warm-up")
+
+    def _warm_up(self, rules: RuleSet) -> None:
+        """Readies the coach in a worker thread, reporting a solve's progress to the screen
+        (a new table takes about half a minute; the hint says how far it is)."""
+        shown = -1
+
+        def progress(done: int, total: int) -> None:
+            nonlocal shown
+            percent = min(100 * done // max(total, 1), 99)
+            if percent != shown:  # at most a hundred updates, whatever the solver reports
+                shown = percent
+                self.app.call_from_thread(self._show_solve_progress, percent)
+
+        try:
+            warm_up(rules, progress)
+        finally:
+            self.app.call_from_thread(self._show_solve_progress, None)
+
+    def _show_solve_progress(self, percent: int | None) -> None:
+        """Keeps the waiting hint up to date while the coach's table is solved (None: done)."""
+        self._solving = percent
+        if not self.is_mounted:
+            return
+        if self._advice is None and self._hint_for is self.state:
+            self.query_one("#hint", Static).update(self._thinking_text())
+
+    def _thinking_text(self) -> Text:
+        """What the hint says while the coach works: with the solve's progress, if any."""
+        if self._solving is None:
+            return Text(_("The coach is thinking…"), style="dim")
+        return Text(
+            _("Preparing the coach's table: {percent}").format(
+                percent=formats.percent(self._solving / 100)
+            ),
+            style="dim",
+        )
 
     # Rendering ---------------------------------------------------------------------------
 
@@ -200,13 +257,13 @@ class GameScreen(Screen[None]):
         table = self.query_one(ScoreTable)
         self._show_banner()
         if self._check_size():
-            self.query_one("#status", Static).update(self._status_text(state))
+            self._show_status(state)
             return
         narrow = self._layout(state)
         six = state.rules.dice > 5  # six dice are always drawn narrow, to fit the side panel
         self.query_one(DiceRow).show(state, 5 if narrow or six else 7)
         self._place_cursor(state)
-        self.query_one("#status", Static).update(self._status_text(state))
+        self._show_status(state)
         roll = self.query_one("#roll", FlatButton)
         had_focus = roll.has_focus
         roll.disabled = not self._human_can_roll(state)
@@ -218,6 +275,9 @@ class GameScreen(Screen[None]):
         if self._hint_for is not state:
             self.query_one("#hint", Static).update("")
             self.query_one("#hint", Static).display = False
+            self._advice = None
+        advice = self._advice
+        self.query_one(DiceRow).suggest(advice.hold if advice is not None else None)
         seen = (state.game_number, state.current_seat)
         if seen != self._seen and not state.is_match_over:
             if self._seen is not None and seen[0] != self._seen[0]:
@@ -258,7 +318,15 @@ class GameScreen(Screen[None]):
             self._shown_seat = None  # a new turn shows the card of the seat to move
         shown = state.current_seat if self._shown_seat is None else self._shown_seat
         width, height = self._laid_out_for = self.app.size
-        scrollbar = 1 if table.rows_needed(state) > height - 2 else 0
+        # A card taller than the window (Maxi Yatzy at 24 rows) first shows the upper sums
+        # in one row, then moves the status line into the side panel, over the dice.
+        room = height - 2
+        table.merge_upper = table.rows_needed(state) > room
+        tall = table.rows_needed(state, merge=True) > room
+        self.set_class(table.merge_upper and tall, "tall")
+        if table.merge_upper and tall:
+            room += 1
+        scrollbar = 1 if table.rows_needed(state, table.merge_upper) > room else 0
         room = width - WIDE_SIDE - scrollbar
         level = table.best_level(state, shown, room)
         six = state.rules.dice > 5
@@ -275,7 +343,8 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         # Only a new terminal size needs another layout (rebuilding the table while the
-        # first one is laid out would leave its columns unmeasured).
+        # first one is laid out would leave its columns unmeasured). The log wraps its lines
+        # again by itself (`LogView`).
         if self.app.size != self._laid_out_for:
             self.call_after_refresh(self.refresh_view)
 
@@ -297,46 +366,75 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         self.notify(_("Card shown in full: {name}").format(name=state.seats[shown].name), timeout=2)
 
-    def _status_text(self, state: GameState) -> Text:
+    def _show_status(self, state: GameState) -> None:
+        """The status line, at the top, or over the dice when the card needs every row."""
+        tall = self.has_class("tall")
+        self.query_one("#status", Static).update(self._status_text(state, 0 if tall else None))
+        side = self.query_one("#side-status", Static)
+        side.update(self._status_text(state, 200) if tall else "")
+
+    def _status_text(self, state: GameState, room: int | None = None) -> Text:
+        """The header: whose turn, the round, the rolls left, then the app's state in
+        brackets; in a narrow window the same in fewer words, so it is never cut (the turn
+        and the rolls first)."""
         service = self.game
         if state.is_match_over:
             return Text(_("The game is over."), style="bold")
         seat = state.seats[state.current_seat]
-        # Saved rolls (Maxi Yatzy) add to the turn's own.
-        rolls = state.rules.rolls_per_turn + state.rolls_saved(state.current_seat)
-        parts = [
-            _("Turn: {name}").format(name=seat.name),
-            _("round {turn}/{turns}").format(turn=state.turn_number, turns=state.rules.turns),
-            ngettext(
-                "{left} of {rolls} roll left",
-                "{left} of {rolls} rolls left",
-                rolls,
-            ).format(left=state.rolls_left, rolls=rolls),
-        ]
+        # Saved rolls (Maxi Yatzy) add to the turn's own, and the status says how many.
+        saved = state.rolls_saved(state.current_seat)
+        rolls = state.rules.rolls_per_turn + saved
+        left = ngettext(
+            "{left} of {rolls} roll left",
+            "{left} of {rolls} rolls left",
+            rolls,
+        ).format(left=state.rolls_left, rolls=rolls)
+        if saved:
+            left += " " + _("({count} saved)").format(count=saved)
+        turn = (
+            _("Your turn")
+            if is_default_human_name(seat.name)
+            else _("Turn: {name}").format(name=seat.name)
+        )
+        round_text = _("round {turn}/{turns}").format(
+            turn=state.turn_number, turns=state.rules.turns
+        )
+        game = ""
         if state.settings.match_length > 1:
-            parts.insert(
-                0,
-                _("game {number}/{count}").format(
-                    number=state.game_number, count=state.settings.match_length
-                ),
+            game = _("game {number}/{count}").format(
+                number=state.game_number, count=state.settings.match_length
             )
-        text = Text(" · ".join(parts), style="bold")
         extras = []
         if service.practice:
             extras.append(_("practice"))
         if not service.saved:
             extras.append(_("not saved"))
+        pace = ""
         if any(s.is_cpu for s in state.seats):
-            pace = self.play.pace
-            extras.append(_("CPU {seconds} s").format(seconds=f"{pace:g}"))
+            pace = _("CPU {seconds} s").format(seconds=seconds_text(self.play.pace))
             if self.paused:
                 extras.append(_("paused"))
             elif self._save_error is not None and service.is_cpu_turn:
                 extras.append(_("waiting for the save"))
         if self.play.coach_mode:
             extras.append(_("coach on"))
-        if extras:
-            text.append("  [" + ", ".join(extras) + "]", style="dim")
+        if room is None:
+            room = max(self.app.size.width - 2, 20)
+        short_round = f"{state.turn_number}/{state.rules.turns}"
+        # From the fullest to the shortest: the pace goes first, then the words around the
+        # figures; the turn, the rolls left and the bracketed states stay.
+        for parts, shown_extras in (
+            ([game, turn, round_text, left], [*extras[:2], pace, *extras[2:]]),
+            ([game, turn, round_text, left], extras),
+            ([game, turn, short_round, left], extras),
+            ([turn, short_round, left], extras),
+        ):
+            text = Text(" · ".join(p for p in parts if p), style="bold")
+            shown = [e for e in shown_extras if e]
+            if shown:
+                text.append("  [" + ", ".join(shown) + "]", style="dim")
+            if text.cell_len <= room:
+                break
         return text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -346,6 +444,8 @@ class GameScreen(Screen[None]):
             return False
         if action == "retry":
             return self._save_error is not None
+        if action == "apply_hint":
+            return self._advice is not None
         return True
 
     def _show_banner(self) -> None:
@@ -462,10 +562,7 @@ class GameScreen(Screen[None]):
 
     def _render_log(self) -> None:
         """Shows the whole log again (in the current language, or with an entry inserted)."""
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        for line in self.play.move_log.lines():
-            log.write(line)
+        self.query_one("#log", LogView).rewrite()
 
     def _save_session(self) -> None:
         """Saves the session (pace, coach, language, log) with the game; a failure shows the
@@ -706,6 +803,8 @@ class GameScreen(Screen[None]):
             button.refresh(layout=True)  # a new label does not resize the button by itself
         self._hint_for = None
         self._render_log()
+        # The bar draws its figures only when asked: in the new language's number style now.
+        self.query_one(ChancesBar).refresh()
         self.refresh_view()
 
     def action_pace(self, step: int) -> None:
@@ -721,7 +820,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(rules_screen(self.state))
 
     def action_help(self) -> None:
-        self.app.push_screen(TextScreen(_("Keys"), help_lines()))
+        self.app.push_screen(TextScreen(_("Keys"), help_lines(self.state.rules.dice)))
 
     def action_new_game(self) -> None:
         """Asks before leaving a game in progress for the new-game screen."""
@@ -764,7 +863,7 @@ class GameScreen(Screen[None]):
             self.notify(_("The coach advises once your dice are rolled."), timeout=3)
             return
         hint.display = True
-        hint.update(Text(_("The coach is thinking…"), style="dim"))
+        hint.update(self._thinking_text())
         self._hint_for = state
         self.run_worker(lambda: self._hint_worker(state), thread=True, group="hint", exclusive=True)
 
@@ -800,10 +899,35 @@ class GameScreen(Screen[None]):
             loss = _("best") if index == 0 else "−" + formats.number(option.loss, 2)
             exact = pad_cells(formats.number(option.value, 1), 6, ">")
             value = "≈" + formats.number(option.value) if estimate else exact
-            choice = choice_text(option.keep, option.category, option.column)
-            line = f"\n{value} {pad_cells(loss, 6, '>')}  {choice}"
+            line = f"\n{value} {pad_cells(loss, 6, '>')}  {advice_text(option, state)}"
             text.append(line, style="green" if index == 0 else "")
         hint.update(text)
+        self._advice = options[0]
+        self.refresh_bindings()
+        self.refresh_view()
+
+    def action_apply_hint(self) -> None:
+        """Does what the coach's best option says: holds its dice (releasing the others),
+        or puts the cursor on its box, for Enter to score."""
+        state, advice = self.state, self._advice
+        if advice is None or self._hint_for is not state or not self._human_turn(state):
+            return
+        if advice.category is not None:
+            cell = self.query_one(ScoreTable).cell_of(
+                state.current_seat, advice.column or 0, advice.category
+            )
+            if cell is not None:
+                self.query_one(ScoreTable).move_cursor(row=cell[0], column=cell[1])
+                self.query_one(ScoreTable).focus()
+            return
+        wanted = set(advice.hold or ())
+        held = {p for p, h in enumerate(state.turn.held, start=1) if h}
+        release = sorted(held - wanted)
+        hold = sorted(wanted - held)
+        if release and not self.act("release " + " ".join(map(str, release))):
+            return
+        if hold:
+            self.act("hold " + " ".join(map(str, hold)))
 
     def _coach_judge(
         self,

@@ -121,15 +121,18 @@ class StatsScreen(RecordsScreen):
         parts: list[RenderableType] = [
             Text(_("Per player and rule preset; practice games are not counted."), style="dim")
         ]
+        titles = self.backend.rules_titles()
         for entry in found:
             parts.append(Text(""))
-            parts.extend(stats_block(entry))
+            parts.extend(stats_block(entry, titles.get(entry.rules)))
         return Group(*parts)
 
 
-def stats_block(entry: ProfileStats) -> list[RenderableType]:
-    """One player's figures under one preset: a summary and the average of every box."""
-    title = Text(f"{entry.profile} · {preset_title(entry.rules)}", style="bold underline")
+def stats_block(entry: ProfileStats, rules: str | None = None) -> list[RenderableType]:
+    """One player's figures under one preset: a summary and the average of every box
+    (`rules`: the rules' name, custom rules by what differs; default the preset's title)."""
+    rules = rules or preset_title(entry.rules)
+    title = Text(f"{entry.profile} · {rules}", style="bold underline")
     wins = (
         _("{wins} of {games}").format(wins=entry.wins, games=entry.multiplayer_games)
         if entry.multiplayer_games
@@ -213,9 +216,10 @@ class HighScoresScreen(RecordsScreen):
         parts: list[RenderableType] = [
             Text(_("The ten best solo games per rule preset."), style="dim")
         ]
+        titles = self.backend.rules_titles()
         for rules, entries in lists.items():
             parts.append(Text(""))
-            parts.append(Text(preset_title(rules), style="bold underline"))
+            parts.append(Text(titles.get(rules) or preset_title(rules), style="bold underline"))
             parts.append(high_score_table(entries))
         return Group(*parts)
 

@@ -27,7 +27,13 @@ from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings
 from fivedice.core.names import MAX_NAME_LENGTH, name_key
 from fivedice.core.rules import PRESETS, RuleSet, find_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
-from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, game_settings
+from fivedice.service.settings import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    default_human_name,
+    game_settings,
+    is_default_human_name,
+)
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.screens.tutorial import TutorialScreen
@@ -63,7 +69,8 @@ class SetupForm:
     @classmethod
     def default(cls, practice: bool = False) -> SetupForm:
         """You and one casual CPU, classic rules."""
-        return cls(seats=[(_("You"), HUMAN), (_("CPU"), DEFAULT_LEVEL.value)], practice=practice)
+        seats = [(default_human_name(), HUMAN), (cpu_name(1), DEFAULT_LEVEL.value)]
+        return cls(seats=seats, practice=practice)
 
     @classmethod
     def from_settings(cls, settings: GameSettings, practice: bool = False) -> SetupForm:
@@ -100,6 +107,23 @@ def _top_row_is_tight(labels: list[str]) -> bool:
     # From the page's left padding: the title and its margin, each button and its margin.
     usual = sum(max(16, text_width(label) + 2) + 1 for label in labels) - 1
     return 1 + text_width(_("New game")) + 2 + usual > 80
+
+
+def _default_kind(name: str) -> int | None:
+    """0 for the human's default name, n for "CPU n" (in the language in force), else None."""
+    if is_default_human_name(name):
+        return 0
+    return next(
+        (n for n in range(1, MAX_TABLE_SEATS + 1) if name_key(cpu_name(n)) == name_key(name)),
+        None,
+    )
+
+
+def _default_in_language(default: int | None, name: str) -> str:
+    """A default name (`_default_kind`) in the language now in force; a typed name as it is."""
+    if default is None:
+        return name
+    return default_human_name() if default == 0 else cpu_name(default)
 
 
 def switch_state(on: bool) -> str:
@@ -377,12 +401,13 @@ class SetupScreen(Screen[None]):
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "language" and event.value != current_language():
-            you = _("You")
             self.form = self.read_form()
+            # Default names follow the language ("You" → "あなた", "CPU 2"); typed ones stay.
+            defaults = [_default_kind(name) for name, _kind in self.form.seats]
             set_language(str(event.value))
-            # The default name follows the language; a name the player typed stays.
             self.form.seats = [
-                (_("You") if name == you else name, kind) for name, kind in self.form.seats
+                (_default_in_language(default, name), kind)
+                for (name, kind), default in zip(self.form.seats, defaults, strict=True)
             ]
             await self.recompose()
             self.query_one("#start").focus()

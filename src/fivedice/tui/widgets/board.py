@@ -6,7 +6,7 @@ post messages (a die was clicked) for the screen to turn into actions for the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,7 @@ from fivedice.core.dice import MAX_DICE
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
+from fivedice.service.settings import shown_name
 from fivedice.tui.wording import short_box_name, short_sum_labels
 from fivedice.wording.cells import fit_cells, pad_cells, text_width
 from fivedice.wording.text import (
@@ -107,6 +108,12 @@ class DiceRow(Horizontal):
             held = state.turn.held[position - 1]
             die.show(value, held, width)
 
+    def suggest(self, hold: tuple[int, ...] | None) -> None:
+        """Marks the dice the coach's best option holds (None: no advice shown)."""
+        for position in range(1, MAX_DICE + 1):
+            die = self.query_one(f"#die-{position}", Die)
+            die.set_class(hold is not None and position in hold, "suggested")
+
 
 @dataclass(frozen=True)
 class CellTarget:
@@ -175,6 +182,9 @@ class ScoreTable(DataTable[Text]):
         self.columns_meaning: list[tuple[int, int] | None] = []
         self.level = 0
         self.shown_seat = 0
+        self.merge_upper = False
+        """One row for the upper section's sums (the bonus row: what is missing, or the
+        bonus), for windows too short for the card (Maxi Yatzy's twenty boxes at 24 rows)."""
 
     def target_at(self, row: int, column: int) -> CellTarget | None:
         """The box behind a cell, or None for names, sums and compact columns."""
@@ -194,10 +204,12 @@ class ScoreTable(DataTable[Text]):
 
     # Building ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _row_labels(state: GameState, short: bool = False) -> list[tuple[str, Category | None]]:
+    def _row_labels(
+        self, state: GameState, short: bool = False, merge: bool | None = None
+    ) -> list[tuple[str, Category | None]]:
         """The row names, top to bottom, with the box of each (None for sums); `short`: in
-        at most 10 cells each."""
+        at most 10 cells each; `merge`: one row for the upper sums (default: as set)."""
+        merge = self.merge_upper if merge is None else merge
         if short:
             upper, bonus, extra, total, grand = short_sum_labels()
         else:
@@ -208,7 +220,8 @@ class ScoreTable(DataTable[Text]):
         for category in boxes:
             rows.append((short_box_name(category) if short else box_name(category), category))
             if category == _last_upper(boxes):
-                rows.append((upper, None))
+                if not merge:
+                    rows.append((upper, None))
                 rows.append((bonus, None))
         if state.rules.yahtzee_bonus:
             rows.append((extra, None))
@@ -232,7 +245,8 @@ class ScoreTable(DataTable[Text]):
             )
             if category == _last_upper(c.boxes):
                 par = "" if short else f" {c.upper_par:+d}"
-                cells.append(Text(f"{c.upper_total}{par}", justify="right"))
+                if not self.merge_upper:
+                    cells.append(Text(f"{c.upper_total}{par}", justify="right"))
                 if c.upper_bonus(rules):
                     cells.append(Text(str(c.upper_bonus(rules)), justify="right"))
                 elif not rules.upper_bonus:
@@ -250,8 +264,7 @@ class ScoreTable(DataTable[Text]):
             cells.append(Text(str(card.total(rules)) if last else "", "bold", justify="right"))
         return cells
 
-    @staticmethod
-    def _compact_cells(state: GameState, seat: int) -> list[Text]:
+    def _compact_cells(self, state: GameState, seat: int) -> list[Text]:
         """One column for a seat's whole several-column card: boxes filled, and totals."""
         rules = state.rules
         card = state.cards[seat]
@@ -263,7 +276,8 @@ class ScoreTable(DataTable[Text]):
             cells.append(Text(f"{filled}/{rules.columns}", style=style, justify="right"))
             if category == _last_upper(boxes):
                 bonuses = sum(column.upper_bonus(rules) for column in card.columns)
-                cells.append(Text(""))
+                if not self.merge_upper:
+                    cells.append(Text(""))
                 cells.append(Text(str(bonuses) if bonuses else "", justify="right"))
         if rules.yahtzee_bonus:
             bonus = sum(column.yahtzee_bonus_total(rules) for column in card.columns)
@@ -288,10 +302,10 @@ class ScoreTable(DataTable[Text]):
         rows = self._row_labels(state, short)
         columns: list[_TableColumn] = []
         corner = Text("")
-        # The seat shown in full comes first, next to the box names it is read with.
-        order = sorted(range(len(state.seats)), key=lambda i: level > 0 and i != shown)
-        for seat_index in order:
-            seat = state.seats[seat_index]
+        # Seats keep their order at every width, so a column never moves when the window
+        # narrows or the turn passes; the seat shown in full is marked by its header.
+        for seat_index in range(len(state.seats)):
+            seat = replace(state.seats[seat_index], name=shown_name(state.seats[seat_index].name))
             if level >= 3 and seat_index != shown:
                 continue  # one seat at a time: `v` shows the next
             if level == 0 or seat_index == shown:
@@ -301,8 +315,10 @@ class ScoreTable(DataTable[Text]):
                         if multi:
                             label += f" ×{rules.column_multipliers[column]}"
                     else:
-                        label = f"×{rules.column_multipliers[column]}" if multi else seat.name
-                        label = _name(label, 4 if short else 9)
+                        if multi:
+                            label = _name(f"×{rules.column_multipliers[column]}", 4 if short else 9)
+                        else:  # the seat shown in full keeps a readable name ("あなた", "CPU 1")
+                            label = _short(seat.name, 6 if short else 9)
                     columns.append(
                         _TableColumn(
                             header(seat_index, label),
@@ -337,9 +353,9 @@ class ScoreTable(DataTable[Text]):
             width += content + (padding or 1)
         return width
 
-    def rows_needed(self, state: GameState) -> int:
-        """Rows of the table, the header included."""
-        return len(self._row_labels(state)) + 1
+    def rows_needed(self, state: GameState, merge: bool = False) -> int:
+        """Rows of the table, the header included (`merge`: with one row of upper sums)."""
+        return len(self._row_labels(state, merge=merge)) + 1
 
     # The cursor stays on boxes: sums and names cannot be scored, so the arrows pass them by.
 

@@ -16,7 +16,8 @@ from textual.widget import Widget
 
 from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
-from fivedice.wording.cells import fit_cells, text_width
+from fivedice.service.settings import shown_name
+from fivedice.wording.cells import text_width
 
 # One colour per seat (up to eight seats), readable on dark and light themes.
 SEAT_STYLES: tuple[str, ...] = (
@@ -32,10 +33,78 @@ SEAT_STYLES: tuple[str, ...] = (
 POLL = 0.2  # seconds between two looks at the game state
 
 
+TAG_CELLS = 6
+"""A seat's tag on a narrow bar is at most this many cells wide ("You", "C2", "あなた")."""
+
+
+def _cut(text: str, cells: int) -> str:
+    """The start of `text` that fits in `cells` (no ellipsis: a tag is short on purpose)."""
+    kept = ""
+    for character in text:
+        if text_width(kept + character) > cells:
+            break
+        kept += character
+    return kept
+
+
+def short_tags(names: list[str], cells: int = TAG_CELLS) -> list[str]:
+    """Short tags that tell every seat apart, in seat order: a name that fits stays whole;
+    a longer one becomes its initial and its number ("CPU 2 (casual)" → "C2"), or more of
+    its letters while two tags are alike; the seat number settles what is still alike.
+
+    >>> short_tags(["You", "CPU 1 (casual)", "CPU 2 (expert)"])
+    ['You', 'C1', 'C2']
+    >>> short_tags(["Annabel", "Annemarie"])
+    ['Anna', 'Anne']
+    """
+
+    def tag(name: str, letters: int) -> str:
+        if letters == 0 and text_width(name) <= cells:
+            return name
+        words = name.split()
+        digits = "".join(ch for ch in (words[1] if len(words) > 1 else "") if ch.isdigit())
+        head = "".join(ch for ch in name if not ch.isspace())
+        return _cut(head[: max(letters, 1)] + digits, cells)
+
+    tags = [tag(name, 0) for name in names]
+    for letters in range(1, cells + 1):
+        alike = {t for t in tags if tags.count(t) > 1}
+        if not alike:
+            return tags
+        tags = [
+            tag(name, letters) if t in alike else t for name, t in zip(names, tags, strict=True)
+        ]
+    if len(set(tags)) < len(tags):
+        tags = [_cut(t, cells - 1) + str(i) for i, t in enumerate(tags, 1)]
+    return tags
+
+
+def whole_percents(chances: tuple[float, ...]) -> list[int]:
+    """The chances as whole percentages that add up to 100 (the largest remainders round
+    up), so the bar never reads 99% or 101% in all.
+
+    >>> whole_percents((1 / 3, 1 / 3, 1 / 3))
+    [34, 33, 33]
+    """
+    total = sum(chances)
+    if total <= 0:
+        return [0 for _ in chances]
+    exact = [100 * c / total for c in chances]
+    percents = [int(e) for e in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda i: percents[i] - exact[i])
+    for index in by_remainder[: 100 - sum(percents)]:
+        percents[index] += 1
+    return percents
+
+
 def chances_text(
     state: GameState, chances: tuple[float, ...], width: int, estimate: bool = False
 ) -> Text:
-    """Two lines: a stacked bar `width` cells wide, and each seat's name and percentage."""
+    """Two lines: a stacked bar `width` cells wide, and each seat's name and percentage.
+
+    Seats are always in seat order; where full names do not fit, each seat gets a short tag
+    that differs from the others' (`short_tags`).
+    """
     text = Text()
     cells = [round(c * width) for c in chances]
     # Rounding may leave the bar a cell short or long: the largest share absorbs it.
@@ -43,19 +112,19 @@ def chances_text(
     for seat, count in enumerate(cells):
         text.append("█" * max(count, 0), style=SEAT_STYLES[seat % len(SEAT_STYLES)])
     text.append("\n")
-    # The figures line: with the label if it fits, else without, else with shortened names.
+    # The figures line: with the label if it fits, else without, else with short tags.
     # Translators: a label and its colon, before what it labels ("Chances to win: ").
     label = _("{label}: ").format(label=_("Chances to win") + (" ≈" if estimate else ""))
-    names = [seat.name for seat in state.seats[: len(chances)]]
-    for lead, cut in (
-        (label, None),
-        ("≈ " if estimate else "", None),
-        ("≈ " if estimate else "", 4),
+    names = [shown_name(seat.name) for seat in state.seats[: len(chances)]]
+    percents = [formats.percent(p / 100) for p in whole_percents(chances)]
+    mark = "≈ " if estimate else ""
+    for lead, shown in (
+        (label, names),
+        (mark, names),
+        (mark, short_tags(names)),
+        (mark, short_tags(names, 3)),
     ):
-        parts = [
-            f"{name if cut is None else fit_cells(name, cut)} {formats.percent(chance)}"
-            for name, chance in zip(names, chances, strict=True)
-        ]
+        parts = [f"{name} {percent}" for name, percent in zip(shown, percents, strict=True)]
         if text_width(lead + " · ".join(parts)) <= width:
             break
     text.append(lead, style="dim")

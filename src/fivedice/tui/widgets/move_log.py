@@ -8,12 +8,17 @@ resume. An entry that cannot be read (a damaged session) is skipped, never an er
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from textual.events import Resize
+from textual.widgets import RichLog
 
 from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
+from fivedice.service.settings import is_default_human_name
 from fivedice.wording.moves import undo_sentence
 from fivedice.wording.text import (
     choice_text,
@@ -21,6 +26,8 @@ from fivedice.wording.text import (
     placement_words,
     roll_sentence,
     score_sentence,
+    turn_events,
+    turn_news_sentences,
 )
 
 Entry = dict[str, Any]
@@ -56,6 +63,7 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
         ),
         None,
     )
+    extra_turn, saved = turn_events(before, after)
     return {
         "kind": "score",
         "name": name,
@@ -64,6 +72,8 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
         "points": placement.box_points if placement else 0,
         "upper_bonus": placement.upper_bonus if placement else 0,
         "yahtzee_bonus": placement.yahtzee_bonus if placement else 0,
+        "extra_turn": extra_turn,
+        "saved_rolls": saved,
     }
 
 
@@ -103,16 +113,22 @@ def entry_text(entry: Entry) -> str | None:
         return None
 
 
+def _actor(entry: Entry) -> str | None:
+    """Who acted, for the sentence: None (said "You ...") for the human's default name."""
+    name = str(entry["name"])
+    return None if is_default_human_name(name) else name
+
+
 def _entry_text(entry: Entry) -> str | None:
     kind = entry["kind"]
     # Moves are worded as every front end words them (`fivedice.wording.text`):
-    # "CPU 2 rolls 3 3 5 6 6",
+    # "CPU 2 rolls 3 3 5 6 6", "You roll 1 2 3 4 4",
     # "CPU 2 scores 25 in Full house".
     if kind == "roll":
-        return roll_sentence(str(entry["name"]), tuple(int(d) for d in entry["dice"]))
+        return roll_sentence(_actor(entry), tuple(int(d) for d in entry["dice"]))
     if kind in ("hold", "release"):
         return hold_sentence(
-            str(entry["name"]),
+            _actor(entry),
             tuple(int(p) for p in entry["positions"]),
             tuple(int(d) for d in entry["dice"]),
             hold=kind == "hold",
@@ -126,7 +142,10 @@ def _entry_text(entry: Entry) -> str | None:
             int(entry.get("upper_bonus") or 0),
             int(entry.get("yahtzee_bonus") or 0),
         )
-        return score_sentence(str(entry["name"]), where)
+        news = turn_news_sentences(
+            _actor(entry), bool(entry.get("extra_turn")), int(entry.get("saved_rolls") or 0)
+        )
+        return "\n".join([score_sentence(_actor(entry), where), *news])
     if kind == "game":
         return _("Game {number} of {count} begins.").format(
             number=int(entry["number"]), count=int(entry["count"])
@@ -145,7 +164,7 @@ def _entry_text(entry: Entry) -> str | None:
             message = _("Coach: that cost {points} expected points; best was {choice}.")
         return message.format(points=formats.number(loss, 2), choice=choice)
     if kind == "undo":
-        name = str(entry["name"])
+        name = _actor(entry)
         undone = entry.get("undone")
         action = entry_text(undone) if isinstance(undone, dict) else None
         return undo_sentence(name, action)
@@ -188,3 +207,31 @@ class MoveLog:
         if not isinstance(data, list):
             return cls()
         return cls([entry for entry in data if isinstance(entry, dict)])
+
+
+class LogView(RichLog):
+    """The move log on screen: each line wrapped to the log's width, and wrapped again
+    when that width changes (a narrower window never cuts a line or needs a horizontal
+    scrollbar; a wider one unwraps them)."""
+
+    def __init__(self, lines_of: Callable[[], list[str]], **options: Any) -> None:
+        """Args:
+        lines_of: the log's lines now (in the current language), to write again.
+        options: the widget's (id, classes).
+        """
+        super().__init__(wrap=True, max_lines=MAX_ENTRIES, markup=False, min_width=20, **options)
+        self.lines_of = lines_of
+        self._wrapped_at: int | None = None
+
+    def on_resize(self, event: Resize) -> None:
+        # (RichLog's own handler runs too: it writes what waited for a first size.)
+        width = event.size.width
+        if self._wrapped_at is not None and width != self._wrapped_at:
+            self.call_after_refresh(self.rewrite)
+        self._wrapped_at = width
+
+    def rewrite(self) -> None:
+        """Writes every line again, wrapped to the width the log has now."""
+        self.clear()
+        for line in self.lines_of():
+            self.write(line)
