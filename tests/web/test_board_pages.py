@@ -137,6 +137,20 @@ def test_the_move_log_keeps_only_the_last_few_moves(client, app, service):
     assert lines[-1].startswith(("Ann scores", "CPU 2 scores"))  # the last score ends the game
 
 
+def test_the_log_says_the_rolls_a_score_saved_for_later_turns(service):
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.core.rules import find_ruleset
+    from fivedice.web.moves import moves_since
+
+    settings = GameSettings((Seat("Ann"), Seat("Bob")), find_ruleset("maxi-yatzy"))
+    game = service.create_game(settings, seed=1)
+    service.apply_action(game.game_id, "roll", 0)
+    service.apply_action(game.game_id, "score chance", 1)  # two of the three rolls unused
+    told = moves_since(service, game.game_id, 0, 2)
+    assert told[1].startswith("Ann scores ")
+    assert told[1].endswith(" Ann has 2 rolls saved for later turns.")
+
+
 def test_after_the_last_roll_a_box_is_marked_to_take_the_focus(client):
     location = start(client)
     version = 0

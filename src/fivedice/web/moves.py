@@ -2,9 +2,10 @@
 
 A page tells the server the version it last showed (`?seen=V`, the form's `version`); the
 board it gets back announces every action saved since then: each roll with its dice, each
-hold, each score with its box and points, the player's own as well as the others' and the
-CPUs' that arrived over the event stream. The words are `fivedice.wording.text.move_sentence`, the
-same as the plain mode's, in the visitor's language.
+hold, each score with its box and points (and the extra turn or saved rolls it earned), the
+player's own as well as the others' and the CPUs' that arrived over the event stream. The
+words are `fivedice.wording.moves`' (`move_sentence`, `turn_news`), the same as the plain
+mode's, in the visitor's language.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.record import UNDO
 from fivedice.service.games import GameService
 from fivedice.web.wording import in_language
-from fivedice.wording.moves import move_sentence, undo_sentence
+from fivedice.wording.moves import move_sentence, turn_news, undo_sentence
 
 MAX_TOLD = 12  # a page far behind hears the latest moves, not a whole game
 LOG_LENGTH = 6
@@ -50,9 +51,9 @@ def moves_since(service: GameService, game_id: int, seen: int, version: int) -> 
                 if entry.action == UNDO:
                     told.append(undo_sentence(name))
                 else:
-                    told.append(
-                        move_sentence(name, parse_action(entry.action, None), before, state)
-                    )
+                    # An extra turn or saved rolls are said with the score that earned them.
+                    said = move_sentence(name, parse_action(entry.action, None), before, state)
+                    told.append(" ".join([said, *turn_news(name, before, state)]))
             before = state
             if entry is not None and entry.seq >= version:
                 break
