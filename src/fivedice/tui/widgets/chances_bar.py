@@ -18,6 +18,7 @@ from fivedice.core.game import GameState
 from fivedice.i18n import _, formats
 from fivedice.service.settings import shown_name
 from fivedice.wording.cells import text_width
+from fivedice.wording.shares import whole_percents
 
 # One colour per seat (up to eight seats), readable on dark and light themes.
 SEAT_STYLES: tuple[str, ...] = (
@@ -77,24 +78,6 @@ def short_tags(names: list[str], cells: int = TAG_CELLS) -> list[str]:
     if len(set(tags)) < len(tags):
         tags = [_cut(t, cells - 1) + str(i) for i, t in enumerate(tags, 1)]
     return tags
-
-
-def whole_percents(chances: tuple[float, ...]) -> list[int]:
-    """The chances as whole percentages that add up to 100 (the largest remainders round
-    up), so the bar never reads 99% or 101% in all.
-
-    >>> whole_percents((1 / 3, 1 / 3, 1 / 3))
-    [34, 33, 33]
-    """
-    total = sum(chances)
-    if total <= 0:
-        return [0 for _ in chances]
-    exact = [100 * c / total for c in chances]
-    percents = [int(e) for e in exact]
-    by_remainder = sorted(range(len(exact)), key=lambda i: percents[i] - exact[i])
-    for index in by_remainder[: 100 - sum(percents)]:
-        percents[index] += 1
-    return percents
 
 
 def chances_text(
