@@ -86,6 +86,7 @@ def test_full_game_against_a_cpu_through_the_keys() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_quit_and_resume_keeps_the_game() -> None:
     # No seed: a seeded game is practice, and the app offers no practice game for resuming.
     app = FivediceApp(SETTINGS, seed=None, pace=0.05, start_now=True)
@@ -134,6 +135,7 @@ def test_setup_screen_offers_every_rule_option_and_switches_language() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_game_screen_in_german_marks_held_dice() -> None:
     set_language("de")
     app = FivediceApp(GameSettings(seats=(Seat("Eva"),)), seed=1, start_now=True)
@@ -148,6 +150,7 @@ def test_game_screen_in_german_marks_held_dice() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_scratch_asks_once() -> None:
     settings = GameSettings(seats=(Seat("Ann"),))
     app = FivediceApp(settings, seed=11, start_now=True)
@@ -184,6 +187,7 @@ def test_die_faces() -> None:
 # Statistics, high scores, abandoning, the language key, keyboard focus, the mouse ------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_statistics_and_high_scores_on_an_empty_database() -> None:
     app = FivediceApp()
 
@@ -206,6 +210,7 @@ def test_statistics_and_high_scores_on_an_empty_database() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_statistics_and_high_scores_show_finished_games() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
     for _ in (1, 2):
@@ -235,6 +240,7 @@ def test_statistics_and_high_scores_show_finished_games() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_end_screen_opens_statistics_and_high_scores() -> None:
     # No seed: a seeded game is practice, kept out of the statistics and high scores.
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=None, start_now=True)
@@ -266,6 +272,7 @@ def test_end_screen_opens_statistics_and_high_scores() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_language_key_cycles_during_a_game_and_is_kept() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("Eva"),)), seed=2, start_now=True)
 
@@ -294,6 +301,7 @@ def test_language_key_cycles_during_a_game_and_is_kept() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
     older = finish_game(SETTINGS, None, rounds=1)  # seeded games are practice: not offered
     newer = finish_game(GameSettings(seats=(Seat("Cas"),)), None, rounds=2)
@@ -319,6 +327,7 @@ def test_abandon_an_unfinished_game_from_the_new_game_screen() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_tab_reaches_the_buttons_and_arrows_return_to_the_card() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=8, start_now=True)
 
@@ -347,6 +356,7 @@ def test_tab_reaches_the_buttons_and_arrows_return_to_the_card() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_clicking_a_die_holds_and_releases_it() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=9, start_now=True)
 
@@ -361,6 +371,7 @@ def test_clicking_a_die_holds_and_releases_it() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_triple_with_three_seats_fits_and_hints_estimates() -> None:
     settings = GameSettings(
         seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
@@ -420,6 +431,7 @@ def test_classic_with_six_seats_fits_at_80_columns() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_coach_mode_judges_decisions_in_several_columns() -> None:
     settings = GameSettings(seats=(Seat("Ann"),), rules=RuleSet(column_multipliers=(1, 2, 3)))
     app = FivediceApp(settings, seed=6, start_now=True)
@@ -476,6 +488,7 @@ def test_coach_mode_judges_decisions_in_several_columns() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_statistics_cycle_the_player_and_show_the_score_distribution() -> None:
     solo = GameSettings(seats=(Seat("Ann"),))
     for _ in (1, 2, 3):

@@ -36,6 +36,7 @@ DUEL = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
 # The card keeps its box names after a confirmed 0 -----------------------------------------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_box_names_stay_after_confirming_a_zero(size: tuple[int, int]) -> None:
     app = FivediceApp(SOLO, seed=3, start_now=True)
@@ -89,6 +90,7 @@ def test_the_upper_bonus_row_counts_down_while_reachable() -> None:
 # Resume restores the session --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_resume_restores_pace_coach_language_and_log() -> None:
     app = FivediceApp(DUEL, seed=5, pace=0.7, start_now=True)
     kept: dict[str, object] = {}
@@ -117,6 +119,7 @@ def test_resume_restores_pace_coach_language_and_log() -> None:
 # Practice ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
     from textual.widgets import Switch
 
@@ -149,6 +152,7 @@ def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
 # The hint panel, the cursor, Escape on the end screen, switches in words ------------------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_hint_lines_are_never_wrapped() -> None:
     from fivedice.core.rules import RuleSet
 
@@ -196,6 +200,7 @@ def test_the_cursor_skips_rows_that_cannot_be_scored() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_escape_on_the_end_screen_asks_before_quitting() -> None:
     from fivedice.tui.screens.dialogs import EndScreen
 
@@ -237,6 +242,7 @@ def test_switches_say_on_or_off_in_words() -> None:
 # Undo -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
     notes = record_notes(app)
@@ -283,6 +289,7 @@ def test_undo_is_refused_in_a_game_against_others() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_an_undone_decision_leaves_the_coach_total() -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
 
@@ -303,6 +310,7 @@ def test_an_undone_decision_leaves_the_coach_total() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_zero_question_names_the_column_in_a_several_column_game() -> None:
     """With three columns, "Scratch Yahtzee" alone does not say which of the three boxes."""
     from fivedice.core.rules import find_ruleset

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from fivedice.core.categories import Category
@@ -14,6 +15,7 @@ SOLO = GameSettings(seats=(Seat("Ann"),))
 DUEL = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_coach_verdict_follows_the_move_it_judges() -> None:
     app = FivediceApp(DUEL, seed=5, pace=0.05, start_now=True)
 
@@ -34,6 +36,7 @@ def test_the_coach_verdict_follows_the_move_it_judges() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_holds_are_logged_by_position_with_their_faces() -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
 

@@ -96,6 +96,7 @@ def test_the_game_screen_keeps_its_status_tags_and_quit_key(
     run(app, script, size=size, settle=True)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_maxi_yatzy_fits_80_by_24_with_its_last_box_and_total() -> None:
     # Solo: no chances bar to wait for (Maxi Yatzy's chances take minutes to prepare).
     app = FivediceApp(
@@ -144,6 +145,7 @@ def test_a_hint_marks_its_dice_by_position_and_a_holds_them() -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_numbers_follow_the_language_switched_to_and_back() -> None:
     app = FivediceApp(
         GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner"))), seed=4, start_now=True
@@ -171,6 +173,7 @@ def test_short_tags_tell_every_seat_apart() -> None:
     assert len(set(tags)) == 2 and all(cell_len(t) <= 6 for t in tags)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_log_wraps_again_to_its_new_width_after_a_resize() -> None:
     app = FivediceApp(
         GameSettings(seats=(Seat("Annemarie-Louise van Dijk"), Seat("Bot", "beginner"))),
@@ -195,6 +198,7 @@ def test_the_log_wraps_again_to_its_new_width_after_a_resize() -> None:
     run(app, script, size=(120, 30), settle=True)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_end_screen_coach_total_is_the_reviews_total_over_every_decision() -> None:
     settings = GameSettings(seats=(Seat("You"),))
     game_id = finish_game(settings, None, rounds=12)  # twelve turns without the coach

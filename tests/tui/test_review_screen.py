@@ -43,6 +43,7 @@ async def wait_for_review(pilot: Pilot[None], app) -> ReviewScreen:
     return screen
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_end_screen_opens_the_review_of_the_game(url) -> None:
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=5, start_now=True)
 

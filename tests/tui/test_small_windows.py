@@ -106,6 +106,7 @@ def test_abandon_stays_on_screen_with_long_names() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 @pytest.mark.parametrize("size", [(40, 12), (59, 19)])
 def test_keys_do_nothing_while_the_window_is_too_small(size: tuple[int, int]) -> None:
     """The message says the game waits: a roll, a hold or a score typed blind must not act."""

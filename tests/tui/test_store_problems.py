@@ -89,6 +89,7 @@ def test_the_problem_is_said_in_the_players_language(tmp_path: Path) -> None:
         set_language("en")
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_lessons_work_after_choosing_to_play_unsaved(tmp_path: Path) -> None:
     """Without a database the lessons run on one in memory (nothing kept), not a crash."""
     from fivedice.tui.screens.setup import SetupScreen
@@ -169,6 +170,7 @@ def banner_text(app: FivediceApp) -> str:
     return str(banner.render()) if banner.display else ""
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_a_failed_save_of_a_cpu_turn_shows_a_banner_and_resumes_by_itself(monkeypatch) -> None:
     # No seed: a seeded game is practice (the header would say so, crowding the status).
     app = FivediceApp(DUEL, seed=None, pace=0.05, start_now=True)

@@ -100,6 +100,7 @@ def test_two_apps_with_their_own_databases_do_not_share_them(tmp_path: Path) -> 
         assert len(games) == 1 and games[0].practice  # the practice default came along
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_screens_ask_the_app_by_message(tmp_path: Path) -> None:
     """Start on the new-game screen posts `SetupScreen.Start`, and the App starts the game;
     leaving it posts `GameScreen.NewGame`, and the App shows the form again."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -25,6 +26,7 @@ def make_app(tmp_path: Path) -> tuple[FivediceApp, GameService]:
     return FivediceApp(table=TableGame(service, view)), service
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
     app, service = make_app(tmp_path)
 
@@ -104,6 +106,7 @@ def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
     """At 80×24 a Yahtzee's 50 and the chance are on screen, and Enter does not put
     6-6-6-6-6 in the Ones for 0 (the first box in the list)."""
@@ -122,6 +125,7 @@ def test_every_box_is_in_sight_and_the_best_one_is_highlighted(tmp_path):
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_points_for_a_box_named_in_the_players_language(tmp_path):
     """The points dialog takes the box as the card names it (German here), as the plain
     mode does."""
@@ -201,6 +205,7 @@ def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
     view = service.create_game(build_table_settings(CLASSIC, ["Ann"]))
@@ -249,6 +254,7 @@ def _pick(app: FivediceApp, key: str) -> list[str]:
     return ["down"] * steps if steps >= 0 else ["up"] * -steps
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_a_box_the_dice_give_0_is_asked_about_first(tmp_path):
     from fivedice.tui.screens.dialogs import ConfirmScreen
 
@@ -297,6 +303,7 @@ def test_a_line_says_what_was_scored_and_the_heading_asks_for_a_box(tmp_path):
     run(app, script)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_coachs_rolls_left_start_at_0_for_each_player(tmp_path):
     app, _service = make_app(tmp_path)
 

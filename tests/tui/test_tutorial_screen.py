@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, OptionList, Static
 
@@ -33,6 +34,7 @@ async def choose_box(pilot: Pilot[None], app, name: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
     app = FivediceApp(tutorial=TutorialStart(RuleSet(), "rolling"))
 
@@ -73,6 +75,7 @@ def test_a_lesson_played_with_keys_and_a_wrong_hold_explained():
     assert progress["rolling"].status == "done"
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
     app = FivediceApp()
 
@@ -118,6 +121,7 @@ def keys_line(app) -> str:
     return str(app.screen.query_one("#lesson-keys", Static).render())
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_the_lesson_says_its_keys_shows_positions_and_keeps_the_order_and_the_cursor():
     app = FivediceApp(tutorial=TutorialStart(RuleSet(), "scoring"))
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
+
 from fivedice.web.guard import LANG_COOKIE
 from tests.web.support import FORM, start, version_of
 
@@ -122,6 +124,7 @@ def test_the_main_pages_show_no_english(client):
         assert_japanese(client, url)
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_a_whole_game_in_japanese_shows_no_english(client, app, service):
     """New game, hint, coach, chances, refused moves, zero confirmations, every CPU turn, the
     end of the game, and its review, rules, sheet and verify pages."""

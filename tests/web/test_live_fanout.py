@@ -197,6 +197,7 @@ def counted_game_reads(monkeypatch):
     return counter
 
 
+@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
 def test_every_watcher_of_a_game_hears_an_action_with_at_most_one_read_of_the_game(
     service, counted_game_reads
 ):
