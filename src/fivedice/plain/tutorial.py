@@ -39,8 +39,14 @@ from fivedice.service.tutorial.progress import lesson_state, lessons_done, next_
 from fivedice.store import StoreError
 from fivedice.store.tutorial_progress import LessonProgress
 from fivedice.wording.errors import refused_text
-from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
-from fivedice.wording.text import box_name, error_text, state_lines, turn_lines
+from fivedice.wording.lessons import (
+    MoveWords,
+    lesson_mark,
+    lesson_move_text,
+    lesson_state_label,
+    lessons_done_text,
+)
+from fivedice.wording.text import error_text, state_lines, turn_lines
 
 
 def progress_lines(progress: Mapping[str, LessonProgress]) -> list[str]:
@@ -61,21 +67,13 @@ TYPE_ROLL = N_("Type roll.")
 TYPE_SCORE = N_("Type score {key} ({box}, {points}).")
 
 
+COMMANDS = MoveWords(TYPE_HOLD, TYPE_RELEASE, TYPE_SCORE, TYPE_ROLL)
+"""A lesson's move as the commands of plain mode: `hold 1 2`, `roll`, `score full_house`."""
+
+
 def move_command_text(move: NextMove | None) -> str:
-    """The step's move as the commands of plain mode: dice by their positions (`hold 1 2`),
-    `roll`, `score full_house` ("" when there is no move to make)."""
-    if move is None:
-        return ""
-    positions = " ".join(map(str, move.positions))
-    if move.kind == "hold":
-        return _(TYPE_HOLD).format(positions=positions)
-    if move.kind == "release":
-        return _(TYPE_RELEASE).format(positions=positions)
-    if move.kind == "score" and move.category is not None:
-        return _(TYPE_SCORE).format(
-            key=move.category.key, box=box_name(move.category), points=move.points
-        )
-    return _(TYPE_ROLL)
+    """The step's move as the commands of plain mode ("" when there is no move to make)."""
+    return lesson_move_text(move, COMMANDS)
 
 
 def help_lines() -> list[str]:

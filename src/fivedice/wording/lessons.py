@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple, Protocol
 
+from fivedice.core.categories import Category
 from fivedice.core.errors import N_
 from fivedice.i18n import _
 from fivedice.i18n import ngettext as current_ngettext
@@ -36,3 +38,46 @@ def lessons_done_text(
     `ngettext` (default: the current language's; the name lets Babel find the message)."""
     message = ngettext("{done} of {count} lesson done.", "{done} of {count} lessons done.", count)
     return message.format(done=done, count=count)
+
+
+class LessonMove(Protocol):
+    """What a lesson step waits for (the tutorial engine's `NextMove`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def positions(self) -> tuple[int, ...]: ...
+    @property
+    def category(self) -> Category | None: ...
+    @property
+    def points(self) -> int: ...
+
+
+class MoveWords(NamedTuple):
+    """One front end's way to say a lesson's move (`N_` templates): `hold` and `release`
+    with `{positions}` (or `{keys}`: the same), `score` with `{box}`, `{points}` and `{key}`
+    (the box's key, as a command names it), and `roll`; `separator` joins the positions."""
+
+    hold: str
+    release: str
+    score: str
+    roll: str
+    separator: str = " "
+
+
+def lesson_move_text(move: LessonMove | None, words: MoveWords) -> str:
+    """The step's move in a front end's own words: the dice by their positions, roll, or the
+    box to score ("" when there is no move to make)."""
+    from fivedice.wording.boxes import box_name
+
+    if move is None:
+        return ""
+    positions = words.separator.join(map(str, move.positions))
+    if move.kind == "hold":
+        return _(words.hold).format(positions=positions, keys=positions)
+    if move.kind == "release":
+        return _(words.release).format(positions=positions, keys=positions)
+    if move.kind == "score" and move.category is not None:
+        category = move.category
+        return _(words.score).format(key=category.key, box=box_name(category), points=move.points)
+    return _(words.roll)

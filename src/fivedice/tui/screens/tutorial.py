@@ -38,7 +38,13 @@ from fivedice.service.tutorial.progress import lesson_state, lessons_done
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
-from fivedice.wording.lessons import lesson_mark, lesson_state_label, lessons_done_text
+from fivedice.wording.lessons import (
+    MoveWords,
+    lesson_mark,
+    lesson_move_text,
+    lesson_state_label,
+    lessons_done_text,
+)
 from fivedice.wording.text import box_name, card_lines, error_text
 
 KEYS_TO_HOLD = N_("Press {keys} to hold them, then r to roll.")
@@ -53,19 +59,14 @@ dimmed), the answer to a move that was made, or why a move was not made."""
 STYLES = {NOW: "dim", ANSWER: "", REFUSAL: "yellow"}
 
 
+KEYS = MoveWords(KEYS_TO_HOLD, KEYS_TO_RELEASE, KEYS_TO_SCORE, KEY_TO_ROLL)
+"""A lesson's move with this app's keys: the dice by their positions (keys 1-5), r to roll,
+the box list and Enter to score."""
+
+
 def move_keys_text(move: NextMove | None) -> str:
-    """The step's move with this app's keys: the dice by their positions (keys 1-5), r to
-    roll, the box list and Enter to score ("" when there is no move to make)."""
-    if move is None:
-        return ""
-    keys = " ".join(map(str, move.positions))
-    if move.kind == "hold":
-        return _(KEYS_TO_HOLD).format(keys=keys)
-    if move.kind == "release":
-        return _(KEYS_TO_RELEASE).format(keys=keys)
-    if move.kind == "score" and move.category is not None:
-        return _(KEYS_TO_SCORE).format(box=box_name(move.category), points=move.points)
-    return _(KEY_TO_ROLL)
+    """The step's move with this app's keys ("" when there is no move to make)."""
+    return lesson_move_text(move, KEYS)
 
 
 class TutorialScreen(Screen[None]):

@@ -38,7 +38,12 @@ from fivedice.store.browser_seats import session_key
 from fivedice.web.deps import Hub
 from fivedice.web.routers.pages import Visitor, Who, preset_choices, render
 from fivedice.web.wording import gettext_for, in_language, ngettext_for
-from fivedice.wording.lessons import lesson_state_label, lessons_done_text
+from fivedice.wording.lessons import (
+    MoveWords,
+    lesson_move_text,
+    lesson_state_label,
+    lessons_done_text,
+)
 from fivedice.wording.text import box_name, error_text
 
 router = APIRouter(include_in_schema=False)
@@ -52,22 +57,15 @@ TAP_TO_ROLL = N_("Tap or click Roll.")
 TAP_TO_SCORE = N_("Tap or click the {points} beside {box} on your card.")
 
 
-def move_taps_text(move: NextMove | None) -> str:
-    """The step's move with this page's taps and clicks: the dice by the positions shown on
-    them, the Roll button, a box's points on the card ("" when there is no move to make);
-    in the current language (called under `in_language`)."""
-    from fivedice.i18n import _
+TAPS = MoveWords(TAP_TO_HOLD, TAP_TO_RELEASE, TAP_TO_SCORE, TAP_TO_ROLL, separator=", ")
+"""A lesson's move with this page's taps and clicks: the dice by the positions shown on
+them, the Roll button, a box's points on the card."""
 
-    if move is None:
-        return ""
-    positions = ", ".join(map(str, move.positions))
-    if move.kind == "hold":
-        return _(TAP_TO_HOLD).format(positions=positions)
-    if move.kind == "release":
-        return _(TAP_TO_RELEASE).format(positions=positions)
-    if move.kind == "score" and move.category is not None:
-        return _(TAP_TO_SCORE).format(points=move.points, box=box_name(move.category))
-    return _(TAP_TO_ROLL)
+
+def move_taps_text(move: NextMove | None) -> str:
+    """The step's move with this page's taps and clicks ("" when there is no move to make),
+    in the current language (called under `in_language`)."""
+    return lesson_move_text(move, TAPS)
 
 
 def tutorial_texts(_: Callable[[str], str]) -> dict[str, str]:
