@@ -59,7 +59,7 @@ def test_plain_skip_restart_bad_lines_and_end_of_input():
 
 
 def test_plain_tutorial_in_dutch_with_the_rules_in_force():
-    script = "5\nroll\nscore yahtzee\nroll\n"
+    script = "5\nroll\nshow\nscore yahtzee\nroll\n"  # (the card, with its boxes, on `show`)
     result = run("--lang", "nl", "tutorial", "--plain", "--set", "yahtzee=60", input=script)
     assert result.exit_code == 0, result.output
     assert "Grote straat" in result.output

@@ -23,6 +23,7 @@ from fivedice.plain.game import (
     ask_line,
     clean_line,
     parse_command,
+    show_lines,
     too_long_text,
     write_lines,
 )
@@ -46,7 +47,8 @@ from fivedice.wording.lessons import (
     lesson_state_label,
     lessons_done_text,
 )
-from fivedice.wording.text import error_text, state_lines, turn_lines
+from fivedice.wording.plain import dice_summary, turn_summary
+from fivedice.wording.text import error_text
 
 
 def progress_lines(progress: Mapping[str, LessonProgress]) -> list[str]:
@@ -158,10 +160,12 @@ class PlainTutorial:
         while not run.finished:
             state = run.state
             now = (state.game_number, state.current_seat, state.turn_number)
+            # Terse, as the plain mode's game: the turn and what the dice score; the card on
+            # `show`.
             if show and now != turn:
-                self.say("", *state_lines(state))
+                self.say("", *turn_summary(state))
             elif show:
-                self.say(*turn_lines(state))
+                self.say(*dice_summary(state))
             turn = now
             said = (
                 [instruction(run), move_command_text(next_move(run))]
@@ -194,8 +198,9 @@ class PlainTutorial:
                 )
                 show = False
                 continue
-            if command == "show":
-                show, turn = True, None
+            if command in ("show", "v"):  # the card, as the plain mode's game shows it
+                self.say(*show_lines(run.state))
+                show = False
                 continue
             if command == "skip":
                 self.service.tutorial_skip(lesson.key)
