@@ -79,6 +79,8 @@ def boxes_inside(page, selector, width, height):
         (PHONE, 4, "fr", "yatzy"),
         (PHONE, 4, "en", "maxi-yatzy"),
         (PHONE, 2, "ja", "triple"),
+        (PHONE, 4, "fr", "maxi-yatzy"),
+        (PHONE, 2, "ja", "maxi-yatzy"),
     ],
     ids=[
         "1280-en-4",
@@ -92,6 +94,8 @@ def boxes_inside(page, selector, width, height):
         "360-fr-4-yatzy",
         "360-en-4-maxi",
         "360-ja-2-triple",
+        "360-fr-4-maxi",
+        "360-ja-2-maxi",
     ],
 )
 def test_the_board_fits_the_window_during_a_whole_turn(
