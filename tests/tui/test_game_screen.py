@@ -248,7 +248,8 @@ def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
     notes = record_notes(app)
 
     async def script(pilot: Pilot[None]) -> None:
-        assert "z Undo" in screen_text(app)
+        # (the footer is drawn a moment after the screen: wait for it on a loaded machine)
+        await wait_for(pilot, lambda: "z Undo" in screen_text(app))
         await pilot.press("r")
         rolled = app.service.state
         await pilot.press("z")  # a roll cannot be taken back

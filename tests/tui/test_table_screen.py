@@ -17,7 +17,7 @@ from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.table import PointsScreen, TableScreen
 from fivedice.tui.session import TableGame
-from tests.tui.support import SIZE, run, screen_text
+from tests.tui.support import SIZE, run, screen_text, wait_for
 
 
 def make_app(tmp_path: Path) -> tuple[FivediceApp, GameService]:
@@ -215,7 +215,7 @@ def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
     app = FivediceApp(table=TableGame(service, view))
 
     async def script(pilot: Pilot[None]) -> None:
-        assert "p Points" in screen_text(app)
+        await wait_for(pilot, lambda: "p Points" in screen_text(app))  # (the footer, drawn)
         await pilot.press("p")
         await pilot.pause()
         await pilot.press(*"chance 20", "enter")

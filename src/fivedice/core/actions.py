@@ -266,8 +266,6 @@ def parse_action(text: str, dice: int | None = DICE_COUNT) -> Action:
     )
 
 
-NOTATION_HELP = N_("actions are: roll | hold 1 3 5 | release 2 | score full_house | score 2:chance")
-
 TABLE_NOTATION_HELP = N_(
     "at the table: dice 3 3 3 5 5 (or dice 33355) | score full_house | score full_house 25 | undo"
 )
