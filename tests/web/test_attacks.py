@@ -49,7 +49,9 @@ HEADER_TIMEOUT = 3.0
 ATTACKS = 1100
 WORKER_ATTACKS = 600  # per attack on two workers: more than both workers let one address hold
 PLAYER_BOUND = 1.0  # seconds: the "answered within 1 s" (idle: ~5 ms)
-CLOSE_MARGIN = 2.0  # seconds a closing may come after the header timeout on a loaded machine
+CLOSE_MARGIN = 4.0  # seconds a closing may come after the header timeout on a loaded machine
+# (the attacker's own event loop, juggling 1,100 sockets beside a busy test worker, notices a
+# close late; what matters is that nothing is still open at HEADER_TIMEOUT + CLOSE_MARGIN + 1)
 SERVER_SECRET = "a-secret-for-this-test-only"
 SHEET_RATE = "6/minute"  # (the default 20 would take the test 8–26 s to use up)
 RENDERING_MEDIAN_BOUND = 0.2  # seconds: 0.3–0.5 s with 8 renders at once, 20–40 ms one by one
@@ -239,7 +241,8 @@ def test_one_address_cannot_starve_a_player(server):
     # were refused at once (429) or reset, none left open.
     timed_out = [took for outcome, took in first if outcome == "closed" and took >= 1.0]
     assert len(timed_out) >= 40, sorted(first)
-    assert all(HEADER_TIMEOUT - 0.5 <= took <= HEADER_TIMEOUT + CLOSE_MARGIN for took in timed_out)
+    late = [t for t in timed_out if not HEADER_TIMEOUT - 0.5 <= t <= HEADER_TIMEOUT + CLOSE_MARGIN]
+    assert not late, sorted(late)
     assert not [outcome for outcome, _took in first if outcome == "open"]
     assert sum(outcome == "429" for outcome, _took in first) >= 10
     # Of the streams, one address holds at most its share; the rest were told to retry.
