@@ -302,7 +302,7 @@ class PageGuard:
         status = 403
         body = b""
         if refusal is None:
-            body, too_big = await _read_body(receive)
+            body, too_big = await read_body(receive)
             expected = csrf_token(self.signer, form_session) if form_session else state.get("csrf")
             if too_big:
                 refusal, status = N_("the form is too large"), 413
@@ -490,8 +490,9 @@ def _expired_cookie(name: str, secure: bool) -> bytes:
     return (text + ("; Secure" if secure else "")).encode()
 
 
-async def _read_body(receive: Receive) -> tuple[bytes, bool]:
-    """The whole request body, unless it is larger than MAX_FORM_BYTES (then True)."""
+async def read_body(receive: Receive, most: int = MAX_FORM_BYTES) -> tuple[bytes, bool]:
+    """The whole request body, unless it is larger than `most` bytes: then no more of it is
+    read and the answer is (b"", True)."""
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -500,7 +501,7 @@ async def _read_body(receive: Receive) -> tuple[bytes, bool]:
             return b"".join(chunks), False
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_FORM_BYTES:
+        if size > most:
             return b"", True
         chunks.append(chunk)
         if not message.get("more_body", False):

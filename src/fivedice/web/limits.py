@@ -35,7 +35,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from fivedice.web.guard import LANG_COOKIE, replay_body
+from fivedice.web.guard import LANG_COOKIE, read_body, replay_body
 from fivedice.web.wording import gettext_for, pick_language
 
 MAX_JSON_DEPTH = 32
@@ -214,8 +214,8 @@ class RequestLimits:
             await self._too_large(scope, send, is_api)
             return
         if length or _header(scope, b"transfer-encoding") is not None:
-            body, complete = await self._read_body(receive)
-            if not complete:
+            body, too_large = await read_body(receive, self.limits.max_body_bytes)
+            if too_large:
                 await self._too_large(scope, send, is_api)
                 return
             if is_api and json_depth_exceeds(body):
@@ -246,22 +246,6 @@ class RequestLimits:
             self.streams[address] -= 1
             if not self.streams[address]:
                 del self.streams[address]
-
-    async def _read_body(self, receive: Receive) -> tuple[bytes, bool]:
-        """The body, or False once it passed the bound (and no more of it is read)."""
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return b"".join(chunks), True
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limits.max_body_bytes:
-                return b"", False
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks), True
 
     async def _too_large(self, scope: Scope, send: Send, is_api: bool) -> None:
         limit = self.limits.max_body_bytes
