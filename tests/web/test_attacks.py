@@ -238,10 +238,13 @@ def test_one_address_cannot_starve_a_player(server):
     assert len(answers) >= 20
     assert all(isinstance(took, float) and took < PLAYER_BOUND for took in answers), answers
     # The half-sent requests the server took were closed at the header timeout; the rest
-    # were refused at once (429) or reset, none left open.
-    timed_out = [took for outcome, took in first if outcome == "closed" and took >= 1.0]
+    # were refused at once (429) or reset, none left open. (A refusal closed at once may be
+    # noticed a second or more late by this busy event loop, so what was closed at the
+    # header timeout is told apart by time: nothing the server took closes before it.)
+    closed = [took for outcome, took in first if outcome == "closed"]
+    timed_out = [took for took in closed if took >= HEADER_TIMEOUT - 0.5]
     assert len(timed_out) >= 40, sorted(first)
-    late = [t for t in timed_out if not HEADER_TIMEOUT - 0.5 <= t <= HEADER_TIMEOUT + CLOSE_MARGIN]
+    late = [took for took in timed_out if took > HEADER_TIMEOUT + CLOSE_MARGIN]
     assert not late, sorted(late)
     assert not [outcome for outcome, _took in first if outcome == "open"]
     assert sum(outcome == "429" for outcome, _took in first) >= 10
