@@ -386,7 +386,25 @@ def load_or_compute(
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(temporary)
+            _keep_cache_in_bounds(table.rules, cache_dir)
     return result
+
+
+def _keep_cache_in_bounds(rules: RuleSet, cache_dir: str | os.PathLike[str] | None) -> None:
+    """The breakdown counts towards its table's size in the cache (`cache.companions`): the
+    cache is pruned to its limit after writing one, as after writing a table."""
+    import time
+
+    from fivedice.strategy.cache import (
+        cache_limit_bytes,
+        cache_path,
+        cache_pin_seconds,
+        prune_cache,
+    )
+
+    table_path = cache_path(rules, cache_dir)
+    pinned_since = time.time() - cache_pin_seconds()
+    prune_cache(table_path.parent, cache_limit_bytes(), keep=table_path, pinned_since=pinned_since)
 
 
 _LOADED: dict[tuple[RuleSet, bool, str | None], BreakdownTable] = {}
