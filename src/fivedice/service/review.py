@@ -43,13 +43,15 @@ def replay_in_effect(
 class Reviews(SavedGames):
     """Reviews of saved games (part of `GameService`)."""
 
-    def review(self, game_id: int) -> GameReview:
+    def review(self, game_id: int, explain: bool | None = False) -> GameReview:
         """Every decision of every seat of a finished or abandoned game against the best one.
 
         Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
         marked so, for several). With several seats every curve point has the winning
         chances of its moment (`game_win_chances`). Abandoned games can be reviewed too:
         they can no longer be played on, so a review helps no one against the others.
+        `explain`: one-column decisions get their reasons (`Decision.reasons`): True
+        computes the breakdown if needed, None uses it only if at hand (a web page).
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
@@ -80,4 +82,5 @@ class Reviews(SavedGames):
                 status=record.status or "",
                 estimate_options=estimated_hints,
                 win_chances=game_win_chances,
+                explain=explain,
             )

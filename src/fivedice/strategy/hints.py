@@ -112,6 +112,11 @@ class Hint:
             return f"score {self.category.key}"
         return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
 
+    def reasons(self, other: Hint, count: int | None = None) -> tuple[Reason, ...]:
+        """What makes this option better than `other`, component by component (see
+        `reasons`); () without breakdowns."""
+        return reasons(self, other, REASONS if count is None else count)
+
     def is_choice(
         self,
         keep: Sequence[int] | None = None,

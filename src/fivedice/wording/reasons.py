@@ -3,7 +3,7 @@ and each box's chance this turn.
 
 The numbers are the exact breakdowns the service hands out with a hint (`Hint.parts`,
 `Hint.chances`; `fivedice.strategy.breakdown`); which components make the difference is the
-strategy layer's (`hints.reasons`); this module only words them:
+strategy layer's (`Hint.reasons`); this module only words them:
 
     keep 2 3 4 rather than keep 6 6: +6.2 in Small straight, +4.1 in Large straight;
     −3.0 in Sixes, −2.1 in Upper bonus
@@ -13,21 +13,26 @@ strategy layer's (`hints.reasons`); this module only words them:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fivedice.core.errors import N_
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats
-from fivedice.strategy.hints import Hint, Reason, reasons
 from fivedice.wording.boxes import CARD_LABELS, box_name, card_label
 from fivedice.wording.coach import choice_text
+
+if TYPE_CHECKING:
+    from fivedice.strategy.hints import Hint, Reason
 
 __all__ = [
     "NO_EXACT_BREAKDOWN",
     "REASONS_PREPARED",
     "chance_text",
     "component_name",
+    "difference_lines",
     "reason_text",
     "why_lines",
+    "why_short",
     "why_text",
 ]
 
@@ -75,7 +80,7 @@ def why_text(rules: RuleSet, better: Hint, other: Hint) -> str | None:
     Small straight, …"); None when the hints carry no breakdown."""
     if better.parts is None or other.parts is None:
         return None
-    items = reasons(better, other)
+    items = better.reasons(other)
     names = {
         "better": choice_text(better.keep, better.category, better.column),
         "other": choice_text(other.keep, other.category, other.column),
@@ -97,6 +102,25 @@ def chance_text(rules: RuleSet, hint: Hint, limit: int = CHANCES) -> str | None:
         for key, chance in hint.chances[:limit]
     ]
     return _("Chances this turn: {chances}").format(chances=_(", ").join(items))
+
+
+def why_short(rules: RuleSet, options: Sequence[Hint]) -> str | None:
+    """The reasons in one line under a hint: the best option against the next, without
+    naming them ("Why: +0.6 in Upper bonus, +0.5 in Yahtzee; −0.2 in Fives"); None without a
+    breakdown or a difference worth saying."""
+    if len(options) < 2:
+        return None
+    items = options[0].reasons(options[1])
+    if not items:
+        return None
+    return _("Why: {reasons}").format(reasons=reason_text(rules, items))
+
+
+def difference_lines(rules: RuleSet, better: Hint, other: Hint) -> list[str]:
+    """The reasons one a line, for a narrow panel: "  +6.2 Small straight", "  −3.0 Sixes"."""
+    return [
+        f"{signed(points):>6} {component_name(rules, key)}" for key, points in better.reasons(other)
+    ]
 
 
 def why_lines(rules: RuleSet, options: Sequence[Hint], chosen: Hint | None = None) -> list[str]:
