@@ -486,16 +486,15 @@ class OptionBreakdown:
             box), this turn ends with that box scored for more than 0 points (the box's own
             points; bonuses aside)}, for every box with a chance above 0. For a box: that box,
             1.0 if the dice score there, else empty.
+        value: the option's value as the advisor gives it (`advisor.Option.value`, to the
+            last bit); `parts` sum to it to rounding (~1e-12).
     """
 
     keep: Roll | None
     category: Category | None
     parts: dict[str, float]
     chances: dict[str, float]
-
-    @property
-    def value(self) -> float:
-        return sum(self.parts.values())
+    value: float
 
 
 def option_breakdowns(
@@ -555,8 +554,8 @@ def option_breakdowns(
                 for b in range(arrays.boxes)
                 if scoring[b] > 0.0
             }
-        result.append(OptionBreakdown(option.keep, option.category, breakdown.named(vector),
-                                      chances))  # fmt: skip
+        named = breakdown.named(vector)
+        result.append(OptionBreakdown(option.keep, option.category, named, chances, option.value))
     return result
 
 

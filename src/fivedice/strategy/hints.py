@@ -277,7 +277,7 @@ def _explained_hints(
     best = explained[0].value if explained else 0.0
     hints = []
     for option in explained:
-        value = option.value
+        value = option.value  # the advisor's, to the last bit (the parts sum to it ~1e-12)
         chances = None
         if option.keep is not None:
             chances = tuple(sorted(option.chances.items(), key=lambda item: -item[1]))
