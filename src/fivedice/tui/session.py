@@ -126,7 +126,7 @@ class TableGame(ServiceGame):
 
     def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Hint]:
         """The coach's options for typed (or entered) dice with `rolls_left`."""
-        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left)
+        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left, explain=True)
         return hints
 
 

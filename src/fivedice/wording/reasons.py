@@ -116,10 +116,13 @@ def why_short(rules: RuleSet, options: Sequence[Hint]) -> str | None:
     return _("Why: {reasons}").format(reasons=reason_text(rules, items))
 
 
-def difference_lines(rules: RuleSet, better: Hint, other: Hint) -> list[str]:
-    """The reasons one a line, for a narrow panel: "  +6.2 Small straight", "  −3.0 Sixes"."""
+def difference_lines(rules: RuleSet, better: Hint, other: Hint, every: bool = False) -> list[str]:
+    """The reasons one a line, for a narrow panel: "  +6.2 Small straight", "  −3.0 Sixes";
+    `every`: every component that differs (by 0.05 or more), not only the largest few."""
+    count = len(better.parts or ()) if every else None
     return [
-        f"{signed(points):>6} {component_name(rules, key)}" for key, points in better.reasons(other)
+        f"{signed(points):>6} {component_name(rules, key)}"
+        for key, points in better.reasons(other, count)
     ]
 
 

@@ -61,7 +61,7 @@ from fivedice.wording.moves import (
     turn_news_sentences,
     undo_sentence,
 )
-from fivedice.wording.reasons import chance_text, reason_text, why_lines, why_text
+from fivedice.wording.reasons import chance_text, reason_text, why_lines, why_short, why_text
 from fivedice.wording.rules import box_rule, box_sentence, describe_rules, rules_title
 
 __all__ = [
@@ -121,6 +121,7 @@ __all__ = [
     "upper_bonus_label",
     "upper_total_label",
     "why_lines",
+    "why_short",
     "why_text",
     "yahtzee_bonus_label",
 ]

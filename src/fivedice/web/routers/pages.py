@@ -296,7 +296,7 @@ def board_context(
                 hint_why = [gettext(REASONS_PREPARED)]  # the breakdown is being prepared
             if len(hints) > 1:
                 hint_more = in_language(
-                    visitor.language, difference_lines, state.rules, hints[0], hints[1]
+                    visitor.language, difference_lines, state.rules, hints[0], hints[1], True
                 )
             for option in hint:
                 if option["kind"] == "score" and option["column"] and state.rules.columns > 1:
