@@ -60,6 +60,7 @@ __all__ = [
     "UPPER_BONUS",
     "BreakdownTable",
     "OptionBreakdown",
+    "breakdown_for",
     "breakdown_if_ready",
     "breakdown_of",
     "compute_breakdown",
@@ -451,6 +452,24 @@ def breakdown_if_ready(rules: RuleSet) -> BreakdownTable | None:
             _BACKGROUND.add(rules)
             threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
     return None
+
+
+def breakdown_for(table: StrategyTable, *, wait: bool) -> BreakdownTable | None:
+    """The breakdown of a table already at hand (the coach's): computed now if needed
+    (`wait`), else only if at hand (`breakdown_if_ready`). Kept in memory as `breakdown_of`
+    keeps it."""
+    key = (table.rules, True, None)
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
+    if not wait:
+        return breakdown_if_ready(table.rules)
+    with _LOADING:
+        if key not in _LOADED:
+            if len(_LOADED) >= 2:
+                _LOADED.pop(next(iter(_LOADED)))
+            _LOADED[key] = load_or_compute(table)
+        return _LOADED[key]
 
 
 def _prepare(rules: RuleSet) -> None:

@@ -232,16 +232,10 @@ def hints_for(
 
         table = load_or_solve(state.rules)
     breakdown = None
-    if explain is None:
-        from fivedice.strategy.breakdown import breakdown_if_ready
+    if explain is not False:
+        from fivedice.strategy.breakdown import breakdown_for
 
-        breakdown = breakdown_if_ready(state.rules)
-    elif explain:
-        from fivedice.strategy.breakdown import breakdown_of
-
-        breakdown = breakdown_of(state.rules)
-    if breakdown is not None and breakdown.rules != table.rules:
-        breakdown = None
+        breakdown = breakdown_for(table, wait=bool(explain))
     return exact_hints(table, state, breakdown)
 
 

@@ -291,15 +291,14 @@ def exact_options(table: StrategyTable, breakdown: BreakdownTable | None = None)
     return options
 
 
-def _breakdown(rules: RuleSet, explain: bool | None) -> BreakdownTable | None:
+def _breakdown(table: StrategyTable, explain: bool | None) -> BreakdownTable | None:
     """The breakdown for the reasons: computed if needed (True), only if at hand (None),
     or none (False)."""
     if explain is False:
         return None
-    from fivedice.strategy.breakdown import breakdown_if_ready, breakdown_of
+    from fivedice.strategy.breakdown import breakdown_for
 
-    single = rules.replace(column_multipliers=(1,))
-    return breakdown_of(single) if explain else breakdown_if_ready(single)
+    return breakdown_for(table, wait=bool(explain))
 
 
 def expected_to_come(table: StrategyTable, rules: RuleSet, card: ScoreCard) -> float:
@@ -348,7 +347,7 @@ def review_game(
     exact = rules.is_single_column
     table = single_column_table(rules)
     if exact:
-        options_for = exact_options(table, _breakdown(rules, explain))
+        options_for = exact_options(table, _breakdown(table, explain))
     elif estimate_options is not None:
         options_for = estimate_options
     else:
