@@ -22,9 +22,11 @@ from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, formats
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
+from fivedice.wording.review import phase_note, skill_lines, text_skill_chart
 from fivedice.wording.text import box_name, error_text, preset_title
 
 if TYPE_CHECKING:
+    from fivedice.service.games import SkillStats
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -122,10 +124,33 @@ class StatsScreen(RecordsScreen):
             Text(_("Per player and rule preset; practice games are not counted."), style="dim")
         ]
         titles = self.backend.rules_titles()
+        skills: dict[tuple[str, str], list[SkillStats]] = {}
+        for skill in self.backend.skill(self.player):
+            skills.setdefault((skill.profile, skill.rules), []).append(skill)
+        width = max(self.size.width - 6, 40)
         for entry in found:
             parts.append(Text(""))
             parts.extend(stats_block(entry, titles.get(entry.rules)))
+            for skill in skills.get((entry.profile, entry.rules), []):
+                parts.extend(skill_block(skill, width))
+        if skills:
+            parts += [Text(""), Text(phase_note(), style="dim")]
         return Group(*parts)
+
+
+def skill_block(skill: SkillStats, width: int = 76) -> list[RenderableType]:
+    """A player's skill under one preset: the loss per decision (the headline), its trend,
+    the optimal decisions, where the points went, and a chart of it game by game."""
+    title, headline, *details = skill_lines(skill)
+    parts: list[RenderableType] = [
+        Text(title, style="dim"),
+        Text(headline, style="bold"),
+        *(Text(line) for line in details),
+    ]
+    chart = text_skill_chart(skill, width, 9, color=True)
+    if chart is not None:
+        parts.append(Text.from_ansi(chart))
+    return parts
 
 
 def stats_block(entry: ProfileStats, rules: str | None = None) -> list[RenderableType]:
