@@ -171,17 +171,18 @@ def trend_line(trend: SkillTrend | None, exact: bool) -> str:
         verdict = _("better")
     else:
         verdict = _("worse")
+    recent, earlier = points(trend.recent, exact), points(trend.earlier, exact)
+    if trend.window == 1:
+        return _(
+            "Trend: {recent} per decision in the last game, {earlier} in the one before ({verdict})"
+        ).format(recent=recent, earlier=earlier, verdict=verdict)
     return ngettext(
-        "Trend: {recent} per decision in the last game, {earlier} in the one before ({verdict})",
+        "Trend: {recent} per decision in the last {count} game, {earlier} in the {count} "
+        "before ({verdict})",
         "Trend: {recent} per decision in the last {count} games, {earlier} in the {count} "
         "before ({verdict})",
         trend.window,
-    ).format(
-        recent=points(trend.recent, exact),
-        earlier=points(trend.earlier, exact),
-        count=trend.window,
-        verdict=verdict,
-    )
+    ).format(recent=recent, earlier=earlier, count=trend.window, verdict=verdict)
 
 
 def skill_heading() -> str:
