@@ -147,3 +147,14 @@ def test_estimated_rules_are_kept_apart_from_exact_ones(service):
     (triple_game,) = found["triple"].games
     (seat,) = service.review(triple_game.game_id).seats
     assert seat.proficiency == triple_game.proficiency
+
+
+def test_the_move_that_ends_a_game_never_waits_for_a_solve(service, monkeypatch):
+    import fivedice.strategy.cache as cache
+
+    monkeypatch.setattr(cache, "load_cached", lambda rules, **_: None)  # no table solved yet
+    view, losses = play(service, [Seat("Bea")])
+    assert stored(service) == []  # not summarised at the end: that would have solved
+    (entry,) = service.skill()  # the statistics make it (they may solve)
+    assert entry.games[0].game_id == view.game_id
+    assert entry.overall.loss == pytest.approx(sum(losses))

@@ -276,7 +276,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             # The statistics' proficiency of its players, while the table is at hand
             # (a summary that fails now is made when the statistics first need it).
             with contextlib.suppress(FivediceError):
-                self.summarize_game(game_id)
+                self.summarize_game(game_id, may_solve=False)
         return applied
 
     async def apply_action_async(

@@ -98,10 +98,15 @@ class Reviews(SavedGames):
                 win_chances=game_win_chances if with_chances else None,
             )
 
-    def summarize_game(self, game_id: int) -> bool:
+    def summarize_game(self, game_id: int, *, may_solve: bool = True) -> bool:
         """Stores the proficiency of each human seat of a finished game that statistics count
         (not practice); whether it was stored. Never raises for a game that cannot be
         reviewed (unusual rules not solved here, a damaged log): `skill` tries again later.
+
+        Args:
+            game_id: the game.
+            may_solve: False: only if the rules' table is solved already (the move that ends
+                a game is not kept waiting for a solve; the statistics make it later).
 
         Raises:
             StoreUnavailableError: the summary could not be written (nor the game read).
@@ -115,6 +120,8 @@ class Reviews(SavedGames):
         if not humans:
             return False
         try:
+            if not may_solve and not _table_at_hand(record):
+                return False
             review = self._review(record, with_chances=False)
         except (FivediceError, ImportError) as error:
             log.info("game %s not summarised for the statistics: %s", game_id, error)
@@ -166,3 +173,11 @@ class Reviews(SavedGames):
         for (name, rules), games in sorted(groups.items(), key=lambda g: (g[0][0].lower(), g[0])):
             found += skill_stats(name, rules, games)
         return found
+
+
+def _table_at_hand(record: GameRecord) -> bool:
+    """Whether the solved table a review of the game needs is there without solving."""
+    from fivedice.strategy.cache import load_cached
+
+    rules = record.settings.rules
+    return load_cached(rules.replace(column_multipliers=(1,))) is not None
