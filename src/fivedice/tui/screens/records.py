@@ -143,6 +143,7 @@ def skill_block(skill: SkillStats, width: int = 76) -> list[RenderableType]:
     the optimal decisions, where the points went, and a chart of it game by game."""
     title, headline, *details = skill_lines(skill)
     parts: list[RenderableType] = [
+        Text(""),
         Text(title, style="dim"),
         Text(headline, style="bold"),
         *(Text(line) for line in details),
