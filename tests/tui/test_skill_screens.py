@@ -13,7 +13,7 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.i18n import set_language
 from fivedice.service.games import GameService
 from fivedice.tui.app import FivediceApp
-from fivedice.tui.screens.records import StatsScreen
+from fivedice.tui.screens.records import SkillScreen, StatsScreen
 from fivedice.tui.screens.review import ReviewApp
 from tests.support.players import played_games
 from tests.tui.support import SIZE, run, screen_text, use_database, wait_for
@@ -46,23 +46,30 @@ def test_the_review_screen_is_headed_by_the_loss_per_decision(url) -> None:
     asyncio.run(main())
 
 
-def test_the_statistics_screen_shows_each_players_skill_with_a_chart(url) -> None:
+def test_the_skill_screen_shows_each_players_skill_with_a_chart(url) -> None:
     service = GameService.open(url)
     played_games(service, GameSettings(seats=(Seat("Ann"),)), 2)
-    (skill,) = service.skill("Ann")
+    played_games(service, GameSettings(seats=(Seat("Bea"),)))
+    ann, bea = service.skill()
     service.store.close()
     app = FivediceApp()
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.press("s")
         assert isinstance(app.screen, StatsScreen)
-        for _page in range(4):  # the skill part is below the averages per box
-            text = " ".join(screen_text(app).split())
-            if "games played" in text:
-                break
-            await pilot.press("pagedown")
+        await pilot.press("k")  # from the statistics to the skill page
+        assert isinstance(app.screen, SkillScreen)
+        text = " ".join(screen_text(app).split())
+        assert "Skill: every player" in text and "Ann · Classic" in text
         assert "Skill over 2 games" in text
-        assert f"Loss per decision: {skill.overall.loss_per_decision:.2f} points" in text
+        assert f"Loss per decision: {ann.overall.loss_per_decision:.2f} points" in text
         assert "games played" in text  # the chart's x axis
+        await pilot.press("p")  # Ann alone
+        await pilot.press("p")  # Bea alone
+        text = " ".join(screen_text(app).split())
+        assert "Skill: Bea" in text and "Ann ·" not in text
+        assert f"Loss per decision: {bea.overall.loss_per_decision:.2f} points" in text
+        assert "Trend: after two games." in text  # one game: no trend, and no chart
+        assert "games played" not in text
 
     run(app, script, (80, 40))

@@ -22,7 +22,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, formats
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
-from fivedice.wording.review import phase_note, skill_lines, text_skill_chart
+from fivedice.wording.review import phase_note, skill_heading, skill_lines, text_skill_chart
 from fivedice.wording.text import box_name, error_text, preset_title
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ class RecordsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,b", "close", "Back"),
         Binding("s", "show('stats')", "Statistics"),
+        Binding("k", "show('skill')", "Skill"),
         Binding("t", "show('top')", "High scores"),
     ]
     PAGE = ""
@@ -124,17 +125,36 @@ class StatsScreen(RecordsScreen):
             Text(_("Per player and rule preset; practice games are not counted."), style="dim")
         ]
         titles = self.backend.rules_titles()
-        skills: dict[tuple[str, str], list[SkillStats]] = {}
-        for skill in self.backend.skill(self.player):
-            skills.setdefault((skill.profile, skill.rules), []).append(skill)
-        width = max(self.size.width - 6, 40)
         for entry in found:
             parts.append(Text(""))
             parts.extend(stats_block(entry, titles.get(entry.rules)))
-            for skill in skills.get((entry.profile, entry.rules), []):
-                parts.extend(skill_block(skill, width))
-        if skills:
-            parts += [Text(""), Text(phase_note(), style="dim")]
+        return Group(*parts)
+
+
+class SkillScreen(StatsScreen):
+    """Per player and rule preset: the loss per decision over their games, with its trend,
+    the optimal decisions, where the points went, and a chart game by game (`p` cycles the
+    player, as on the statistics page)."""
+
+    PAGE = "skill"
+
+    def heading(self) -> str:
+        if self.player is None:
+            return _("Skill: every player")
+        return _("Skill: {player}").format(player=self.player)
+
+    def body(self) -> RenderableType:
+        skills = self.backend.skill(self.player)
+        if not skills:
+            return Text(_("No games yet: finish a game to see statistics here."), style="dim")
+        parts: list[RenderableType] = [Text(skill_heading(), style="dim")]
+        titles = self.backend.rules_titles()
+        width = max(self.size.width - 6, 40)
+        for skill in skills:
+            rules = titles.get(skill.rules) or preset_title(skill.rules)
+            parts += [Text(""), Text(f"{skill.profile} · {rules}", style="bold underline")]
+            parts.extend(skill_block(skill, width))
+        parts += [Text(""), Text(phase_note(), style="dim")]
         return Group(*parts)
 
 
@@ -143,7 +163,6 @@ def skill_block(skill: SkillStats, width: int = 76) -> list[RenderableType]:
     the optimal decisions, where the points went, and a chart of it game by game."""
     title, headline, *details = skill_lines(skill)
     parts: list[RenderableType] = [
-        Text(""),
         Text(title, style="dim"),
         Text(headline, style="bold"),
         *(Text(line) for line in details),
@@ -270,8 +289,10 @@ def high_score_table(entries: list[HighScore]) -> Table:
 
 
 def records_screen(page: str, backend: Backend) -> RecordsScreen:
-    """The statistics ("stats") or high-score ("top") screen."""
-    return HighScoresScreen(backend) if page == "top" else StatsScreen(backend)
+    """The statistics ("stats"), skill ("skill") or high-score ("top") screen."""
+    if page == "top":
+        return HighScoresScreen(backend)
+    return SkillScreen(backend) if page == "skill" else StatsScreen(backend)
 
 
 def open_records(app: App[Any], page: str, backend: Backend) -> None:
