@@ -158,3 +158,15 @@ def test_the_move_that_ends_a_game_never_waits_for_a_solve(service, monkeypatch)
     (entry,) = service.skill()  # the statistics make it (they may solve)
     assert entry.games[0].game_id == view.game_id
     assert entry.overall.loss == pytest.approx(sum(losses))
+
+
+def test_a_game_no_review_handles_is_stored_as_nothing_to_judge(service):
+    from tests.support.players import played_games
+
+    (game_id,) = played_games(
+        service, GameSettings(seats=(Seat("Bea"),), rules=find_ruleset("maxi-yatzy"))
+    )
+    (row,) = stored(service)  # tried once, never again
+    assert row.game_id == game_id and row.figures["decisions"] == 0
+    assert ReviewSummaries(service.store).unsummarized(PROFICIENCY_METHOD) == []
+    assert service.skill() == []  # and not shown as a game with no decisions

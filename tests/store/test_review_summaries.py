@@ -21,13 +21,16 @@ def figures(loss: float, decisions: int = 39) -> dict[str, float | int | bool]:
 
 
 @pytest.fixture
-def games(service):
+def games(service, monkeypatch):
     """Two finished games that count (Ann alone; Ann and a CPU), a practice game, and none of
     them summarised yet (as games finished before summaries were kept)."""
+    import fivedice.strategy.cache as cache
+
+    monkeypatch.setattr(cache, "load_cached", lambda rules, **_: None)  # no review at the end
     (solo,) = played_games(service, GameSettings(seats=(Seat("Ann"),)))
     (duel,) = played_games(service, GameSettings(seats=(Seat("Ann"), Seat("Cy", "casual"))))
     practice = service.create_game(GameSettings(seats=(Seat("Ann"),)), seed=3)
-    with service.store.writing() as connection:
+    with service.store.writing() as connection:  # (none were made: no table at hand)
         connection.execute(delete(schema.review_summaries))
     return solo, duel, practice.game_id
 

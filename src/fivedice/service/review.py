@@ -23,7 +23,12 @@ from fivedice.service.settings import is_default_human_name, profile_of
 from fivedice.store import FINISHED, IN_PROGRESS
 from fivedice.store.review_summaries import ReviewSummaries
 from fivedice.strategy.hints import estimated_hints
-from fivedice.strategy.limits import SolveNotAllowedError, check_supported, waiting_at_most
+from fivedice.strategy.limits import (
+    SolveNotAllowedError,
+    check_supported,
+    is_supported,
+    waiting_at_most,
+)
 
 if TYPE_CHECKING:
     from fivedice.strategy.review import GameReview, SkillStats
@@ -111,13 +116,20 @@ class Reviews(SavedGames):
         Raises:
             StoreUnavailableError: the summary could not be written (nor the game read).
         """
-        from fivedice.strategy.review import PROFICIENCY_METHOD
+        from fivedice.strategy.review import PROFICIENCY_METHOD, Proficiency
 
         record = self.store.load_game(game_id)
         if record.status != FINISHED or record.practice:
             return False
         humans = [index for index, seat in enumerate(record.settings.seats) if not seat.is_cpu]
         if not humans:
+            return False
+        summaries = ReviewSummaries(self.store)
+        if not is_supported(record.settings.rules):
+            # Never reviewable (Maxi Yatzy's saved rolls): stored as nothing to judge, so
+            # that no statistics view tries it again; `skill` leaves such rows out.
+            nothing = Proficiency(exact=False).figures()
+            summaries.save(game_id, PROFICIENCY_METHOD, dict.fromkeys(humans, nothing))
             return False
         try:
             if not may_solve and not _table_at_hand(record):
@@ -127,7 +139,7 @@ class Reviews(SavedGames):
             log.info("game %s not summarised for the statistics: %s", game_id, error)
             return False
         figures = {seat: review.seats[seat].proficiency.figures() for seat in humans}
-        ReviewSummaries(self.store).save(game_id, PROFICIENCY_METHOD, figures)
+        summaries.save(game_id, PROFICIENCY_METHOD, figures)
         return True
 
     def skill(self, profile: str | None = None) -> list[SkillStats]:
@@ -167,6 +179,8 @@ class Reviews(SavedGames):
         groups: dict[tuple[str, str], list[GameSkill]] = defaultdict(list)
         for row in rows:
             proficiency = Proficiency.from_figures(row.figures)
+            if not proficiency.decisions:
+                continue  # a game with nothing to judge (rules no review handles)
             key = (profile_of(row.profile), row.rules)
             groups[key].append(GameSkill(row.game_id, row.finished_at, proficiency))
         found: list[SkillStats] = []
