@@ -35,6 +35,7 @@ from fivedice.web.guard import (
     parse_public_url,
     session_of,
 )
+from fivedice.web.health import Probes
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
@@ -164,6 +165,9 @@ def create_app(
     )
     # Outermost: a body too large or too deep is refused before the guard or a route reads it.
     app.add_middleware(RequestLimits, limits=limits or EdgeLimits())
+    # Outside even that: a balancer's /healthz and /readyz are never limited, rated or
+    # given a session (web/health.py).
+    app.add_middleware(Probes, store=service.store)
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
