@@ -67,6 +67,7 @@ from fivedice.core.record import (
     rules_to_json,
 )
 from fivedice.store import schema, statements
+from fivedice.store import signals as store_signals
 from fivedice.store.errors import (
     CommitmentUsedError,
     DatabaseDamagedError,
@@ -268,6 +269,7 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.signals = store_signals.StoreSignals()  # errors and retries, for a server's metrics
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -288,7 +290,7 @@ class Store:
                 self._configure_sqlite(self.engine, busy_timeout_ms)
             else:
                 self.engine = create_engine(parsed)
-                self._ping_when_idle(self.engine)
+                self._ping_when_idle(self.engine, self.signals)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(
                 N_("cannot use the database {database}: {reason}"),
@@ -378,7 +380,7 @@ class Store:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     @staticmethod
-    def _ping_when_idle(engine: Engine) -> None:
+    def _ping_when_idle(engine: Engine, signals: store_signals.StoreSignals) -> None:
         """Checks a pooled server connection before use only when it has been idle a while.
 
         A connection that was just used is alive; one left idle may have been closed (the
@@ -401,6 +403,7 @@ class Store:
             except Exception:
                 alive = False
             if not alive:  # the pool drops it and checks out a new connection
+                signals.retry(store_signals.CONNECTION)
                 raise exc.DisconnectionError("the pooled connection was closed")
 
     @contextmanager
@@ -474,7 +477,20 @@ class Store:
             ) from None
 
     def _refusal(self, error: exc.SQLAlchemyError, doing: str) -> StoreError:
-        """`error`, met while trying to `doing`, as the store's typed error."""
+        """`error`, met while trying to `doing`, as the store's typed error (and told to
+        `signals`)."""
+        refusal = self._refusal_of(error, doing)
+        if isinstance(refusal, StoreConflictError):
+            self.signals.error(store_signals.CONFLICT)
+        elif isinstance(refusal, StoreUnavailableError):
+            self.signals.error(store_signals.UNAVAILABLE)
+        elif isinstance(refusal, DatabaseDamagedError):
+            self.signals.error(store_signals.DAMAGED)
+        else:
+            self.signals.error(store_signals.OTHER)
+        return refusal
+
+    def _refusal_of(self, error: exc.SQLAlchemyError, doing: str) -> StoreError:
         kind: type[StoreError] = StoreError
         template = N_("could not {doing} ({database}): {reason}")
         reason = str(error)
