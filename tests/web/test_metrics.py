@@ -200,3 +200,52 @@ def test_the_request_id_is_echoed_and_logged_with_the_game(open_app, json_log):
     text = "\n".join(json.dumps(line) for line in lines)
     assert game["id"] not in text and "x=1" not in text
     assert game["tokens"][0]["token"] not in text
+
+
+@pytest.mark.slow  # (the CPU driver warms its players up first: seconds)
+def test_a_cpu_waiting_for_its_step_is_counted_until_it_moves(service):
+    # A slow pace: the CPU to move waits for its step while the test scrapes.
+    app = create_app(service, SECRET, cpu_delay_ms=60_000, metrics_allow="*")
+    with TestClient(app) as client:
+        before = samples(client.get("/metrics").text)
+        players = [{"name": "Cee", "kind": "cpu"}, {"name": "Ann"}]
+        created = client.post("/api/games", json={"players": players, "seed": 3})
+        assert created.status_code == 201 and created.json()["is_cpu_turn"]
+        waiting = wait_until(
+            lambda: (
+                rise(before, samples(client.get("/metrics").text), "fivedice_cpu_moves_waiting")
+                == 1
+            ),
+            "the CPU's move to be counted as waiting",
+        )
+        assert waiting
+    # The app stopped: its driver's games are no longer waiting here.
+    with TestClient(create_app(service, SECRET, drive_cpus=False, metrics_allow="*")) as client:
+        assert rise(before, samples(client.get("/metrics").text), "fivedice_cpu_moves_waiting") == 0
+
+
+def test_solves_waiting_for_the_solving_slot_are_counted(open_app):
+    import threading
+
+    from fivedice.strategy.limits import solving_slot
+
+    holding, release = threading.Event(), threading.Event()
+
+    def solve() -> None:
+        with solving_slot():
+            holding.set()
+            release.wait(10)
+
+    with TestClient(open_app) as client:
+        before = samples(client.get("/metrics").text)
+        solver = threading.Thread(target=solve)
+        solver.start()
+        try:
+            assert holding.wait(10)
+            during = samples(client.get("/metrics").text)
+        finally:
+            release.set()
+            solver.join()
+        after = samples(client.get("/metrics").text)
+    assert rise(before, during, "fivedice_solves_queued") == 1
+    assert rise(before, after, "fivedice_solves_queued") == 0

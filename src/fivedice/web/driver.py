@@ -35,6 +35,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.service.settings import Level
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_lease import GameLease
+from fivedice.web.logs import GAME, REQUEST_ID
 from fivedice.web.metrics import CPU_MOVES_WAITING, CPU_STEP, count_database_retry
 
 if TYPE_CHECKING:
@@ -146,6 +147,10 @@ class CpuDriver:
             await asyncio.sleep(self.scan_seconds)
 
     async def _drive(self, game_id: int, version: int | None = None) -> None:
+        # This task's log lines name its game, not the request that happened to poke it
+        # (a task starts with a copy of its creator's context; these change only the copy).
+        REQUEST_ID.set(None)
+        GAME.set(game_id)
         try:
             for attempt in range(LEASE_TRIES):
                 if await self.lease.acquire(game_id):
