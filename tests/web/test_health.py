@@ -212,3 +212,12 @@ def test_readyz_on_postgresql_follows_the_server_stopping_and_starting(cluster):
             assert status == 200
     finally:
         service.store.close()
+
+
+def test_a_stopping_worker_is_not_ready_but_alive(app, raw_client):
+    assert raw_client.get("/readyz").status_code == 200
+    app.state.readiness.stop()
+    response = raw_client.get("/readyz")
+    assert response.status_code == 503
+    assert _checks(response) == {"worker": (False, "stopping")}
+    assert raw_client.get("/healthz").status_code == 200

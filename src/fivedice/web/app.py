@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fivedice.core.errors import N_, FivediceError
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService
+from fivedice.service.readiness import check_readiness
 from fivedice.service.solving import SOLVE_QUEUE_WATCHERS
 from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
@@ -36,7 +37,7 @@ from fivedice.web.guard import (
     parse_public_url,
     session_of,
 )
-from fivedice.web.health import Probes
+from fivedice.web.health import Probes, ReadinessProbe
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
@@ -166,6 +167,9 @@ def create_app(
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
     app.state.rates = client_rates
+    # (`app.state.readiness.stop()` when the worker begins to stop: /readyz answers 503.)
+    readiness = ReadinessProbe(lambda: check_readiness(service.store))
+    app.state.readiness = readiness
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
@@ -186,7 +190,7 @@ def create_app(
     app.add_middleware(RequestLimits, limits=limits or EdgeLimits())
     # Outside even that: a balancer's /healthz and /readyz are never limited, rated or
     # given a session (web/health.py).
-    app.add_middleware(Probes, store=service.store)
+    app.add_middleware(Probes, probe=readiness)
     # Outermost: every answer, the probes' too, carries its request id and is counted
     # and logged (web/observe.py); /metrics is answered here.
     app.add_middleware(Observe, game_number=hub.game_id, metrics_from=metrics_from)

@@ -11,7 +11,8 @@ it be sent players?).
   fails the check (a PostgreSQL host that vanished would otherwise hold the probe for
   minutes). One check runs at a time per worker and its answer is reused for
   `READY_FRESH_SECONDS`, so however often (and however many) clients ask, the database sees
-  at most about one query a second from each worker.
+  at most about one query a second from each worker. A worker that is stopping
+  (`ReadinessProbe.stop`) is not ready: check ``worker``, "stopping".
 
 Both are answered by `Probes`, the app's outermost middleware, before anything else runs:
 no session is started, no rate or quota is counted or applied (a balancer's probes are never
@@ -32,11 +33,11 @@ import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from fivedice.service.readiness import DATABASE, MIGRATIONS, Check, Readiness, check_readiness
-from fivedice.store import Store
+from fivedice.service.readiness import DATABASE, MIGRATIONS, Check, Readiness
 
 HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
+WORKER = "worker"  # the check a stopping worker fails
 PROBE_PATHS = frozenset({HEALTH_PATH, READY_PATH})
 READY_TIMEOUT_SECONDS = 2.0
 READY_FRESH_SECONDS = 1.0
@@ -65,9 +66,17 @@ class ReadinessProbe:
         self._fresh_for = READY_FRESH_SECONDS if fresh_for is None else fresh_for
         self._running: asyncio.Future[Readiness] | None = None
         self._last: tuple[float, Readiness] | None = None
+        self._stopping = False
+
+    def stop(self) -> None:
+        """The worker is stopping (SIGTERM): not ready from now on, whatever the checks say,
+        so the balancer sends it nothing new while it finishes what it has."""
+        self._stopping = True
 
     async def readiness(self) -> Readiness:
         """The readiness now (or of at most `fresh_for` seconds ago)."""
+        if self._stopping:
+            return Readiness({WORKER: Check(False, "stopping")})
         last = self._last
         if last is not None and time.monotonic() - last[0] < self._fresh_for:
             return last[1]
@@ -90,9 +99,9 @@ class Probes:
     """ASGI middleware answering `/healthz` and `/readyz` (see the module docstring);
     everything else goes on to `app`."""
 
-    def __init__(self, app: ASGIApp, store: Store, probe: ReadinessProbe | None = None) -> None:
+    def __init__(self, app: ASGIApp, probe: ReadinessProbe) -> None:
         self.app = app
-        self.probe = probe or ReadinessProbe(lambda: check_readiness(store))
+        self.probe = probe
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
