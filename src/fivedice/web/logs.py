@@ -22,13 +22,14 @@ built from the route template and the status alone).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+import orjson
 
 LOG_FORMAT_ENV = "FIVEDICE_LOG_FORMAT"
 LogFormat = Literal["json", "text"]
@@ -46,7 +47,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per record (see the module docstring).
 
     >>> record = logging.LogRecord("fivedice", logging.INFO, "", 0, "hello %s", ("you",), None)
-    >>> json.loads(JsonFormatter().format(record))["event"]
+    >>> orjson.loads(JsonFormatter().format(record))["event"]
     'hello you'
     """
 
@@ -69,7 +70,8 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             line["error"] = f"{type(error).__name__}: {error}"
-        return json.dumps(line, ensure_ascii=False, default=str)
+        # orjson: 5-10x faster than json.dumps, for a line every request writes.
+        return orjson.dumps(line, default=str).decode()
 
 
 class TextFormatter(logging.Formatter):
