@@ -192,12 +192,14 @@ def test_readyz_with_an_allow_list_is_ready_when_its_table_is_cached(
 
 def test_readyz_on_postgresql_follows_the_server_stopping_and_starting(cluster):
     from fivedice.web import create_app
+    from tests.web.scrapes import rise, samples
 
     service = GameService.open(cluster.url)
-    app = create_app(service, SECRET, drive_cpus=False)
+    app = create_app(service, SECRET, drive_cpus=False, metrics_allow="*")
     try:
         with TestClient(app) as client:
             assert client.get("/readyz").status_code == 200
+            before = samples(client.get("/metrics").text)
             cluster.stop()
             down = client.get("/readyz")
             assert down.status_code == 503
@@ -210,6 +212,14 @@ def test_readyz_on_postgresql_follows_the_server_stopping_and_starting(cluster):
                 assert time.monotonic() < deadline, "never ready again"
                 time.sleep(0.2)
             assert status == 200
+            # What the outage cost is counted: errors met, and the listener's reconnection.
+            while True:
+                after = samples(client.get("/metrics").text)
+                if rise(before, after, "fivedice_database_retries_total", where="listener"):
+                    break
+                assert time.monotonic() < deadline, "the listener's retry was not counted"
+                time.sleep(0.2)
+            assert rise(before, after, "fivedice_database_errors_total", kind="unavailable") >= 1
     finally:
         service.store.close()
 

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.support.network import free_port
-from tests.web.test_metrics import samples, value
+from tests.web.scrapes import samples, value
 
 pytestmark = pytest.mark.processes
 
