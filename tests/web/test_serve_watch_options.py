@@ -3,6 +3,7 @@ cleanly (exit 2, a translated message, nothing started)."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -38,4 +39,39 @@ def test_the_text_log_line_carries_the_same_fields():
     record.route = "/api/games/{game_id}"
     text = TextFormatter().format(record)
     assert "INFO" in text and "request" in text and "route=/api/games/{game_id}" in text
-    assert '"route": "/api/games/{game_id}"' in JsonFormatter().format(record)
+    assert json.loads(JsonFormatter().format(record))["route"] == "/api/games/{game_id}"
+
+
+def test_an_exception_is_one_json_line_with_its_traceback():
+    try:
+        raise RuntimeError("the database went away")
+    except RuntimeError:
+        import sys
+
+        record = logging.LogRecord(
+            "uvicorn.error", logging.ERROR, "", 0, "boom", None, sys.exc_info()
+        )
+    text = JsonFormatter().format(record)
+    assert "\n" not in text
+    line = json.loads(text)
+    assert line["error"] == "RuntimeError: the database went away"
+    assert "Traceback" in line["traceback"] and line["level"] == "error"
+
+
+def test_the_access_log_can_be_left_out():
+    from fivedice.web.logs import ACCESS_LOGGER, configure_logging
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        configure_logging("json", access_log=False)
+        assert not logging.getLogger(ACCESS_LOGGER).isEnabledFor(logging.INFO)
+        configure_logging("json")
+        assert logging.getLogger(ACCESS_LOGGER).isEnabledFor(logging.INFO)
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in handlers:
+            root.addHandler(handler)
+        root.setLevel(level)
+        logging.getLogger(ACCESS_LOGGER).setLevel(logging.NOTSET)

@@ -101,6 +101,10 @@ def serve(
             help="The log on stderr: json (one object a line, for a log collector) or text.",
         ),
     ] = "json",
+    access_log: Annotated[
+        bool,
+        typer.Option(help="Log a line for every request (method, route, status, duration)."),
+    ] = True,
     metrics_allow: Annotated[
         str | None,
         typer.Option(
@@ -118,7 +122,7 @@ def serve(
     from fivedice.strategy.limits import SOLVE_RULES_ENV, allowed_rules
     from fivedice.web.guard import PUBLIC_URL_ENV, parse_public_url
     from fivedice.web.limits import EdgeLimits
-    from fivedice.web.logs import LOG_FORMAT_ENV, LOG_FORMATS, configure_logging
+    from fivedice.web.logs import ACCESS_LOG_ENV, LOG_FORMAT_ENV, LOG_FORMATS, configure_logging
     from fivedice.web.metrics import METRICS_ALLOW_ENV, default_metrics_allow, metrics_networks
     from fivedice.web.security import SecretError, load_secret
     from fivedice.web.server import run_server
@@ -130,6 +134,7 @@ def serve(
         )
         raise typer.Exit(2)
     os.environ[LOG_FORMAT_ENV] = log_format  # (each worker sets its log up from it)
+    os.environ[ACCESS_LOG_ENV] = "1" if access_log else "0"
     if metrics_allow is not None:
         os.environ[METRICS_ALLOW_ENV] = metrics_allow
     elif not os.environ.get(METRICS_ALLOW_ENV):

@@ -41,7 +41,11 @@ from fivedice.web.health import Probes, ReadinessProbe
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
-from fivedice.web.logs import configure_logging, log_format_from_environment
+from fivedice.web.logs import (
+    access_log_from_environment,
+    configure_logging,
+    log_format_from_environment,
+)
 from fivedice.web.metrics import (
     LOOPBACK,
     METRICS_ALLOW_ENV,
@@ -289,8 +293,9 @@ def _count_into_metrics(service: GameService) -> None:
 
 def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory);
-    its log in `$FIVEDICE_LOG_FORMAT` (web/logs.py)."""
-    configure_logging(log_format_from_environment())
+    its log in `$FIVEDICE_LOG_FORMAT`, access lines unless `$FIVEDICE_ACCESS_LOG` is 0
+    (web/logs.py)."""
+    configure_logging(log_format_from_environment(), access_log=access_log_from_environment())
     scan = os.environ.get(CPU_SCAN_ENV)
     delay = os.environ.get(CPU_DELAY_ENV)
     return create_app(
