@@ -78,3 +78,23 @@ def test_a_failed_solve_is_reported_and_tried_again_later(solves, monkeypatch):
     _wait_idle(solves)
     assert solves.check() == readiness.Check(True, "1 solved")
     assert len(solves.calls) == 2
+
+
+def test_a_table_found_intact_is_not_read_again_until_its_file_changes(
+    solves, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("FIVEDICE_SOLVE_RULES", "classic")
+    classic = find_ruleset("classic")
+    table = tmp_path / "classic.bin"
+    table.write_bytes(b"a solved table")
+    monkeypatch.setattr(readiness, "cache_path", lambda rules: table)
+    reads = []
+    monkeypatch.setattr(readiness, "load_cached", lambda rules: reads.append(rules) or object())
+    for _ in range(3):
+        assert solves.check() == readiness.Check(True, "1 solved")
+    assert reads == [classic]
+    replaced = tmp_path / "new.bin"
+    replaced.write_bytes(b"another solved table, longer")
+    replaced.replace(table)  # (as the cache writes a table: a new file)
+    assert solves.check() == readiness.Check(True, "1 solved")
+    assert reads == [classic, classic]

@@ -9,7 +9,7 @@ message: a readiness answer is public):
   against a database another version migrated is not ready);
 - **tables**: the strategy tables this server is set to serve. With an allow-list
   (`fivedice serve --solve-only`, `$FIVEDICE_SOLVE_RULES`) every listed table must be solved
-  and intact in the cache (loaded once, then kept in memory); a missing one is solved in the
+  and intact in the cache (read and checked once, then known by its file's stat); a missing one is solved in the
   background, one at a time, and the process is not ready until it is (a balancer sends no
   player to a worker whose first hint would wait for a solve). Without an allow-list tables
   are solved on demand (bounded by `fivedice.strategy.limits`): nothing to wait for.
@@ -24,11 +24,12 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from fivedice.core.record import rules_key
 from fivedice.core.rules import RuleSet
 from fivedice.store import DatabaseDamagedError, Store, StoreError, StoreUnavailableError
-from fivedice.strategy.cache import load_cached, load_or_solve
+from fivedice.strategy.cache import cache_path, load_cached, load_or_solve
 from fivedice.strategy.limits import allowed_rules, is_supported
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ class TableSolves:
         self._lock = threading.Lock()
         self._solving: RuleSet | None = None
         self._failed: dict[RuleSet, float] = {}  # when a solve failed (time.monotonic())
+        self._verified: dict[RuleSet, tuple[int, int]] = {}  # files found intact: their stat
 
     def check(self) -> Check:
         """Whether every table of the allow-list is solved (starts solving a missing one)."""
@@ -102,7 +104,7 @@ class TableSolves:
         missing = [
             rules
             for rules in sorted(allowed, key=rules_key)
-            if is_supported(rules) and load_cached(rules) is None
+            if is_supported(rules) and not self._cached(rules)
         ]
         if not missing:
             return Check(True, f"{len(allowed)} solved")
@@ -123,6 +125,20 @@ class TableSolves:
             return Check(False, f"{len(failed)} cannot be solved")
         return Check(False, f"{len(missing)} of {len(allowed)} being solved")
 
+    def _cached(self, rules: RuleSet) -> bool:
+        """Whether the cache holds an intact table of these rules. A file is read and
+        checked once; after that, while it is the same file (inode and size), its `stat`
+        says so (a table is 8 MB: checking each every second would cost more than
+        the probe is worth)."""
+        signature = _signature(cache_path(rules))
+        if signature is not None and self._verified.get(rules) == signature:
+            return True
+        if load_cached(rules) is None:
+            return False
+        if signature is not None:
+            self._verified[rules] = signature
+        return True
+
     def _solve(self, rules: RuleSet) -> None:
         try:
             load_or_solve(rules)
@@ -133,6 +149,17 @@ class TableSolves:
         finally:
             with self._lock:
                 self._solving = None
+
+
+def _signature(path: Path) -> tuple[int, int] | None:
+    """A file's inode and size (None: no file). A table is replaced, never rewritten in
+    place (`fivedice.strategy.cache`), so a new table is a new inode; the time is left out
+    because every use of a table marks it."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_ino, info.st_size
 
 
 TABLE_SOLVES = TableSolves()
