@@ -9,10 +9,11 @@ message: a readiness answer is public):
   against a database another version migrated is not ready);
 - **tables**: the strategy tables this server is set to serve. With an allow-list
   (`fivedice serve --solve-only`, `$FIVEDICE_SOLVE_RULES`) every listed table must be solved
-  and intact in the cache (read and checked once, then known by its file's stat); a missing one is solved in the
-  background, one at a time, and the process is not ready until it is (a balancer sends no
-  player to a worker whose first hint would wait for a solve). Without an allow-list tables
-  are solved on demand (bounded by `fivedice.strategy.limits`): nothing to wait for.
+  and intact in the cache (read and checked once, then known by its file's stat); a missing
+  one is solved in the background, one at a time, and the process is not ready until it is
+  (a balancer sends no player to a worker whose first hint would wait for a solve). Without
+  an allow-list tables are solved on demand (bounded by `fivedice.strategy.limits`): nothing
+  to wait for.
 
 `check_readiness(service)` runs them (blocking: call it in a thread) and returns a
 `Readiness`.
