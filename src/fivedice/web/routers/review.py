@@ -37,7 +37,7 @@ from fivedice.wording.review import (
     exactness_note,
     percent,
     points,
-    seat_summary,
+    review_headline,
     seat_title,
 )
 from fivedice.wording.text import error_text
@@ -98,7 +98,7 @@ def _seat_context(
         "seat": seat.seat,
         "title": seat_title(seat, level_names),
         "name": seat.name,
-        "summary": seat_summary(seat, exact),
+        "headline": review_headline(seat),
         "costliest": [
             {"line": decision_line(decision, match), "why": decision_why(decision, rules)}
             for decision in seat.costliest
