@@ -3,6 +3,7 @@ independent brute force and simulated games; every option's breakdown against it
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -199,3 +200,22 @@ def test_several_column_rules_have_no_breakdown() -> None:
 
     with pytest.raises(s.UnsupportedRulesError):
         breakdown_of(find_ruleset("triple"), use_cache=False)
+
+
+def test_a_tables_breakdown_counts_towards_its_size_and_goes_with_it(tmp_path) -> None:
+    from fivedice.strategy.cache import companions, prune_cache
+
+    old, new = tmp_path / "strategy-old.bin", tmp_path / "strategy-new.bin"
+    for path, size in ((old, 100), (new, 100)):
+        path.write_bytes(b"x" * size)
+    breakdown = tmp_path / "breakdown1-old.npy"
+    moments = tmp_path / "moments1-old.npy"
+    breakdown.write_bytes(b"x" * 500)
+    moments.write_bytes(b"x" * 50)
+    os.utime(old, (1, 1))  # the least recently used
+    assert companions(old) == [breakdown, moments]
+    assert companions(new) == []
+    # The tables alone (200 bytes) fit in 300; with the old one's breakdown they do not.
+    deleted = prune_cache(tmp_path, 300, keep=new)
+    assert set(deleted) == {old, breakdown, moments}
+    assert new.exists() and not breakdown.exists()
