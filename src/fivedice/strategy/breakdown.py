@@ -46,7 +46,7 @@ from numba import njit, prange
 
 from fivedice.core.card import Column
 from fivedice.core.categories import Category
-from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
+from fivedice.core.dice import Roll, check_roll
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
@@ -80,8 +80,13 @@ EXTRA_BONUS = "yahtzee_bonus"
 
 
 @njit(cache=True, nogil=True)
-def _walk_forward(roll_mass: FloatArray, rolls_left: int, best_keep: IntArray, add_face: IntArray,
-                  keep_mass: FloatArray) -> None:  # fmt: skip
+def _walk_forward(
+    roll_mass: FloatArray,
+    rolls_left: int,
+    best_keep: IntArray,
+    add_face: IntArray,
+    keep_mass: FloatArray,
+) -> None:
     """Turns `roll_mass`, the chance of holding each roll with `rolls_left` rolls left, into
     the chance of each roll the turn ends with, following the policy's keeps (in place)."""
     first_roll = add_face.shape[0] - roll_mass.shape[0]
@@ -118,8 +123,17 @@ def _first_roll(add_face: IntArray) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add_state(acc: FloatArray, weight: float, data: FloatArray, index: IntArray, mask: int,
-               up: int, armed: int, boxes: int, bonuses: int) -> None:  # fmt: skip
+def _add_state(
+    acc: FloatArray,
+    weight: float,
+    data: FloatArray,
+    index: IntArray,
+    mask: int,
+    up: int,
+    armed: int,
+    boxes: int,
+    bonuses: int,
+) -> None:
     """acc += weight × the stored components of a state (open boxes, then the bonuses)."""
     i = index[mask, up, armed]
     for b in range(boxes):
@@ -132,9 +146,18 @@ def _add_state(acc: FloatArray, weight: float, data: FloatArray, index: IntArray
 
 
 @njit(cache=True, nogil=True)
-def _roll_parts(mask: int, up: int, armed: int, best_box: IntArray, data: FloatArray,
-                index: IntArray, rules: Any, bonuses: int, out: FloatArray,
-                box_points: IntArray) -> None:  # fmt: skip
+def _roll_parts(
+    mask: int,
+    up: int,
+    armed: int,
+    best_box: IntArray,
+    data: FloatArray,
+    index: IntArray,
+    rules: Any,
+    bonuses: int,
+    out: FloatArray,
+    box_points: IntArray,
+) -> None:
     """out[r] = the components of ending the turn with roll r (the policy's box): its box
     points, upper bonus and extra bonus, plus the next state's components; box_points[r] =
     the points of the box alone."""
@@ -154,8 +177,16 @@ def _roll_parts(mask: int, up: int, armed: int, best_box: IntArray, data: FloatA
 
 
 @njit(cache=True, nogil=True)
-def _policy(mask: int, up: int, armed: int, values: FloatArray, rules: Any, levels: int,
-            dice: Any, work: Any) -> None:  # fmt: skip
+def _policy(
+    mask: int,
+    up: int,
+    armed: int,
+    values: FloatArray,
+    rules: Any,
+    levels: int,
+    dice: Any,
+    work: Any,
+) -> None:
     """The policy's keeps (work[2]) and boxes (work[3]) for a turn (`kernel.turn`)."""
     score, joker_score, arms, all_same, config = rules
     add_face, remove_face, probability = dice
@@ -177,9 +208,17 @@ def _work(levels: int, rolls: int, keeps: int, boxes: int, stride: int) -> Any:
 
 
 @njit(cache=True, parallel=True)
-def _breakdown_batch(states: Any, offsets: IntArray, values: FloatArray, data: FloatArray,
-                     index: IntArray, rules: Any, dice: Any, levels: int,
-                     bonuses: int) -> None:  # fmt: skip
+def _breakdown_batch(
+    states: Any,
+    offsets: IntArray,
+    values: FloatArray,
+    data: FloatArray,
+    index: IntArray,
+    rules: Any,
+    dice: Any,
+    levels: int,
+    bonuses: int,
+) -> None:
     """Fills the components of a layer's `states` (masks, ups, armeds) at their `offsets`."""
     masks, ups, armeds = states
     add_face, probability = dice[0], dice[2]
@@ -310,8 +349,17 @@ class BreakdownTable:
         bonus, extra bonus)."""
         arrays = s._rule_arrays(self.rules)
         out = np.zeros(arrays.boxes + 2)
-        _add_state(out, 1.0, self.data, self.index, mask, min(up, self.table.upper_cap),
-                   int(armed), arrays.boxes, _bonuses(self.rules))  # fmt: skip
+        _add_state(
+            out,
+            1.0,
+            self.data,
+            self.index,
+            mask,
+            min(up, self.table.upper_cap),
+            int(armed),
+            arrays.boxes,
+            _bonuses(self.rules),
+        )
         return out
 
     def state(self, mask: int, up: int, armed: bool) -> dict[str, float]:
@@ -537,18 +585,31 @@ def option_breakdowns(
     roll = s.ROLL_INDEX[check_roll(dice)]
     levels = rules.rolls_per_turn
     dice_tables = arrays.dice
-    work = _work(levels, len(dice_tables.rolls), len(dice_tables.keeps), arrays.boxes,
-                 int(arrays.config[CFG_STRIDE]))  # fmt: skip
+    work = _work(
+        levels,
+        len(dice_tables.rolls),
+        len(dice_tables.keeps),
+        arrays.boxes,
+        int(arrays.config[CFG_STRIDE]),
+    )
     dice_arrays = (dice_tables.add_face, dice_tables.remove_face, dice_tables.probability)
-    _policy(mask, up, int(armed), breakdown.values, arrays.kernel_rules, levels, dice_arrays,
-            work)  # fmt: skip
+    _policy(mask, up, int(armed), breakdown.values, arrays.kernel_rules, levels, dice_arrays, work)
     rolls = len(dice_tables.rolls)
     parts = np.empty((rolls, arrays.boxes + 2))
     box_points = np.empty(rolls, dtype=np.int64)
     bonuses = _bonuses(rules)
-    _roll_parts(mask, up, int(armed), work[3], breakdown.data, breakdown.index,
-                arrays.kernel_rules, bonuses, parts, box_points)  # fmt: skip
-    keep_index = {keep: k for k, keep in enumerate(ALL_KEEPS)}
+    _roll_parts(
+        mask,
+        up,
+        int(armed),
+        work[3],
+        breakdown.data,
+        breakdown.index,
+        arrays.kernel_rules,
+        bonuses,
+        parts,
+        box_points,
+    )
     result = []
     for option in options:
         if option.category is not None:
@@ -560,12 +621,21 @@ def option_breakdowns(
             vector[b] += points
             vector[arrays.boxes] += upper
             vector[arrays.boxes + 1] += extra
-            _add_state(vector, 1.0, breakdown.data, breakdown.index, after, total,
-                       armed_after, arrays.boxes, bonuses)  # fmt: skip
+            _add_state(
+                vector,
+                1.0,
+                breakdown.data,
+                breakdown.index,
+                after,
+                total,
+                armed_after,
+                arrays.boxes,
+                bonuses,
+            )
             chances = {option.category.key: 1.0} if points > 0 else {}
         else:
             assert option.keep is not None
-            mass = _final_rolls(keep_index[option.keep], rolls_left, work[2], dice_tables)
+            mass = _final_rolls(s.KEEP_INDEX[option.keep], rolls_left, work[2], dice_tables)
             vector = mass @ parts
             scoring = np.bincount(work[3], weights=mass * (box_points > 0), minlength=arrays.boxes)
             chances = {
