@@ -11,7 +11,8 @@
    up to `MAX_CONDITIONS` conditions (grown one condition at a time), the rule that saves the
    most points over the recorded positions, while one saves at least `min_gain` a game.
 4. **Worth.** Each rule's worth is the mean points a game loses when it is left out, over
-   games played with common random numbers (`guide_play`).
+   games played with common random numbers (`guide_play`); a rule that does not pay (worth
+   0 or less) is left out, the weakest first, and the worths measured again.
 
 Points per game over positions: the positions come from whole games, so the points a rule
 saves summed over them, divided by the number of games, is its saving a game.
@@ -359,13 +360,25 @@ def measure(
     rules_name: str,
     say: Callable[[str], None],
 ) -> Guide:
-    """The guide with each rule's worth and its mean score measured by simulation."""
-    base = mean_score(guide, rules, worth_games, seed)
-    worths = []
-    for i in range(len(guide.keep_rules)):
-        without = replace(guide, keep_rules=guide.keep_rules[:i] + guide.keep_rules[i + 1 :])
-        worths.append(float((base - mean_score(without, rules, worth_games, seed)).mean()))
-        say(f"rule {i + 1} worth {worths[-1]:.2f}")
+    """The guide with each rule's worth and its mean score measured by simulation.
+
+    A keep rule whose measured worth is not above 0 does not pay: the least worth of them is
+    dropped and the worths are measured again, until every rule pays.
+    """
+    while True:
+        base = mean_score(guide, rules, worth_games, seed)
+        worths = []
+        for i in range(len(guide.keep_rules)):
+            without = replace(guide, keep_rules=guide.keep_rules[:i] + guide.keep_rules[i + 1 :])
+            worths.append(float((base - mean_score(without, rules, worth_games, seed)).mean()))
+            say(f"rule {i + 1} worth {worths[-1]:.2f}")
+        if not worths or min(worths) > 0:
+            break
+        weakest = int(np.argmin(worths))
+        say(f"rule {weakest + 1} does not pay ({worths[weakest]:.2f}): left out")
+        guide = replace(
+            guide, keep_rules=guide.keep_rules[:weakest] + guide.keep_rules[weakest + 1 :]
+        )
     greedy = replace(guide, pars=(0.0,) * len(guide.pars), upper_weight=0.0)
     box_worth = float((base - mean_score(greedy, rules, worth_games, seed)).mean())
     flat = replace(guide, upper_weight=0.0)
