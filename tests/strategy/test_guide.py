@@ -238,3 +238,45 @@ def test_the_guide_level_plays_legal_complete_games_through_the_service(preset):
     assert game.state.is_match_over
     assert all(card.is_complete for card in game.state.cards)
     assert steps >= 2 * 13 * 2  # at least a roll and a score a turn
+
+
+@pytest.mark.slow
+def test_the_learner_finds_the_rule_hidden_in_the_losses():
+    """Decisions where keeping high dice is best exactly when the dice add up to 20 or more
+    and Chance is open, and the default (the most common face) best otherwise: the learner
+    states that one rule, and the box tuner finds pars that copy the solver's choices."""
+    import numpy as np
+
+    from fivedice.strategy.guide import ACTIONS, FEATURES, MOST
+    from fivedice.strategy.guide_derive import Samples, box_loss, learn_keep_rules, tune_box_rules
+
+    rng = np.random.default_rng(1)
+    count = 800
+    values = rng.integers(0, 2, size=(count, len(FEATURES)))
+    values[:, FEATURES.index("sum")] = rng.integers(5, 31, size=count)
+    values[:, FEATURES.index("chance_open")] = rng.integers(0, 2, size=count)
+    wanted = (values[:, FEATURES.index("sum")] >= 20) & (
+        values[:, FEATURES.index("chance_open")] == 1
+    )
+    loss = np.full((count, len(ACTIONS)), 3.0)
+    high = ACTIONS.index("high4")
+    loss[wanted, high] = 0.0
+    loss[~wanted, MOST] = 0.0
+    # Two legal boxes: the solver takes box 1 only when it earns more than 10 points more.
+    points = np.full((count, 13), -1)
+    points[:, :2] = rng.integers(0, 30, size=(count, 2))
+    value = np.where(points >= 0, points.astype(float), -np.inf)
+    value[:, 1] -= 10.5
+    samples = Samples(100, values, loss, points, value, np.zeros(count, dtype=np.int64))
+    rules = learn_keep_rules(samples, most_rules=5)
+    assert len(rules) == 1
+    assert ACTIONS[rules[0].action] == "high4"
+    assert {(FEATURES[c.feature], c.low, c.high) for c in rules[0].conditions} == {
+        ("sum", 20, 30),
+        ("chance_open", 1, 1),
+    }
+    start = np.zeros(13)
+    pars, _ = tune_box_rules(samples, start, 0.0, rounds=1)
+    assert box_loss(samples, start, 0.0) > 0
+    assert box_loss(samples, pars, 0.0) == 0
+    assert 10 <= pars[1] - pars[0] < 11
