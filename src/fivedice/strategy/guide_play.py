@@ -2,14 +2,15 @@
 
 The guide's decisions are plain Python (`guide.Guide.keep`, `guide.choose_box_index`); the
 legal boxes and their points come from the CPU kernels (`policy.legal_boxes`,
-`policy.placement`), so a game here scores exactly as the game engine would. Each game draws
-its dice from its own `random.Random(seed, game)`, so two guides given the same seed face the
-same dice until their decisions differ (common random numbers: sharper comparisons).
+`policy.placement`), so a game here scores exactly as the game engine would. Game number g
+under a seed draws its dice from the same splitmix64 stream, in the same order, as the
+simulator's games of every other level (`playout.game_seeds`, `playout.next_random`): the
+guide and any other level, or two guides, given the same seed face the same dice until their
+decisions differ (common random numbers: sharper comparisons).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -18,10 +19,11 @@ import numpy as np
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.guide import YAHTZEE, Guide, Position, bonus_threshold, choose_box_index
+from fivedice.strategy.playout import game_seeds
 from fivedice.strategy.policy import column_key, legal_boxes, placement
 from fivedice.strategy.rule_arrays import CFG_THRESHOLD, CFG_UPPER_BONUS, CFG_YAHTZEE_BONUS
 
-__all__ = ["GameResult", "game_rng", "play_guide_game", "play_guide_games"]
+__all__ = ["GameResult", "SplitMix", "game_rng", "play_guide_game", "play_guide_games"]
 
 
 @dataclass(frozen=True)
@@ -35,17 +37,44 @@ class GameResult:
     extra_yahtzees: int
 
 
-def game_rng(seed: int, game: int) -> random.Random:
-    """The dice of game number `game` under `seed` (the same whoever plays it)."""
-    return random.Random(seed * 1_000_003 + game)
+MASK = (1 << 64) - 1
 
 
-def _roll(counts: list[int], dice: int, rng: random.Random) -> None:
+class SplitMix:
+    """splitmix64 in plain Python: the same uniform numbers as `playout.next_random` from
+    the same state.
+
+    >>> from fivedice.strategy.playout import next_random
+    >>> state = np.array([12345], dtype=np.uint64)
+    >>> SplitMix(12345).random() == next_random(state)
+    True
+    """
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK
+
+    def random(self) -> float:
+        """A uniform number in [0, 1)."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        return (z >> 11) * (1.0 / 9007199254740992.0)
+
+
+def game_rng(seed: int, game: int) -> SplitMix:
+    """The dice of game number `game` under `seed`: the simulator's stream for that game
+    (`playout.game_seeds`), whoever plays it."""
+    return SplitMix(int(game_seeds(seed, game + 1)[game, 0]))
+
+
+def _roll(counts: list[int], dice: int, rng: SplitMix) -> None:
     for _ in range(dice):
         counts[int(rng.random() * 6)] += 1
 
 
-def play_guide_game(guide: Guide, rules: RuleSet, rng: random.Random) -> GameResult:
+def play_guide_game(guide: Guide, rules: RuleSet, rng: SplitMix) -> GameResult:
     """One solitaire game of the guide (a single column of the classic boxes)."""
     rt = h.rule_tables(rules)
     dt = h.dice_tables(rt.dice)
@@ -97,8 +126,9 @@ def play_guide_games(
 ) -> Sequence[GameResult]:
     """Games number `first` to `first + games - 1` of the guide under `seed`."""
     results = []
+    seeds = game_seeds(seed, first + games)
     for g in range(first, first + games):
-        results.append(play_guide_game(guide, rules, game_rng(seed, g)))
+        results.append(play_guide_game(guide, rules, SplitMix(int(seeds[g, 0]))))
         if progress is not None and (g + 1 - first) % 1000 == 0:
             progress(g + 1 - first, games)
     return results
