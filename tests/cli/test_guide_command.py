@@ -55,3 +55,12 @@ def test_the_guide_as_a_pdf(tmp_path, language, words):
     # (pypdf reads the Japanese fallback font's characters with a NUL before each)
     text = "\n".join(page.extract_text() for page in reader.pages).replace("\x00", "")
     assert words in text
+
+
+def test_a_bad_paper_size_is_refused_in_the_players_language(tmp_path):
+    target = tmp_path / "guide.pdf"
+    result = run("--lang", "de", "guide", "--paper", "a3", "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("fivedice: ") and "a3" in result.stderr
+    assert "paper is" not in result.stderr  # German, not English
+    assert not target.exists()
