@@ -80,7 +80,10 @@ HELP_TEXTS = (
     N_("Print the results as JSON."),
     N_("Draw the score histogram to this image file."),
     N_("Saved games, newest first: id, start, players, rules, status, actions, totals, kind."),
-    N_("Statistics per player and rule preset (practice games are not counted)."),
+    N_(
+        "Statistics per player and rule preset (practice games are not counted), with each\n"
+        "player's skill: the points lost per decision against optimal play, over their games."
+    ),
     N_("A player's name (default: all)."),
     N_("The ten best solo games per rule preset (practice games are not counted)."),
     N_("The game record as text: settings, seed, and every action with the dice it rolled."),
@@ -107,6 +110,12 @@ HELP_TEXTS = (
     N_("Worker processes (use PostgreSQL for more than a few)."),
     N_("Trust X-Forwarded-* from --forwarded-allow-ips."),
     N_("Proxies whose X-Forwarded-* headers are trusted."),
+    N_("The log on stderr: json (one object a line, for a log collector) or text."),
+    N_("Log a line for every request (method, route, status, duration)."),
+    N_(
+        "Addresses and networks that may read /metrics, comma-separated, or * for everyone; "
+        "default $FIVEDICE_METRICS_ALLOW, else loopback and --forwarded-allow-ips."
+    ),
     N_(
         "The site's address as players see it (https://dice.example.org): invite links use it, "
         "and forms posted from it are accepted; default $FIVEDICE_PUBLIC_URL, else relative "
