@@ -141,6 +141,7 @@ def create_app(
         finally:
             restore_signals()
             forget_hook()
+            STOPPING.reset()  # (stopped: a server started later in this process is not)
             expiring.cancel()
             await driver.stop()
             live.stop()

@@ -53,6 +53,9 @@ GRACEFUL_TIMEOUT_SECONDS = 10
 """How long a stopping worker lets its answers in flight finish (`--graceful-timeout`): an
 action takes milliseconds and a hint waits at most a few seconds for a solve, well within
 it, and it is far below systemd's 90 s before SIGKILL (deploy/fivedice.service)."""
+WORKER_START_SECONDS = 60
+"""How long the supervisor waits for a new worker to serve (and for a worker to answer its
+health ping) before it gives up on it."""
 DRAIN_IDLE_SECONDS = 1.0
 """How long a stopping worker keeps an idle keep-alive connection open for a request that
 may be on its way (answered with `Connection: close`); at most half the graceful timeout."""
@@ -95,6 +98,10 @@ def run_server(
         log_level=log_level,
         access_log=False,
         timeout_graceful_shutdown=graceful_timeout,
+        # A new worker (SIGHUP's rolling restart, or one replacing a worker that ended) may
+        # take a while to serve on a busy host (imports, the CPU players warmed up): uvicorn
+        # gives up on it after 5 s and keeps the old one, so the restart would stop halfway.
+        timeout_worker_healthcheck=WORKER_START_SECONDS,
     )
     if workers == 1:
         uvicorn.Server(config).run()

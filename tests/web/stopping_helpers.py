@@ -1,0 +1,283 @@
+"""What the tests of a gentle stop share: a real `fivedice serve`, players who act without
+pause and keep a ledger of every request, event streams that record how they ended, and the
+check of the ledgers against the stored logs."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from fivedice.store import Store
+from tests.support.network import free_port
+from tests.web.live_helpers import wait_until
+
+SECRET = "the-secret-of-the-gentle-stop-tests"
+
+
+class Serve:
+    """`fivedice serve` in a process of its own (its log in `tmp_path`)."""
+
+    def __init__(
+        self, db: str, tmp_path: Path, *, workers: int = 1, graceful: int = 5, **env: str
+    ) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.graceful = graceful
+        environment = {
+            **os.environ,
+            "FIVEDICE_SECRET": SECRET,
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            **env,
+        }
+        command = [
+            sys.executable, "-m", "fivedice.cli", "serve", "--port", str(self.port),
+            "--db", db, "--workers", str(workers), "--graceful-timeout", str(graceful),
+        ]  # fmt: skip
+        self.log_path = tmp_path / f"serve-{self.port}.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(command, env=environment, stdout=self.log, stderr=self.log)
+        wait_until(self._answers, "the server to start")
+
+    def _answers(self) -> bool:
+        assert self.process.poll() is None, self.log_path.read_text()
+        try:
+            return httpx.get(f"{self.base}/api/games/1-0", timeout=2).status_code == 404
+        except httpx.HTTPError:
+            return False
+
+    def workers(self) -> list[int]:
+        """The worker processes' ids (several workers: the supervisor's children)."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        workers = []
+        for pid in children.read_text().split():
+            with contextlib.suppress(FileNotFoundError):  # (one that just ended)
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    workers.append(int(pid))  # (not multiprocessing's resource tracker)
+        return workers
+
+    def terminate(self) -> float:
+        """SIGTERM, then waits for the exit: the seconds it took."""
+        began = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=self.graceful + 30)
+        return time.monotonic() - began
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=20)
+        self.log.close()
+
+
+def gone(pid: int) -> bool:
+    """Whether a process has exited (a zombie not yet reaped counts)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
+def next_action(state: dict) -> str:
+    """Roll twice, then score the box worth most (a quick, always legal solo game)."""
+    if state["dice"] is None or (state["rolls_left"] > 0 and state["rolls_used"] < 2):
+        return "roll"
+    return f"score {max(state['placements'], key=lambda p: p['points'])['box']}"
+
+
+@dataclass
+class Request:
+    """One request a player sent: when, and what came back (a status, or an error)."""
+
+    action: str
+    version: int
+    sent: float
+    status: int | None = None
+    error: str | None = None
+    answered: float | None = None
+
+
+@dataclass
+class Player:
+    """A solo game played without pause over one keep-alive connection, every request kept.
+
+    An answer of 503 is retried as a browser's page or a balancer would (after a moment);
+    a connection lost without an answer is retried once the player has read the game again
+    (the action may have been saved; the version check keeps it from being saved twice).
+    """
+
+    base: str
+    game: str
+    token: str
+    state: dict
+    requests: list[Request] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+    finished: bool = False
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        with httpx.Client(base_url=self.base, headers=headers, timeout=30) as client:
+            while not self.stop.is_set() and self.state["status"] == "in_progress":
+                action, version = next_action(self.state), self.state["version"]
+                request = Request(action, version, time.monotonic())
+                self.requests.append(request)
+                try:
+                    answer = client.post(
+                        f"/api/games/{self.game}/actions",
+                        json={"action": action, "version": version},
+                    )
+                except httpx.HTTPError as error:
+                    request.error = type(error).__name__
+                    if not self._read_again(client):
+                        return  # the server is gone
+                    continue
+                request.status, request.answered = answer.status_code, time.monotonic()
+                if answer.status_code == 200:
+                    self.state = answer.json()
+                elif answer.status_code == 503:
+                    time.sleep(0.05)
+                elif answer.status_code == 409:
+                    self._read_again(client)
+                else:
+                    raise AssertionError(answer.text)
+        self.finished = True
+
+    def _read_again(self, client: httpx.Client) -> bool:
+        for _attempt in range(20):
+            try:
+                answer = client.get(f"/api/games/{self.game}")
+            except httpx.HTTPError:
+                time.sleep(0.1)
+                continue
+            if answer.status_code == 200:
+                self.state = answer.json()
+                return True
+            time.sleep(0.1)
+        return False
+
+    def acknowledged(self) -> dict[int, str]:
+        """The actions answered 200, by the version they were made at."""
+        return {r.version: r.action for r in self.requests if r.status == 200}
+
+    def unanswered(self) -> dict[int, str]:
+        """The actions sent without an answer (perhaps saved, perhaps not)."""
+        return {r.version: r.action for r in self.requests if r.status is None}
+
+
+def new_player(base: str, seed: int) -> Player:
+    made = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}], "seed": seed})
+    assert made.status_code == 201, made.text
+    state = made.json()
+    return Player(base, state["id"], state["tokens"][0]["token"], state)
+
+
+@dataclass
+class Stream:
+    """A game's event stream, as a browser's EventSource reads it: told to move (`retry:` and
+    a `moving` event, web/live.py), it connects again after that delay with the Last-Event-ID
+    of the last version it got; it ends when the server cannot be reached any more."""
+
+    url: str
+    ids: list[int] = field(default_factory=list)  # the versions it got, in order
+    endings: list[list[str]] = field(default_factory=list)  # each connection's last block
+    error: str | None = None  # a connection broken without being told to move
+    REFUSALS = 5  # connections refused in a row before it gives up (the server is gone)
+
+    def run(self) -> None:
+        refused = 0
+        while refused < self.REFUSALS:
+            headers = {"Last-Event-ID": str(self.ids[-1])} if self.ids else {}
+            try:
+                ending = self._read(headers)
+            except httpx.ConnectError:
+                refused += 1
+                time.sleep(0.2)
+                continue
+            except httpx.HTTPError as error:
+                self.error = type(error).__name__
+                return
+            refused = 0
+            self.endings.append(ending)
+            if not _moving(ending):
+                return
+            time.sleep(int(ending[0].removeprefix("retry: ")) / 1000)
+
+    def _read(self, headers: dict[str, str]) -> list[str]:
+        block: list[str] = []
+        last: list[str] = []
+        with httpx.stream("GET", self.url, headers=headers, timeout=60) as response:
+            assert response.status_code == 200, response.status_code
+            for line in response.iter_lines():
+                if line:
+                    block.append(line)
+                    continue
+                for item in block:
+                    if item.startswith("id: "):
+                        self.ids.append(int(item[4:]))
+                if block and not block[0].startswith(":"):
+                    last = block
+                block = []
+        return last
+
+    @property
+    def always_told(self) -> bool:
+        """Whether every connection of it ended with `retry:` and a `moving` event."""
+        return bool(self.endings) and all(_moving(ending) for ending in self.endings)
+
+    @property
+    def every_version_once(self) -> bool:
+        """Whether it got each version once, in order, across its reconnections."""
+        return self.ids == list(range(self.ids[0], self.ids[0] + len(self.ids)))
+
+
+def _moving(block: list[str]) -> bool:
+    return len(block) == 3 and block[0].startswith("retry: ") and block[1] == "event: moving"
+
+
+def started(target: object) -> threading.Thread:
+    thread = threading.Thread(target=target.run, daemon=True)  # type: ignore[attr-defined]
+    thread.start()
+    return thread
+
+
+def check_ledgers(store: Store, players: list[Player]) -> int:
+    """Every action answered 200 is in its game's stored log, once, at its version; the
+    log holds nothing else but actions sent without an answer. Returns the actions
+    acknowledged."""
+    total = 0
+    for player in players:
+        record = store.load_game(int(player.game.split("-")[0]))
+        logged = [entry.action for entry in record.actions]
+        acknowledged, unanswered = player.acknowledged(), player.unanswered()
+        for version, action in acknowledged.items():
+            assert version < len(logged) and logged[version] == action, (player.game, version)
+        for version, action in enumerate(logged):
+            assert acknowledged.get(version, unanswered.get(version)) == action, (
+                player.game,
+                version,
+                action,
+            )
+        total += len(acknowledged)
+    return total
+
+
+def in_flight_answered(players: list[Player], moment: float) -> int:
+    """Every request sent before `moment` got an answer (the ones open at the moment, too);
+    returns how many were open at the moment."""
+    open_then = 0
+    for player in players:
+        for request in player.requests:
+            if request.sent < moment:
+                assert request.error is None, (player.game, request)
+                if request.answered is None or request.answered > moment:
+                    open_then += 1
+    return open_then
