@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import psycopg
 
 from fivedice.store import Store
 from tests.support.network import free_port
@@ -281,3 +282,35 @@ def in_flight_answered(players: list[Player], moment: float) -> int:
                 if request.answered is None or request.answered > moment:
                     open_then += 1
     return open_then
+
+
+def drivers_of(url: str) -> dict[int, int]:
+    """The worker process driving each CPU game (its advisory-lock lease, web/driver.py)."""
+    from fivedice.store.pg_lease import LOCK_CLASS
+
+    with psycopg.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as db:
+        rows = db.execute(
+            "SELECT l.objid, a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+            " USING (pid) WHERE l.locktype = 'advisory' AND l.classid = %s AND l.granted",
+            (LOCK_CLASS,),
+        ).fetchall()
+    return {int(objid): int(name.rsplit("-", 1)[1]) for objid, name in rows}
+
+
+def cpu_game(base: str, seed: int) -> str:
+    made = httpx.post(
+        f"{base}/api/games",
+        json={
+            "players": [
+                {"name": "Bot A", "kind": "cpu", "level": "beginner"},
+                {"name": "Bot B", "kind": "cpu", "level": "beginner"},
+            ],
+            "seed": seed,
+        },
+    )
+    assert made.status_code == 201, made.text
+    return str(made.json()["id"])
+
+
+def game_version(base: str, game: str) -> int:
+    return int(httpx.get(f"{base}/api/games/{game}", timeout=10).json()["version"])

@@ -17,7 +17,6 @@ import signal
 import time
 
 import httpx
-import psycopg
 import pytest
 
 from fivedice.store import Store
@@ -26,6 +25,9 @@ from tests.web.stopping_helpers import (
     Serve,
     Stream,
     check_ledgers,
+    cpu_game,
+    drivers_of,
+    game_version,
     gone,
     in_flight_answered,
     new_player,
@@ -69,38 +71,6 @@ def test_sigterm_during_play_loses_nothing_on_sqlite(tmp_path):
     assert all(r.status in (200, 503) for r in late)
 
 
-def _drivers(url: str) -> dict[int, int]:
-    """The worker process driving each CPU game (its advisory-lock lease, web/driver.py)."""
-    from fivedice.store.pg_lease import LOCK_CLASS
-
-    with psycopg.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as db:
-        rows = db.execute(
-            "SELECT l.objid, a.application_name FROM pg_locks l JOIN pg_stat_activity a"
-            " USING (pid) WHERE l.locktype = 'advisory' AND l.classid = %s AND l.granted",
-            (LOCK_CLASS,),
-        ).fetchall()
-    return {int(objid): int(name.rsplit("-", 1)[1]) for objid, name in rows}
-
-
-def _cpu_game(base: str, seed: int) -> str:
-    made = httpx.post(
-        f"{base}/api/games",
-        json={
-            "players": [
-                {"name": "Bot A", "kind": "cpu", "level": "beginner"},
-                {"name": "Bot B", "kind": "cpu", "level": "beginner"},
-            ],
-            "seed": seed,
-        },
-    )
-    assert made.status_code == 201, made.text
-    return str(made.json()["id"])
-
-
-def _version(base: str, game: str) -> int:
-    return int(httpx.get(f"{base}/api/games/{game}", timeout=10).json()["version"])
-
-
 @pytest.mark.postgres
 def test_sigterm_and_rolling_restart_on_two_workers_lose_nothing(cluster, tmp_path):
     server = Serve(
@@ -116,17 +86,17 @@ def test_sigterm_and_rolling_restart_on_two_workers_lose_nothing(cluster, tmp_pa
         players = [new_player(server.base, seed) for seed in range(PLAYERS)]
         streams = [Stream(f"{server.base}/api/games/{p.game}/events") for p in players]
         threads = [started(s) for s in streams] + [started(p) for p in players]
-        cpu_games = [_cpu_game(server.base, seed) for seed in range(100, 106)]
+        cpu_games = [cpu_game(server.base, seed) for seed in range(100, 106)]
         by_number = {int(game.split("-")[0]): game for game in cpu_games}
         time.sleep(PLAY_SECONDS)
 
         # 1. SIGTERM to the worker that drives the most CPU games.
-        drivers = wait_until(lambda: _drivers(cluster.url) or None, "a CPU game driven")
+        drivers = wait_until(lambda: drivers_of(cluster.url) or None, "a CPU game driven")
         workers = server.workers()
         victim = max(workers, key=lambda pid: list(drivers.values()).count(pid))
         its_games = [by_number[n] for n, pid in drivers.items() if pid == victim and n in by_number]
         assert its_games, (drivers, workers)
-        before = {game: _version(server.base, game) for game in its_games}
+        before = {game: game_version(server.base, game) for game in its_games}
         moment = time.monotonic()
         os.kill(victim, signal.SIGTERM)
         moved_within: dict[str, float] = {}

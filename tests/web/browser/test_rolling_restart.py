@@ -23,7 +23,7 @@ from tests.web.stopping_helpers import Serve
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = [pytest.mark.processes, pytest.mark.postgres]
-WAIT_MS = 30_000
+WAIT_MS = 120_000  # generous: a worker's first board loads the tables (seconds on a busy host)
 
 # Records whether the banner was ever shown (a MutationObserver sees even a brief one).
 WATCH_BANNER = """() => {
@@ -43,14 +43,16 @@ def _play_a_turn(page) -> None:
     before = version(page)
     page.click("#roll")
     page.wait_for_function(
-        "v => Number(document.querySelector('#board').dataset.version) > v", arg=before
+        "v => Number(document.querySelector('#board').dataset.version) > v",
+        arg=before,
+        timeout=WAIT_MS,
     )
     score_a_box(page)
 
 
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ja", 360)])
 def test_a_rolling_restart_goes_unnoticed_by_the_page(cluster, tmp_path, browser, language, width):
-    server = Serve(cluster.url, tmp_path, workers=2, graceful=5, FIVEDICE_CPU_DELAY_MS="300")
+    server = Serve(cluster.url, tmp_path, workers=2, graceful=10, FIVEDICE_CPU_DELAY_MS="300")
     try:
         context = browser.new_context(viewport={"width": width, "height": 900}, locale=language)
         page = context.new_page()
