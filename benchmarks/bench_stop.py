@@ -36,7 +36,7 @@ def _summary(players, streams, moment: float, store) -> dict[str, object]:
 
     open_then = answered = 0
     for player in players:
-        for request in player.requests:
+        for request in player.requests():
             if request.sent < moment and (request.answered is None or request.answered > moment):
                 open_then += 1
                 answered += request.error is None and request.status is not None
@@ -49,6 +49,8 @@ def _summary(players, streams, moment: float, store) -> dict[str, object]:
         "lost": 0,
         "doubled": 0,
         "streams": len(streams),
+        "streams refused or broken": sorted({s.error for s in streams if s.error}),
+        "players in mid-game at the signal": sum(p.playing_at(moment) for p in players),
         "streams told to move": sum(s.always_told for s in streams),
         "streams with every version once": sum(s.every_version_once for s in streams),
         "retry delays ms (min, median, max)": [
@@ -68,12 +70,19 @@ def sqlite_case(args: argparse.Namespace, tmp: Path) -> dict[str, object]:
 
     tmp.mkdir(parents=True, exist_ok=True)
     db = f"sqlite:///{tmp / 'stop.sqlite3'}"
-    server = Serve(db, tmp, graceful=args.graceful)
+    # (Every watcher comes from 127.0.0.1: the caps per client address are lifted.)
+    server = Serve(
+        db,
+        tmp,
+        graceful=args.graceful,
+        FIVEDICE_STREAMS_PER_CLIENT=str(2 * (args.players + args.watchers)),
+        FIVEDICE_CONNECTIONS_PER_CLIENT=str(4 * (args.players + args.watchers)),
+    )
     try:
         players = [new_player(server.base, seed) for seed in range(args.players)]
-        streams = [Stream(f"{server.base}/api/games/{p.game}/events") for p in players]
+        streams = [Stream(f"{server.base}/api/games/{p.games[0].id}/events") for p in players]
         streams += [
-            Stream(f"{server.base}/api/games/{players[n % len(players)].game}/events")
+            Stream(f"{server.base}/api/games/{players[n % len(players)].games[0].id}/events")
             for n in range(args.watchers)
         ]
         threads = [started(s) for s in streams] + [started(p) for p in players]
@@ -120,12 +129,14 @@ def postgres_case(args: argparse.Namespace, tmp: Path) -> dict[str, object]:
             tmp,
             workers=2,
             graceful=args.graceful,
+            FIVEDICE_STREAMS_PER_CLIENT=str(4 * args.players),
+            FIVEDICE_CONNECTIONS_PER_CLIENT=str(8 * args.players),
             FIVEDICE_CPU_DELAY_MS="150",
             FIVEDICE_CPU_SCAN_SECONDS="600",
         )
         try:
             players = [new_player(server.base, seed) for seed in range(args.players)]
-            streams = [Stream(f"{server.base}/api/games/{p.game}/events") for p in players]
+            streams = [Stream(f"{server.base}/api/games/{p.games[0].id}/events") for p in players]
             threads = [started(s) for s in streams] + [started(p) for p in players]
             cpu_games = [cpu_game(server.base, seed) for seed in range(100, 110)]
             by_number = {int(game.split("-")[0]): game for game in cpu_games}

@@ -37,6 +37,8 @@ class Serve:
             **os.environ,
             "FIVEDICE_SECRET": SECRET,
             "XDG_DATA_HOME": str(tmp_path / "data"),
+            # A process that hangs is sent SIGABRT (`terminate`): every thread's stack is logged.
+            "PYTHONFAULTHANDLER": "1",
             **env,
         }
         command = [
@@ -69,7 +71,14 @@ class Serve:
         """SIGTERM, then waits for the exit: the seconds it took."""
         began = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=self.graceful + 30)
+        try:
+            self.process.wait(timeout=self.graceful + 30)
+        except subprocess.TimeoutExpired:
+            for pid in [*self.workers(), self.process.pid]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGABRT)  # (faulthandler logs where it hangs)
+            time.sleep(2)
+            raise AssertionError(f"still running; see {self.log_path}") from None
         return time.monotonic() - began
 
     def close(self) -> None:
@@ -89,10 +98,16 @@ def gone(pid: int) -> bool:
 
 
 def next_action(state: dict) -> str:
-    """Roll twice, then score the box worth most (a quick, always legal solo game)."""
-    if state["dice"] is None or (state["rolls_left"] > 0 and state["rolls_used"] < 2):
+    """Roll twice, then score the box worth most (a quick, always legal game), in the
+    notation the game itself lists (`legal_actions`), as the log keeps it."""
+    legal = state["legal_actions"]
+    if "roll" in legal and (state["dice"] is None or state["rolls_used"] < 2):
         return "roll"
-    return f"score {max(state['placements'], key=lambda p: p['points'])['box']}"
+    best = max(state["placements"], key=lambda p: p["points"])
+    for text in (f"score {best['column']}:{best['box']}", f"score {best['box']}"):
+        if text in legal:
+            return text
+    return next(action for action in legal if action.startswith("score"))
 
 
 @dataclass
@@ -107,63 +122,16 @@ class Request:
     answered: float | None = None
 
 
+RULES = "triple"  # three columns: 117 actions a game, so a game outlasts a few seconds
+
+
 @dataclass
-class Player:
-    """A solo game played without pause over one keep-alive connection, every request kept.
+class Game:
+    """One game a player played, every request kept."""
 
-    An answer of 503 is retried as a browser's page or a balancer would (after a moment);
-    a connection lost without an answer is retried once the player has read the game again
-    (the action may have been saved; the version check keeps it from being saved twice).
-    """
-
-    base: str
-    game: str
+    id: str
     token: str
-    state: dict
     requests: list[Request] = field(default_factory=list)
-    stop: threading.Event = field(default_factory=threading.Event)
-    finished: bool = False
-
-    def run(self) -> None:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        with httpx.Client(base_url=self.base, headers=headers, timeout=30) as client:
-            while not self.stop.is_set() and self.state["status"] == "in_progress":
-                action, version = next_action(self.state), self.state["version"]
-                request = Request(action, version, time.monotonic())
-                self.requests.append(request)
-                try:
-                    answer = client.post(
-                        f"/api/games/{self.game}/actions",
-                        json={"action": action, "version": version},
-                    )
-                except httpx.HTTPError as error:
-                    request.error = type(error).__name__
-                    if not self._read_again(client):
-                        return  # the server is gone
-                    continue
-                request.status, request.answered = answer.status_code, time.monotonic()
-                if answer.status_code == 200:
-                    self.state = answer.json()
-                elif answer.status_code == 503:
-                    time.sleep(0.05)
-                elif answer.status_code == 409:
-                    self._read_again(client)
-                else:
-                    raise AssertionError(answer.text)
-        self.finished = True
-
-    def _read_again(self, client: httpx.Client) -> bool:
-        for _attempt in range(20):
-            try:
-                answer = client.get(f"/api/games/{self.game}")
-            except httpx.HTTPError:
-                time.sleep(0.1)
-                continue
-            if answer.status_code == 200:
-                self.state = answer.json()
-                return True
-            time.sleep(0.1)
-        return False
 
     def acknowledged(self) -> dict[int, str]:
         """The actions answered 200, by the version they were made at."""
@@ -174,11 +142,102 @@ class Player:
         return {r.version: r.action for r in self.requests if r.status is None}
 
 
+@dataclass
+class Player:
+    """Solo games played one after the other without pause over one keep-alive connection,
+    every request kept.
+
+    An answer of 503 is retried as a browser's page or a balancer would (after a moment);
+    a connection lost without an answer is retried once the player has read the game again
+    (the action may have been saved; the version check keeps it from being saved twice).
+    The player stops when told to, or when the server cannot be reached for 2 s.
+    """
+
+    base: str
+    seed: int
+    games: list[Game] = field(default_factory=list)
+    state: dict | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=30) as client:
+            while not self.stop.is_set():
+                if self.state is None or self.state["status"] != "in_progress":
+                    if not self.start(client):
+                        return  # the server is gone
+                    continue
+                if not self._act(client, self.games[-1]):
+                    return
+
+    def start(self, client: httpx.Client) -> bool:
+        """A new game (tried again for 2 s while the server refuses)."""
+        body = {"players": [{"name": "Ann"}], "seed": self.seed + len(self.games), "rules": RULES}
+        for _attempt in range(20):
+            try:
+                made = client.post("/api/games", json=body)
+            except httpx.HTTPError:
+                made = None
+            if made is not None and made.status_code == 201:
+                self.state = made.json()
+                self.games.append(Game(self.state["id"], self.state["tokens"][0]["token"]))
+                return True
+            time.sleep(0.1)
+        return False
+
+    def _act(self, client: httpx.Client, game: Game) -> bool:
+        assert self.state is not None
+        action, version = next_action(self.state), self.state["version"]
+        request = Request(action, version, time.monotonic())
+        game.requests.append(request)
+        try:
+            answer = client.post(
+                f"/api/games/{game.id}/actions",
+                json={"action": action, "version": version},
+                headers={"Authorization": f"Bearer {game.token}"},
+            )
+        except httpx.HTTPError as error:
+            request.error = type(error).__name__
+            return self._read_again(client, game)
+        request.status, request.answered = answer.status_code, time.monotonic()
+        if answer.status_code == 200:
+            self.state = answer.json()
+        elif answer.status_code == 503:
+            time.sleep(0.05)
+        elif answer.status_code == 409:
+            return self._read_again(client, game)
+        else:
+            raise AssertionError(answer.text)
+        return True
+
+    def _read_again(self, client: httpx.Client, game: Game) -> bool:
+        for _attempt in range(20):
+            try:
+                answer = client.get(f"/api/games/{game.id}")
+            except httpx.HTTPError:
+                time.sleep(0.1)
+                continue
+            if answer.status_code == 200:
+                self.state = answer.json()
+                return True
+            time.sleep(0.1)
+        return False
+
+    def requests(self) -> list[Request]:
+        """Every request of every game, in order."""
+        return [request for game in self.games for request in game.requests]
+
+    def playing_at(self, moment: float) -> bool:
+        """Whether the player was in the middle of its games at `moment` (something of
+        them was sent or answered after it)."""
+        return any(r.sent >= moment or (r.answered or 0) >= moment for r in self.requests())
+
+
 def new_player(base: str, seed: int) -> Player:
-    made = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}], "seed": seed})
-    assert made.status_code == 201, made.text
-    state = made.json()
-    return Player(base, state["id"], state["tokens"][0]["token"], state)
+    """A player with its first game made (a stream of it may be opened now)."""
+    player = Player(base, seed)
+    with httpx.Client(base_url=base, timeout=30) as client:
+        assert player.start(client)
+    return player
 
 
 @dataclass
@@ -199,6 +258,9 @@ class Stream:
             headers = {"Last-Event-ID": str(self.ids[-1])} if self.ids else {}
             try:
                 ending = self._read(headers)
+            except _Refused as refusal:
+                self.error = str(refusal)
+                return
             except httpx.ConnectError:
                 refused += 1
                 time.sleep(0.2)
@@ -216,7 +278,8 @@ class Stream:
         block: list[str] = []
         last: list[str] = []
         with httpx.stream("GET", self.url, headers=headers, timeout=60) as response:
-            assert response.status_code == 200, response.status_code
+            if response.status_code != 200:
+                raise _Refused(f"HTTP {response.status_code}")
             for line in response.iter_lines():
                 if line:
                     block.append(line)
@@ -237,7 +300,11 @@ class Stream:
     @property
     def every_version_once(self) -> bool:
         """Whether it got each version once, in order, across its reconnections."""
-        return self.ids == list(range(self.ids[0], self.ids[0] + len(self.ids)))
+        return bool(self.ids) and self.ids == list(range(self.ids[0], self.ids[0] + len(self.ids)))
+
+
+class _Refused(Exception):
+    """A stream answered with another status than 200."""
 
 
 def _moving(block: list[str]) -> bool:
@@ -255,18 +322,15 @@ def check_ledgers(store: Store, players: list[Player]) -> int:
     log holds nothing else but actions sent without an answer. Returns the actions
     acknowledged."""
     total = 0
-    for player in players:
-        record = store.load_game(int(player.game.split("-")[0]))
+    for game in [game for player in players for game in player.games]:
+        record = store.load_game(int(game.id.split("-")[0]))
         logged = [entry.action for entry in record.actions]
-        acknowledged, unanswered = player.acknowledged(), player.unanswered()
+        acknowledged, unanswered = game.acknowledged(), game.unanswered()
         for version, action in acknowledged.items():
-            assert version < len(logged) and logged[version] == action, (player.game, version)
+            assert version < len(logged) and logged[version] == action, (game.id, version)
         for version, action in enumerate(logged):
-            assert acknowledged.get(version, unanswered.get(version)) == action, (
-                player.game,
-                version,
-                action,
-            )
+            found = acknowledged.get(version, unanswered.get(version))
+            assert found == action, (game.id, version, action)
         total += len(acknowledged)
     return total
 
@@ -275,12 +339,11 @@ def in_flight_answered(players: list[Player], moment: float) -> int:
     """Every request sent before `moment` got an answer (the ones open at the moment, too);
     returns how many were open at the moment."""
     open_then = 0
-    for player in players:
-        for request in player.requests:
-            if request.sent < moment:
-                assert request.error is None, (player.game, request)
-                if request.answered is None or request.answered > moment:
-                    open_then += 1
+    for request in [request for player in players for request in player.requests()]:
+        if request.sent < moment:
+            assert request.error is None, request
+            if request.answered is None or request.answered > moment:
+                open_then += 1
     return open_then
 
 

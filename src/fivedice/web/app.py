@@ -139,15 +139,16 @@ def create_app(
         try:
             yield
         finally:
+            STOPPING.exit_by_deadline()  # (also when the stop came before the hooks were set)
             restore_signals()
             forget_hook()
-            STOPPING.reset()  # (stopped: a server started later in this process is not)
             expiring.cancel()
             await driver.stop()
             live.stop()
             statements, hub.statements = hub.statements, None
             if statements is not None:
                 await statements.close()
+            STOPPING.reset()  # (stopped: a server started later in this process is not)
 
     app = FastAPI(
         title="fivedice",

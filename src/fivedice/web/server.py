@@ -38,7 +38,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 
 from fivedice.web.limits import EdgeLimits
-from fivedice.web.stopping import STOPPING
+from fivedice.web.stopping import GRACEFUL_TIMEOUT_ENV, STOPPING
 
 APP = "fivedice.web:app_from_environment"
 PROTOCOL = "fivedice.web.server:GuardedHttpProtocol"
@@ -85,6 +85,7 @@ def run_server(
 
     limits = limits or EdgeLimits.from_environment()
     os.environ.update(limits.environment())
+    os.environ[GRACEFUL_TIMEOUT_ENV] = str(graceful_timeout)  # (each worker's exit deadline)
     config = uvicorn.Config(
         APP,
         factory=True,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable
@@ -34,6 +35,12 @@ log = logging.getLogger(__name__)
 
 Hook = Callable[[], None]
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
+GRACEFUL_TIMEOUT_ENV = "FIVEDICE_GRACEFUL_TIMEOUT"  # set by `fivedice serve` for its workers
+EXIT_MARGIN_SECONDS = 5.0
+"""After the graceful timeout, the app's own shutdown gets this long; then the process
+exits whatever still runs (a thread stuck on a lost connection would otherwise keep it
+alive, and a supervisor or systemd waiting for it): a write cut short is not committed and
+was not acknowledged, so nothing acknowledged is lost."""
 
 
 class Stopping:
@@ -50,6 +57,7 @@ class Stopping:
     def __init__(self) -> None:
         self.begun = False
         self._hooks: list[Hook] = []
+        self._deadline: threading.Timer | None = None
 
     def on_stop(self, hook: Hook) -> Callable[[], None]:
         """Runs `hook` (in the event loop) when the process begins to stop; returns a
@@ -68,14 +76,27 @@ class Stopping:
         if self.begun:
             return
         self.begun = True
+        self.exit_by_deadline()
         for hook in list(self._hooks):
             try:
                 hook()
             except Exception:
                 log.exception("a stop hook failed")
 
+    def exit_by_deadline(self) -> None:
+        """In a `fivedice serve` worker (`$FIVEDICE_GRACEFUL_TIMEOUT` set): makes sure the
+        process ends within the graceful timeout and `EXIT_MARGIN_SECONDS` from now (once)."""
+        text = os.environ.get(GRACEFUL_TIMEOUT_ENV, "")
+        if self._deadline is not None or not text:
+            return
+        seconds = float(text) + EXIT_MARGIN_SECONDS
+        self._deadline = threading.Timer(seconds, _exit_now, args=(seconds,))
+        self._deadline.daemon = True
+        self._deadline.start()
+
     def reset(self) -> None:
-        """Forgets that stopping began (a test that runs several apps in one process)."""
+        """Forgets that stopping began (a test that runs several apps in one process; the
+        exit deadline, if any, stands: the process is ending)."""
         self.begun = False
 
     def watch_signals(self, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
@@ -108,6 +129,12 @@ class Stopping:
                     signal.signal(number, before)
 
         return restore
+
+
+def _exit_now(seconds: float) -> None:
+    log.error("still running %.0f s after the stop began: exiting now", seconds)
+    logging.shutdown()
+    os._exit(1)
 
 
 STOPPING = Stopping()
