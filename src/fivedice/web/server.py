@@ -97,6 +97,7 @@ def run_server(
         forwarded_allow_ips=forwarded_allow_ips,
         timeout_keep_alive=limits.keep_alive_timeout,
         log_level=log_level,
+        log_config=None,  # (the log is set up by web/logs.py: uvicorn's lines pass through it)
         access_log=False,
         timeout_graceful_shutdown=graceful_timeout,
         # A new worker (SIGHUP's rolling restart, or one replacing a worker that ended) may
