@@ -1,6 +1,7 @@
 """A stopping worker's event streams (`Live.drain`): each is told to reconnect elsewhere (an
 SSE `retry:` and a `moving` event) before it ends, a stream opened while the worker stops is
-told at once, and a stream resumed with Last-Event-ID sets the browser's delay back.
+told at once, the worker's /readyz says it is stopping, and a stream resumed with
+Last-Event-ID sets the browser's delay back.
 
 Read from a real uvicorn server in a thread (SQLite), as the live tests do; the drain is
 asked in the server's event loop, as the stop signal asks it."""
@@ -14,6 +15,7 @@ import pytest
 
 from fivedice.web import create_app
 from fivedice.web.live import MOVE_RETRY_MS
+from fivedice.web.stopping import STOPPING
 from tests.web.live_helpers import running, wait_until
 from tests.web.support import SECRET
 
@@ -36,9 +38,9 @@ def _blocks(response: httpx.Response) -> list[list[str]]:
     return blocks
 
 
-def _drain(app) -> None:
-    live = app.state.live
-    live._call_soon(live.drain)  # (in the server's loop, where streams live)
+def _stop(app) -> None:
+    """What SIGTERM does to a worker (web/stopping.py), in the server's loop."""
+    app.state.live._call_soon(STOPPING.begin)
 
 
 def _retry(block: list[str]) -> int:
@@ -47,7 +49,7 @@ def _retry(block: list[str]) -> int:
     return int(block[0].removeprefix("retry: "))
 
 
-def test_a_draining_worker_tells_each_stream_to_reconnect_then_ends_it(app):
+def test_a_stopping_worker_tells_each_stream_to_reconnect_and_is_not_ready(app):
     with running(app) as base:
         game = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}]}).json()
         url = f"{base}/api/games/{game['id']}/events"
@@ -61,7 +63,7 @@ def test_a_draining_worker_tells_each_stream_to_reconnect_then_ends_it(app):
         for reader in readers:
             reader.start()
         wait_until(lambda: len(app.state.live.streams) == 5, "five streams open")
-        _drain(app)
+        _stop(app)
         for reader in readers:
             reader.join(timeout=30)
         delays = set()
@@ -79,6 +81,10 @@ def test_a_draining_worker_tells_each_stream_to_reconnect_then_ends_it(app):
         assert late[0] == ["retry: 3000"] and len(late) == 2
         _retry(late[1])
         assert app.state.live.streams == set()
+        # The balancer's probe hears it is stopping (web/health.py).
+        ready = httpx.get(f"{base}/readyz")
+        assert ready.status_code == 503 and "stopping" in ready.text
+    assert not STOPPING.begun  # (the app's end forgets it: a later server is not stopping)
 
 
 def test_a_resumed_stream_sets_the_delay_back_and_a_new_one_does_not(app):
