@@ -103,3 +103,19 @@ def test_a_resumed_stream_sets_the_delay_back_and_a_new_one_does_not(app):
                 assert block[0] == "id: 0" and not any(b.startswith("retry") for b in block)
             else:
                 assert block == first
+
+
+def test_a_stream_subscribed_but_not_yet_sending_is_moved_too(service):
+    from fivedice.store.notices import Topic
+    from fivedice.web.live import Live
+
+    live = Live(service.store)
+    early = live.subscribe((Topic.GAME, 1))  # (its first batch still being read)
+    sending = live.subscribe((Topic.GAME, 2))
+    live.stream_opened(sending)
+    live.drain()
+    for sub in (early, sending):
+        assert sub.closed and sub.retry_ms is not None
+    late = live.subscribe((Topic.ROOM, 3))
+    assert late.closed and late.retry_ms is not None
+    live.stream_closed(sending)

@@ -256,8 +256,11 @@ class Live:
         it stops, and a stream would never finish; its client comes back through the
         balancer to a worker that stays, with the Last-Event-ID of the last version it got."""
         self.draining = True
-        for sub in list(self.streams):
-            sub.move(random.randint(*MOVE_RETRY_MS))
+        # (Every subscription, not only `streams`: one whose stream has not begun sending
+        # yet would otherwise wait, unmoved, until the graceful timeout.)
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                sub.move(random.randint(*MOVE_RETRY_MS))
 
     # -- subscribing (event loop) ----------------------------------------------------------
 

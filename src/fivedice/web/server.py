@@ -52,7 +52,7 @@ MAX_HEADERS = 100  # header lines in one request (431 beyond)
 GRACEFUL_TIMEOUT_SECONDS = 10
 """How long a stopping worker lets its answers in flight finish (`--graceful-timeout`): an
 action takes milliseconds and a hint waits at most a few seconds for a solve, well within
-it, and it is far below systemd's 90 s before SIGKILL (deploy/fivedice.service)."""
+it, and well below the 30 s deploy/fivedice.service lets systemd wait before SIGKILL."""
 WORKER_START_SECONDS = 60
 """How long the supervisor waits for a new worker to serve (and for a worker to answer its
 health ping) before it gives up on it."""
