@@ -13,7 +13,7 @@ from uvicorn.server import ServerState
 
 from fivedice.web.limits import EdgeLimits
 from fivedice.web.stopping import STOPPING
-from tests.web.test_connection_limits import connect
+from tests.web.protocol_helpers import connect
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
 
