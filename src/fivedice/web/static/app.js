@@ -102,10 +102,11 @@
       if (!source) return; // (nothing to watch any more: a game that is over)
       source.addEventListener("open", function () {
         if (source !== current.source) return;
+        const planned = quietUntil > 0; // (a move: Last-Event-ID brings what was missed)
         retries.settled();
         loud();
         setGone("stream", false);
-        if (broken) { broken = false; catchUp(false); }
+        if (broken) { broken = false; if (!planned) catchUp(false); }
       });
       source.addEventListener("moving", function () {
         if (source !== current.source) return;
