@@ -97,9 +97,9 @@ def serve(
     graceful_timeout: Annotated[
         int,
         typer.Option(
-            help="Seconds a worker asked to stop (SIGTERM) gives its answers in flight before "
-            "it exits; its event streams are sent to the other workers and its CPU games "
-            "handed over at once.",
+            help="Seconds a worker asked to stop (SIGTERM) gives its answers in flight before it "
+            "exits; its event streams are sent to the other workers and its CPU games handed "
+            "over at once.",
             min=1,
         ),
     ] = 10,
