@@ -252,24 +252,28 @@ class Stream:
     ids: list[int] = field(default_factory=list)  # the versions it got, in order
     endings: list[list[str]] = field(default_factory=list)  # each connection's last block
     error: str | None = None  # a connection broken without being told to move
+    _answered: bool = False  # (whether the current connection's answer began)
     REFUSALS = 5  # connections refused in a row before it gives up (the server is gone)
 
     def run(self) -> None:
         refused = 0
         while refused < self.REFUSALS:
             headers = {"Last-Event-ID": str(self.ids[-1])} if self.ids else {}
+            self._answered = False
             try:
                 ending = self._read(headers)
             except _Refused as refusal:
                 self.error = str(refusal)
                 return
-            except httpx.ConnectError:
+            except httpx.HTTPError as error:
+                if self._answered:  # broken in the middle, without being told to move
+                    self.error = type(error).__name__
+                    return
+                # Not answered: refused, or reset while queued at a socket that was closing
+                # (a browser tries again the same way).
                 refused += 1
                 time.sleep(0.2)
                 continue
-            except httpx.HTTPError as error:
-                self.error = type(error).__name__
-                return
             refused = 0
             self.endings.append(ending)
             if not _moving(ending):
@@ -280,6 +284,7 @@ class Stream:
         block: list[str] = []
         last: list[str] = []
         with httpx.stream("GET", self.url, headers=headers, timeout=60) as response:
+            self._answered = True
             if response.status_code != 200:
                 raise _Refused(f"HTTP {response.status_code}")
             for line in response.iter_lines():
