@@ -135,6 +135,10 @@ HELP_TEXTS = (
     N_("Seconds a client has to send a request's body (default 30)."),
     N_("Seconds an idle connection stays open (default 5)."),
     N_(
+        "Seconds a worker asked to stop (SIGTERM) gives its answers in flight before it exits; "
+        "its event streams are sent to the other workers and its CPU games handed over at once."
+    ),
+    N_(
         "A printable score sheet (PDF): the boxes of the rules in force, one column per "
         "game.\n\nUp to six columns fit on one page; more continue on further pages."
     ),
