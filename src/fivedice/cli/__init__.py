@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from fivedice.cli import (
+    drill,
     game,
     review,
     sheet,
@@ -61,6 +62,7 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     sheet,  # sheet
     review,  # review
     tutorial,  # tutorial
+    drill,  # drill
     verify,  # verify
 )
 """The command groups, in the order of `fivedice --help`."""

@@ -473,8 +473,8 @@ class Drills(SavedGames):
         return self._drill_of(row)
 
     def drill_progress(self, owner: str = LOCAL) -> DrillProgress:
-        """How far the owner is (the book as it stands; no game is looked at)."""
-        rows = DrillStore(self.store).book(owner).rows
+        """How far the owner is (new finished games of the owner are looked at first)."""
+        rows = self._drill_book(owner).rows
         mastered = sum(row.right_in_a_row >= MASTERED for row in rows)
         new = sum(row.times_answered == 0 for row in rows)
         own = sum(not row.key.startswith(BUILTIN_PREFIX) for row in rows)
