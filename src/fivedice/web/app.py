@@ -39,7 +39,18 @@ from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
 from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
-from fivedice.web.routers import alive, api, fairness, pages, review, rooms, sheet, table, tutorial
+from fivedice.web.routers import (
+    alive,
+    api,
+    fairness,
+    pages,
+    practice,
+    review,
+    rooms,
+    sheet,
+    table,
+    tutorial,
+)
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 from fivedice.wording.text import error_text
@@ -152,6 +163,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(table.router)
     app.include_router(tutorial.router)
+    app.include_router(practice.router)
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.include_router(alive.router)

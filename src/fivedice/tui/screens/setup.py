@@ -194,7 +194,7 @@ class SetupScreen(Screen[None]):
                 yield Button(labels[3], id="quit", compact=True)
             with Horizontal(classes="row"):
                 yield Button(_("Learn by playing"), id="learn", compact=True)
-                yield Button(practice_title(), id="practice", compact=True)
+                yield Button(practice_title(), id="drills", compact=True)
             try:
                 self.saved = self.backend.unfinished_games()
             except FivediceError as error:  # shown, never silently an empty list
@@ -354,7 +354,7 @@ class SetupScreen(Screen[None]):
             self.app.exit()
         elif button == "learn":
             self.open_tutorial()
-        elif button == "practice":
+        elif button == "drills":
             self.app.push_screen(PracticeScreen(self.backend))
         elif button in ("stats", "top"):
             self.action_records(button)
