@@ -28,7 +28,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 from fivedice.service.drills import Drill, DrillResult
 from fivedice.tui.session import Backend
-from fivedice.tui.wording import localize_bindings
+from fivedice.tui.wording import binding_texts, localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.drills import (
     all_mastered_text,
@@ -58,6 +58,9 @@ class PracticeScreen(Screen[None]):
     PracticeScreen #practice-dice Button { min-width: 5; margin-right: 1; }
     PracticeScreen #practice-dice Button.held { text-style: bold reverse; }
     PracticeScreen #practice-boxes { height: 1fr; min-height: 3; margin-top: 1; }
+    PracticeScreen.judged #practice-talk { height: 1fr; max-height: 100%; }
+    PracticeScreen.judged #practice-positions, PracticeScreen.judged #practice-dice,
+    PracticeScreen.judged #practice-boxes { display: none; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,7 +71,7 @@ class PracticeScreen(Screen[None]):
         Binding("3", "die(3)", show=False),
         Binding("4", "die(4)", show=False),
         Binding("5", "die(5)", show=False),
-        Binding("n", "next", "Next"),
+        Binding("n", "next", "Next position"),
         Binding("escape,b", "close", "Back"),
     ]
 
@@ -81,7 +84,7 @@ class PracticeScreen(Screen[None]):
         self.result: DrillResult | None = None
         self.held: set[int] = set()
         self.refusal = ""
-        localize_bindings(self)
+        localize_bindings(self, binding_texts() | {"Next position": _("Next position")})
 
     def compose(self) -> ComposeResult:
         yield Static(Text(practice_title(), style="bold"), id="status")
@@ -148,6 +151,7 @@ class PracticeScreen(Screen[None]):
         self.query_one("#practice-text", Static).update(self.talk())
         drill = self.drill
         answering = drill is not None and self.result is None
+        self.set_class(self.result is not None, "judged")  # the verdict takes the dice's room
         dice = drill.position.dice if drill is not None else None
         for position in range(1, 6):
             button = self.query_one(f"#die-{position}", Button)
