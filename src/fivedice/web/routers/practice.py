@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from fivedice.core.card import ScoreCard
 from fivedice.core.errors import N_, FivediceError
+from fivedice.i18n import _
 from fivedice.service.drills import Drill, DrillResult
 from fivedice.store.browser_seats import session_key
 from fivedice.web.deps import Hub
@@ -105,7 +106,7 @@ def _puzzle(drill: Drill) -> dict[str, Any]:
     return {
         "key": drill.key,
         "heading": drill_heading(drill),
-        "rules": rules_title(rules),
+        "rules": _("Rules: {rules}").format(rules=rules_title(rules)),
         "question": question_text(position),
         "dice": list(enumerate(position.dice, start=1)),
         "can_keep": position.rolls_left > 0,
