@@ -114,3 +114,28 @@ def test_the_page_in_japanese_has_no_english_left(client):
     ):
         assert english not in page, english
     assert "練習" in page
+
+
+@pytest.mark.slow  # many generated requests
+@pytest.mark.tables  # a right or wrong answer is judged by the classic table
+def test_random_answers_never_fail_and_a_refused_one_changes_nothing(client, service):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    client.get("/practice")
+    keys = st.sampled_from([FIRST, "pos:none", "", "x" * 300, "builtin:%00"])
+    words = st.text(max_size=120) | st.sampled_from(["roll", "score chance", "hold 1", "score"])
+    holds = st.lists(st.text(max_size=8) | st.sampled_from(["1", "5", "6", "-1", "99"]), max_size=8)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(key=keys, answer=words, hold=holds)
+    def post(key, answer, hold):
+        before = DrillStore(service.store).book(owner(client))
+        fields = {"key": key, "answer": answer, "hold": hold}
+        response = client.post("/practice/answer", data=fields)
+        assert response.status_code < 500, response.text[:300]
+        assert "Traceback" not in response.text
+        if response.status_code >= 400:
+            assert DrillStore(service.store).book(owner(client)) == before
+
+    post()
