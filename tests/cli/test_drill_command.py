@@ -8,8 +8,9 @@ import pytest
 
 from fivedice.service.drills import BUILTIN
 from tests.support.cli import run
+from tests.support.language import english_sentences
 
-pytestmark = pytest.mark.tables  # answers are judged by the classic table (the user's cache)
+TABLES = pytest.mark.tables  # answers are judged by the classic table (the user's cache)
 
 
 def progress() -> dict[str, int]:
@@ -18,6 +19,7 @@ def progress() -> dict[str, int]:
     return json.loads(result.output)
 
 
+@TABLES
 def test_a_transcript_of_right_wrong_and_bad_answers():
     # 1st built-in: 6 2 6 3 6 with two rolls left (keep 6 6 6); 2nd: 5 3 2 5 4 (keep 2 3 4 5).
     script = "hold 1 3 5\nfly away\nhold 9\nscore nothing\nv\n1 4\nquit\n"
@@ -41,6 +43,7 @@ def test_a_transcript_of_right_wrong_and_bad_answers():
     assert progress() == {"total": 10, "mastered": 0, "waiting": 2, "new": 8, "own": 0}
 
 
+@TABLES
 def test_end_of_input_keeps_the_progress_and_reset_forgets_it():
     result = run("drill", input="hold 1 3 5\n")
     assert result.exit_code == 0, result.output
@@ -48,3 +51,10 @@ def test_end_of_input_keeps_the_progress_and_reset_forgets_it():
     assert progress()["waiting"] == 1
     assert run("drill", "--reset").output.strip() == "The drills' progress is forgotten."
     assert progress()["waiting"] == 0
+
+
+def test_the_drills_in_japanese_have_no_english_left():
+    result = run("--lang", "ja", "drill", input="score nothing\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "どれを残しますか" in result.output and "定番の練習局面" in result.output
+    assert not english_sentences(result.output), result.output
