@@ -43,25 +43,8 @@ from fivedice.wording.text import box_name, card_lines, error_text, refused_text
 
 
 class PracticeScreen(Screen[None]):
-    """Drills: a position, the player's answer with a game's keys, then the verdict."""
-
-    DEFAULT_CSS = """
-    PracticeScreen #practice-main { height: 1fr; }
-    PracticeScreen #practice-card { width: 31; height: 100%; scrollbar-size: 1 1; }
-    PracticeScreen #practice-side { width: 1fr; padding-left: 1; }
-    PracticeScreen #practice-talk { height: auto; max-height: 12; scrollbar-size: 1 1; }
-    PracticeScreen #practice-positions { height: 1; margin: 1 0 0 0; }
-    PracticeScreen #practice-positions .position {
-        width: 5; margin-right: 1; content-align: center middle; color: $text-muted;
-    }
-    PracticeScreen #practice-dice { height: 1; }
-    PracticeScreen #practice-dice Button { min-width: 5; margin-right: 1; }
-    PracticeScreen #practice-dice Button.held { text-style: bold reverse; }
-    PracticeScreen #practice-boxes { height: 1fr; min-height: 3; margin-top: 1; }
-    PracticeScreen.judged #practice-talk { height: 1fr; max-height: 100%; }
-    PracticeScreen.judged #practice-positions, PracticeScreen.judged #practice-dice,
-    PracticeScreen.judged #practice-boxes { display: none; }
-    """
+    """Drills: a position, the player's answer with a game's keys, then the verdict (styles:
+    app.tcss)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "die(1)", "Hold", key_display="1-5"),
