@@ -307,3 +307,13 @@ def test_the_local_user_practises_human_seats_no_browser_holds(service):
     assert drills.owned_seats(session_key("a browser"), 0) == [(other, 0)]
     assert drills.owned_seats(session_key("someone else"), 0) == []
     assert drills.owned_seats("", game_id) == []  # games already looked at are not again
+
+
+@pytest.mark.tables
+def test_the_same_position_met_in_two_games_is_one_drill(service):
+    first = finished_game(service, seed=5)
+    second = finished_game(service, seed=5)  # the same dice, the same choices
+    assert service.load(first).state.cards == service.load(second).state.cards
+    progress = service.drill_progress()
+    assert progress.own == PER_GAME
+    assert progress.total == PER_GAME + len(BUILTIN)

@@ -549,8 +549,13 @@ class Drills(SavedGames):
         for game_id in games:
             seats = {seat for game, seat in pairs if game == game_id}
             fresh.extend(drill for drill in self._mistakes(game_id, seats) if drill.key not in have)
-        if fresh or newest != book.harvested_game:
-            drills.add(owner, fresh, newest)
+        unique: dict[str, NewDrill] = {}  # the same position met twice: its costlier meeting
+        for drill in fresh:
+            kept = unique.get(drill.key)
+            if kept is None or (drill.source_loss or 0.0) > (kept.source_loss or 0.0):
+                unique[drill.key] = drill
+        if unique or newest != book.harvested_game:
+            drills.add(owner, list(unique.values()), newest)
             book = drills.book(owner)
         return book
 

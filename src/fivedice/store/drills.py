@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, select
+from sqlalchemy import Table, and_, delete, exists, select
+from sqlalchemy.dialects import postgresql as postgresql_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from fivedice.core.errors import N_
 from fivedice.store import schema
@@ -119,9 +121,11 @@ class DrillStore:
                 for row in c.execute(select(positions.c.key).where(positions.c.owner == owner))
             }
             fresh = [drill for drill in drills if drill.key not in had]
-            if fresh:
-                c.execute(
-                    positions.insert(),
+            if fresh:  # (another tab may add the same ones at the same moment: kept once)
+                _insert_new(
+                    c,
+                    positions,
+                    ["owner", "key"],
                     [
                         {
                             "owner": owner,
@@ -219,13 +223,9 @@ class DrillStore:
     def _set_owner(self, c: Any, owner: str, **values: int) -> None:
         owners = schema.drill_owners
         now = utc_now()
-        if c.execute(select(owners.c.owner).where(owners.c.owner == owner)).first() is None:
-            start = {"answers": 0, "harvested_game": 0} | values
-            c.execute(owners.insert().values(owner=owner, updated_at=now, **start))
-        else:
-            c.execute(
-                owners.update().where(owners.c.owner == owner).values(updated_at=now, **values)
-            )
+        start = {"owner": owner, "answers": 0, "harvested_game": 0, "updated_at": now}
+        _insert_new(c, owners, ["owner"], [start])
+        c.execute(owners.update().where(owners.c.owner == owner).values(updated_at=now, **values))
 
     def _checked(self, row: Any) -> DrillRow:
         """The drill a row holds, every value checked as `fivedice.store.rows` does."""
@@ -246,3 +246,14 @@ class DrillStore:
             whole_in(row.times_missed, "drill_positions.times_missed"),
             whole_in(row.due, "drill_positions.due"),
         )
+
+
+def _insert_new(c: Any, table: Table, keys: list[str], rows: list[dict[str, Any]]) -> None:
+    """Inserts the rows whose `keys` are not taken yet (SQLite and PostgreSQL do nothing on
+    the conflict; PostgreSQL waits for the other transaction, then sees its row)."""
+    dialect = c.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        module = sqlite_dialect if dialect == "sqlite" else postgresql_dialect
+        c.execute(module.insert(table).on_conflict_do_nothing(index_elements=keys), rows)
+    else:
+        c.execute(table.insert(), rows)
