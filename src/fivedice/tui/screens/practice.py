@@ -135,6 +135,7 @@ class PracticeScreen(Screen[None]):
         drill = self.drill
         answering = drill is not None and self.result is None
         self.set_class(self.result is not None, "judged")  # the verdict takes the dice's room
+        self.refresh_bindings()
         dice = drill.position.dice if drill is not None else None
         for position in range(1, 6):
             button = self.query_one(f"#die-{position}", Button)
@@ -161,6 +162,12 @@ class PracticeScreen(Screen[None]):
             card = ScoreCard((drill.position.column,))
             card_text = "\n".join(card_lines(drill.position.rules, card, previews))
         self.query_one("#practice-card-text", Static).update(card_text)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows only what can be done now: no holding or rolling once the
+        answer is judged (Enter then shows the next position)."""
+        judged = self.result is not None or self.drill is None
+        return not (judged and action in ("die", "roll"))
 
     # What the player does -----------------------------------------------------------------
 
