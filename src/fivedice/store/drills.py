@@ -1,4 +1,4 @@
-"""Drill progress (tables `drill_owners` and `drill_positions`, migration 0011_drills).
+"""Drill progress (tables `drill_owners` and `drill_positions`, migration 0012_drills).
 
 Per owner, as the tutorial's progress (`tutorial_progress.LOCAL` "" for the user of the
 command line and terminal app, a browser session's key for a web visitor): the positions

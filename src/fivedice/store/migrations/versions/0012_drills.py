@@ -15,8 +15,8 @@ from alembic import op
 
 from fivedice.store.migrations.helpers import timestamp
 
-revision = "0011_drills"
-down_revision: str | None = "0010_commitmentuses"
+revision = "0012_drills"
+down_revision: str | None = "0011_reviewsummaries"
 
 
 def upgrade() -> None:
