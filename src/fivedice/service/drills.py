@@ -81,8 +81,8 @@ MIN_LOSS = 0.5
 """Expected points a decision must have lost to become a drill."""
 PER_GAME = 5
 """At most this many of each game's costliest decisions become drills."""
-GAMES_PER_LOOK = 10
-"""At most this many new finished games are reviewed at once: the newest (about 0.2 s each;
+GAMES_PER_LOOK = 20
+"""At most this many new finished games are reviewed at once: the newest (about 30 ms each,
 older ones not looked at yet are passed over, so a page never waits long)."""
 RIGHT_TOLERANCE = 1e-9
 """An answer losing less than this (in expected points) is right (a tie with the best)."""
