@@ -110,10 +110,13 @@ class PracticeScreen(Screen[None]):
         (or the verdict), and why an answer was refused."""
         text = Text()
         try:
-            progress = progress_text(self.backend.lesson_service().drill_progress())
+            progress = self.backend.lesson_service().drill_progress()
         except FivediceError as error:
-            progress = error_text(error)
-        text.append(progress + "\n", style="dim")
+            text.append(error_text(error) + "\n", style="dim")
+        else:
+            text.append(progress_text(progress) + "\n", style="dim")
+            if not progress.own and self.result is None:  # why none of the player's games
+                text.append(exact_note() + "\n", style="dim")
         drill = self.drill
         if drill is None:
             text.append(all_mastered_text() + "\n" + exact_note())
