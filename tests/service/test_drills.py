@@ -290,6 +290,7 @@ def test_bad_answers_get_a_clear_error_and_change_nothing(service):
     assert DrillStore(service.store).book("") == before
 
 
+@pytest.mark.slow  # a whole triple game played first
 def test_several_column_games_give_no_drills(service):
     game_id = finished_game(service, rules="triple")
     assert service.load(game_id).is_over
@@ -317,3 +318,18 @@ def test_the_same_position_met_in_two_games_is_one_drill(service):
     progress = service.drill_progress()
     assert progress.own == PER_GAME
     assert progress.total == PER_GAME + len(BUILTIN)
+
+
+def test_a_damaged_game_gives_no_drills_and_practice_goes_on(service):
+    from sqlalchemy import update
+
+    game_id = finished_game(service, seed=6)
+    with service.store.writing() as connection:  # a log edited by hand: no longer replays
+        connection.execute(
+            update(schema.actions)
+            .where(schema.actions.c.game_id == game_id, schema.actions.c.seq == 3)
+            .values(action="score nothing")
+        )
+    drill = service.drill_next()
+    assert drill is not None and drill.key.startswith(BUILTIN_PREFIX)
+    assert service.drill_progress().own == 0

@@ -30,10 +30,16 @@ from fivedice.service.drills.schedule import (
 from fivedice.service.errors import HintsUnavailableError
 from fivedice.service.review import replay_in_effect
 from fivedice.service.saved import SavedGames
+from fivedice.store import DatabaseDamagedError, GameNotFoundError, StoreError
 from fivedice.store.drills import DrillBook, DrillRow, DrillStore, NewDrill
 from fivedice.store.tutorial_progress import LOCAL
 from fivedice.strategy.hints import Hint, find_hint
-from fivedice.strategy.limits import is_supported, waiting_at_most
+from fivedice.strategy.limits import (
+    SolverBusyError,
+    check_supported,
+    is_supported,
+    waiting_at_most,
+)
 
 MIN_LOSS = 0.5
 """Expected points a decision must have lost to become a drill."""
@@ -235,16 +241,22 @@ class Drills(SavedGames):
             rules = record.settings.rules
             if not rules.is_single_column or not is_supported(rules):
                 return []
+            check_supported(rules)  # rules this process may not solve give none either
             from fivedice.strategy.review import review_game
+
+            steps = list(replay_in_effect(record.states()))
+            with waiting_at_most(self.solve_wait):
+                review = review_game(iter(steps), game_id=game_id, status=record.status or "")
         except ImportError as error:
             raise HintsUnavailableError(
                 N_("the strategy layer is not available: {reason}"), reason=str(error)
             ) from None
-        except FivediceError:  # a damaged game gives no drills; the review says why
+        except (StoreError, SolverBusyError) as error:
+            if isinstance(error, DatabaseDamagedError | GameNotFoundError):
+                return []  # a damaged (or deleted) game gives no drills; `review` says why
+            raise  # the database or the solver is busy: nothing is recorded, try again
+        except FivediceError:  # a log no review can judge, rules that may not be solved here
             return []
-        steps = list(replay_in_effect(record.states()))
-        with waiting_at_most(self.solve_wait):
-            review = review_game(iter(steps), game_id=game_id, status=record.status or "")
         found: list[NewDrill] = []
         for seat in sorted(seats):
             if seat >= len(review.seats):
