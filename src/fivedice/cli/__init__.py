@@ -17,6 +17,7 @@ import typer
 from fivedice.cli import (
     drill,
     game,
+    guide,
     review,
     sheet,
     sim,
@@ -60,6 +61,7 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     table,  # table
     web,  # serve
     sheet,  # sheet
+    guide,  # guide
     review,  # review
     tutorial,  # tutorial
     drill,  # drill
