@@ -37,6 +37,11 @@ def test_a_transcript_of_right_wrong_and_bad_answers():
     assert "Not allowed: there are dice 1 to 5; there is no die 9" in out
     assert "Not allowed: no box is called 'nothing'" in out
     assert "The best is keep 2 3 4 5; keep 5 5 loses 1.86 points." in out
+    # Why, in boxes and bonuses (the breakdown): the best against the answer, its chances.
+    assert "keep 2 3 4 5 rather than keep 5 5: +" in out and " in Large straight" in out
+    assert "Chances this turn: Large straight" in out
+    # A right answer is explained against the next best option.
+    assert "keep 6 6 6 rather than keep 2 6 6 6: " in out
     assert "It comes back after 3 other positions." in out
     assert out.count("Dice: 5 3 2 5 4") == 2  # shown, then shown again on `v`
     assert out.rstrip().endswith("Goodbye. Your progress is saved.")

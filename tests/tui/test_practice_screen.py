@@ -51,6 +51,7 @@ def test_a_puzzle_answered_with_the_keys_of_a_game():
         await pilot.press("enter")
         await wait_for(pilot, lambda: "The best is keep 2 3 4 5" in talk(app))
         assert "score Chance loses" in talk(app)
+        assert "keep 2 3 4 5 rather than score Chance: " in talk(app)  # why, box by box
         assert "It comes back after 3 other positions." in screen_text(app)
         assert "1 to practise again" in talk(app) or "2 to practise again" in talk(app)
 

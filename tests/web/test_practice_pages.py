@@ -41,6 +41,8 @@ def test_the_new_game_page_links_to_practice_and_a_newcomer_gets_a_built_in_puzz
 @pytest.mark.tables
 def test_an_answer_posted_shows_the_verdict_and_the_next_position(client, service):
     client.get("/practice")
+    # The page gives the reasons once the breakdown is at hand (it never waits for it).
+    service.drill_options(BUILTIN[0].position(), explain=True)
     page = client.post(
         "/practice/answer", data={"key": FIRST, "answer": "roll", "hold": ["1", "3", "5"]}
     )
@@ -49,6 +51,8 @@ def test_an_answer_posted_shows_the_verdict_and_the_next_position(client, servic
     assert verdict.startswith("Right: keep 6 6 6 is the best move.")
     assert "Rule of thumb: Three of a kind early" in verdict
     assert "1. keep 6 6 6: 265.1 points to come" in verdict
+    assert "keep 6 6 6 rather than keep 2 6 6 6: " in verdict  # why, box by box
+    assert "Chances this turn: Sixes" in verdict
     assert 'id="next"' in page.text
     assert service.drill(FIRST, owner(client)).right_in_a_row == 1
     assert DrillStore(service.store).book("").rows == ()  # the local user's: untouched

@@ -15,6 +15,7 @@ from fivedice.i18n import _, formats, ngettext
 from fivedice.wording.boxes import find_box
 from fivedice.wording.coach import choice_text, coach_lines
 from fivedice.wording.game import card_lines, dice_text
+from fivedice.wording.reasons import why_lines
 from fivedice.wording.rules import rules_title
 
 if TYPE_CHECKING:
@@ -123,11 +124,16 @@ def options_title() -> str:
 
 
 def result_lines(result: DrillResult) -> list[str]:
-    """The verdict, a built-in position's rule of thumb, the best options ranked with their
-    expected points, and the schedule."""
+    """The verdict, why (the boxes and bonuses that make the difference, the best move's
+    chances this turn), a built-in position's rule of thumb, the best options ranked with
+    their expected points, and the schedule."""
     lesson = result.drill.title
+    rules = result.drill.position.rules
+    # Why: the best against the answer (right: against the next best), and its chances.
+    reasons = why_lines(rules, result.options, None if result.right else result.answer)
     return [
         verdict_text(result),
+        *reasons,
         *([_("Rule of thumb: {rule}").format(rule=_(lesson))] if lesson else []),
         options_title(),
         *coach_lines(result.options, limit=OPTIONS_SHOWN),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fivedice.core.actions import Roll, Score, parse_action
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
+from fivedice.service.coach import state_hints
 from fivedice.service.drills.answers import chosen_move, parse_answer
 from fivedice.service.drills.positions import (
     BUILTIN,
@@ -155,24 +156,20 @@ class Drills(SavedGames):
         own = sum(not row.key.startswith(BUILTIN_PREFIX) for row in rows)
         return DrillProgress(len(rows), mastered, len(rows) - mastered - new, new, own)
 
-    def drill_options(self, position: Position) -> list[Hint]:
-        """The advisor's options for a position, best first (exact: one column).
+    def drill_options(self, position: Position, explain: bool | None = True) -> list[Hint]:
+        """The advisor's options for a position, best first (exact: one column), with their
+        breakdown (`Hint.parts`, `Hint.chances`: the reasons) as `explain` asks
+        (`fivedice.service.coach.state_hints`: True computes it if needed, None only if it
+        is at hand, as a web page asks).
 
         Raises:
             HintsUnavailableError: no strategy layer here. SolverBusyError as a hint.
         """
-        try:
-            from fivedice.strategy.hints import exact_hints
-            from fivedice.strategy.review import single_column_table
-        except ImportError as error:
-            raise HintsUnavailableError(
-                N_("the strategy layer is not available: {reason}"), reason=str(error)
-            ) from None
-        with waiting_at_most(self.solve_wait):
-            table = single_column_table(position.rules)
-        return exact_hints(table, position.state())
+        return state_hints(position.state(), self.solve_wait, explain=explain)
 
-    def drill_answer(self, key: str, text: str, owner: str = LOCAL) -> DrillResult:
+    def drill_answer(
+        self, key: str, text: str, owner: str = LOCAL, *, explain: bool | None = True
+    ) -> DrillResult:
         """Judges an answer to one of the owner's drills and reschedules the drill.
 
         A bad answer (not an answer, dice that are not there, a filled or unknown box)
@@ -181,11 +178,12 @@ class Drills(SavedGames):
         Raises:
             DrillError: no such drill. MalformedActionError, IllegalActionError: a bad answer.
             StoreUnavailableError: nothing was recorded (the same answer may be sent again).
+            `explain`: the options' breakdown, for the reasons (see `drill_options`).
         """
         drill = self.drill(key, owner)
         action = parse_answer(text, drill.position.rules)
         keep, score = chosen_move(drill.position, action)
-        options = self.drill_options(drill.position)
+        options = self.drill_options(drill.position, explain)
         if score is not None:
             chosen = find_hint(options, category=score.category)
         else:

@@ -186,7 +186,8 @@ def practice_answer(
         message = error_text(problem, gettext_for(language))
         return render(request, visitor, "message.html", 404, message=message)
     try:
-        result = in_language(language, service.drill_answer, key, text, owner)
+        # The reasons only if the breakdown is at hand (it is prepared meanwhile), as hints.
+        result = in_language(language, service.drill_answer, key, text, owner, explain=None)
     except FivediceError as problem:
         reason = in_language(language, refused_text, error_text(problem, gettext_for(language)))
         progress = in_language(language, progress_text, service.drill_progress(owner))
