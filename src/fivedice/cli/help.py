@@ -174,6 +174,14 @@ HELP_TEXTS = (
     N_("Forget the tutorial progress (games stay)."),
     N_("Seed for the guided game's dice."),
     N_(
+        "Practise positions from your own costliest decisions (and classic teaching ones).\n\n"
+        "A position you miss comes back a few positions later until you answer it right twice"
+        " in\na row. Nothing here touches your games or statistics."
+    ),
+    N_("Practise in the terminal app instead."),
+    N_("Say how far you are, and stop."),
+    N_("Forget the drills' progress (games stay)."),
+    N_(
         "Checks a game record: its signature over every line, the dice commitment, and every"
         " roll recomputed from the seeds.\n\nExit status: 0 verified (it prints the"
         " fingerprint of the key that signed the record); 1 the record does not match (a line"

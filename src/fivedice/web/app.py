@@ -62,6 +62,7 @@ from fivedice.web.routers import (
     fairness,
     guide,
     pages,
+    practice,
     review,
     rooms,
     sheet,
@@ -209,6 +210,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(table.router)
     app.include_router(tutorial.router)
+    app.include_router(practice.router)
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.include_router(alive.router)
