@@ -358,3 +358,30 @@ def test_the_hint_says_why_in_one_line_and_y_gives_the_reasons_box_by_box(classi
         assert all(sign in "+\u2212" for sign in signs)
 
     run(app, script)
+
+
+@pytest.mark.slow  # (a whole flow through the app, and the breakdown of the classic rules)
+def test_the_hint_of_several_columns_says_why_by_column_as_an_estimate(classic_table) -> None:
+    from fivedice.core.rules import find_ruleset
+
+    triple = GameSettings(seats=(Seat("Ann"),), rules=find_ruleset("triple"))
+    app = FivediceApp(triple, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "h")
+        hint = game_screen(app).query_one("#hint")
+        await wait_for(pilot, lambda: "Why (estimated): " in str(hint.render()), seconds=60)
+        await pilot.pause()
+        shown = str(hint.render()).splitlines()
+        assert shown[0] == "Coach: estimated points from here (not exact)"
+        assert "(column " in shown[-1]
+        assert "no exact breakdown" not in str(hint.render())
+        await pilot.press("y")
+        await pilot.pause()
+        reasons = str(hint.render()).splitlines()
+        assert " rather than " in reasons[0] and reasons[0].endswith("(estimated)")
+        signs = [line.split()[0][0] for line in reasons[1:] if line[:1] == " "]
+        assert signs and signs[0] == "+"
+        assert all("(column " in line for line in reasons[1:] if line[:1] == " ")
+
+    run(app, script)
