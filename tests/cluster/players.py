@@ -193,7 +193,12 @@ class Crowd:
         raise RuntimeError("no game could be made through the balancer")
 
     async def start(self, making_at_once: int = 16) -> None:
-        """Makes the tables, opens every stream and waits until each has its first event."""
+        """Makes the tables and opens every stream (see `make` and `open_streams`)."""
+        await self.make(making_at_once)
+        await self.open_streams()
+
+    async def make(self, making_at_once: int = 16) -> None:
+        """Makes the tables, `making_at_once` requests at a time."""
         gate = asyncio.Semaphore(making_at_once)
 
         async def one(number: int) -> Table:
@@ -201,11 +206,16 @@ class Crowd:
                 return await self._make_table(number)
 
         self.tables = list(await asyncio.gather(*(one(n) for n in range(self.count))))
-        for table in self.tables:
-            for human in table.humans:
+
+    async def open_streams(self, opening_at_once: int = 200) -> None:
+        """Opens every human's stream and waits until each has brought its first event."""
+        pairs = [(table, human) for table in self.tables for human in table.humans]
+        for first in range(0, len(pairs), opening_at_once):  # a few hundred at a time
+            batch = pairs[first : first + opening_at_once]
+            for table, human in batch:
                 self._tasks.append(asyncio.create_task(self._stream(table, human)))
-        while not all(human.game for table in self.tables for human in table.humans):
-            await asyncio.sleep(0.05)
+            while not all(human.game for _table, human in batch):
+                await asyncio.sleep(0.05)
 
     def play(self) -> None:
         """Every human starts acting on their turns."""
