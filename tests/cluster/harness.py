@@ -442,8 +442,11 @@ class Cluster:
                 process.popen.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 gentle = False
-        if self.worker_pids(index):  # the supervisor is gone; a worker must not linger
-            gentle = gentle and not any(_alive(pid) for pid in self.worker_pids(index))
+        deadline = time.monotonic() + 2  # (its helpers, e.g. multiprocessing's tracker)
+        while self.worker_pids(index) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.worker_pids(index):  # the supervisor is gone; nothing of it may linger
+            gentle = False
             self.kill_host(index)
         return gentle
 
