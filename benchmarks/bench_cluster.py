@@ -99,8 +99,9 @@ def _client(base: str, tables: int, seed: int, think: float, control: Any, out: 
         runner = asyncio.run
 
     async def main() -> dict[str, Any]:
+        # Pages read the game when their stream was silent long: not within a turn here.
         crowd = Crowd(base, tables=tables, cpu=False, think_seconds=think, seed=seed,
-                      action_connections=200)  # fmt: skip
+                      action_connections=1000, refresh_seconds=30)  # fmt: skip
         try:
             await crowd.make()
             out.put(("made", None))
@@ -122,7 +123,9 @@ def _client(base: str, tables: int, seed: int, think: float, control: Any, out: 
         pushes = [d for answered, d in record.push_delays() if start <= answered < end]
         return {
             "acknowledged": len(acks),
-            "action_s": [s for answered, s in crowd.action_latencies if start <= answered < end],
+            "action_s": [
+                s for answered, s in crowd.action_latencies if start <= answered - s < end
+            ],
             "push_s": [d for d in pushes if d is not None],
             "never_pushed": sum(1 for d in pushes if d is None),
             "refused": record.refused,

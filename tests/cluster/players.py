@@ -145,11 +145,13 @@ class Crowd:
         seed: int = 1,
         record: Record | None = None,
         action_connections: int = 100,
+        refresh_seconds: float = REFRESH_SECONDS,
     ) -> None:
         self.base_url = base_url
         self.count = tables
         self.cpu = cpu
         self.think_seconds = think_seconds
+        self.refresh_seconds = refresh_seconds
         self.seed = seed
         self.record = record or Record()
         self.tables: list[Table] = []
@@ -289,7 +291,7 @@ class Crowd:
                 me.changed.clear()
                 if me.game is game:
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(me.changed.wait(), REFRESH_SECONDS)
+                        await asyncio.wait_for(me.changed.wait(), self.refresh_seconds)
                     if me.game is game:  # nothing heard: read it, as a page does
                         await self._refresh(table, me)
                 continue
