@@ -20,7 +20,9 @@ Figures (JSON):
 - `cpu_share`: CPU time used in the window by the workers, PostgreSQL, HAProxy and the
   clients, as a share of one core (2.0 = the whole 2-core machine), which says what
   saturates; and the machine's load average before and after.
-`--faults` instead runs the fault drill (tests/cluster/faults.py) and prints its table.
+`--faults` instead runs the fault drill (tests/cluster/faults.py: a host SIGKILLed, a rolling
+restart, PostgreSQL restarted, `--tables` games of two humans and a CPU) and prints its table
+(Markdown on stderr, JSON on stdout).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -259,18 +262,33 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--faults", action="store_true", help="run the fault drill instead")
     parser.add_argument("--tables", type=int, default=8, help="games of the fault drill")
+    parser.add_argument("--logs", type=Path, help="keep the hosts' logs in this directory")
+    parser.add_argument(
+        "--cpu-scan-seconds",
+        type=float,
+        help="with --faults: how often workers look for undriven CPU games (the drill's 2 s;"
+        " the server's default is 5)",
+    )
     args = parser.parse_args()
     with terminated_as_interrupt(), tempfile.TemporaryDirectory(prefix="fivedice-bench-") as tmp:
         env = default_web_env()
         if args.faults:
             env.update(faults.drill_environment())
+            if args.cpu_scan_seconds:
+                env["FIVEDICE_CPU_SCAN_SECONDS"] = str(args.cpu_scan_seconds)
         with Cluster.build(Path(tmp), web_env=env) as cluster:
             if args.faults:
                 figures = asyncio.run(faults.drill(cluster, tables=args.tables))
                 print(faults.table_text(figures), file=sys.stderr)
                 print(json.dumps(faults.as_json(figures), indent=2))
             else:
-                print(json.dumps(measure(cluster, args), indent=2))
+                try:
+                    print(json.dumps(measure(cluster, args), indent=2))
+                finally:
+                    if args.logs:
+                        args.logs.mkdir(parents=True, exist_ok=True)
+                        for log in Path(tmp).glob("*.log"):
+                            shutil.copy(log, args.logs / log.name)
     return 0
 
 
