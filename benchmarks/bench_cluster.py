@@ -44,6 +44,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
 from tests.cluster import faults  # noqa: E402
 from tests.cluster.harness import (  # noqa: E402
+    HAPROXY_CONFIG,
     HOSTS,
     Cluster,
     default_web_env,
@@ -264,10 +265,10 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=8, help="games of the fault drill")
     parser.add_argument("--logs", type=Path, help="keep the hosts' logs in this directory")
     parser.add_argument(
-        "--cpu-scan-seconds",
-        type=float,
-        help="with --faults: how often workers look for undriven CPU games (the drill's 2 s;"
-        " the server's default is 5)",
+        "--leastconn",
+        action="store_true",
+        help="a copy of deploy/haproxy.cfg without its by-game backend: every request to the"
+        " host with the fewest connections",
     )
     args = parser.parse_args()
     with terminated_as_interrupt(), tempfile.TemporaryDirectory(prefix="fivedice-bench-") as tmp:
@@ -276,14 +277,23 @@ def main() -> int:
             env.update(faults.drill_environment())
             if args.cpu_scan_seconds:
                 env["FIVEDICE_CPU_SCAN_SECONDS"] = str(args.cpu_scan_seconds)
-        with Cluster.build(Path(tmp), web_env=env) as cluster:
+        config = HAPROXY_CONFIG
+        if args.leastconn:
+            config = Path(tmp) / "haproxy-leastconn.cfg"
+            by_game = "    use_backend fivedice_by_game if { path_beg /api/games/ }\n"
+            assert by_game in HAPROXY_CONFIG.read_text()
+            config.write_text(HAPROXY_CONFIG.read_text().replace(by_game, ""))
+        with Cluster.build(Path(tmp), web_env=env, haproxy_config=config) as cluster:
             if args.faults:
                 figures = asyncio.run(faults.drill(cluster, tables=args.tables))
                 print(faults.table_text(figures), file=sys.stderr)
                 print(json.dumps(faults.as_json(figures), indent=2))
             else:
                 try:
-                    print(json.dumps(measure(cluster, args), indent=2))
+                    figures = measure(cluster, args)
+                    by_game = "/api/games/ID by game, the rest leastconn"
+                    figures["balance"] = "leastconn" if args.leastconn else by_game
+                    print(json.dumps(figures, indent=2))
                 finally:
                     if args.logs:
                         args.logs.mkdir(parents=True, exist_ok=True)

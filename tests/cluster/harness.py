@@ -197,6 +197,7 @@ class Cluster:
     octet: int
     web_env: dict[str, str] = field(default_factory=dict)
     files: int = 65536
+    haproxy_config: Path = HAPROXY_CONFIG
     web: list[Process | None] = field(default_factory=lambda: [None] * HOSTS)
     balancer: Process | None = None
     pg_dir: Path | None = None
@@ -245,7 +246,12 @@ class Cluster:
 
     @classmethod
     def build(
-        cls, workdir: Path, *, web_env: dict[str, str] | None = None, files: int = 0
+        cls,
+        workdir: Path,
+        *,
+        web_env: dict[str, str] | None = None,
+        files: int = 0,
+        haproxy_config: Path = HAPROXY_CONFIG,
     ) -> Cluster:
         """Builds the network, starts PostgreSQL, the three web hosts and HAProxy.
 
@@ -264,7 +270,7 @@ class Cluster:
             fcntl.flock(lock, fcntl.LOCK_EX)
             used = _used_octets()
             octet = next(n for n in range(0, 255) if n not in used)
-            cluster = cls(workdir, os.getpid(), octet, dict(web_env or {}), files)
+            cluster = cls(workdir, os.getpid(), octet, dict(web_env or {}), files, haproxy_config)
             try:
                 cluster._network()
             except BaseException:
@@ -465,7 +471,7 @@ class Cluster:
             **{f"FIVEDICE_WEB{i + 1}": f"{self.web_address(i)}:{WEB_PORT}" for i in range(HOSTS)},
         }
         check = subprocess.run(
-            ["haproxy", "-c", "-q", "-f", str(HAPROXY_CONFIG)],
+            ["haproxy", "-c", "-q", "-f", str(self.haproxy_config)],
             env=env,
             capture_output=True,
             text=True,
@@ -473,7 +479,7 @@ class Cluster:
         if check.returncode != 0:
             raise RuntimeError(f"deploy/haproxy.cfg: {check.stdout}{check.stderr}")
         self.balancer = self._spawn(
-            "lb", "haproxy", ["haproxy", "-db", "-f", str(HAPROXY_CONFIG)], env
+            "lb", "haproxy", ["haproxy", "-db", "-f", str(self.haproxy_config)], env
         )
         deadline = time.monotonic() + 30
         while True:
