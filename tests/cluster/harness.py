@@ -53,8 +53,9 @@ WEB_PORT = 8000
 LB_PORT = 8080
 PG_PORT = 5432
 HOSTS = 3
-# What the balancer checks; /readyz once the server answers it (engineer "watch").
-HEALTH_PATH = "/"
+# What the balancer checks (and what a host is waited for): database reachable, migrations
+# current, tables loaded (fivedice.web.health).
+HEALTH_PATH = "/readyz"
 START_SECONDS = 90.0  # a loaded 2-core machine starts six workers slowly
 
 
