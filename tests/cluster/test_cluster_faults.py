@@ -12,7 +12,12 @@ import json
 import pytest
 
 from tests.cluster.faults import as_json, drill, drill_environment, table_text
-from tests.cluster.harness import Cluster, default_web_env, unavailable_reason
+from tests.cluster.harness import (
+    Cluster,
+    default_web_env,
+    terminated_as_interrupt,
+    unavailable_reason,
+)
 
 pytestmark = [pytest.mark.processes, pytest.mark.postgres]
 
@@ -25,9 +30,9 @@ def hosts(tmp_path):
     reason = unavailable_reason()
     if reason is not None:
         pytest.skip(f"no namespace cluster here: {reason}")
-    with Cluster.build(
-        tmp_path / "cluster", web_env={**default_web_env(), **drill_environment()}
-    ) as built:
+    environment = {**default_web_env(), **drill_environment()}
+    # A SIGTERM to pytest takes the cluster down too (as Ctrl+C does).
+    with terminated_as_interrupt(), Cluster.build(tmp_path / "c", web_env=environment) as built:
         yield built
 
 
