@@ -224,7 +224,15 @@ class Crowd:
         for table in self.tables:
             for index, human in enumerate(table.humans):
                 other = table.humans[1 - index]
-                self._tasks.append(asyncio.create_task(self._play(table, human, other)))
+                playing = self._play(table, human, other)
+                self._tasks.append(asyncio.create_task(playing, name=f"play-{human.token}"))
+
+    async def stop_playing(self) -> None:
+        """Nobody acts any more; the streams stay open (the last pushes still arrive)."""
+        playing = [task for task in self._tasks if task.get_name().startswith("play-")]
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
 
     async def stop(self) -> None:
         self.stopping = True
