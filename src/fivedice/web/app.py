@@ -56,7 +56,18 @@ from fivedice.web.metrics import (
 )
 from fivedice.web.observe import Observe
 from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
-from fivedice.web.routers import alive, api, fairness, pages, review, rooms, sheet, table, tutorial
+from fivedice.web.routers import (
+    alive,
+    api,
+    fairness,
+    guide,
+    pages,
+    review,
+    rooms,
+    sheet,
+    table,
+    tutorial,
+)
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 from fivedice.wording.text import error_text
@@ -177,6 +188,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
+    app.include_router(guide.router)
     app.include_router(review.router)
     app.include_router(table.router)
     app.include_router(tutorial.router)

@@ -48,8 +48,9 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
-# Levels that decide fast enough to be stepped in the event loop itself.
-INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value})
+# Levels that decide fast enough to be stepped in the event loop itself (the guide: a few
+# rules read in microseconds; elsewhere it plays like casual).
+INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value, Level.GUIDE.value})
 
 
 class CpuDriver:
