@@ -265,10 +265,22 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=8, help="games of the fault drill")
     parser.add_argument("--logs", type=Path, help="keep the hosts' logs in this directory")
     parser.add_argument(
+        "--src",
+        type=Path,
+        default=ROOT / "src",
+        help="the fivedice the web hosts run (another tree's src, to compare)",
+    )
+    parser.add_argument(
         "--leastconn",
         action="store_true",
         help="a copy of deploy/haproxy.cfg without its by-game backend: every request to the"
         " host with the fewest connections",
+    )
+    parser.add_argument(
+        "--cpu-scan-seconds",
+        type=float,
+        help="with --faults: how often workers look for undriven CPU games (the drill's 2 s;"
+        " the server's default is 5)",
     )
     args = parser.parse_args()
     with terminated_as_interrupt(), tempfile.TemporaryDirectory(prefix="fivedice-bench-") as tmp:
@@ -283,7 +295,9 @@ def main() -> int:
             by_game = "    use_backend fivedice_by_game if { path_beg /api/games/ }\n"
             assert by_game in HAPROXY_CONFIG.read_text()
             config.write_text(HAPROXY_CONFIG.read_text().replace(by_game, ""))
-        with Cluster.build(Path(tmp), web_env=env, haproxy_config=config) as cluster:
+        with Cluster.build(
+            Path(tmp), web_env=env, haproxy_config=config, src=args.src.resolve()
+        ) as cluster:
             if args.faults:
                 figures = asyncio.run(faults.drill(cluster, tables=args.tables))
                 print(faults.table_text(figures), file=sys.stderr)

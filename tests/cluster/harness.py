@@ -199,6 +199,7 @@ class Cluster:
     web_env: dict[str, str] = field(default_factory=dict)
     files: int = 65536
     haproxy_config: Path = HAPROXY_CONFIG
+    src: Path = ROOT / "src"  # the fivedice the web hosts run
     web: list[Process | None] = field(default_factory=lambda: [None] * HOSTS)
     balancer: Process | None = None
     pg_dir: Path | None = None
@@ -253,6 +254,7 @@ class Cluster:
         web_env: dict[str, str] | None = None,
         files: int = 0,
         haproxy_config: Path = HAPROXY_CONFIG,
+        src: Path = ROOT / "src",
     ) -> Cluster:
         """Builds the network, starts PostgreSQL, the three web hosts and HAProxy.
 
@@ -271,7 +273,9 @@ class Cluster:
             fcntl.flock(lock, fcntl.LOCK_EX)
             used = _used_octets()
             octet = next(n for n in range(0, 255) if n not in used)
-            cluster = cls(workdir, os.getpid(), octet, dict(web_env or {}), files, haproxy_config)
+            cluster = cls(
+                workdir, os.getpid(), octet, dict(web_env or {}), files, haproxy_config, src
+            )
             try:
                 cluster._network()
             except BaseException:
@@ -392,7 +396,7 @@ class Cluster:
         data_home.mkdir(exist_ok=True)
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT / "src"),
+            "PYTHONPATH": str(self.src),
             "XDG_DATA_HOME": str(data_home),  # each host its own disk; secrets from the env
             **self.web_env,
         }
