@@ -49,6 +49,7 @@ class FaultFigures:
     worst_push_s: float
     never_pushed: int  # acknowledged versions that never reached the other human's stream
     unanswered: int  # actions sent in the window whose answer never came (not acknowledged)
+    surprises: int = 0  # streams of the whole run that failed unexpectedly (a client bug)
     notes: str = ""
 
 
@@ -114,6 +115,7 @@ def audit(
         worst_push_s=round(max((p for p in pushes if p is not None), default=0.0), 2),
         never_pushed=sum(1 for p in pushes if p is None),
         unanswered=unanswered,
+        surprises=record.surprises,
         notes=notes,
     )
 

@@ -71,6 +71,7 @@ class Record:
     ended: dict[int, int] = field(default_factory=dict)  # game -> version it ended at
     arrivals: dict[tuple[int, int, int], float] = field(default_factory=dict)  # game, seat, v
     errors: list[str] = field(default_factory=list)
+    surprises: int = 0  # streams that failed in a way the players did not expect
 
     def saw(self, number: int, game: dict[str, Any]) -> None:
         key = (number, game["version"])
@@ -243,8 +244,12 @@ class Crowd:
         await self._actions.close()
 
     async def _stream(self, table: Table, human: Human) -> None:
+        """Follows the game's event stream as a browser's EventSource does: every event's
+        version and game; reconnects with `Last-Event-ID` after the server's `retry:` (or
+        RETRY_SECONDS) when the stream ends or breaks, the time without one being a gap."""
         record, number = self.record, table.number
         gap: Gap | None = None
+        retry = RETRY_SECONDS
         while not self.stopping:
             headers = {"Last-Event-ID": str(human.game["version"])} if human.game else {}
             try:
@@ -260,16 +265,26 @@ class Crowd:
                     if gap is not None:
                         gap.end = time.monotonic()
                         gap = None
-                    version: int | None = None
+                    event: dict[bytes, bytes] = {}
                     async for raw in answer.content:
-                        if raw.startswith(b"id:"):
-                            version = int(raw[3:])
-                        elif raw.startswith(b"data:") and version is not None:
+                        line = raw.rstrip(b"\r\n")
+                        if line:
+                            if not line.startswith(b":"):  # (a comment: the heartbeat)
+                                name, _colon, value = line.partition(b":")
+                                event[name] = value[1:] if value.startswith(b" ") else value
+                            continue
+                        if b"retry" in event:
+                            retry = int(event[b"retry"]) / 1000
+                        kind = event.get(b"event", b"message")
+                        if b"data" in event and b"id" in event and kind != b"moving":
+                            # a version (also "reset" and "abandoned": the game as it is)
+                            version = int(event[b"id"])
                             now = time.monotonic()
                             record.arrivals.setdefault((number, human.seat, version), now)
-                            game = loads(raw[5:])
+                            game = loads(event[b"data"])
                             record.saw(number, game)
                             human.see(game)
+                        event = {}
                     raise aiohttp.ServerDisconnectedError()  # the stream ended: reconnect
             except (aiohttp.ClientError, TimeoutError, ValueError) as error:
                 human.connected = False
@@ -277,6 +292,11 @@ class Crowd:
                     gap = Gap(time.monotonic())
                     record.gaps.append(gap)
                     record.errors.append(f"stream: {error!r}"[:120])
+                await asyncio.sleep(retry)
+                retry = RETRY_SECONDS
+            except Exception as error:  # a surprise is written down, never a silent end
+                record.errors.append(f"stream failed: {error!r}"[:120])
+                record.surprises += 1
                 await asyncio.sleep(RETRY_SECONDS)
 
     async def _refresh(self, table: Table, human: Human) -> None:

@@ -47,3 +47,4 @@ def test_three_faults_lose_and_double_nothing_and_players_are_back_in_time(hosts
         assert fault.worst_stream_gap_s <= STREAM_BACK_SECONDS, fault
         assert fault.worst_cpu_stall_s <= CPU_MOVING_SECONDS, fault
         assert fault.never_pushed == 0, f"{fault.fault}: a version never reached a stream"
+        assert fault.surprises == 0, f"the players' streams failed: {fault}"
