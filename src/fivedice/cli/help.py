@@ -35,6 +35,10 @@ HELP_TEXTS = (
     N_("Override a rule option, KEY=VALUE (repeatable)."),
     N_('Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
     N_("Print JSON."),
+    N_(
+        "Split the expected points by box and bonus under optimal play (and, for a keep,"
+        " each box's chance this turn)."
+    ),
     N_("The active rules in words, generated from the rule set."),
     N_("Print the options as JSON."),
     N_(

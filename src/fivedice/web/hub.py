@@ -868,11 +868,18 @@ class GameHub:
 
     def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
         """The advisor's options for the seat to move, best first, with the holds each needs."""
+        view, options = self.hints(game_id, token)
+        return view, [hint_data(option) for option in options]
+
+    def hints(self, game_id: int, token: str | None) -> tuple[GameView, list[Hint]]:
+        """The seat to move's options as the service's hints, with their breakdowns (the
+        reasons) when they are at hand: a page never waits for them (they are prepared in
+        the background for the next hint)."""
         with self._locked(game_id):
             view = self._current(game_id)
             self.check_turn(view, token)
-            options = self.service.hint(game_id)
-        return view, [hint_data(option) for option in options]
+            options = self.service.hint(game_id, explain=None)
+        return view, options
 
     def _current(self, game_id: int) -> GameView:
         """The game as saved now (kept current: see `GameService.latest`).
@@ -920,4 +927,14 @@ def hint_data(hint: Hint) -> dict[str, Any]:
         "value": float(hint.value),  # exact: the float64 value as it is
         "loss": float(hint.loss),
         "estimate": hint.estimate,
+        "breakdown": None if hint.parts is None else dict(hint.parts),
+        "chances_this_turn": None if hint.chances is None else dict(hint.chances),
     }
+
+
+def reasons_data(options: Sequence[Hint]) -> list[dict[str, Any]] | None:
+    """What makes the best option better than the next, component by component (signed
+    expected points), as the JSON API gives it; None without breakdowns."""
+    if len(options) < 2 or options[0].parts is None:
+        return None
+    return [{"component": key, "points": points} for key, points in options[0].reasons(options[1])]

@@ -284,6 +284,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "column_n": _("Column {number} (×{multiplier})"),
         "box": _("Box"),
         "best_options": _("Best options"),
+        "why_box_by_box": _("Why, box by box"),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),
         "keep_dice": _(KEEP_DICE),

@@ -36,7 +36,7 @@ from fivedice.store.browser_seats import session_key
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.web.deps import Hub
-from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
+from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hint_data, hmac_equal, reasons_data
 from fivedice.web.live import Live, Now, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -287,11 +287,32 @@ class HintOptionOut(BaseModel):
         description="true for rule sets with several columns, where values are the CPU "
         "expert's estimates rather than exact optima",
     )
+    breakdown: dict[str, float] | None = Field(
+        None,
+        description="the value split by component: each box's key, 'upper_bonus' and "
+        "'yahtzee_bonus' (where the rules have them), summing to the value; null when not at "
+        "hand yet (ask again) or not exact (several columns)",
+    )
+    chances_this_turn: dict[str, float] | None = Field(
+        None,
+        description="for a keep with a breakdown: each box's chance that this turn ends "
+        "scoring it (more than 0 points), playing on optimally",
+    )
+
+
+class ReasonOut(BaseModel):
+    component: str = Field(description="a box's key, 'upper_bonus' or 'yahtzee_bonus'")
+    points: float = Field(description="the best option's expected points there minus the next's")
 
 
 class HintOut(BaseModel):
     version: int
     options: list[HintOptionOut]
+    reasons: list[ReasonOut] | None = Field(
+        None,
+        description="why the best option beats the next: the components that make the "
+        "difference, gains then losses; null without breakdowns",
+    )
 
 
 def _game_json(hub: GameHub, view: GameView) -> Response:
@@ -465,8 +486,12 @@ def post_cpu_step(
 @router.get("/games/{game_id}/hint", response_model=HintOut, responses=_AUTH_ERRORS)
 def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
     """The advisor's options for the seat to move, best first (that seat's token only)."""
-    view, options = hub.hint(hub.game_id(game_id), _token(credentials))
-    return {"version": view.version, "options": options}
+    view, hints = hub.hints(hub.game_id(game_id), _token(credentials))
+    return {
+        "version": view.version,
+        "options": [hint_data(hint) for hint in hints],
+        "reasons": reasons_data(hints),
+    }
 
 
 # -- the event stream ------------------------------------------------------------------------
