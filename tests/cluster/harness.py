@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
 PREFIX = "fdc"  # every namespace, bridge and veth of a harness: fdc<owner pid>...
 LOCK = Path("/tmp/fivedice-cluster.lock")
+PG_DIR_PREFIX = "fivedice-cluster-pg-"  # /tmp/fivedice-cluster-pg-<owner pid>-XXXX
 WEB_PORT = 8000
 LB_PORT = 8080
 PG_PORT = 5432
@@ -141,9 +142,15 @@ def sweep() -> list[int]:
         found = re.match(rf"^{PREFIX}(\d+)", name)
         if found:
             owners.add(int(found.group(1)))
+    for directory in Path("/tmp").glob(f"{PG_DIR_PREFIX}*-*"):
+        found = re.match(rf"^{PG_DIR_PREFIX}(\d+)-", directory.name)
+        if found:
+            owners.add(int(found.group(1)))
     gone = sorted(owner for owner in owners if not _alive(owner))
     for owner in gone:
-        _remove_network(owner)
+        _remove_network(owner)  # (its PostgreSQL ran in its namespace: ended with it)
+        for directory in Path("/tmp").glob(f"{PG_DIR_PREFIX}{owner}-*"):
+            shutil.rmtree(directory, ignore_errors=True)
     return gone
 
 
@@ -346,9 +353,7 @@ class Cluster:
             raise RuntimeError(f"{tool} failed: {done.stderr.strip()}\n{tail}")
 
     def _start_postgres(self) -> None:
-        self.pg_dir = Path(
-            tempfile.mkdtemp(prefix=f"fivedice-cluster-pg-{self.owner}-", dir="/tmp")
-        )
+        self.pg_dir = Path(tempfile.mkdtemp(prefix=f"{PG_DIR_PREFIX}{self.owner}-", dir="/tmp"))
         os.chmod(self.pg_dir, 0o755)
         shutil.chown(self.pg_dir, "postgres", "postgres")
         data = self.pg_dir / "data"

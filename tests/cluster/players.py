@@ -104,6 +104,7 @@ class Human:
     game: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     connected: bool = False
+    heard: int | None = None  # the last version the stream brought (its Last-Event-ID)
 
     def see(self, game: dict[str, Any]) -> None:
         if not self.game or game["version"] > self.game["version"]:
@@ -251,7 +252,9 @@ class Crowd:
         gap: Gap | None = None
         retry = RETRY_SECONDS
         while not self.stopping:
-            headers = {"Last-Event-ID": str(human.game["version"])} if human.game else {}
+            # The last version the stream itself brought, as EventSource sends it (not one
+            # learnt from an answer or a read: the versions between would never be pushed).
+            headers = {"Last-Event-ID": str(human.heard)} if human.heard is not None else {}
             try:
                 async with self._streams.get(
                     f"/api/games/{table.game_id}/events", headers=headers
@@ -279,6 +282,7 @@ class Crowd:
                         if b"data" in event and b"id" in event and kind != b"moving":
                             # a version (also "reset" and "abandoned": the game as it is)
                             version = int(event[b"id"])
+                            human.heard = version
                             now = time.monotonic()
                             record.arrivals.setdefault((number, human.seat, version), now)
                             game = loads(event[b"data"])

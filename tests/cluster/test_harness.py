@@ -69,7 +69,10 @@ def test_sweep_removes_what_a_killed_harness_left_and_nothing_else(tmp_path):
         for name in (left, kept):
             harness._ip("netns", "add", name)
         inside = subprocess.Popen(["ip", "netns", "exec", left, "sleep", "300"])
+        files = harness.Path("/tmp") / f"{harness.PG_DIR_PREFIX}{gone.pid}-test"
+        (files / "data").mkdir(parents=True)  # its PostgreSQL's files
         assert gone.pid in sweep()
+        assert not files.exists()
         inside.wait(timeout=10)  # what ran inside the left-over namespace was ended
         names = harness._ip("netns", "list").stdout
         assert left not in names and kept in names
