@@ -317,7 +317,7 @@ class GameHub:
     ) -> GameView:
         """Starts and saves a game (`fivedice.service.creation.create_game`); `handle`: a
         commitment `commitments` drew before the client seeds were chosen."""
-        return create_game(
+        view = create_game(
             self.service,
             players,
             client_seeds=client_seeds,
@@ -325,6 +325,9 @@ class GameHub:
             commitments=self.commitments,
             **options,
         )
+        if view.is_cpu_turn:  # this worker's CPU driver starts it now, not at its next scan
+            self.changed(Topic.GAME, view.game_id, view.version, notified=True)
+        return view
 
     def load(self, game_id: int) -> GameView:
         """The game as saved now (a cached view caught up with the database, see

@@ -94,6 +94,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "at_table": _("At the table"),
         "at_table_link": _("Playing with real dice? Let this phone keep the score."),
         "learn_by_playing": _("Learn by playing"),
+        "drills": _("Practice"),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),

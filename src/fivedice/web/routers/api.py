@@ -498,6 +498,22 @@ def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]
 
 HEARTBEAT_SECONDS = 15  # a comment line this often keeps proxies from closing idle streams
 PING = b": ping\r\n\r\n"
+# A stream resumed with Last-Event-ID may come from a worker that stopped and asked for a
+# quick reconnection (`moved`): the browser keeps that delay for later reconnections, so a
+# resumed stream sets it back to a few seconds (a server that is down is not asked twice a
+# second by every page).
+RESUMED = b"retry: 3000\r\n\r\n"
+
+
+def moved(retry_ms: int) -> bytes:
+    """The end of a stream whose worker stops: reconnect after `retry_ms` (the browser's
+    EventSource does so by itself, with Last-Event-ID), and a `moving` event, so that the
+    page knows the break is planned and shows no "connection lost" while it lasts.
+
+    >>> moved(700)
+    b'retry: 700\\r\\nevent: moving\\r\\ndata: 700\\r\\n\\r\\n'
+    """
+    return b"retry: %d\r\nevent: moving\r\ndata: %d\r\n\r\n" % (retry_ms, retry_ms)
 
 
 def _after(last_event_id: str | None, after: int | None) -> int | None:
@@ -549,6 +565,8 @@ class EventStream(Response):
         fetch: Fetch,
         fetch_now: FetchNow,
         fetch_async: FetchAsync | None = None,
+        *,
+        resumed: bool = False,
     ) -> None:
         self.status_code = 200
         self.background = None
@@ -561,6 +579,7 @@ class EventStream(Response):
         )
         self._live, self._sub, self._first, self._after = live, sub, first, after
         self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
+        self._resumed = resumed  # (a reconnection: `RESUMED` first)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         sub, live = self._sub, self._live
@@ -579,6 +598,8 @@ class EventStream(Response):
         live.stream_opened(sub)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            if self._resumed:
+                await send({"type": "http.response.body", "body": RESUMED, "more_body": True})
             batch, last, ident = self._first, self._after, sub.watched[1]
             quiet_since = loop.time()
             first = True
@@ -615,8 +636,9 @@ class EventStream(Response):
             live.unsubscribe(sub)
             listener.cancel()
         if not gone:
+            end = b"" if sub.retry_ms is None else moved(sub.retry_ms)
             with contextlib.suppress(OSError):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                await send({"type": "http.response.body", "body": end, "more_body": False})
 
 
 async def _stream(
@@ -629,6 +651,9 @@ async def _stream(
 ) -> EventStream:
     live: Live = request.app.state.live
     sub = live.subscribe(watched)
+    resumed = request.headers.get("last-event-id") is not None
+    if sub.closed:  # the worker is stopping: the stream only says where to go (`moved`)
+        return EventStream(live, sub, [], after, fetch, fetch_now, fetch_async, resumed=resumed)
     try:
         first = fetch_now(watched[1], after, None)
         if first is None and fetch_async is not None:
@@ -638,7 +663,7 @@ async def _stream(
     except BaseException:
         live.unsubscribe(sub)
         raise
-    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async)
+    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async, resumed=resumed)
 
 
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {
