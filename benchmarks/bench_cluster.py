@@ -279,8 +279,8 @@ def main() -> int:
     parser.add_argument(
         "--cpu-scan-seconds",
         type=float,
-        help="with --faults: how often workers look for undriven CPU games (the drill's 2 s;"
-        " the server's default is 5)",
+        help="with --faults: how often workers look for undriven CPU games (the server's"
+        " default: 2)",
     )
     args = parser.parse_args()
     with terminated_as_interrupt(), tempfile.TemporaryDirectory(prefix="fivedice-bench-") as tmp:

@@ -33,7 +33,6 @@ from tests.cluster.harness import HOSTS, Cluster
 from tests.cluster.players import Crowd, Record
 
 CPU_DELAY_MS = 300  # the server's pace per CPU step in the drill
-CPU_SCAN_SECONDS = 2  # how often every worker looks for CPU games nobody drives
 STOP_SECONDS = 10.0  # a host given SIGTERM is SIGKILLed if it has not stopped by then
 PUSH_WAIT_SECONDS = 3.0  # after the last action, for its push to reach the other stream
 
@@ -56,7 +55,6 @@ class FaultFigures:
 def drill_environment() -> dict[str, str]:
     return {
         "FIVEDICE_CPU_DELAY_MS": str(CPU_DELAY_MS),
-        "FIVEDICE_CPU_SCAN_SECONDS": str(CPU_SCAN_SECONDS),
     }
 
 
