@@ -8,7 +8,7 @@ import pytest
 
 from fivedice.core.card import Column, ScoreCard
 from fivedice.core.game import GameSettings, GameState, Seat, Turn
-from fivedice.core.rules import PRESETS, RuleSet
+from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.strategy.bots import Level
 from fivedice.strategy.breakdown import compute_breakdown
 from fivedice.strategy.column_breakdown import card_breakdown
@@ -22,6 +22,12 @@ SEVERAL_COLUMNS = [
     for preset in PRESETS
     if preset.rules.columns > 1 and is_supported(preset.rules) and not preset.rules.saved_rolls
 ]
+HOUSE_COLUMNS = {"yatzy-two-columns": find_ruleset("yatzy").replace(column_multipliers=(1, 2))}
+"""A several-column Yatzy of house rules: other boxes, the 50-point bonus, no extra bonuses."""
+
+
+def _rules(name: str) -> RuleSet:
+    return HOUSE_COLUMNS.get(name) or find_ruleset(name)
 
 
 def _random_card(rules: RuleSet, rng: random.Random) -> ScoreCard:
@@ -46,9 +52,9 @@ def test_there_are_several_column_presets() -> None:
     assert "triple" in SEVERAL_COLUMNS
 
 
-@pytest.mark.parametrize("preset", SEVERAL_COLUMNS)
+@pytest.mark.parametrize("preset", [*SEVERAL_COLUMNS, *HOUSE_COLUMNS])
 def test_every_options_parts_sum_to_its_estimate(solved_table, preset: str) -> None:
-    rules = next(p.rules for p in PRESETS if p.name == preset)
+    rules = _rules(preset)
     single = rules.replace(column_multipliers=(1,))
     breakdown = compute_breakdown(solved_table(single))
     bot = make_bot(Level.EXPERT, rules)
