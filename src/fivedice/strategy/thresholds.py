@@ -72,6 +72,7 @@ __all__ = [
     "TurnChances",
     "compute_thresholds",
     "load_or_compute",
+    "thresholds_if_ready",
     "thresholds_of",
 ]
 
@@ -557,3 +558,31 @@ def thresholds_of(
         if key not in _LOADED:
             _LOADED[key] = load_or_compute(rules, top, cache_dir=cache_dir)
         return _LOADED[key]
+
+
+def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
+    """The threshold table if it is at hand (in memory, or on disk: a quick memory map); else
+    None, and it is computed in a background thread (one at a time), so that a web page
+    never waits minutes for it."""
+    key = (rules, top, None)
+    if key in _LOADED:
+        return _LOADED[key]
+    if _path(rules, top, None).exists():
+        return thresholds_of(rules, top)
+    with _BACKGROUND_LOCK:
+        if not _BACKGROUND:
+            _BACKGROUND.add((rules, top))
+            threading.Thread(target=_prepare, args=(rules, top), daemon=True).start()
+    return None
+
+
+def _prepare(rules: RuleSet, top: int) -> None:
+    try:
+        thresholds_of(rules, top)
+    finally:
+        with _BACKGROUND_LOCK:
+            _BACKGROUND.discard((rules, top))
+
+
+_BACKGROUND: set[tuple[RuleSet, int]] = set()
+_BACKGROUND_LOCK = threading.Lock()
