@@ -1,16 +1,18 @@
 """Threshold tables: the best chance of reaching every target, against an exhaustive
-computation on the core's API (each target's own best policy), and their shape."""
+computation on the core's API (each target's own best policy), and their shape; the coach's
+options for a goal from them."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS
+from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, sub_multisets
 from fivedice.core.rules import find_ruleset
 from fivedice.strategy import solver as s
+from fivedice.strategy.target import column_target_hints
 from fivedice.strategy.thresholds import TargetTooHigh, ThresholdTable, compute_thresholds
-from tests.strategy.brute import BruteThresholds
+from tests.strategy.brute import BruteForce, BruteThresholds
 from tests.strategy.support import column_with_open_boxes
 
 CLASSIC = find_ruleset("classic")
@@ -92,3 +94,53 @@ def test_targets_out_of_range_are_refused(late_classic: ThresholdTable) -> None:
         late_classic.chance(mask, up, armed, TOP + 1)
     with pytest.raises(ValueError, match="at least 10"):
         late_classic.chance(0, 0, False, 5)
+
+
+# --- The coach for a goal --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rolls_left", [0, 1, 2])
+def test_goal_options_are_ranked_by_their_exact_chance(
+    late_classic: ThresholdTable, rolls_left: int
+) -> None:
+    column = column_with_open_boxes(CLASSIC, ("fours", "chance", "large_straight"), threes=6)
+    brute = BruteThresholds(CLASSIC, TOP)
+    total = column.total(CLASSIC)
+    goal = total + 45
+    for dice in [(1, 2, 3, 4, 4), (4, 4, 4, 6, 6), (2, 3, 4, 5, 5)]:
+        hints = column_target_hints(late_classic, column, dice, rolls_left, goal, total)
+        chances = [hint.value for hint in hints]
+        assert all(a >= b - 1e-6 for a, b in zip(chances, chances[1:], strict=False))
+        assert all(hint.goal == goal for hint in hints)
+        assert hints[0].loss == 0.0
+        boxes = brute.box_chances(column, dice)
+        for hint in hints:
+            assert hint.loss == pytest.approx(chances[0] - hint.value, abs=1e-9)
+            if hint.category is not None:
+                want = boxes[hint.category.key][45]  # type: ignore[index]
+            else:
+                assert hint.keep is not None
+                want = brute.keep_chances(column, hint.keep, rolls_left)[45]  # type: ignore[index]
+            assert hint.value == pytest.approx(want, abs=2e-6)
+        assert {h.box for h in hints if h.category} == set(boxes)
+        assert (len(hints) > len(boxes)) == (rolls_left > 0)
+
+
+@pytest.mark.slow
+def test_a_far_goal_changes_the_advice_from_the_expected_score_one(
+    late_classic: ThresholdTable,
+) -> None:
+    """Needing 60 from sixes, Yahtzee and Chance, the keep that is best on average gives up
+    some of the chance of the goal on some rolls, and never gains any."""
+    column = column_with_open_boxes(CLASSIC, ("sixes", "yahtzee", "chance"))
+    ev = BruteForce(CLASSIC)
+    total = column.total(CLASSIC)
+    gave_up = 0
+    for dice in ALL_ROLLS:
+        hints = column_target_hints(late_classic, column, dice, 2, total + 60, total)
+        best_ev = max(sub_multisets(dice), key=lambda keep: ev.keep_value(column, keep, 2))
+        for_ev = next(h for h in hints if h.keep is not None and tuple(h.keep) == best_ev)
+        assert for_ev.value <= hints[0].value
+        gave_up += for_ev.value < hints[0].value - 1e-4
+    assert gave_up > 0

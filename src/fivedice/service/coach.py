@@ -192,6 +192,9 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
 
     if state.rules.columns != 1:
         raise HintsUnavailableError(N_("the coach plays for a goal with one score column only"))
+    need = goal - state.totals[state.current_seat]
+    if need > default_top(state.rules):  # refused before any table is loaded
+        raise _too_far(goal, need, default_top(state.rules))
     try:
         _check_rules(state.rules)
         table = None
@@ -203,7 +206,6 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
                 )
         return target_hints(state, goal, table)
     except TargetTooHigh:
-        need = goal - state.totals[state.current_seat]
         raise _too_far(goal, need, default_top(state.rules)) from None
     except UnsupportedRulesError:
         raise HintsUnavailableError(
@@ -220,16 +222,20 @@ def column_goal_hints(
     Raises:
         HintsUnavailableError: not a goal, or one the coach cannot rank (see `goal_hints`).
     """
-    from fivedice.strategy.solver import UnsupportedRulesError
+    from fivedice.strategy.solver import UnsupportedRulesError, _check_rules
     from fivedice.strategy.target import column_target_hints
     from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_of
 
     total = goal_total(None, goal)
+    need = total - column.total(rules)
     try:
+        if need > default_top(rules):  # refused before any table is loaded
+            raise TargetTooHigh("too far")
+        _check_rules(rules)
         table = thresholds_of(rules, default_top(rules))
         return column_target_hints(table, column, dice, rolls_left, total, column.total(rules))
     except TargetTooHigh:
-        raise _too_far(total, total - column.total(rules), default_top(rules)) from None
+        raise _too_far(total, need, default_top(rules)) from None
     except UnsupportedRulesError:
         raise HintsUnavailableError(
             N_("the coach plays for a goal only under rules it solves exactly")
