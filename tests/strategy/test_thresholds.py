@@ -4,6 +4,8 @@ options for a goal from them."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -111,7 +113,7 @@ def test_goal_options_are_ranked_by_their_exact_chance(
     for dice in [(1, 2, 3, 4, 4), (4, 4, 4, 6, 6), (2, 3, 4, 5, 5)]:
         hints = column_target_hints(late_classic, column, dice, rolls_left, goal, total)
         chances = [hint.value for hint in hints]
-        assert all(a >= b - 1e-6 for a, b in zip(chances, chances[1:], strict=False))
+        assert all(a >= b - 1e-6 for a, b in itertools.pairwise(chances))
         assert all(hint.goal == goal for hint in hints)
         assert hints[0].loss == 0.0
         boxes = brute.box_chances(column, dice)
