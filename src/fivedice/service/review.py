@@ -81,6 +81,14 @@ class Reviews(SavedGames):
         """
         record = self.store.load_game(game_id)
         goals = self._winning_totals(record) if against_winning_total else None
+        if goals is not None and self.solve_wait is not None:  # a server: never minutes
+            from fivedice.strategy.thresholds import default_top, thresholds_if_ready
+
+            rules = record.settings.rules
+            if thresholds_if_ready(rules, default_top(rules)) is None:
+                raise HintsUnavailableError(
+                    N_("the coach is preparing its tables for goals (minutes): ask again soon")
+                )
         return self._review(record, with_chances=True, goals=goals)
 
     def _winning_totals(self, record: GameRecord) -> tuple[int | None, ...] | None:
