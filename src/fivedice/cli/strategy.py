@@ -196,14 +196,19 @@ def _print_goal(hints: list[Hint], as_json: bool) -> None:
         goal = hints[0].goal if hints else None
         typer.echo(json.dumps({"goal": goal, "options": items}))
         return
+    from fivedice.i18n import formats
     from fivedice.wording.text import choice_text
 
     labels = [choice_text(hint.keep, hint.category) for hint in hints]
     heading = (_("option"), _("chance of the goal"), _("loss"))
     width = max(len(heading[0]), *(len(label) for label in labels))
-    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
+    chance_width = max(len(heading[1]), 8)
+    loss_width = max(len(heading[2]), 8)
+    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>{chance_width}}  {heading[2]:>{loss_width}}")
     for label, hint in zip(labels, hints, strict=True):
-        typer.echo(f"{label:<{width}}  {hint.value:9.2%}  {hint.loss:8.2%}")
+        chance = formats.number(100 * hint.value, 2) + "%"
+        loss = formats.number(100 * hint.loss, 2) + "%"
+        typer.echo(f"{label:<{width}}  {chance:>{chance_width}}  {loss:>{loss_width}}")
 
 
 def _advise(
