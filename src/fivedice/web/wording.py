@@ -286,6 +286,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "best_options": _("Best options"),
         "goal_label": _("Goal"),
         "goal_button": _("Play for it"),
+        "goal_loss": _("chance given up against the best"),
         "goal_heading": _(
             "The coach's best options for a final total of {total} (chance of reaching it):"
         ),
