@@ -123,6 +123,8 @@ def goal_total(state: GameState | None, goal: str | int) -> int:
     if isinstance(goal, int) and not isinstance(goal, bool):
         return _checked_total(goal)
     words = str(goal).split()
+    if words[:1] and words[0].lower() == "goal":  # as typed in the plain mode: "goal 300"
+        words = words[1:]
     if len(words) == 1 and words[0].lstrip("+-").isdigit():
         return _checked_total(int(words[0]))
     if len(words) >= 2 and words[0].lower() in {"reach", "beat"}:

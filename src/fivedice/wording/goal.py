@@ -10,6 +10,7 @@ __all__ = [
     "goal_heading",
     "goal_help_text",
     "goal_set_text",
+    "goal_short_heading",
     "goal_value_text",
 ]
 
@@ -37,6 +38,11 @@ def goal_heading(total: int) -> str:
     return _(
         "The coach's best options for a final total of {total} (chance of reaching it):"
     ).format(total=total)
+
+
+def goal_short_heading(total: int) -> str:
+    """The heading of the hints for a goal where space is short (the terminal app)."""
+    return _("Coach: chance of {total}+").format(total=total)
 
 
 def goal_value_text(chance: float, language: str | None = None) -> str:

@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Label, RichLog, Static
+from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from fivedice.core.actions import Roll, Score
 from fivedice.core.categories import Category
@@ -59,9 +59,9 @@ from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.goal import (
     goal_cleared_text,
-    goal_heading,
     goal_help_text,
     goal_set_text,
+    goal_short_heading,
     goal_value_text,
 )
 from fivedice.wording.text import box_name, choice_text, error_text, hold_text
@@ -118,8 +118,8 @@ class GoalScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(goal_help_text())
-            yield Input(value=self._initial, placeholder="beat 245", id="goal-input")
+            yield Static(goal_help_text(), id="goal-help")  # wraps: a long sentence
+            yield Input(value=self._initial, placeholder="300", id="goal-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
@@ -963,7 +963,7 @@ class GameScreen(Screen[None]):
 
     def _show_goal_hint(self, state: GameState, options: list[Hint]) -> None:
         """The options for the goal, each with its chance of reaching it."""
-        text = Text(goal_heading(options[0].goal or 0), style="bold")
+        text = Text(goal_short_heading(options[0].goal or 0), style="bold")
         for index, option in enumerate(options[:4]):
             chance = pad_cells(goal_value_text(option.value), 5, ">")
             line = f"\n{chance}  {advice_text(option, state)}"
