@@ -188,9 +188,14 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
         HintsUnavailableError: several columns, unsupported rules, a goal too far ahead, or
             tables not ready (without `wait`).
     """
-    from fivedice.strategy.solver import UnsupportedRulesError, _check_rules
+    from fivedice.strategy.solver import UnsupportedRulesError
     from fivedice.strategy.target import target_hints
-    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_if_ready
+    from fivedice.strategy.thresholds import (
+        TargetTooHigh,
+        check_rules,
+        default_top,
+        thresholds_if_ready,
+    )
 
     if state.rules.columns != 1:
         raise HintsUnavailableError(N_("the coach plays for a goal with one score column only"))
@@ -198,7 +203,7 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
     if need > default_top(state.rules):  # refused before any table is loaded
         raise _too_far(goal, need, default_top(state.rules))
     try:
-        _check_rules(state.rules)
+        check_rules(state.rules)
         table = None
         if not wait:
             table = thresholds_if_ready(state.rules, default_top(state.rules))
@@ -224,16 +229,16 @@ def column_goal_hints(
     Raises:
         HintsUnavailableError: not a goal, or one the coach cannot rank (see `goal_hints`).
     """
-    from fivedice.strategy.solver import UnsupportedRulesError, _check_rules
+    from fivedice.strategy.solver import UnsupportedRulesError
     from fivedice.strategy.target import column_target_hints
-    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_of
+    from fivedice.strategy.thresholds import TargetTooHigh, check_rules, default_top, thresholds_of
 
     total = goal_total(None, goal)
     need = total - column.total(rules)
     try:
         if need > default_top(rules):  # refused before any table is loaded
             raise TargetTooHigh("too far")
-        _check_rules(rules)
+        check_rules(rules)
         table = thresholds_of(rules, default_top(rules))
         return column_target_hints(table, column, dice, rolls_left, total, column.total(rules))
     except TargetTooHigh:

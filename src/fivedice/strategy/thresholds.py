@@ -70,6 +70,7 @@ __all__ = [
     "TargetTooHigh",
     "ThresholdTable",
     "TurnChances",
+    "check_rules",
     "compute_thresholds",
     "load_or_compute",
     "thresholds_if_ready",
@@ -433,6 +434,12 @@ def _rows(arrays: RuleArrays) -> tuple[IntArray, list[_Layer], int]:
         s._fill_copies(row_of, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     row_of.setflags(write=False)
     return row_of, layers, rows
+
+
+def check_rules(rules: RuleSet) -> None:
+    """Refuses rules the threshold tables cannot be computed for (those the exact solver
+    does not handle: `UnsupportedRulesError`)."""
+    s._check_rules(rules)
 
 
 def default_top(rules: RuleSet) -> int:
