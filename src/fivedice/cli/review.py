@@ -50,7 +50,7 @@ def review(
         run_review_app(game, db)
         return
     try:
-        found = GameService.open(db).review(game, against_winning_total=winning_total)
+        found = GameService.open(db).review(game, explain=True, against_winning_total=winning_total)
     except FivediceError as error:
         fail_with(error)
     if as_json:

@@ -72,10 +72,12 @@ from fivedice.wording.plain import (
     nothing_held_text,
     turn_summary,
     verify_later_line,
+    why_command_text,
 )
 from fivedice.wording.text import (
     box_name,
     card_lines,
+    chance_text,
     choice_text,
     cpu_name,
     describe_rules,
@@ -88,6 +90,8 @@ from fivedice.wording.text import (
     ranking_lines,
     resuming_line,
     turn_news,
+    why_lines,
+    why_text,
 )
 
 MAX_LINE = 1000
@@ -122,6 +126,9 @@ RULES_WORDS = ("rules", "u")
 HINT_WORDS = ("hint", "h")
 GOAL_WORD = "goal"
 GOAL_OFF_WORDS = ("off", "none")
+WHY_WORDS = ("why", "w")
+WHY_OPTIONS = 3
+"""How many of the next options `why` holds the best one against."""
 UNDO_WORDS = ("undo", "z")
 FAIR_WORDS = ("fair", "commitment")
 ALL_WORDS = ("all",)
@@ -134,6 +141,7 @@ def help_lines(rules: RuleSet | None = None) -> list[str]:
     return [
         notation_text(rules or RuleSet()),
         commands_text(),
+        why_command_text(),
         _("Boxes may be named as on the card, in your language too (score full house)."),
         goal_help_text(),
     ]
@@ -424,6 +432,9 @@ class PlainSession:
         if command in HINT_WORDS:
             self.hint()
             return Outcome.INFO
+        if command in WHY_WORDS:
+            self.why()
+            return Outcome.INFO
         if command.split()[0] == GOAL_WORD:
             return self.set_goal(text.split(maxsplit=1)[1] if " " in text else "")
         if command in FAIR_WORDS:
@@ -568,7 +579,7 @@ class PlainSession:
         one is set)."""
         state = self.view.state
         try:
-            options = self.service.hint(self.game_id, goal=self.goal)
+            options = self.service.hint(self.game_id, explain=True, goal=self.goal)
         except HintsUnavailableError as error:
             self.say(_("No hint: {reason}").format(reason=error_text(error)))
             return
@@ -604,6 +615,27 @@ class PlainSession:
                 number=number, option=text, value=("≈" if option.estimate else "") + value
             )
             self.say(f"  {line}{loss}")
+        self.say(*why_lines(state.rules, options))
+
+    def why(self) -> None:
+        """Why the coach's best option beats the next ones, box by box, and its chances this
+        turn (the hint's reasons, at more length)."""
+        state = self.view.state
+        try:
+            options = self.service.hint(self.game_id, explain=True)
+        except HintsUnavailableError as error:
+            self.say(_("No hint: {reason}").format(reason=error_text(error)))
+            return
+        if not options:
+            self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
+            return
+        rules, best = state.rules, options[0]
+        lines = [why_text(rules, best, other) for other in options[1 : 1 + WHY_OPTIONS]]
+        lines.append(chance_text(rules, best, limit=6))
+        said = [line for line in lines if line is not None]
+        if not said:  # estimates (several columns), or a single option
+            said = why_lines(rules, options)
+        self.say(*said)
 
 
 def show_lines(state: GameState) -> list[str]:

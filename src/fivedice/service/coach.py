@@ -69,7 +69,10 @@ def chances_are_estimates(rules: RuleSet) -> bool:
 
 
 def state_hints(
-    state: GameState, solve_wait: float | None = None, goal: str | int | None = None
+    state: GameState,
+    solve_wait: float | None = None,
+    explain: bool | None = False,
+    goal: str | int | None = None,
 ) -> list[Hint]:
     """The hints for the seat to move in a state, best first: the one path from the strategy
     layer to every front end (`GameService.hint`, `LocalGame.hint`).
@@ -77,6 +80,11 @@ def state_hints(
     Args:
         state: the position (a game, or a table game's coach state).
         solve_wait: how long to wait for another thread's table solve (None: as needed).
+        explain: give exact hints their breakdown (`Hint.parts`, `Hint.chances`: the
+            reasons, `fivedice.wording.reasons`): True computes it if needed (the first
+            time for a rule set: about as long as a solve), None only if it is at hand (a web
+            page: it is prepared in the background meanwhile). Several columns: never (there
+            is no exact breakdown of an estimate).
         goal: a goal for the coach (`goal_total`): then the options are ranked by their best
             chance of reaching it (`Hint.goal` set, `Hint.value` the chance).
 
@@ -90,7 +98,7 @@ def state_hints(
         if goal is not None:
             return goal_hints(state, goal_total(state, goal), wait=solve_wait is None)
         with waiting_at_most(solve_wait):
-            return hints_for(state)
+            return hints_for(state, explain=explain)
     except ImportError as error:
         raise HintsUnavailableError(
             N_("the strategy layer is not available: {reason}"), reason=str(error)
@@ -327,12 +335,14 @@ class Coaching(SavedGames):
         game_id: int,
         dice: Sequence[int] | None = None,
         rolls_left: int | None = None,
+        explain: bool | None = False,
         goal: str | int | None = None,
     ) -> list[Hint]:
         """The options for the seat to move, best first (needs the strategy layer).
 
-        One column: exact values (the advisor's). Several columns: values as the expert CPU
-        estimates them (`Hint.estimate`). See `fivedice.strategy.hints`.
+        One column: exact values (the advisor's), with `explain` their breakdown (see
+        `state_hints`). Several columns: values as the expert CPU estimates them
+        (`Hint.estimate`). See `fivedice.strategy.hints`.
 
         Args:
             game_id: the game.
@@ -359,7 +369,7 @@ class Coaching(SavedGames):
             )
         if view.is_over:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
-        return state_hints(state, self.solve_wait, goal)
+        return state_hints(state, self.solve_wait, explain, goal)
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:
         """Each seat's chance of winning the game (or match) from the current position.

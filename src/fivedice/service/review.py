@@ -60,13 +60,17 @@ def replay_in_effect(
 class Reviews(SavedGames):
     """Reviews of saved games (part of `GameService`)."""
 
-    def review(self, game_id: int, *, against_winning_total: bool = False) -> GameReview:
+    def review(
+        self, game_id: int, explain: bool | None = False, *, against_winning_total: bool = False
+    ) -> GameReview:
         """Every decision of every seat of a finished or abandoned game against the best one.
 
         Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
         marked so, for several). With several seats every curve point has the winning
         chances of its moment (`game_win_chances`). Abandoned games can be reviewed too:
         they can no longer be played on, so a review helps no one against the others.
+        `explain`: one-column decisions get their reasons (`Decision.reasons`): True
+        computes the breakdown if needed, None uses it only if at hand (a web page).
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
@@ -89,7 +93,7 @@ class Reviews(SavedGames):
                 raise HintsUnavailableError(
                     N_("the coach is preparing its tables for goals (minutes): ask again soon")
                 )
-        return self._review(record, with_chances=True, goals=goals)
+        return self._review(record, with_chances=True, explain=explain, goals=goals)
 
     def _winning_totals(self, record: GameRecord) -> tuple[int | None, ...] | None:
         """Per seat: the final total that would have won the game (see `review`)."""
@@ -123,9 +127,11 @@ class Reviews(SavedGames):
         record: GameRecord,
         *,
         with_chances: bool,
+        explain: bool | None = False,
         goals: tuple[int | None, ...] | None = None,
     ) -> GameReview:
-        """`review` of a loaded record (`with_chances`: the curve's winning chances too)."""
+        """`review` of a loaded record (`with_chances`: the curve's winning chances too;
+        `explain`: the decisions' reasons; `goals`: a winning total per seat)."""
         game_id = record.game_id
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
             raise ReviewRefusedError(
@@ -150,6 +156,7 @@ class Reviews(SavedGames):
                 status=record.status or "",
                 estimate_options=estimated_hints,
                 win_chances=game_win_chances if with_chances else None,
+                explain=explain,
                 goals=goals,
             )
 

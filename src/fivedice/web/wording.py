@@ -94,6 +94,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "at_table": _("At the table"),
         "at_table_link": _("Playing with real dice? Let this phone keep the score."),
         "learn_by_playing": _("Learn by playing"),
+        "drills": _("Practice"),
         "resume": _("Resume"),
         "rules": _("Rules"),
         "statistics": _("Statistics"),
@@ -290,6 +291,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "goal_heading": _(
             "The coach's best options for a final total of {total} (chance of reaching it):"
         ),
+        "why_box_by_box": _("Why, box by box"),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),
         "keep_dice": _(KEEP_DICE),

@@ -30,6 +30,7 @@ from fivedice.wording.labels import level_name
 from fivedice.wording.review import (
     choice_words,
     decision_line,
+    decision_why,
     exactness_note,
     goal_summary,
     points,
@@ -55,7 +56,7 @@ def load_review(backend: Backend, game_id: int, winning: bool = False) -> GameRe
     service = backend.open_service()
     if service is None:
         raise ReviewUnavailableError(N_("there is no database: the game was not saved"))
-    review: GameReview = service.review(game_id, against_winning_total=winning)
+    review: GameReview = service.review(game_id, explain=True, against_winning_total=winning)
     return review
 
 
@@ -136,9 +137,11 @@ class ReviewScreen(Screen[None]):
         parts += [Text(headline, style="bold"), *(Text(line) for line in details)]
         if seat.costliest:
             parts += [Text(""), Text(_("Costliest decisions:"), style="bold")]
-            parts += [
-                Text(f"{i}. {decision_line(d, match)}") for i, d in enumerate(seat.costliest, 1)
-            ]
+            for i, decision in enumerate(seat.costliest, 1):
+                parts.append(Text(f"{i}. {decision_line(decision, match)}"))
+                why = decision_why(decision, review.rules)
+                if why is not None:
+                    parts.append(Text(f"   {why}", style="dim"))
         goal_lines = goal_summary(seat)
         if goal_lines:
             parts += [Text("")] + [Text(line) for line in goal_lines]

@@ -33,6 +33,7 @@ from fivedice.wording.review import (
     chart_x,
     choice_words,
     decision_line,
+    decision_why,
     exactness_note,
     goal_summary,
     percent,
@@ -43,6 +44,7 @@ from fivedice.wording.review import (
 from fivedice.wording.text import error_text
 
 if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
     from fivedice.service.games import GameReview, SeatReview
 
 router = APIRouter(include_in_schema=False)
@@ -79,7 +81,7 @@ def page_words(_: Any) -> dict[str, str]:
 
 
 def _seat_context(
-    seat: SeatReview, exact: bool, match: bool, level_names: dict[str, str]
+    seat: SeatReview, exact: bool, match: bool, level_names: dict[str, str], rules: RuleSet
 ) -> dict[str, Any]:
     """One seat's words and numbers, in the current (process) language."""
     rows = [
@@ -100,7 +102,10 @@ def _seat_context(
         "title": seat_title(seat, level_names),
         "name": seat.name,
         "headline": review_headline(seat),
-        "costliest": [decision_line(decision, match) for decision in seat.costliest],
+        "costliest": [
+            {"line": decision_line(decision, match), "why": decision_why(decision, rules)}
+            for decision in seat.costliest
+        ],
         "goal_lines": goal_summary(seat),
         "rows": rows,
         "labels": chart_labels(),
@@ -113,7 +118,10 @@ def _review_context(review: GameReview, level_names: dict[str, str]) -> dict[str
     return {
         "note": exactness_note(review),
         "match": match,
-        "seats": [_seat_context(seat, review.exact, match, level_names) for seat in review.seats],
+        "seats": [
+            _seat_context(seat, review.exact, match, level_names, review.rules)
+            for seat in review.seats
+        ],
     }
 
 
@@ -150,7 +158,7 @@ def review_page(
     words = page_words(gettext)
     try:
         game_id = hub.game_id(public_id)
-        review = hub.service.review(game_id, against_winning_total=bool(winning))
+        review = hub.service.review(game_id, explain=None, against_winning_total=bool(winning))
     except (UnknownGameError, GameNotFoundError):
         return render(request, visitor, "message.html", status=404, message_key="not_found")
     except (ReviewRefusedError, HintsUnavailableError) as error:
