@@ -276,7 +276,7 @@ def decision_line(decision: Decision, match: bool = False) -> str:
 
 def goal_verdict(verdict: GoalVerdict) -> str:
     """A decision against the winning total: "for 246: 23% (best: keep 6 6, 31%)"."""
-    if verdict.chance_lost < 0.0005:
+    if verdict.chance_lost < 0.005:  # below what a whole percent shows
         return _("for {total}: {chance}, the best").format(
             total=verdict.goal, chance=percent(verdict.chosen_chance)
         )
@@ -301,7 +301,7 @@ def goal_summary(seat: SeatReview) -> list[str]:
         .format(total=first.goal, chance=percent(first.best_chance))
     ]  # fmt: skip
     costly = sorted(
-        (d for d in judged if d.goal is not None and d.goal.chance_lost >= 0.0005),
+        (d for d in judged if d.goal is not None and d.goal.chance_lost >= 0.005),
         key=lambda d: -(d.goal.chance_lost if d.goal else 0.0),
     )[:3]
     if costly:
