@@ -89,6 +89,7 @@ def test_the_service_returns_hints_and_the_api_shape_is_built_from_them(tmp_path
         "value": keep.value,
         "loss": keep.loss,
         "estimate": False,
+        "goal": None,  # set only for the coach of a goal
         "breakdown": None,  # not asked for: the hints carry no breakdown
         "chances_this_turn": None,
     }

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from fivedice.core.rules import RuleSet
     from fivedice.strategy.advisor import Option
     from fivedice.strategy.breakdown import OptionBreakdown
+    from fivedice.strategy.hints import Hint
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["register"]
@@ -144,8 +145,17 @@ def advise_command(
     card: CardOption = None,
     as_json: JsonOption = False,
     explain: ExplainOption = False,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            help="A goal: the final total to reach (300) or 'beat 245'; the options are "
+            "then ranked by their chance of reaching it.",
+        ),
+    ] = None,
 ) -> None:
-    """Every option for the dice with its expected points to come, best first."""
+    """Every option for the dice with its expected points to come, best first (with
+    --target: with its chance of reaching the goal)."""
     from fivedice.core.dice import parse_dice
 
     try:
@@ -164,6 +174,12 @@ def advise_command(
                 value=rolls_left,
             )
         show_progress = not as_json and sys.stderr.isatty()
+        if target is not None:
+            from fivedice.service.coach import column_goal_hints
+
+            hints = column_goal_hints(ruleset, column, roll, rolls_left, target)
+            _print_goal(hints, as_json)
+            return
         if explain:
             _explain_options(ruleset, column, roll, rolls_left, as_json, show_progress)
             return
@@ -190,6 +206,34 @@ def advise_command(
     typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
     for label, option in zip(labels, options, strict=True):
         typer.echo(f"{label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+
+
+def _print_goal(hints: list[Hint], as_json: bool) -> None:
+    """The options for a goal with their chances: JSON, or a table with percentages."""
+    if as_json:
+        items: list[dict[str, object]] = []
+        for hint in hints:
+            item: dict[str, object] = (
+                {"keep": list(hint.keep)} if hint.keep is not None else {"score": hint.box}
+            )
+            item["chance"] = hint.value
+            items.append(item)
+        goal = hints[0].goal if hints else None
+        typer.echo(json.dumps({"goal": goal, "options": items}))
+        return
+    from fivedice.i18n import formats
+    from fivedice.wording.text import choice_text
+
+    labels = [choice_text(hint.keep, hint.category) for hint in hints]
+    heading = (_("option"), _("chance of the goal"), _("loss"))
+    width = max(len(heading[0]), *(len(label) for label in labels))
+    chance_width = max(len(heading[1]), 8)
+    loss_width = max(len(heading[2]), 8)
+    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>{chance_width}}  {heading[2]:>{loss_width}}")
+    for label, hint in zip(labels, hints, strict=True):
+        chance = formats.number(100 * hint.value, 2) + "%"
+        loss = formats.number(100 * hint.loss, 2) + "%"
+        typer.echo(f"{label:<{width}}  {chance:>{chance_width}}  {loss:>{loss_width}}")
 
 
 def _explain_options(

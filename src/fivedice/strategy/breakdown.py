@@ -300,7 +300,7 @@ def _layout(rules: RuleSet) -> tuple[list[Any], list[IntArray], IntArray, int]:
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
         # The states the solver copies (dead upper totals, an armed flag that cannot matter)
         # play alike: they share the components of the state they are copied from.
-        s._fill_copies(index, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)  # type: ignore[arg-type]
+        s._fill_copies(index, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         position += int(sizes.sum())
     index.setflags(write=False)
     return layers, offsets, index, position

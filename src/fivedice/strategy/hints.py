@@ -76,6 +76,9 @@ class Hint:
             chance) of each box that this turn may
             end scoring for more than 0 points, playing on optimally
             (`breakdown.OptionBreakdown.chances`), likeliest first; None otherwise.
+        goal: for the coach of a goal (`fivedice.strategy.target`), the final total aimed
+            at: then `value` is the best chance (0 to 1) of reaching it after this choice and
+            `loss` the chance given up; None for the ordinary coach.
     """
 
     keep: tuple[int, ...] | None
@@ -87,6 +90,7 @@ class Hint:
     hold: tuple[int, ...] | None = None
     parts: tuple[Reason, ...] | None = None
     chances: tuple[Reason, ...] | None = None
+    goal: int | None = None
 
     @property
     def kind(self) -> HintKind:

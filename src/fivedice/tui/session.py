@@ -364,10 +364,11 @@ class Backend:
         return SavedGame(service, service.load(game_id))
 
 
-def coach_hints(state: GameState, explain: bool = False) -> list[Hint]:
+def coach_hints(state: GameState, explain: bool = False, goal: str | None = None) -> list[Hint]:
     """The coach's options for the seat to move in `state` (the game's now, or a decision
     just made, for the coach's verdict), best first, from the service; `explain`: with
-    their breakdown (`Hint.parts`: the reasons).
+    their breakdown (`Hint.parts`: the reasons); with a goal ("300", "beat Ann"), ranked by
+    the chance of reaching it.
 
     May solve the rules' table on first use: call it from a worker thread.
 
@@ -377,7 +378,7 @@ def coach_hints(state: GameState, explain: bool = False) -> list[Hint]:
     """
     from fivedice.service.games import state_hints
 
-    return state_hints(state, explain=explain)
+    return state_hints(state, explain=explain, goal=goal)
 
 
 def warm_up(rules: RuleSet, progress: Callable[[int, int], None] | None = None) -> None:

@@ -869,19 +869,25 @@ class GameHub:
             return seen
         return self._current(game_id)
 
-    def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
-        """The advisor's options for the seat to move, best first, with the holds each needs."""
-        view, options = self.hints(game_id, token)
+    def hint(
+        self, game_id: int, token: str | None, goal: str | None = None
+    ) -> tuple[GameView, list[dict[str, Any]]]:
+        """The advisor's options for the seat to move, best first, with the holds each needs
+        (with a goal, "beat 245": ranked by the chance of reaching it)."""
+        view, options = self.hints(game_id, token, goal)
         return view, [hint_data(option) for option in options]
 
-    def hints(self, game_id: int, token: str | None) -> tuple[GameView, list[Hint]]:
+    def hints(
+        self, game_id: int, token: str | None, goal: str | None = None
+    ) -> tuple[GameView, list[Hint]]:
         """The seat to move's options as the service's hints, with their breakdowns (the
         reasons) when they are at hand: a page never waits for them (they are prepared in
-        the background for the next hint)."""
+        the background for the next hint). With a goal: ranked by the chance of reaching it
+        (no breakdown)."""
         with self._locked(game_id):
             view = self._current(game_id)
             self.check_turn(view, token)
-            options = self.service.hint(game_id, explain=None)
+            options = self.service.hint(game_id, explain=None, goal=goal)
         return view, options
 
     def _current(self, game_id: int) -> GameView:
@@ -932,6 +938,7 @@ def hint_data(hint: Hint) -> dict[str, Any]:
         "estimate": hint.estimate,
         "breakdown": None if hint.parts is None else dict(hint.parts),
         "chances_this_turn": None if hint.chances is None else dict(hint.chances),
+        "goal": hint.goal,
     }
 
 

@@ -285,6 +285,12 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "column_n": _("Column {number} (×{multiplier})"),
         "box": _("Box"),
         "best_options": _("Best options"),
+        "goal_label": _("Goal"),
+        "goal_button": _("Play for it"),
+        "goal_loss": _("chance given up against the best"),
+        "goal_heading": _(
+            "The coach's best options for a final total of {total} (chance of reaching it):"
+        ),
         "why_box_by_box": _("Why, box by box"),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),

@@ -32,6 +32,7 @@ from fivedice.wording.review import (
     decision_line,
     decision_why,
     exactness_note,
+    goal_summary,
     points,
     review_headline,
     review_title,
@@ -49,12 +50,13 @@ class ReviewUnavailableError(FivediceError):
     """There is no saved game to review (the game was played without a database)."""
 
 
-def load_review(backend: Backend, game_id: int) -> GameReview:
-    """The review of a saved game, from the service (raises its errors)."""
+def load_review(backend: Backend, game_id: int, winning: bool = False) -> GameReview:
+    """The review of a saved game, from the service (raises its errors); `winning`: judged
+    against the score that would have won too."""
     service = backend.open_service()
     if service is None:
         raise ReviewUnavailableError(N_("there is no database: the game was not saved"))
-    review: GameReview = service.review(game_id, explain=True)
+    review: GameReview = service.review(game_id, explain=True, against_winning_total=winning)
     return review
 
 
@@ -65,6 +67,7 @@ class ReviewScreen(Screen[None]):
         Binding("escape,q,b", "close", "Back"),
         Binding("tab,right,n", "seat(1)", "Player"),
         Binding("shift+tab,left,p", "seat(-1)", "Player", show=False),
+        Binding("g", "winning", "Goal"),
     ]
 
     def __init__(self, game_id: int, backend: Backend) -> None:
@@ -74,6 +77,7 @@ class ReviewScreen(Screen[None]):
         self.backend = backend
         self.review: GameReview | None = None
         self.seat = 0
+        self.winning = False  # judged against the score that would have won too
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="page"):
@@ -88,7 +92,7 @@ class ReviewScreen(Screen[None]):
     @work(thread=True, exclusive=True)
     def _load(self) -> None:
         try:
-            review = load_review(self.backend, self.game_id)
+            review = load_review(self.backend, self.game_id, self.winning)
         except FivediceError as error:
             message = error_text(error)
             self.app.call_from_thread(self._show_error, message)
@@ -138,6 +142,9 @@ class ReviewScreen(Screen[None]):
                 why = decision_why(decision, review.rules)
                 if why is not None:
                     parts.append(Text(f"   {why}", style="dim"))
+        goal_lines = goal_summary(seat)
+        if goal_lines:
+            parts += [Text("")] + [Text(line) for line in goal_lines]
         if len(seat.curve) > 1:
             width = max(self.size.width - 4, 40)
             parts += [Text(""), Text.from_ansi(text_chart(seat, width, 14, color=True))]
@@ -179,6 +186,12 @@ class ReviewScreen(Screen[None]):
         if self.review is not None and len(self.review.seats) > 1:
             self.seat = (self.seat + step) % len(self.review.seats)
             self.rerender()
+
+    def action_winning(self) -> None:
+        """Judges the decisions against the score that would have won too (or no more)."""
+        self.winning = not self.winning
+        self.query_one("#review-body", Static).update(_("Reviewing every decision…"))
+        self._load()
 
     def action_close(self) -> None:
         self.dismiss(None)

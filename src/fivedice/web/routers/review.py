@@ -35,6 +35,7 @@ from fivedice.wording.review import (
     decision_line,
     decision_why,
     exactness_note,
+    goal_summary,
     percent,
     points,
     review_headline,
@@ -55,6 +56,8 @@ def page_words(_: Any) -> dict[str, str]:
         "title": _("Review of the game"),
         "costliest": _("Costliest decisions"),
         "all_best": _("Every decision was the best one."),
+        "judge_winning": _("Judge against the score that would have won"),
+        "judge_points": _("Judge by points only"),
         "chart": _("Expected final score and points scored after each turn"),
         "chart_chances": _(
             "Expected final score and points scored after each turn, and below them the "
@@ -103,6 +106,7 @@ def _seat_context(
             {"line": decision_line(decision, match), "why": decision_why(decision, rules)}
             for decision in seat.costliest
         ],
+        "goal_lines": goal_summary(seat),
         "rows": rows,
         "labels": chart_labels(),
         "chance_label": chance_label(),
@@ -145,20 +149,23 @@ def _chart(
 
 
 @router.get("/g/{public_id}/review", response_class=HTMLResponse)
-def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Response:
-    """The review of a finished (or abandoned) game."""
+def review_page(
+    request: Request, public_id: str, hub: Hub, visitor: Who, winning: int = 0
+) -> Response:
+    """The review of a finished (or abandoned) game (`winning=1`: each decision judged
+    against the score that would have won it too)."""
     gettext = gettext_for(visitor.language)
     words = page_words(gettext)
     try:
         game_id = hub.game_id(public_id)
-        review = hub.service.review(game_id, explain=None)
+        review = hub.service.review(game_id, explain=None, against_winning_total=bool(winning))
     except (UnknownGameError, GameNotFoundError):
         return render(request, visitor, "message.html", status=404, message_key="not_found")
     except (ReviewRefusedError, HintsUnavailableError) as error:
         reason = error_text(error, gettext)
         return render(
             request, visitor, "review.html", status=409, words=words, pid=public_id,
-            refused=words["refused"].format(reason=reason), review=None,
+            refused=words["refused"].format(reason=reason), review=None, winning=bool(winning),
         )  # fmt: skip
     t = texts(gettext)
     level_names = {seat.cpu_level: t.get(seat.cpu_level, seat.cpu_level)
@@ -188,5 +195,6 @@ def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Res
             )
     return render(
         request, visitor, "review.html", words=words, pid=public_id, refused=None,
+        winning=bool(winning),
         review=review, players=", ".join(seat.name for seat in review.seats), **context,
     )  # fmt: skip
