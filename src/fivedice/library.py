@@ -8,7 +8,9 @@ first call that needs it (`solve`, `advise`, `simulate`), so `import fivedice` s
 `advise` answers a query in a few microseconds: the engine writes every option's code, value and
 loss into one small array, and the `Advice` it returns builds an `AdviceOption` only when one is
 read (indexing, iterating, `best`), so a caller that wants the best move pays for one option,
-not for the twenty-odd a position has.
+not for the twenty-odd a position has. The engine keeps the turn values of the states asked
+about last (`strategy.turn_cache`), so another question on the same card (other dice, fewer
+rolls left) skips the turn's expectimax.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ class Advice(Sequence[AdviceOption]):
         box_key_of: Sequence[str | None],
     ) -> None:
         """Wraps an engine result: `count` (code, value, loss) triples in `data`, and what
-        each code keeps or scores (`strategy.advisor.query`)."""
+        each code keeps or scores (`strategy.turn_cache.query`)."""
         self._data = data
         self._count = count
         self._keep_of = keep_of
@@ -205,7 +207,8 @@ _last: tuple[RuleSet, StrategyTable] | None = None
 _tables: dict[RuleSet, StrategyTable] = {}
 _KEPT_TABLES = 4  # tables `advise` keeps in memory for rules given as a RuleSet (8 MB each)
 _tables_lock = threading.Lock()
-# The advisor's query, bound on the first `advise` (importing it loads numba).
+# The engine's query (`strategy.turn_cache`: each state's turn values kept), bound on the first
+# `advise` (importing it loads numba).
 _query: Callable[[StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]] | None
 _query = None
 
@@ -214,7 +217,7 @@ def _bind_engine() -> Callable[
     [StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]
 ]:
     global _query
-    from fivedice.strategy.advisor import query
+    from fivedice.strategy.turn_cache import query
 
     _query = query
     return query
