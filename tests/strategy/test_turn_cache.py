@@ -73,9 +73,10 @@ def test_first_and_repeated_questions_give_the_advisors_answers(
             )
 
 
-def test_states_sharing_a_row_never_mix(classic_table: StrategyTable) -> None:
-    """Positions whose states fall on the same row of the cache, asked in turn (each
-    overwriting the other), answer as the advisor does every time."""
+def test_states_sharing_a_set_of_rows_never_mix(classic_table: StrategyTable) -> None:
+    """More positions than a set of the cache has rows, all of whose states fall in that set,
+    asked in turn (each overwriting the least recently used), answer as the advisor does every
+    time."""
     rules = classic_table.rules
     by_row: dict[int, list[tuple[Column, tuple[int, ...], int]]] = {}
     for column, dice, left in _positions(rules, 1500, seed=11, rolls_left=2):
@@ -84,13 +85,13 @@ def test_states_sharing_a_row_never_mix(classic_table: StrategyTable) -> None:
         up = min(sum(points or 0 for points in scores[:6]), classic_table.upper_cap)
         armed = int(scores[11] is not None and scores[11] > 0)
         key = (mask * (classic_table.upper_cap + 1) + up) * 2 + armed
-        row = by_row.setdefault(key % turn_cache.SLOTS, [])
+        row = by_row.setdefault(key % turn_cache.SETS, [])
         if all(column.scores != seen.scores for seen, _, _ in row):
             row.append((column, dice, left))
     shared = max(by_row.values(), key=len)
-    assert len(shared) >= 3  # several states on one row
+    assert len(shared) > turn_cache.WAYS  # more states than the set has rows
     turn_cache.engine(classic_table).clear()
-    for _ in range(2):
+    for _ in range(3):
         for column, dice, left in shared:
             assert _triples(classic_table, column, dice, left) == _advisor_triples(
                 classic_table, column, dice, left

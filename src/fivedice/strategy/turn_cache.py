@@ -5,8 +5,9 @@ the turn (what each open box leads to, then the keep values for each number of r
 the same for every roll on the same card. A game asks up to three times per turn on one card
 (2, 1 and 0 rolls left), a review walks a game's turns again, a player compares dice: so the
 engine keeps, per state, the turn's *futures* (`kernel.prepare_futures`) and its keep values
-for each level of rolls left, in one row of a small cache (`SLOTS` rows, a state's row is its
-key modulo `SLOTS`; a new state overwrites what was there). Then
+for each level of rolls left, in one row of a small cache (`SLOTS` rows in sets of `WAYS`: a
+state may take any row of its set, the set of its key modulo `SETS`; a new state overwrites the
+least recently used row of its set). Then
 
 * the first question about a state costs one turn of the kernel, written into the row as it
   is computed (no copies), plus the options of the roll;
@@ -55,15 +56,29 @@ from fivedice.strategy.solver import (
     StrategyTable,
 )
 
-__all__ = ["RESULT_SIZE", "SLOTS", "CachedEngine", "cached_advice", "engine", "query"]
+__all__ = [
+    "RESULT_SIZE",
+    "SETS",
+    "SLOTS",
+    "WAYS",
+    "CachedEngine",
+    "cached_advice",
+    "engine",
+    "query",
+]
 
-SLOTS = 251
-"""States kept per table (a prime: a state's row is its key modulo SLOTS, so the states of one
-game, whose masks differ by a bit, spread over the rows)."""
-_HEAD = 2  # row[0]: the key of the state held (-1: none); row[1]: its levels of keep values
+SETS = 61
+"""Sets of rows (a prime: a state's set is its key modulo SETS, so the states of one game,
+whose masks differ by a bit, spread over the sets)."""
+WAYS = 4
+"""Rows per set: a state takes the least recently used row of its set."""
+SLOTS = SETS * WAYS
+"""States kept per table (244 rows of 9 kB for classic rules)."""
+_HEAD = 3  # row[0]: the key of the state held (-1: none); [1]: its levels; [2]: its last use
 _UPPER = UPPER_BOXES * 31  # `prepare_futures`'s upper_value: six boxes, 0-30 points
 _LOWER = 33  # its lower_value: up to 32 boxes and the armed Yahtzee future
 _KEEPS_AT = _HEAD + _UPPER + _LOWER  # where the keep values of 1 roll left start
+_CLOCK = ROLLS + KEEPS  # the scratch row's entry counting the uses
 RESULT_SIZE = 3 * MAX_OPTIONS
 """Floats in a query's result: (code, value, loss) per option."""
 
@@ -72,7 +87,7 @@ def cache_shape(rolls_per_turn: int) -> tuple[int, int]:
     """The cache array's shape: a row per slot, each with the futures and the keep values of
     every level (1 to rolls_per_turn - 1 rolls left), and one scratch row at the end."""
     width = _KEEPS_AT + max(rolls_per_turn - 1, 0) * KEEPS
-    return SLOTS + 1, max(width, ROLLS + KEEPS)
+    return SLOTS + 1, max(width, _CLOCK + 1)
 
 
 # Not `nogil`: holding the GIL is what keeps two threads from writing one row at once (a query
@@ -109,7 +124,18 @@ def cached_advice(
     up = min(upper_total, cap)
     armed = 1 if bonus_armed else 0
     key = (mask * (cap + 1) + up) * 2 + armed
-    row = cache[key % SLOTS]
+    scratch = cache[SLOTS]
+    scratch[_CLOCK] += 1.0
+    first = (key % SETS) * WAYS
+    way = first
+    for i in range(first, first + WAYS):  # the state's row, else the least recently used
+        if cache[i, 0] == key:
+            way = i
+            break
+        if cache[i, 2] < cache[way, 2]:
+            way = i
+    row = cache[way]
+    row[2] = scratch[_CLOCK]
     futures = (row[_HEAD : _HEAD + _UPPER], row[_HEAD + _UPPER : _KEEPS_AT])
     if row[0] == key and row[1] >= rolls_left:
         open_boxes, allowed = kernel.open_and_allowed(mask, config)
@@ -117,7 +143,6 @@ def cached_advice(
         row[0] = -1.0
         open_boxes, allowed = kernel.prepare_futures(mask, up, armed, table, config, futures)
         if rolls_left > 0:
-            scratch = cache[SLOTS]
             roll_value = scratch[:ROLLS]
             running_max = scratch[ROLLS : ROLLS + KEEPS]
             kernel.scored_values(
@@ -172,7 +197,8 @@ class CachedEngine:
     what each option code keeps or scores, and the compiled `cached_advice` for exactly these
     argument types (its entry point: calling through numba's dispatcher would type every
     argument on every call). Interpreted (`strategy.interpreted`), the kernel is the plain
-    function.
+    function; for a table the kernel does not read (not five dice, or a compact table), None,
+    and `query` asks the advisor's general query.
 
     Attributes:
         keep_of: per option code, the keep (None for a box).
@@ -190,6 +216,8 @@ class CachedEngine:
         "full_mask",
         "keep_of",
         "kernel",
+        "last_column",
+        "last_state",
         "packed",
         "rolls_per_turn",
         "table",
@@ -214,13 +242,18 @@ class CachedEngine:
         self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
         self.armed_box, self.armed_when_filled = armed_rule(rules)
         self.values = table.values
+        self.last_column: Column | None = None  # the card asked about last, and its state
+        self.last_state = _EMPTY_STATE
+        self.kernel: Any = None
+        if rules.dice != 5 or getattr(table, "layout", None) is not None:
+            return  # the kernel reads five dice and a full values[mask, upper, armed] array
         self.packed = table.packed_rules
         self.cache = np.full(cache_shape(rules.rolls_per_turn), -1.0)
-        self.kernel: Any = cached_advice
+        self.kernel = cached_advice
         out = np.empty(RESULT_SIZE)
         arguments = (0, 0, False, 0, 0, self.values, self.packed, self.cache, out)
         cached_advice(*arguments)  # compiled or loaded now, not on the first query
-        self.cache[:, 0] = -1.0  # that call's state is not worth keeping
+        self.clear()  # that call's state is not worth keeping
         overloads = getattr(cached_advice, "overloads", None)  # None: interpreted
         if overloads:
             from numba import typeof
@@ -231,7 +264,9 @@ class CachedEngine:
 
     def clear(self) -> None:
         """Forgets every state's turn values (the next question on any card is a first one)."""
-        self.cache[:, 0] = -1.0
+        if self.kernel is not None:
+            self.cache[:, 0] = -1.0
+            self.cache[:, 2] = 0.0
 
 
 def armed_rule(rules: RuleSet) -> tuple[int, bool]:
@@ -258,12 +293,12 @@ def engine(table: StrategyTable) -> CachedEngine:
     return found
 
 
-_INT_ONLY = {int}
 # Five dice in the order given -> the index of the sorted roll in `ALL_ROLLS` (at most 7,776
-# orders; a lookup is cheaper than sorting). An order not seen yet is sorted once.
+# orders; a lookup is cheaper than sorting). Only tuples of five plain ints are kept.
 _ROLL_OF: dict[tuple[int, ...], int] = {}
 _BOX_BITS = tuple(1 << i for i in range(64))
 _NONES = (None,) * 64
+_EMPTY_STATE = (0, 0, False)
 
 
 def query(
@@ -281,48 +316,83 @@ def query(
         ValueError: rolls left not a whole number from 0 to rolls_per_turn - 1, or a complete
             card.
     """
+    # Every line here runs on every query: kept to the checks that must be made.
     found = _last_engine
     if found is None or found.table() is not table:
         found = engine(table)
-    key: tuple[int, ...] | None
+    if found.kernel is None:  # not five dice on a full table: the advisor's general query
+        from fivedice.strategy.advisor import query as general_query
+
+        return general_query(table, column, dice, rolls_left)  # type: ignore[return-value]
     try:
-        key = dice if type(dice) is tuple else tuple(dice)
-        roll = _ROLL_OF.get(key)
+        roll = _ROLL_OF.get(dice) if type(dice) is tuple else None
     except TypeError:  # unhashable values
-        key = roll = None
-    if roll is None:
-        if key is not None and len(key) == 5 and _INT_ONLY.issuperset(map(type, key)):
-            roll = ROLL_INDEX.get(tuple(sorted(key)))  # None: a value outside 1-6
-            if roll is not None:
-                _ROLL_OF[key] = roll
-        if roll is None:  # not five plain ints 1-6: check_roll raises, or accepts (e.g. an
-            # int subclass: not remembered, as its hash may equal another value's)
-            roll = ROLL_INDEX[check_roll(dice)]
-    elif not _INT_ONLY.issuperset(map(type, dice)):  # e.g. (True, 2, ...) equals (1, 2, ...)
-        roll = ROLL_INDEX[check_roll(dice)]
+        roll = None
+    # (True, 2, 3, 4, 5) equals (1, 2, 3, 4, 5): a hit counts only for plain ints
+    if roll is None or not (
+        type(dice[0]) is int
+        and type(dice[1]) is int
+        and type(dice[2]) is int
+        and type(dice[3]) is int
+        and type(dice[4]) is int
+    ):
+        roll = _roll_index(dice)
     if type(rolls_left) is not int or not 0 <= rolls_left < found.rolls_per_turn:
-        if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
-            rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int
-        if type(rolls_left) is not int or not 0 <= rolls_left < found.rolls_per_turn:
-            raise ValueError(
-                f"rolls left must be a whole number from 0 to {found.rolls_per_turn - 1},"
-                f" not {rolls_left!r}"
-            )
+        rolls_left = _checked_rolls_left(rolls_left, found.rolls_per_turn)
     if column is None:
-        mask = upper_total = 0
-        armed = False
-    else:  # `solver.column_state`, with C-level loops
-        scores = column.scores
-        mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
-        upper_total = sum(filter(None, scores[:UPPER_BOXES]))  # the upper boxes come first
-        armed = False
-        if found.armed_box >= 0:
-            held = scores[found.armed_box]
-            armed = held is not None and (found.armed_when_filled or held > 0)
-        if mask == found.full_mask:
-            raise ValueError("the card is complete: there is nothing to decide")
+        mask, upper_total, armed = _EMPTY_STATE
+    elif column is found.last_column:  # a turn asks up to three times on one card
+        mask, upper_total, armed = found.last_state
+    else:
+        mask, upper_total, armed = state = _column_state(found, column)
+        found.last_column, found.last_state = column, state
     out = np.empty(RESULT_SIZE)
     count = found.kernel(
         mask, upper_total, armed, roll, rolls_left, found.values, found.packed, found.cache, out
     )
     return out, count, found
+
+
+def _roll_index(dice: Sequence[int]) -> int:
+    """The index in `ALL_ROLLS` of five dice not looked up before (remembered when they are
+    five plain ints; anything else is checked by `check_roll`, which raises or accepts)."""
+    try:
+        key = tuple(dice)
+    except TypeError:
+        key = ()
+    if len(key) == 5 and _INT_ONLY.issuperset(map(type, key)):
+        roll = ROLL_INDEX.get(tuple(sorted(key)))  # None: a value outside 1-6
+        if roll is not None:
+            _ROLL_OF[key] = roll
+            return roll
+    # Not five plain ints 1-6: check_roll raises, or accepts (e.g. an int subclass: not
+    # remembered, as its hash may equal another value's).
+    return ROLL_INDEX[check_roll(dice)]
+
+
+_INT_ONLY = {int}
+
+
+def _checked_rolls_left(rolls_left: object, rolls_per_turn: int) -> int:
+    """Rolls left as a plain int in range, or ValueError."""
+    if isinstance(rolls_left, int) and not isinstance(rolls_left, bool):
+        rolls_left = int(rolls_left)  # an int subclass (numpy's are not): as that int
+    if type(rolls_left) is not int or not 0 <= rolls_left < rolls_per_turn:
+        raise ValueError(
+            f"rolls left must be a whole number from 0 to {rolls_per_turn - 1}, not {rolls_left!r}"
+        )
+    return rolls_left
+
+
+def _column_state(found: CachedEngine, column: Column) -> tuple[int, int, bool]:
+    """`solver.column_state` with C-level loops (the card's cached properties take a lock);
+    ValueError for a complete card."""
+    scores = column.scores
+    mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
+    if mask == found.full_mask:
+        raise ValueError("the card is complete: there is nothing to decide")
+    armed = False
+    if found.armed_box >= 0:
+        held = scores[found.armed_box]
+        armed = held is not None and (found.armed_when_filled or held > 0)
+    return mask, sum(filter(None, scores[:UPPER_BOXES])), armed  # the upper boxes come first
