@@ -126,9 +126,10 @@ class Advice(Sequence[AdviceOption]):
     when read; the engine's result stays in one small array until then.
     """
 
-    __slots__ = ("_box_key_of", "_count", "_data", "_keep_of", "_options")
+    __slots__ = ("_box_key_of", "_count", "_data", "_head", "_keep_of", "_options")
 
     _data: npt.NDArray[np.float64]
+    _head: tuple[int, int, float]
     _count: int
     _keep_of: Sequence[tuple[int, ...] | None]
     _box_key_of: Sequence[str | None]
@@ -137,14 +138,16 @@ class Advice(Sequence[AdviceOption]):
     def __init__(
         self,
         data: npt.NDArray[np.float64],
-        count: int,
+        head: tuple[int, int, float],
         keep_of: Sequence[tuple[int, ...] | None],
         box_key_of: Sequence[str | None],
     ) -> None:
-        """Wraps an engine result: `count` (code, value, loss) triples in `data`, and what
-        each code keeps or scores (`strategy.turn_cache.query`)."""
+        """Wraps an engine result: (code, value, loss) triples in `data`, their number and the
+        best one's code and value in `head`, and what each code keeps or scores
+        (`strategy.turn_cache.query`)."""
         self._data = data
-        self._count = count
+        self._head = head
+        self._count = head[0]
         self._keep_of = keep_of
         self._box_key_of = box_key_of
         self._options = None
@@ -181,9 +184,8 @@ class Advice(Sequence[AdviceOption]):
         """The best option (the first; a decision point always has one)."""
         if self._options is not None:
             return self._options[0]
-        code, value, loss = self._data[:3].tolist()  # as `self[0]`, without its checks
-        code = int(code)
-        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
+        _, code, value = self._head  # as `self[0]`, without reading the array (its loss is 0)
+        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, 0.0))
 
     def to_dict(self) -> dict[str, object]:
         """The advice as `fivedice advise --json` prints it: {"options": [...]}."""
@@ -209,12 +211,17 @@ _KEPT_TABLES = 4  # tables `advise` keeps in memory for rules given as a RuleSet
 _tables_lock = threading.Lock()
 # The engine's query (`strategy.turn_cache`: each state's turn values kept), bound on the first
 # `advise` (importing it loads numba).
-_query: Callable[[StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]] | None
+_query: (
+    Callable[
+        [StrategyTable, Column | None, Sequence[int], int], tuple[Any, tuple[int, int, float], Any]
+    ]
+    | None
+)
 _query = None
 
 
 def _bind_engine() -> Callable[
-    [StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]
+    [StrategyTable, Column | None, Sequence[int], int], tuple[Any, tuple[int, int, float], Any]
 ]:
     global _query
     from fivedice.strategy.turn_cache import query
@@ -252,8 +259,8 @@ def advise(
         if not isinstance(card, Mapping):
             raise TypeError(f"card must be a Card, a dict of box scores or None, not {card!r}")
         card = Column.from_dict(table.rules, card)
-    data, count, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
-    return Advice(data, count, engine.keep_of, engine.box_key_of)
+    data, head, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
+    return Advice(data, head, engine.keep_of, engine.box_key_of)
 
 
 def _table(rules: RuleSet | StrategyTable) -> StrategyTable:

@@ -103,9 +103,10 @@ def cached_advice(
     rules: npt.NDArray[np.integer[Any]],
     cache: npt.NDArray[np.float64],
     out: npt.NDArray[np.float64],
-) -> int:  # pragma: no cover - compiled by numba (checked through `query`)
+) -> tuple[int, int, float]:  # pragma: no cover - compiled by numba (checked through `query`)
     """Every option at one decision point, best first, as `(code, value, loss)` triples in
-    `out`; returns their number. What `solver.advice_options` computes (same arguments, same
+    `out`; returns their number, and the best option's code and value (read from the result
+    without a slice of `out` in Python). What `solver.advice_options` computes (same arguments, same
     codes and order), with the state's turn values read from or written to its row of `cache`
     (`cache_shape`).
 
@@ -189,7 +190,7 @@ def cached_advice(
     best = out[1]
     for i in range(count):
         out[3 * i + 2] = best - out[3 * i + 1]
-    return count
+    return count, int(out[0]), best
 
 
 class CachedEngine:
@@ -303,13 +304,14 @@ _EMPTY_STATE = (0, 0, False)
 
 def query(
     table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
-) -> tuple[npt.NDArray[np.float64], int, CachedEngine]:
+) -> tuple[npt.NDArray[np.float64], tuple[int, int, float], CachedEngine]:
     """Every legal option at a decision point, best first, as a flat array.
 
     Returns:
-        (result, n, engine): result[3i:3i+3] is option i's code, value and loss, for i below
-        n; `engine.keep_of[code]` is the code's keep (None for a box), `engine.box_key_of[code]`
-        and `engine.category_of[code]` its box's key and box (None for a keep).
+        (result, (n, best code, best value), engine): result[3i:3i+3] is option i's code,
+        value and loss, for i below n; `engine.keep_of[code]` is the code's keep (None for a
+        box), `engine.box_key_of[code]` and `engine.category_of[code]` its box's key and box
+        (None for a keep).
 
     Raises:
         DiceError: not five dice 1-6.
@@ -323,7 +325,8 @@ def query(
     if found.kernel is None:  # not five dice on a full table: the advisor's general query
         from fivedice.strategy.advisor import query as general_query
 
-        return general_query(table, column, dice, rolls_left)  # type: ignore[return-value]
+        out, count, general = general_query(table, column, dice, rolls_left)
+        return out, (count, int(out[0]), float(out[1])), general  # type: ignore[return-value]
     try:
         roll = _ROLL_OF.get(dice) if type(dice) is tuple else None
     except TypeError:  # unhashable values
@@ -347,10 +350,10 @@ def query(
         mask, upper_total, armed = state = _column_state(found, column)
         found.last_column, found.last_state = column, state
     out = np.empty(RESULT_SIZE)
-    count = found.kernel(
+    head = found.kernel(
         mask, upper_total, armed, roll, rolls_left, found.values, found.packed, found.cache, out
     )
-    return out, count, found
+    return out, head, found
 
 
 def _roll_index(dice: Sequence[int]) -> int:
