@@ -346,9 +346,17 @@ def query(
         mask, upper_total, armed = _EMPTY_STATE
     elif column is found.last_column:  # a turn asks up to three times on one card
         mask, upper_total, armed = found.last_state
-    else:
-        mask, upper_total, armed = state = _column_state(found, column)
-        found.last_column, found.last_state = column, state
+    else:  # `solver.column_state` with C-level loops (the card's cached properties take a lock)
+        scores = column.scores
+        mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
+        if mask == found.full_mask:
+            raise ValueError("the card is complete: there is nothing to decide")
+        upper_total = sum(filter(None, scores[:UPPER_BOXES]))  # the upper boxes come first
+        armed = False
+        if found.armed_box >= 0:
+            held = scores[found.armed_box]
+            armed = held is not None and (found.armed_when_filled or held > 0)
+        found.last_column, found.last_state = column, (mask, upper_total, armed)
     out = np.empty(RESULT_SIZE)
     head = found.kernel(
         mask, upper_total, armed, roll, rolls_left, found.values, found.packed, found.cache, out
@@ -385,17 +393,3 @@ def _checked_rolls_left(rolls_left: object, rolls_per_turn: int) -> int:
             f"rolls left must be a whole number from 0 to {rolls_per_turn - 1}, not {rolls_left!r}"
         )
     return rolls_left
-
-
-def _column_state(found: CachedEngine, column: Column) -> tuple[int, int, bool]:
-    """`solver.column_state` with C-level loops (the card's cached properties take a lock);
-    ValueError for a complete card."""
-    scores = column.scores
-    mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
-    if mask == found.full_mask:
-        raise ValueError("the card is complete: there is nothing to decide")
-    armed = False
-    if found.armed_box >= 0:
-        held = scores[found.armed_box]
-        armed = held is not None and (found.armed_when_filled or held > 0)
-    return mask, sum(filter(None, scores[:UPPER_BOXES])), armed  # the upper boxes come first
