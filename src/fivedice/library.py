@@ -126,34 +126,25 @@ class Advice(Sequence[AdviceOption]):
     when read; the engine's result stays in one small array until then.
     """
 
-    __slots__ = ("_box_key_of", "_count", "_data", "_head", "_keep_of", "_options")
+    # `advise` makes one without `__init__` (`_advice`): a query's Python is a good part of
+    # its time. `_options` stays unset until every option is built.
+    __slots__ = ("_data", "_engine", "_head", "_options")
 
     _data: npt.NDArray[np.float64]
     _head: tuple[int, int, float]
-    _count: int
-    _keep_of: Sequence[tuple[int, ...] | None]
-    _box_key_of: Sequence[str | None]
-    _options: tuple[AdviceOption, ...] | None
+    _engine: Any
+    _options: tuple[AdviceOption, ...]
 
-    def __init__(
-        self,
-        data: npt.NDArray[np.float64],
-        head: tuple[int, int, float],
-        keep_of: Sequence[tuple[int, ...] | None],
-        box_key_of: Sequence[str | None],
-    ) -> None:
-        """Wraps an engine result: (code, value, loss) triples in `data`, their number and the
-        best one's code and value in `head`, and what each code keeps or scores
-        (`strategy.turn_cache.query`)."""
+    def __init__(self, data: npt.NDArray[np.float64], head: tuple[int, int, float], engine: Any):
+        """Wraps an engine result (`strategy.turn_cache.query`): (code, value, loss) triples in
+        `data`, their number and the best one's code and value in `head`, and the engine whose
+        `keep_of[code]` and `box_key_of[code]` say what each code keeps or scores."""
         self._data = data
         self._head = head
-        self._count = head[0]
-        self._keep_of = keep_of
-        self._box_key_of = box_key_of
-        self._options = None
+        self._engine = engine
 
     def __len__(self) -> int:
-        return self._count
+        return self._head[0]
 
     @overload
     def __getitem__(self, index: int) -> AdviceOption: ...
@@ -162,16 +153,19 @@ class Advice(Sequence[AdviceOption]):
     def __getitem__(self, index: slice) -> Sequence[AdviceOption]: ...
 
     def __getitem__(self, index: int | slice) -> AdviceOption | Sequence[AdviceOption]:
-        if self._options is not None or isinstance(index, slice):
+        if isinstance(index, slice) or hasattr(self, "_options"):
             return self._all()[index]
-        count = self._count
+        count = self._head[0]
         if index < 0:
             index += count
         if not 0 <= index < count:
             raise IndexError("advice index out of range")
         code, value, loss = self._data[3 * index : 3 * index + 3].tolist()
         code = int(code)
-        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
+        engine = self._engine
+        return _new_option(
+            AdviceOption, (engine.keep_of[code], engine.box_key_of[code], value, loss)
+        )
 
     def __iter__(self) -> Iterator[AdviceOption]:
         return iter(self._all())
@@ -182,25 +176,31 @@ class Advice(Sequence[AdviceOption]):
     @property
     def best(self) -> AdviceOption:
         """The best option (the first; a decision point always has one)."""
-        if self._options is not None:
-            return self._options[0]
         _, code, value = self._head  # as `self[0]`, without reading the array (its loss is 0)
-        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, 0.0))
+        engine = self._engine
+        return _new_option(
+            AdviceOption, (engine.keep_of[code], engine.box_key_of[code], value, 0.0)
+        )
 
     def to_dict(self) -> dict[str, object]:
         """The advice as `fivedice advise --json` prints it: {"options": [...]}."""
         return {"options": [option.to_dict() for option in self._all()]}
 
     def _all(self) -> tuple[AdviceOption, ...]:
-        options = self._options
-        if options is None:
-            flat = iter(self._data[: 3 * self._count].tolist())
-            keep_of, box_key_of = self._keep_of, self._box_key_of
-            options = self._options = tuple(
-                _new_option(AdviceOption, (keep_of[code], box_key_of[code], value, loss))
-                for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
-            )
+        try:
+            return self._options
+        except AttributeError:
+            pass
+        flat = iter(self._data[: 3 * self._head[0]].tolist())
+        keep_of, box_key_of = self._engine.keep_of, self._engine.box_key_of
+        options = self._options = tuple(
+            _new_option(AdviceOption, (keep_of[code], box_key_of[code], value, loss))
+            for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
+        )
         return options
+
+
+_advice = object.__new__  # an Advice without its `__init__` (see `advise`)
 
 
 # The last rules asked about and their table: a query with the same RuleSet object skips even
@@ -259,8 +259,11 @@ def advise(
         if not isinstance(card, Mapping):
             raise TypeError(f"card must be a Card, a dict of box scores or None, not {card!r}")
         card = Column.from_dict(table.rules, card)
-    data, head, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
-    return Advice(data, head, engine.keep_of, engine.box_key_of)
+    advice = _advice(Advice)  # as Advice(*query(...)), without the call's frame
+    advice._data, advice._head, advice._engine = (_query or _bind_engine())(
+        table, card, dice, rolls_left
+    )
+    return advice
 
 
 def _table(rules: RuleSet | StrategyTable) -> StrategyTable:
