@@ -20,7 +20,7 @@ over the peer's faster figure of the two (`*_over_fastest_peer`).
 Ours is measured as a player meets it:
 
 * `first_best`: the first time each position is asked: new card objects (as a game makes one
-  each turn: no cached totals) and the engine's turn values forgotten (`CachedEngine.clear`),
+  each turn: no cached totals) and the engines' turn values forgotten (`turn_cache.forget`),
   outside the timing; then `fivedice.advise(rules, dice, rolls_left, card).best`;
 * `again_best`: the same questions again right after (the chunk's turn values kept);
 * `first_all`, `again_all`: the same with every option built (`list(...)`, what the peer's list
@@ -127,21 +127,19 @@ def main() -> None:
     rolls = None if args.rolls_left == "mixed" else int(args.rolls_left)
     positions = _positions(rules, names, args.positions, args.seed, rolls)
 
-    engine = turn_cache.engine(table)
-
     def peer_best(situation: str) -> float:
         return max(value for _, value in peer.option_values(situation))
 
     worst = 0.0
     for card, dice, rolls, situation in positions:
-        engine.clear()
+        turn_cache.forget()
         first = advise(rules, dice, rolls, card).best.value
         again = advise(rules, dice, rolls, card).best.value
         worst = max(worst, abs(first - peer_best(situation)), abs(again - peer_best(situation)))
 
     def fresh(chunk: Sequence[Position]) -> list[Position]:
         """The chunk on new card objects, the engine's turn values forgotten: a first question."""
-        engine.clear()
+        turn_cache.forget()
         return [(replace(card, scores=card.scores), *rest) for card, *rest in chunk]
 
     def best(chunk: Sequence[Position]) -> None:

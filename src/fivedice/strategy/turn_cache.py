@@ -64,6 +64,7 @@ __all__ = [
     "CachedEngine",
     "cached_advice",
     "engine",
+    "forget",
     "query",
 ]
 
@@ -292,6 +293,17 @@ def engine(table: StrategyTable) -> CachedEngine:
             found = _engines[table] = CachedEngine(table)
     _last_engine = found
     return found
+
+
+def forget() -> None:
+    """Forgets the turn values of every table's engine, so that the next question about any
+    card is a first one (for measurements: the table `fivedice.advise` uses for a RuleSet is
+    the one `solve` gave it when first asked, not necessarily the caller's)."""
+    with _engine_lock:
+        engines = list(_engines.values())
+    for each in engines:
+        each.clear()
+        each.last_column = None
 
 
 # Five dice in the order given -> the index of the sorted roll in `ALL_ROLLS` (at most 7,776
