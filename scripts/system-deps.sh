@@ -7,8 +7,10 @@
 # screenshots (apt installs no recommended packages here). poppler-utils: pdftoppm, to render
 # the score sheet PDF as pictures for a person to look at (tests/sheet/test_sheet.py).
 # fonts-noto-cjk: Japanese text in the screenshots and in the Japanese score sheet PDF.
+# haproxy: `haproxy -c` checks deploy/haproxy.cfg (tests/test_deploy_files.py), and the
+# cluster tests run it as the load balancer.
 set -euo pipefail
-PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils)
+PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils haproxy)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

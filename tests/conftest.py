@@ -45,8 +45,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def english(monkeypatch):
-    """Tests read English text whatever the machine's locale."""
+    """Tests read English text whatever the machine's locale; a test that switched the
+    language (`--lang de`) leaves English behind, for the doctests that may run next in
+    the same process (they see no fixtures)."""
     monkeypatch.setenv("FIVEDICE_LANG", "en")
+    set_language("en")
+    yield
     set_language("en")
 
 

@@ -140,3 +140,48 @@ def test_solve_refuses_multi_column(app: typer.Typer) -> None:
     result = runner.invoke(app, ["solve", "--rules", "triple", "--json"])
     assert result.exit_code == 2
     assert "one score column" in result.stderr
+
+
+def test_advise_explain_json_splits_every_option_exactly(app: typer.Typer) -> None:
+    args = ["advise", "--dice", "23466", "--rolls-left", "1", "--explain", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    options = json.loads(result.stdout)["options"]
+    plain = json.loads(runner.invoke(app, [*args[:-2], "--json"]).stdout)["options"]
+    assert [o["value"] for o in options] == pytest.approx([o["value"] for o in plain], abs=1e-9)
+    for option in options:
+        assert sum(option["breakdown"].values()) == pytest.approx(option["value"], abs=1e-9)
+        assert set(option["breakdown"]) >= {"sixes", "upper_bonus", "yahtzee_bonus"}
+        if "keep" in option:
+            assert 0 < sum(option["chances_this_turn"].values()) <= 1 + 1e-9
+        else:
+            assert "chances_this_turn" not in option
+    straight = next(o for o in options if o.get("keep") == [2, 3, 4])
+    # One roll left holding 2 3 4: a large straight needs 1 5 or 5 6 among 36 outcomes.
+    assert straight["chances_this_turn"]["large_straight"] == pytest.approx(4 / 36, abs=1e-12)
+
+
+def test_advise_explain_text_says_why_the_best_beats_the_next(app: typer.Typer) -> None:
+    args = ["advise", "--dice", "23466", "--rolls-left", "2", "--explain"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-2].startswith("keep 6 6 rather than keep ")
+    assert " in " in lines[-2]
+    assert lines[-1].startswith("Chances this turn: Sixes ")
+
+
+def test_solve_explain_gives_each_box_its_mean_and_the_bonus_rates(app: typer.Typer) -> None:
+    result = runner.invoke(app, ["solve", "--explain", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    parts = payload["breakdown"]
+    assert sum(parts.values()) == pytest.approx(payload["expected_score"], abs=1e-9)
+    assert parts["sixes"] == pytest.approx(19.19, abs=0.01)  # every optimal game's sixes
+    bonus = payload["bonuses"]["upper_bonus"]
+    assert bonus["probability"] == pytest.approx(parts["upper_bonus"] / 35)
+    assert 0.6 < bonus["probability"] < 0.75  # optimal play makes the bonus about 68% of games
+    extra = payload["bonuses"]["yahtzee_bonus"]
+    assert extra["expected_count"] == pytest.approx(parts["yahtzee_bonus"] / 100)
+    text = runner.invoke(app, ["solve", "--explain"]).stdout
+    assert "Upper bonus: earned in 68.1% of games" in text

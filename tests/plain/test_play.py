@@ -313,3 +313,13 @@ def test_a_huge_line_is_never_echoed_back(tmp_path):
         assert letter * 120 not in out
     assert out.count("That line is too long") == 3
     assert saved_log(tmp_path) == ["roll"]  # and the game went on
+
+
+def test_why_says_what_the_best_option_gains_box_by_box(tmp_path, classic_table):
+    out = play("r\nhint\nwhy\n", tmp_path, seed=3)
+    shown = out.split("The coach's best options (expected points still to come):\n")[1]
+    # Under the hint, one line of reasons (the best against the next) and the chances.
+    assert " rather than " in shown and "Chances this turn: " in shown
+    after = out.split("rather than", 1)[1]
+    assert after.count(" rather than ") >= 3  # `why`: the best against each of the next three
+    assert " in " in after

@@ -6,6 +6,7 @@ It knows nothing of the solver's state encoding: it plays `Column` values with t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from fivedice.core.card import Column
@@ -119,3 +120,68 @@ class BruteMoments:
                 )
             levels.append(level)
         return levels
+
+
+class BruteBreakdown:
+    """The expected points of each box and bonus still to come when playing the brute force's
+    optimal policy (its first best box and keep), on the core's API like `BruteMoments`: a
+    placement's `box_points`, `upper_bonus` and `yahtzee_bonus` go to their own components."""
+
+    UPPER = "upper_bonus"
+    EXTRA = "yahtzee_bonus"
+
+    def __init__(self, brute: BruteForce) -> None:
+        self.brute = brute
+        self._memo: dict[Column, dict[str, float]] = {}
+
+    def start(self, column: Column) -> dict[str, float]:
+        """{component: expected points} at the start of a turn (absent: 0)."""
+        if column.is_complete:
+            return {}
+        if column not in self._memo:
+            last = self.rolls(column)[-1]
+            self._memo[column] = _mix((p, last[roll]) for roll, p in _FIRST_ROLL)
+        return self._memo[column]
+
+    def scored(self, column: Column, roll: Roll, key: str) -> dict[str, float]:
+        """Scoring roll in box `key` now: its parts plus the next state's breakdown."""
+        rules = self.brute.rules
+        placement = next(p for p in column.placements(rules, roll) if p.category.key == key)
+        parts = dict(self.start(column.fill(rules, placement.category, roll)))
+        for name, points in (
+            (key, placement.box_points),
+            (self.UPPER, placement.upper_bonus),
+            (self.EXTRA, placement.yahtzee_bonus),
+        ):
+            parts[name] = parts.get(name, 0.0) + points
+        return parts
+
+    def kept(self, column: Column, keep: Roll, rolls_left: int) -> dict[str, float]:
+        """Keep `keep` with `rolls_left` rolls left (≥ 1), re-roll the rest, play on."""
+        after = self.rolls(column)[rolls_left - 1]
+        return _mix((p, after[roll]) for roll, p in _outcomes(keep))
+
+    def rolls(self, column: Column) -> list[dict[Roll, dict[str, float]]]:
+        """Per rolls left: the breakdown of holding each roll (this turn's points included)."""
+        brute, rules = self.brute, self.brute.rules
+        scored = {}
+        for roll in ALL_ROLLS:
+            values = brute.box_values(column, roll)
+            scored[roll] = self.scored(column, roll, max(values, key=lambda key: values[key]))
+        levels = [scored]
+        for left in range(1, rules.rolls_per_turn):
+            previous = levels[-1]
+            level = {}
+            for roll in ALL_ROLLS:
+                keep = max(_sub_keeps(roll), key=lambda k: brute.keep_value(column, k, left))
+                level[roll] = _mix((p, previous[r]) for r, p in _outcomes(keep))
+            levels.append(level)
+        return levels
+
+
+def _mix(weighted: Iterable[tuple[float, dict[str, float]]]) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for p, parts in weighted:
+        for key, points in parts.items():
+            total[key] = total.get(key, 0.0) + p * points
+    return total

@@ -89,6 +89,8 @@ def test_the_service_returns_hints_and_the_api_shape_is_built_from_them(tmp_path
         "value": keep.value,
         "loss": keep.loss,
         "estimate": False,
+        "breakdown": None,  # not asked for: the hints carry no breakdown
+        "chances_this_turn": None,
     }
     box = next(h for h in hints if h.kind is HintKind.SCORE)
     assert hint_data(box)["box"] == box.category.key and hint_data(box)["keep"] is None

@@ -270,3 +270,31 @@ def test_a_solo_game_that_used_undo_is_reviewed_without_the_undone_holds(service
     (seat,) = service.review(view.game_id).seats
     assert [d.kind for d in seat.decisions] == ["box"] * 13
     assert seat.curve[-1].scored == view.state.totals[0]
+
+
+def test_explained_reviews_say_why_the_best_beat_each_costly_choice(service):
+    from fivedice.strategy.breakdown import component_keys
+    from fivedice.wording.review import decision_line, review_lines
+
+    view, losses = play_badly(service, seed=6)
+    (plain,) = service.review(view.game_id).seats
+    assert all(decision.reasons == () for decision in plain.decisions)  # not asked for
+    review = service.review(view.game_id, explain=True)
+    (seat,) = review.seats
+    assert [decision.loss for decision in seat.decisions] == losses  # the same judgement
+    keys = set(component_keys(find_ruleset("classic")))
+    for decision in seat.decisions:
+        if decision.is_optimal:
+            assert decision.reasons == ()
+            continue
+        points = [p for _, p in decision.reasons]
+        assert {key for key, _ in decision.reasons} <= keys and len(points) <= 4
+        gains = [p for p in points if p > 0]
+        assert points == sorted(gains, reverse=True) + sorted(p for p in points if p < 0)
+        if decision.loss > 1.0:  # the best must gain somewhere what the choice lost
+            assert gains and gains[0] >= decision.loss / len(keys)
+    worst = seat.costliest[0]
+    lines = review_lines(review, chart=False)
+    at = lines.index("  " + decision_line(worst))
+    assert lines[at + 1].strip().startswith("Why: +")
+    assert review.to_json()["seats"][0]["decisions"][0].keys() >= {"reasons"}

@@ -106,8 +106,11 @@ def test_levels_are_calibrated(classic_table: StrategyTable) -> None:
     assert abs(means[Level.EXPERT] - 254.59) < 2
     # Master plays to win against others; alone it plays exactly like the expert.
     assert means[Level.MASTER] == means[Level.EXPERT]
-    ordered = [means[level] for level in Level if level is not Level.MASTER]
+    # The guide (rules a person can follow) sits between casual and strong, nearer strong.
+    assert 235 < means[Level.GUIDE] < means[Level.STRONG]
+    ordered = [means[level] for level in Level if level not in (Level.MASTER, Level.GUIDE)]
     assert all(b - a > 5 for a, b in itertools.pairwise(ordered))
+    assert means[Level.GUIDE] - means[Level.CASUAL] > 5
 
 
 # --- CLI ------------------------------------------------------------------------------

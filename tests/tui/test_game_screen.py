@@ -335,3 +335,26 @@ def test_the_zero_question_names_the_column_in_a_several_column_game() -> None:
         assert f"{box_name(zero.category)} (2)" in app.screen.question
 
     run(app, script)
+
+
+@pytest.mark.slow  # (a whole flow through the app, and the breakdown of the classic rules)
+def test_the_hint_says_why_in_one_line_and_y_gives_the_reasons_box_by_box(classic_table) -> None:
+    app = FivediceApp(SOLO, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "h")
+        hint = game_screen(app).query_one("#hint")
+        await wait_for(pilot, lambda: "Why: " in str(hint.render()), seconds=60)
+        await pilot.pause()
+        shown = str(hint.render()).splitlines()
+        assert shown[0] == "Coach: expected points from here" and shown[-1].startswith("Why: ")
+        assert hint.size.height == len(shown)  # the reasons fit in the panel, cut not wrapped
+        await pilot.press("y")
+        await pilot.pause()
+        reasons = str(hint.render()).splitlines()
+        assert " rather than " in reasons[0]
+        signs = [line.split()[0][0] for line in reasons[1:] if line[:1] == " "]
+        assert signs and signs[0] == "+"  # the best gains somewhere first
+        assert all(sign in "+\u2212" for sign in signs)
+
+    run(app, script)

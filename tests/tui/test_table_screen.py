@@ -91,6 +91,8 @@ def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
 
     monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
+    # No breakdown of the fake table: the coach's options come without reasons.
+    monkeypatch.setattr("fivedice.strategy.breakdown.breakdown_for", lambda table, wait: None)
     app, _service = make_app(tmp_path)
 
     async def script(pilot: Pilot[None]) -> None:

@@ -297,3 +297,27 @@ def test_the_hint_api_gives_the_advisors_values_unrounded(client, service):
     assert len(options) == len(exact)
     assert [o["value"] for o in options] == [float(o.value) for o in exact]
     assert [o["loss"] for o in options] == [float(o.loss) for o in exact]
+
+
+def test_hint_gives_each_option_its_breakdown_and_the_reasons(client, classic_table):
+    from fivedice.strategy.breakdown import breakdown_of
+
+    breakdown_of(classic_table.rules)  # at hand: the API never waits for it
+    game, seats = new_game(client, [{"name": "Solo"}])
+    act(client, game, seats[0], "roll")
+    hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0]).json()
+    for option in hint["options"]:
+        assert sum(option["breakdown"].values()) == pytest.approx(option["value"], abs=1e-9)
+        assert (option["chances_this_turn"] is not None) == (option["kind"] == "keep")
+    best, second = hint["options"][:2]
+    for reason in hint["reasons"]:
+        key = reason["component"]
+        difference = best["breakdown"][key] - second["breakdown"][key]
+        assert reason["points"] == pytest.approx(difference)
+    sizes = [abs(r["points"]) for r in hint["reasons"]]
+    others = [
+        abs(best["breakdown"][k] - second["breakdown"][k])
+        for k in best["breakdown"]
+        if k not in {r["component"] for r in hint["reasons"]}
+    ]
+    assert not sizes or min(sizes) >= max(others, default=0.0)  # the largest differences

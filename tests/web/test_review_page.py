@@ -128,3 +128,20 @@ def test_the_chart_is_plain_svg_with_both_series():
     svg = chart_svg([0, 1, 2], [250.0, 240.0, 245.0], [0, 20, 45], ("E", "S", "T"), [1])
     assert svg.startswith(b"<?xml") and b"</svg>" in svg and b"<script" not in svg
     assert data_url(svg).startswith("data:image/svg+xml;base64,")
+
+
+def test_the_costliest_decisions_say_why_the_best_was_better(client, app, service, classic_table):
+    from fivedice.strategy.breakdown import breakdown_of
+    from fivedice.wording.review import decision_why
+
+    breakdown_of(classic_table.rules)  # at hand: the page never waits for it
+    public_id, game_id = started_game(client, app)
+    finish(service, game_id)
+    html = client.get(f"/g/{public_id}/review").text
+    review = service.review(game_id, explain=True)
+    worst = review.seats[0].costliest[0]
+    why = decision_why(worst, review.rules)
+    assert why is not None and why.startswith("Why: +")
+    assert f'<span class="why">{escape(why)}</span>' in html
+    page = client.get(f"/g/{public_id}/review", headers={"Accept-Language": "de"}).text
+    assert '<span class="why">Warum: +' in page and " bei " in page

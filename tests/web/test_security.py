@@ -276,14 +276,17 @@ def test_the_form_refuses_an_unknown_cpu_level(client, service):
 
 
 def test_app_js_listens_and_never_polls():
-    # Moves are pushed (EventSource); no timer asks the server again and again. The one
-    # timer is the retry after a failure, with a growing wait (tests/web/browser/
-    # test_reconnect.py counts the requests of a page that is offline).
+    # Moves are pushed (EventSource); no timer asks the server again and again. The two
+    # timers: the retry after a failure, with a growing wait (tests/web/browser/
+    # test_reconnect.py counts the requests of a page that is offline), and the quiet spell
+    # after a stopping server moved the stream, which only shows the banner (asks nothing).
     script = (TEMPLATES.parent / "static" / "app.js").read_text()
     assert "EventSource" in script
-    assert "setInterval" not in script and script.count("setTimeout") == 1
+    assert "setInterval" not in script and script.count("setTimeout") == 2
     retrier = script[script.index("function retrier(") :]
     assert "setTimeout" in retrier[: retrier.index("\n  }\n")]
+    quiet = script[script.index("quietTimer = window.setTimeout(") :]
+    assert "fetch" not in quiet[: quiet.index("}, wait);")]
     assert "location.reload" not in script
 
 

@@ -96,6 +96,8 @@ def test_the_coach_ranks_typed_dice(client, monkeypatch):
 
     monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
+    # No breakdown of the fake table: the coach's options come without reasons.
+    monkeypatch.setattr("fivedice.strategy.breakdown.breakdown_for", lambda table, wait: None)
     location = start_table(client, "Ann")
     page = client.get(f"{location}?coach=1&cdice=11666&rolls=2").text
     assert seen == [((1, 1, 6, 6, 6), 2)]

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from fivedice.cli import (
+    drill,
     game,
     guide,
     review,
@@ -63,6 +64,7 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     guide,  # guide
     review,  # review
     tutorial,  # tutorial
+    drill,  # drill
     verify,  # verify
 )
 """The command groups, in the order of `fivedice --help`."""

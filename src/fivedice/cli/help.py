@@ -35,6 +35,10 @@ HELP_TEXTS = (
     N_("Override a rule option, KEY=VALUE (repeatable)."),
     N_('Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
     N_("Print JSON."),
+    N_(
+        "Split the expected points by box and bonus under optimal play (and, for a keep,"
+        " each box's chance this turn)."
+    ),
     N_("The active rules in words, generated from the rule set."),
     N_("Print the options as JSON."),
     N_(
@@ -76,7 +80,10 @@ HELP_TEXTS = (
     N_("Print the results as JSON."),
     N_("Draw the score histogram to this image file."),
     N_("Saved games, newest first: id, start, players, rules, status, actions, totals, kind."),
-    N_("Statistics per player and rule preset (practice games are not counted)."),
+    N_(
+        "Statistics per player and rule preset (practice games are not counted), with each\n"
+        "player's skill: the points lost per decision against optimal play, over their games."
+    ),
     N_("A player's name (default: all)."),
     N_("The ten best solo games per rule preset (practice games are not counted)."),
     N_("The game record as text: settings, seed, and every action with the dice it rolled."),
@@ -103,6 +110,12 @@ HELP_TEXTS = (
     N_("Worker processes (use PostgreSQL for more than a few)."),
     N_("Trust X-Forwarded-* from --forwarded-allow-ips."),
     N_("Proxies whose X-Forwarded-* headers are trusted."),
+    N_("The log on stderr: json (one object a line, for a log collector) or text."),
+    N_("Log a line for every request (method, route, status, duration)."),
+    N_(
+        "Addresses and networks that may read /metrics, comma-separated, or * for everyone; "
+        "default $FIVEDICE_METRICS_ALLOW, else loopback and --forwarded-allow-ips."
+    ),
     N_(
         "The site's address as players see it (https://dice.example.org): invite links use it, "
         "and forms posted from it are accepted; default $FIVEDICE_PUBLIC_URL, else relative "
@@ -121,6 +134,10 @@ HELP_TEXTS = (
     N_("Seconds a client has to send a request's headers (default 10)."),
     N_("Seconds a client has to send a request's body (default 30)."),
     N_("Seconds an idle connection stays open (default 5)."),
+    N_(
+        "Seconds a worker asked to stop (SIGTERM) gives its answers in flight before it exits; "
+        "its event streams are sent to the other workers and its CPU games handed over at once."
+    ),
     N_(
         "A printable score sheet (PDF): the boxes of the rules in force, one column per "
         "game.\n\nUp to six columns fit on one page; more continue on further pages."
@@ -156,6 +173,14 @@ HELP_TEXTS = (
     N_("Start with this lesson (key or number)."),
     N_("Forget the tutorial progress (games stay)."),
     N_("Seed for the guided game's dice."),
+    N_(
+        "Practise positions from your own costliest decisions (and classic teaching ones).\n\n"
+        "A position you miss comes back a few positions later until you answer it right twice"
+        " in\na row. Nothing here touches your games or statistics."
+    ),
+    N_("Practise in the terminal app instead."),
+    N_("Say how far you are, and stop."),
+    N_("Forget the drills' progress (games stay)."),
     N_(
         "Checks a game record: its signature over every line, the dice commitment, and every"
         " roll recomputed from the seeds.\n\nExit status: 0 verified (it prints the"

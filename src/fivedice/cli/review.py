@@ -42,7 +42,7 @@ def review(
         run_review_app(game, db)
         return
     try:
-        found = GameService.open(db).review(game)
+        found = GameService.open(db).review(game, explain=True)
     except FivediceError as error:
         fail_with(error)
     if as_json:

@@ -29,9 +29,19 @@ if TYPE_CHECKING:
     from fivedice.core.dice import Roll
     from fivedice.core.rules import RuleSet
     from fivedice.strategy.advisor import Option
+    from fivedice.strategy.breakdown import OptionBreakdown
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["register"]
+
+ExplainOption = Annotated[
+    bool,
+    typer.Option(
+        "--explain",
+        help="Split the expected points by box and bonus under optimal play (and, for a keep,"
+        " each box's chance this turn).",
+    ),
+]
 
 
 def _rules(preset: str, settings: list[str] | None) -> RuleSet:
@@ -82,24 +92,36 @@ def solve_command(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Solve again; neither read nor write the cache.")
     ] = False,
+    explain: ExplainOption = False,
 ) -> None:
     """Solve a rule set: the optimal expected score (the table is cached for later use)."""
+    start_parts: dict[str, float] = {}
     try:
         ruleset = _rules(rules, settings)
         start = time.perf_counter()
         table = _load(ruleset, use_cache=not no_cache, show_progress=not as_json)
         seconds = time.perf_counter() - start
+        if explain:
+            from fivedice.strategy.breakdown import load_or_compute
+
+            start_parts = load_or_compute(table, use_cache=not no_cache).state(0, 0, False)
     except FivediceError as error:
         fail_with(error)
     if as_json:
-        payload = {
+        payload: dict[str, object] = {
             "expected_score": table.expected_score,
             "seconds": round(seconds, 3),
             "states": table.states,
         }
+        if explain:
+            payload["breakdown"] = start_parts
+            payload["bonuses"] = _bonus_rates(ruleset, start_parts)
         typer.echo(json.dumps(payload))
     else:
         typer.echo(_("optimal expected score: {score}").format(score=f"{table.expected_score:.7f}"))
+        if explain:
+            for line in _breakdown_lines(ruleset, start_parts):
+                typer.echo(line)
         typer.echo(
             _("{states} states, {seconds} s").format(
                 states=f"{table.states:,}", seconds=f"{seconds:.2f}"
@@ -121,6 +143,7 @@ def advise_command(
     settings: SetOption = None,
     card: CardOption = None,
     as_json: JsonOption = False,
+    explain: ExplainOption = False,
 ) -> None:
     """Every option for the dice with its expected points to come, best first."""
     from fivedice.core.dice import parse_dice
@@ -140,9 +163,11 @@ def advise_command(
                 rolls=ruleset.rolls_per_turn,
                 value=rolls_left,
             )
-        options = _advise(
-            ruleset, column, roll, rolls_left, show_progress=not as_json and sys.stderr.isatty()
-        )
+        show_progress = not as_json and sys.stderr.isatty()
+        if explain:
+            _explain_options(ruleset, column, roll, rolls_left, as_json, show_progress)
+            return
+        options = _advise(ruleset, column, roll, rolls_left, show_progress=show_progress)
     except FivediceError as error:
         fail_with(error)
     if as_json:
@@ -165,6 +190,107 @@ def advise_command(
     typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
     for label, option in zip(labels, options, strict=True):
         typer.echo(f"{label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+
+
+def _explain_options(
+    rules: RuleSet,
+    column: Column,
+    roll: Roll,
+    rolls_left: int,
+    as_json: bool,
+    show_progress: bool,
+) -> None:
+    """`advise --explain`: every option with its breakdown (JSON), or the options, then why
+    the best beats the next and the best keep's chances this turn (text)."""
+    from fivedice.strategy.breakdown import load_or_compute, option_breakdowns
+
+    table = _load(rules, use_cache=True, show_progress=show_progress)
+    explained = option_breakdowns(load_or_compute(table), column, roll, rolls_left)
+    if as_json:
+        best = explained[0].value
+        typer.echo(json.dumps({"options": [_option_json(o, best) for o in explained]}))
+        return
+    from fivedice.strategy.hints import Hint
+    from fivedice.wording.reasons import why_lines
+    from fivedice.wording.text import choice_text
+
+    hints = [
+        Hint(
+            option.keep,
+            option.category,
+            option.value,
+            explained[0].value - option.value,
+            parts=tuple(option.parts.items()),
+            chances=tuple(sorted(option.chances.items(), key=lambda item: -item[1]))
+            if option.keep is not None
+            else None,
+        )
+        for option in explained
+    ]
+    labels = [choice_text(hint.keep, hint.category) for hint in hints]
+    heading = (_("option"), _("points to come"), _("loss"))
+    width = max(len(heading[0]), *(len(label) for label in labels))
+    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
+    for label, hint in zip(labels, hints, strict=True):
+        typer.echo(f"{label:<{width}}  {hint.value:9.4f}  {hint.loss:8.4f}")
+    for line in why_lines(rules, hints):
+        typer.echo(line)
+
+
+def _option_json(option: OptionBreakdown, best: float) -> dict[str, object]:
+    item: dict[str, object] = (
+        {"keep": list(option.keep)}
+        if option.keep is not None
+        else {"score": option.category.key if option.category else None}
+    )
+    item["value"] = option.value
+    item["loss"] = best - option.value
+    item["breakdown"] = option.parts
+    if option.keep is not None:
+        item["chances_this_turn"] = option.chances
+    return item
+
+
+def _bonus_rates(rules: RuleSet, parts: dict[str, float]) -> dict[str, dict[str, float]]:
+    """Each bonus's expected points, and how often optimal play earns it: the upper bonus's
+    probability (its points are fixed), the extra-Yahtzee bonuses' expected count."""
+    from fivedice.strategy.breakdown import EXTRA_BONUS, UPPER_BONUS
+
+    rates: dict[str, dict[str, float]] = {}
+    if UPPER_BONUS in parts and rules.upper_bonus_value > 0:
+        points = parts[UPPER_BONUS]
+        rates[UPPER_BONUS] = {"points": points, "probability": points / rules.upper_bonus_value}
+    if EXTRA_BONUS in parts and rules.yahtzee_bonus_value > 0:
+        points = parts[EXTRA_BONUS]
+        rates[EXTRA_BONUS] = {
+            "points": points,
+            "expected_count": points / rules.yahtzee_bonus_value,
+        }
+    return rates
+
+
+def _breakdown_lines(rules: RuleSet, parts: dict[str, float]) -> list[str]:
+    """`solve --explain` in words: each box's and bonus's mean points, and the bonuses' rates."""
+    from fivedice.wording.reasons import component_name
+
+    names = {key: component_name(rules, key) for key in parts}
+    width = max(len(name) for name in names.values())
+    lines = [_("points by box under optimal play:")]
+    lines += [f"  {names[key]:<{width}}  {points:8.4f}" for key, points in parts.items()]
+    for key, rate in _bonus_rates(rules, parts).items():
+        if "probability" in rate:
+            lines.append(
+                _("{bonus}: earned in {share} of games").format(
+                    bonus=names[key], share=f"{100 * rate['probability']:.1f}%"
+                )
+            )
+        else:
+            lines.append(
+                _("{bonus}: {count} per game on average").format(
+                    bonus=names[key], count=f"{rate['expected_count']:.4f}"
+                )
+            )
+    return lines
 
 
 def _advise(

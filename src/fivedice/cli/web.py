@@ -94,6 +94,15 @@ def serve(
         int | None,
         typer.Option(help="Seconds an idle connection stays open (default 5).", min=1),
     ] = None,
+    graceful_timeout: Annotated[
+        int,
+        typer.Option(
+            help="Seconds a worker asked to stop (SIGTERM) gives its answers in flight before it "
+            "exits; its event streams are sent to the other workers and its CPU games handed "
+            "over at once.",
+            min=1,
+        ),
+    ] = 10,
     log_format: Annotated[
         str,
         typer.Option(
@@ -185,6 +194,7 @@ def serve(
             proxy_headers=proxy_headers,
             forwarded_allow_ips=forwarded_allow_ips,
             limits=limits,
+            graceful_timeout=graceful_timeout,
         )
 
 

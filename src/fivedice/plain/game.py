@@ -63,10 +63,12 @@ from fivedice.wording.plain import (
     nothing_held_text,
     turn_summary,
     verify_later_line,
+    why_command_text,
 )
 from fivedice.wording.text import (
     box_name,
     card_lines,
+    chance_text,
     choice_text,
     cpu_name,
     describe_rules,
@@ -79,6 +81,8 @@ from fivedice.wording.text import (
     ranking_lines,
     resuming_line,
     turn_news,
+    why_lines,
+    why_text,
 )
 
 MAX_LINE = 1000
@@ -111,6 +115,9 @@ HELP_WORDS = ("help", "?")
 SHOW_WORDS = ("show", "v")
 RULES_WORDS = ("rules", "u")
 HINT_WORDS = ("hint", "h")
+WHY_WORDS = ("why", "w")
+WHY_OPTIONS = 3
+"""How many of the next options `why` holds the best one against."""
 UNDO_WORDS = ("undo", "z")
 FAIR_WORDS = ("fair", "commitment")
 ALL_WORDS = ("all",)
@@ -123,6 +130,7 @@ def help_lines(rules: RuleSet | None = None) -> list[str]:
     return [
         notation_text(rules or RuleSet()),
         commands_text(),
+        why_command_text(),
         _("Boxes may be named as on the card, in your language too (score full house)."),
     ]
 
@@ -410,6 +418,9 @@ class PlainSession:
         if command in HINT_WORDS:
             self.hint()
             return Outcome.INFO
+        if command in WHY_WORDS:
+            self.why()
+            return Outcome.INFO
         if command in FAIR_WORDS:
             self.say(*dice_lines(self.view))
             return Outcome.INFO
@@ -525,7 +536,7 @@ class PlainSession:
         """The coach's best options for the dice now, through the service."""
         state = self.view.state
         try:
-            options = self.service.hint(self.game_id)
+            options = self.service.hint(self.game_id, explain=True)
         except HintsUnavailableError as error:
             self.say(_("No hint: {reason}").format(reason=error_text(error)))
             return
@@ -550,6 +561,27 @@ class PlainSession:
                 number=number, option=text, value=("≈" if option.estimate else "") + value
             )
             self.say(f"  {line}{loss}")
+        self.say(*why_lines(state.rules, options))
+
+    def why(self) -> None:
+        """Why the coach's best option beats the next ones, box by box, and its chances this
+        turn (the hint's reasons, at more length)."""
+        state = self.view.state
+        try:
+            options = self.service.hint(self.game_id, explain=True)
+        except HintsUnavailableError as error:
+            self.say(_("No hint: {reason}").format(reason=error_text(error)))
+            return
+        if not options:
+            self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
+            return
+        rules, best = state.rules, options[0]
+        lines = [why_text(rules, best, other) for other in options[1 : 1 + WHY_OPTIONS]]
+        lines.append(chance_text(rules, best, limit=6))
+        said = [line for line in lines if line is not None]
+        if not said:  # estimates (several columns), or a single option
+            said = why_lines(rules, options)
+        self.say(*said)
 
 
 def show_lines(state: GameState) -> list[str]:

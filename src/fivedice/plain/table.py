@@ -41,6 +41,7 @@ from fivedice.wording.text import (
     resuming_line,
     state_lines,
     turn_lines,
+    why_lines,
 )
 
 TABLE_VERBS = ("dice", "score", "roll", "hold", "release")
@@ -189,11 +190,11 @@ def run_table_plain(
         if command in ("hint", "coach"):
             try:
                 dice, rolls_left = parse_coach_request(words[1:])
-                options = service.hint(game_id, dice, rolls_left)
+                options = service.hint(game_id, dice, rolls_left, explain=True)
             except FivediceError as error:
                 say(_("No advice: {reason}").format(reason=error_text(error)))
                 continue
-            say(*coach_lines(options))
+            say(*coach_lines(options), *why_lines(state.rules, options))
             continue
         if command not in (*TABLE_VERBS, "undo"):
             unknown = _("unknown entry {verb!r}; {entries}").format(

@@ -68,13 +68,20 @@ def chances_are_estimates(rules: RuleSet) -> bool:
     return is_estimate(rules)
 
 
-def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]:
+def state_hints(
+    state: GameState, solve_wait: float | None = None, explain: bool | None = False
+) -> list[Hint]:
     """The hints for the seat to move in a state, best first: the one path from the strategy
     layer to every front end (`GameService.hint`, `LocalGame.hint`).
 
     Args:
         state: the position (a game, or a table game's coach state).
         solve_wait: how long to wait for another thread's table solve (None: as needed).
+        explain: give exact hints their breakdown (`Hint.parts`, `Hint.chances`: the
+            reasons, `fivedice.wording.reasons`): True computes it if needed (the first
+            time for a rule set: about as long as a solve), None only if it is at hand (a web
+            page: it is prepared in the background meanwhile). Several columns: never (there
+            is no exact breakdown of an estimate).
 
     Raises:
         HintsUnavailableError: no dice rolled, the game is over, or no strategy layer.
@@ -84,7 +91,7 @@ def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]
         raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
     try:
         with waiting_at_most(solve_wait):
-            return hints_for(state)
+            return hints_for(state, explain=explain)
     except ImportError as error:
         raise HintsUnavailableError(
             N_("the strategy layer is not available: {reason}"), reason=str(error)
@@ -160,11 +167,13 @@ class Coaching(SavedGames):
         game_id: int,
         dice: Sequence[int] | None = None,
         rolls_left: int | None = None,
+        explain: bool | None = False,
     ) -> list[Hint]:
         """The options for the seat to move, best first (needs the strategy layer).
 
-        One column: exact values (the advisor's). Several columns: values as the expert CPU
-        estimates them (`Hint.estimate`). See `fivedice.strategy.hints`.
+        One column: exact values (the advisor's), with `explain` their breakdown (see
+        `state_hints`). Several columns: values as the expert CPU estimates them
+        (`Hint.estimate`). See `fivedice.strategy.hints`.
 
         Args:
             game_id: the game.
@@ -189,7 +198,7 @@ class Coaching(SavedGames):
             )
         if view.is_over:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
-        return state_hints(state, self.solve_wait)
+        return state_hints(state, self.solve_wait, explain)
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:
         """Each seat's chance of winning the game (or match) from the current position.

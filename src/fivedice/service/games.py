@@ -58,6 +58,7 @@ from fivedice.service.cpu import (
     reseed,
     unknown_level,
 )
+from fivedice.service.drills import Drills
 from fivedice.service.errors import (
     CpuLevelError,
     HintsUnavailableError,
@@ -133,7 +134,7 @@ __all__ = [
 ]
 
 
-class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
+class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
     """Saved games: the one entry point of every front end (made as `SavedGames` is: a
     store, a CPU factory, and how long a hint or CPU move waits for another's solve)."""
 

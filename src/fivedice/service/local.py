@@ -48,9 +48,10 @@ class LocalGame:
         self.log.append((str(action), self.state.dice))
         return self.state
 
-    def hint(self) -> list[Hint]:
-        """The options for the seat to move, best first (see `state_hints`)."""
-        return state_hints(self.state)
+    def hint(self, explain: bool | None = False) -> list[Hint]:
+        """The options for the seat to move, best first (see `state_hints`; `explain`: with
+        their breakdown)."""
+        return state_hints(self.state, explain=explain)
 
     def cpu_step(self) -> Action:
         """Lets the CPU seat to move take one action, and returns it."""

@@ -60,23 +60,28 @@ def replay_in_effect(
 class Reviews(SavedGames):
     """Reviews of saved games (part of `GameService`)."""
 
-    def review(self, game_id: int) -> GameReview:
+    def review(self, game_id: int, explain: bool | None = False) -> GameReview:
         """Every decision of every seat of a finished or abandoned game against the best one.
 
         Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
         marked so, for several). With several seats every curve point has the winning
         chances of its moment (`game_win_chances`). Abandoned games can be reviewed too:
         they can no longer be played on, so a review helps no one against the others.
+        `explain`: one-column decisions get their reasons (`Decision.reasons`): True
+        computes the breakdown if needed, None uses it only if at hand (a web page).
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
             HintsUnavailableError: no strategy layer here;
             SolverBusyError: a new table is needed while another is solved (`solve_wait`).
         """
-        return self._review(self.store.load_game(game_id), with_chances=True)
+        return self._review(self.store.load_game(game_id), with_chances=True, explain=explain)
 
-    def _review(self, record: GameRecord, *, with_chances: bool) -> GameReview:
-        """`review` of a loaded record (`with_chances`: the curve's winning chances too)."""
+    def _review(
+        self, record: GameRecord, *, with_chances: bool, explain: bool | None = False
+    ) -> GameReview:
+        """`review` of a loaded record (`with_chances`: the curve's winning chances too;
+        `explain`: the decisions' reasons)."""
         game_id = record.game_id
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
             raise ReviewRefusedError(
@@ -101,6 +106,7 @@ class Reviews(SavedGames):
                 status=record.status or "",
                 estimate_options=estimated_hints,
                 win_chances=game_win_chances if with_chances else None,
+                explain=explain,
             )
 
     def summarize_game(self, game_id: int, *, may_solve: bool = True) -> bool:

@@ -1,7 +1,8 @@
 """What a PostgreSQL store tells every process that shares its database: what changed.
 
-A notice names a topic (a game's new version, a room's, a game's seats, a game ended), the
-id of the game or room, and its version: never the state, which the listener reads itself.
+A notice names a topic (a game's new version, a room's, a game's seats, a game ended, a
+game whose CPU driver stopped), the id of the game or room, and its version: never the
+state, which the listener reads itself.
 It travels on one channel (`CHANNEL`) as the text ``<topic>:<id>:<version>``
 (``g:12:3``). `Store.append_action` sends the notice of every action it saves, in the
 action's own statement; other changes are sent with `Store.notify`; `pg_notify` listens.
@@ -31,6 +32,7 @@ class Topic(StrEnum):
     ROOM = "r"  # a room's new version
     SEATS = "s"  # a game's seats (a seat handed to a CPU), at the same version
     ENDED = "a"  # a game abandoned: its status changed at the same version
+    DRIVER = "d"  # a stopping worker let the game's CPU seats go: another worker takes them
 
 
 class Notice(NamedTuple):

@@ -136,6 +136,33 @@ tutorial_progress = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+# Drills (migration 0012_drills): per owner ("" for the local user, or a browser session's
+# SHA-256), the positions practised and where each stands; nothing refers to a game row.
+drill_owners = Table(
+    "drill_owners",
+    metadata,
+    Column("owner", String(64), primary_key=True),
+    Column("answers", Integer, nullable=False),
+    Column("harvested_game", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+drill_positions = Table(
+    "drill_positions",
+    metadata,
+    Column("owner", String(64), primary_key=True),
+    Column("key", String(60), primary_key=True),
+    Column("position_json", Text, nullable=False),
+    Column("source_loss", Float, nullable=True),
+    Column("source_choice", String(60), nullable=True),
+    Column("rank", Integer, nullable=False),
+    Column("right_in_a_row", Integer, nullable=False),
+    Column("times_answered", Integer, nullable=False),
+    Column("times_missed", Integer, nullable=False),
+    Column("due", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 # Rooms (migration 0002_rooms): the seats of a game before it starts, and who joined them.
 rooms = Table(
     "rooms",

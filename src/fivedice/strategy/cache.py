@@ -310,13 +310,28 @@ def cache_pin_seconds() -> float:
 
 
 def _tables(directory: Path) -> list[tuple[float, int, Path]]:
-    """The directory's tables: (last use, size, path)."""
+    """The directory's tables: (last use, size with its companions, path)."""
     found = []
     for candidate in directory.glob("strategy-*.bin"):
         with contextlib.suppress(OSError):
             info = candidate.stat()
-            found.append((info.st_mtime, info.st_size, candidate))
+            found.append((info.st_mtime, info.st_size + _companions_size(candidate), candidate))
     return found
+
+
+def companions(table_path: Path) -> list[Path]:
+    """The files computed from a table and kept beside it (`moments*-KEY.npy`,
+    `breakdown*-KEY.npy`): they count towards its size and go with it."""
+    key = table_path.stem.removeprefix("strategy-")
+    return sorted(table_path.parent.glob(f"*-{key}.npy"))
+
+
+def _companions_size(table_path: Path) -> int:
+    size = 0
+    for companion in companions(table_path):
+        with contextlib.suppress(OSError):
+            size += companion.stat().st_size
+    return size
 
 
 def _check_room(directory: Path, limit: int, pinned_since: float) -> None:
@@ -346,7 +361,7 @@ def prune_cache(
     `pinned_since` (in use by a game: evicting it would cost a solve in the middle of the
     game), so the directory may stay over the limit. Leftover temporary files older than an
     hour (a crash while writing) go first. Files that vanish meanwhile (another process
-    pruning too) are skipped.
+    pruning too) are skipped. A table's size includes its `companions`, deleted with it.
 
     Returns:
         The files deleted.
@@ -366,7 +381,7 @@ def prune_cache(
                     deleted.append(candidate)
             continue
         if candidate.suffix == ".bin":
-            tables.append((info.st_mtime, info.st_size, candidate))
+            tables.append((info.st_mtime, info.st_size + _companions_size(candidate), candidate))
     total = sum(size for _, size, _ in tables)
     for used, size, candidate in sorted(tables, key=lambda item: item[0]):
         if total <= limit:
@@ -375,6 +390,10 @@ def prune_cache(
             continue
         if pinned_since is not None and used >= pinned_since:
             break  # this one and every later one are in use
+        for companion in companions(candidate):
+            with contextlib.suppress(OSError):
+                companion.unlink()
+                deleted.append(companion)
         with contextlib.suppress(OSError):
             candidate.unlink()
             deleted.append(candidate)

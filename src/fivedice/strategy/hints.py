@@ -23,16 +23,20 @@ from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 
 if TYPE_CHECKING:
+    from fivedice.core.card import Column
+    from fivedice.strategy.breakdown import BreakdownTable
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
     "Hint",
     "HintKind",
+    "Reason",
     "estimated_hints",
     "exact_hints",
     "find_hint",
     "hints_for",
     "hold_positions",
+    "reasons",
 ]
 
 
@@ -61,6 +65,13 @@ class Hint:
             each column's optimal one-column values times its multiplier), not exact optima.
         hold: for a keep, the dice positions (1-5) to hold so that exactly `keep` is held,
             preferring dice held already; None for a box.
+        parts: where `value` comes from, exactly: (component, expected points) for each box
+            (key) and bonus ("upper_bonus", "yahtzee_bonus") of the rules, summing to
+            `value` (`fivedice.strategy.breakdown`); None when not asked for, or not exact
+            (several columns, estimates: there is no exact split).
+        chances: for a keep with `parts`, (box key, chance) of each box that this turn may
+            end scoring for more than 0 points, playing on optimally
+            (`breakdown.OptionBreakdown.chances`), likeliest first; None otherwise.
     """
 
     keep: tuple[int, ...] | None
@@ -70,6 +81,8 @@ class Hint:
     column: int | None = None
     estimate: bool = False
     hold: tuple[int, ...] | None = None
+    parts: tuple[Reason, ...] | None = None
+    chances: tuple[Reason, ...] | None = None
 
     @property
     def kind(self) -> HintKind:
@@ -99,6 +112,11 @@ class Hint:
             return f"score {self.category.key}"
         return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
 
+    def reasons(self, other: Hint, count: int | None = None) -> tuple[Reason, ...]:
+        """What makes this option better than `other`, component by component (see
+        `reasons`); () without breakdowns."""
+        return reasons(self, other, REASONS if count is None else count)
+
     def is_choice(
         self,
         keep: Sequence[int] | None = None,
@@ -112,6 +130,37 @@ class Hint:
                 self.column is None or column is None or self.column == column
             )
         return keep is not None and self.keep is not None and self.keep == tuple(sorted(keep))
+
+
+Reason = tuple[str, float]
+"""A component (a box's key, "upper_bonus" or "yahtzee_bonus") and its points (or chance)."""
+
+REASONS = 4
+"""At most this many components make the difference between two options in words."""
+NEGLIGIBLE = 0.05
+"""Differences smaller than this (expected points) are not worth a reason: they round to 0.0."""
+
+
+def reasons(better: Hint, other: Hint, count: int = REASONS) -> tuple[Reason, ...]:
+    """What makes `better` better than `other`: the components whose expected points differ
+    most (better − other), at most `count`, gains first (largest first), then losses (largest
+    first); () when either has no `parts`.
+
+    >>> a = Hint((2, 3, 4), None, 10.0, parts=(("sixes", 1.0), ("small_straight", 9.0)))
+    >>> b = Hint((6, 6), None, 8.0, parts=(("sixes", 4.0), ("small_straight", 4.0)))
+    >>> reasons(a, b)
+    (('small_straight', 5.0), ('sixes', -3.0))
+    """
+    if better.parts is None or other.parts is None:
+        return ()
+    theirs = dict(other.parts)
+    differences = [(key, points - theirs.get(key, 0.0)) for key, points in better.parts]
+    largest = sorted(
+        (item for item in differences if abs(item[1]) >= NEGLIGIBLE), key=lambda item: -abs(item[1])
+    )[:count]
+    gains = sorted((item for item in largest if item[1] > 0), key=lambda item: -item[1])
+    losses = sorted((item for item in largest if item[1] < 0), key=lambda item: item[1])
+    return (*gains, *losses)
 
 
 def find_hint(
@@ -155,10 +204,17 @@ def _check_decision(state: GameState) -> tuple[int, ...]:
     return state.dice
 
 
-def hints_for(state: GameState, table: StrategyTable | None = None) -> list[Hint]:
+def hints_for(
+    state: GameState, table: StrategyTable | None = None, *, explain: bool | None = False
+) -> list[Hint]:
     """Every option of the seat to move, best first: exact for one column (from `table`, or
     the solved table of the rules), estimated for several columns and for rules the solver
     does not handle (Maxi Yatzy: its saved rolls).
+
+    `explain`: True gives exact hints their `parts` and `chances` (the breakdown is computed
+    if needed: about as long as a solve, the first time for a rule set); None gives them only
+    when the breakdown is at hand (else it is prepared in the background: for a web page);
+    estimated hints never have them.
 
     Raises:
         ValueError: no dice are rolled, or the game is over.
@@ -175,15 +231,25 @@ def hints_for(state: GameState, table: StrategyTable | None = None) -> list[Hint
         from fivedice.strategy.cache import load_or_solve
 
         table = load_or_solve(state.rules)
-    return exact_hints(table, state)
+    breakdown = None
+    if explain is not False:
+        from fivedice.strategy.breakdown import breakdown_for
+
+        breakdown = breakdown_for(table, wait=bool(explain))
+    return exact_hints(table, state, breakdown)
 
 
-def exact_hints(table: StrategyTable, state: GameState) -> list[Hint]:
-    """The advisor's exact options for a one-column state, best first, as hints."""
+def exact_hints(
+    table: StrategyTable, state: GameState, breakdown: BreakdownTable | None = None
+) -> list[Hint]:
+    """The advisor's exact options for a one-column state, best first, as hints; with
+    `breakdown` (of the same rules), each with its `parts` and (keeps) `chances`."""
     from fivedice.strategy.advisor import advise
 
     dice = _check_decision(state)
     column = state.cards[state.current_seat].columns[0]
+    if breakdown is not None:
+        return _explained_hints(breakdown, state, column, dice)
     return [
         Hint(
             option.keep,
@@ -194,6 +260,33 @@ def exact_hints(table: StrategyTable, state: GameState) -> list[Hint]:
         )
         for option in advise(table, column, dice, state.rolls_left)
     ]
+
+
+def _explained_hints(
+    breakdown: BreakdownTable, state: GameState, column: Column, dice: tuple[int, ...]
+) -> list[Hint]:
+    from fivedice.strategy.breakdown import option_breakdowns
+
+    explained = option_breakdowns(breakdown, column, dice, state.rolls_left)
+    best = explained[0].value if explained else 0.0
+    hints = []
+    for option in explained:
+        value = option.value  # the advisor's, to the last bit (the parts sum to it ~1e-12)
+        chances = None
+        if option.keep is not None:
+            chances = tuple(sorted(option.chances.items(), key=lambda item: -item[1]))
+        hints.append(
+            Hint(
+                option.keep,
+                option.category,
+                value,
+                max(best - value, 0.0),
+                hold=None if option.keep is None else _holds(state, option.keep),
+                parts=tuple(option.parts.items()),
+                chances=chances,
+            )
+        )
+    return hints
 
 
 def estimated_hints(state: GameState) -> list[Hint]:

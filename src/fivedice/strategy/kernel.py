@@ -516,3 +516,34 @@ def scored_values(
         for r in range(rolls):
             if all_same[r] > 0:
                 out[r] = best_joker_box(r, mask, open_boxes, allowed, armed, rules, futures)[0]
+
+
+@njit(cache=True, nogil=True)
+def placement_outcome(
+    b: int, r: int, mask: int, up: int, armed: int, rules: Any
+) -> tuple[int, int, int, int, int, int]:
+    """What scoring roll r in open box b (the policy's choice, legal) earns and leads to:
+    (box points, upper bonus, extra-Yahtzee bonus, next mask, next upper total, next armed).
+
+    The same points and next state as `box_value` and `best_joker_box` value (and so
+    `Column.fill`), split into their parts; for any box list (`rules` as the kernel takes them).
+    """
+    score, joker_score, arms, all_same, config = rules
+    yahtzee = config[CFG_YAHTZEE]
+    extra = 0
+    joker = False
+    if all_same[r] > 0 and yahtzee >= 0 and (mask >> yahtzee) & 1:
+        open_boxes, allowed = open_and_allowed(mask, config)
+        _chosen, joker, extra = joker_boxes(all_same[r], open_boxes, allowed, armed, config)
+    after = mask | (1 << b)
+    if b < UPPER_BOXES:
+        points = score[b, r]
+        total = up + points
+        threshold = config[CFG_THRESHOLD]
+        bonus = config[CFG_UPPER_BONUS] if (up < threshold and total >= threshold) else 0
+        if total > config[CFG_CAP]:
+            total = config[CFG_CAP]
+        return points, bonus, extra, after, total, armed
+    if b == yahtzee:
+        return score[b, r], 0, extra, after, up, arms[r]
+    return (joker_score[b, r] if joker else score[b, r]), 0, extra, after, up, armed

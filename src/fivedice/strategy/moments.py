@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit, prange
 
 from fivedice.core.rules import RuleSet
+from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -62,29 +63,11 @@ def outcome(
     b: int, r: int, mask: int, up: int, armed: int, rules: Any
 ) -> tuple[int, int, int, int]:
     """Scoring roll r in open box b: (points with every bonus, next mask, upper, armed);
-    `rules` as the kernel takes them (`kernel_rules`).
-
-    Mirrors the solver's `_box_value` (and so `Column.fill`)."""
-    score, joker_score, arms, five_face, config = rules
-    extra = 0
-    joker = False
-    if five_face[r] > 0 and (mask >> 11) & 1:
-        open_boxes = ~mask & 0x1FFF
-        allowed = open_boxes
-        if config[5] != 0 and (open_boxes & 0x3F) != 0:
-            allowed = open_boxes & 0x3F
-        _chosen, joker, extra = s._joker_boxes(five_face[r], open_boxes, allowed, armed, config)
-    nmask = mask | (1 << b)
-    if b < 6:
-        p = score[b, r]
-        total = up + p
-        bonus = config[2] if (up < config[1] and total >= config[1]) else 0
-        if total > config[0]:
-            total = config[0]
-        return extra + p + bonus, nmask, total, armed
-    if b == 11:
-        return extra + score[11, r], nmask, up, arms[r]
-    return extra + (joker_score[b, r] if joker else score[b, r]), nmask, up, armed
+    `rules` as the kernel takes them (`kernel_rules`). The parts: `kernel.placement_outcome`."""
+    points, upper_bonus, extra, after, total, armed_after = kernel.placement_outcome(
+        b, r, mask, up, armed, rules
+    )
+    return points + upper_bonus + extra, after, total, armed_after
 
 
 @njit(cache=True, nogil=True)
@@ -218,6 +201,17 @@ def policy_values(table: StrategyTable) -> FloatArray:
     return values
 
 
+def policy_layers(
+    rules: RuleSet,
+) -> list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]]:
+    """The solver's layers of states (`solver._layer_states`), a full card back to the empty
+    one: the walk of every second pass that follows the policy (moments, breakdowns), each
+    layer's states needing only those of the layers before it."""
+    arrays = s._rule_arrays(rules)
+    reach = s._reachable_upper(arrays.cap)
+    return [s._layer_states(rules, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
+
+
 def compute_moments(
     table: StrategyTable, progress: Callable[[int, int], None] | None = None
 ) -> MomentTable:
@@ -225,16 +219,15 @@ def compute_moments(
     rules = table.rules
     arrays = s._rule_arrays(rules)
     values = policy_values(table)
-    reach = s._reachable_upper(arrays.cap)
-    layers = [s._layer_states(rules, filled, reach) for filled in range(12, -1, -1)]
+    layers = policy_layers(rules)
     total = sum(int(layer[0].size) for layer in layers)
-    moments = np.zeros((s.FULL_MASK + 1, arrays.cap + 1, 2, 2))
+    moments = np.zeros((arrays.full_mask + 1, arrays.cap + 1, 2, 2))
     done = 0
     for masks, ups, armeds, copy_masks, copy_to, copy_from in layers:
         _moments_batch(
             (masks, ups, armeds), values, moments, arrays.kernel_rules, rules.rolls_per_turn
         )
-        yahtzee = s.YAHTZEE_BIT if rules.yahtzee_bonus else None
+        yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
         s._fill_copies(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
         if progress is not None:
@@ -257,7 +250,7 @@ def load_or_compute(
 ) -> MomentTable:
     """The moment table of a strategy table: from disk if a matching file is there, else
     computed (about as long as the solve) and saved."""
-    shape = (s.FULL_MASK + 1, table.upper_cap + 1, 2, 2)
+    shape = (table.full_mask + 1, table.upper_cap + 1, 2, 2)
     path = _moments_path(table.rules, cache_dir)
     if use_cache:
         with contextlib.suppress(OSError, ValueError):
@@ -406,7 +399,11 @@ def exact_roll_pmf(
     for r in range(252):
         key = (int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))
         if key not in tails:
-            tails[key] = np.ones(1) if key[0] == s.FULL_MASK else _exact_pmf_cached(moments, *key)
+            tails[key] = (
+                np.ones(1)
+                if key[0] == moments.table.full_mask
+                else _exact_pmf_cached(moments, *key)
+            )
     width = max(int(points[r]) + tails[(int(n[0]), int(n[1]), int(n[2]))].size
                 for r, n in enumerate(nexts))  # fmt: skip
     roll_pmf = np.zeros((levels, 252, width))
@@ -419,7 +416,7 @@ def exact_roll_pmf(
 
 @lru_cache(maxsize=4096)
 def _exact_pmf_cached(moments: MomentTable, mask: int, up: int, armed: int) -> FloatArray:
-    if mask == s.FULL_MASK:
+    if mask == moments.table.full_mask:
         return np.ones(1)
     levels = moments.rules.rolls_per_turn
     roll_pmf = exact_roll_pmf(moments, mask, up, bool(armed), levels)

@@ -82,11 +82,17 @@ def count_code(counts: IntArray, dice: int) -> int:
     return code
 
 
+BOX_POINTS = 4
+"""In a `play_game` result row long enough for them (4 + boxes + 2), where each box's points
+start (then the upper bonus's and the extra bonuses' points)."""
+
+
 @njit(cache=True, nogil=True)
 def play_game(
     style: Any, seeds: Any, player: Any, keeps: Any, first_keep: FloatArray, out: IntArray
 ) -> None:
-    """Plays one solitaire game; writes (score, upper bonuses, Yahtzee scored, extras) to out.
+    """Plays one solitaire game; writes (score, upper bonuses, Yahtzee scored, extras) to out,
+    and, when out is long enough, the points of each box and bonus (`BOX_POINTS`).
 
     `style` is the level's (greedy, slip, max_loss) (`bots.LevelProfile`); `seeds` the game's
     (dice seed, slip seed); `player` the CPU player on its card (`policy`); `keeps` the dice
@@ -196,6 +202,22 @@ def play_game(
     out[1] = bonuses
     out[2] = yahtzees
     out[3] = extras.sum()
+    if out.shape[0] >= BOX_POINTS + boxes + 2:
+        # Where the score came from: each box's points, then the upper bonus's and the
+        # extra-Yahtzee bonuses' (times the columns' multipliers; they sum to the score).
+        for c in range(boxes + 2):
+            out[BOX_POINTS + c] = 0
+        for col in range(columns):
+            upper = 0
+            for c in range(boxes):
+                out[BOX_POINTS + c] += multipliers[col] * card[col, c]
+                if c < UPPER_BOXES:
+                    upper += card[col, c]
+            if upper >= params[CFG_THRESHOLD]:
+                out[BOX_POINTS + boxes] += multipliers[col] * params[CFG_UPPER_BONUS]
+            out[BOX_POINTS + boxes + 1] += (
+                multipliers[col] * extras[col] * params[CFG_YAHTZEE_BONUS]
+            )
 
 
 @njit(cache=True, parallel=True)

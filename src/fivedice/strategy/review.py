@@ -48,6 +48,7 @@ from fivedice.core.rules import RuleSet, preset_name
 from fivedice.strategy.hints import Hint, exact_hints
 
 if TYPE_CHECKING:
+    from fivedice.strategy.breakdown import BreakdownTable
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
@@ -124,6 +125,9 @@ class Decision:
         chosen_value, best_value: their expected points still to come.
         loss: best_value - chosen_value (expected points; 0 for a best choice).
         exact: False when the values are estimates (several columns).
+        reasons: what made the best option better than the chosen one, component by
+            component (`Hint.reasons`: a box's key or a bonus, signed expected points); ()
+            for a best choice, or without breakdowns (several columns, or not at hand).
     """
 
     seat: int
@@ -138,6 +142,7 @@ class Decision:
     best_value: float
     loss: float
     exact: bool
+    reasons: tuple[tuple[str, float], ...] = ()
 
     @property
     def is_optimal(self) -> bool:
@@ -156,6 +161,7 @@ class Decision:
             "best_value": self.best_value,
             "loss": self.loss,
             "exact": self.exact,
+            "reasons": [{"component": key, "points": points} for key, points in self.reasons],
         }
 
 
@@ -288,13 +294,24 @@ def single_column_table(rules: RuleSet) -> StrategyTable:
         return _table_cached(rules.replace(column_multipliers=(1,)))
 
 
-def exact_options(table: StrategyTable) -> OptionsFor:
-    """The advisor's exact options for a one-column state (as the coach's hints)."""
+def exact_options(table: StrategyTable, breakdown: BreakdownTable | None = None) -> OptionsFor:
+    """The advisor's exact options for a one-column state (as the coach's hints; with
+    `breakdown`, with their parts: the reasons)."""
 
     def options(state: GameState) -> Sequence[Hint]:
-        return exact_hints(table, state)
+        return exact_hints(table, state, breakdown)
 
     return options
+
+
+def _breakdown(table: StrategyTable, explain: bool | None) -> BreakdownTable | None:
+    """The breakdown for the reasons: computed if needed (True), only if at hand (None),
+    or none (False)."""
+    if explain is False:
+        return None
+    from fivedice.strategy.breakdown import breakdown_for
+
+    return breakdown_for(table, wait=bool(explain))
 
 
 def expected_to_come(table: StrategyTable, rules: RuleSet, card: ScoreCard) -> float:
@@ -314,6 +331,7 @@ def review_game(
     status: str = "finished",
     estimate_options: OptionsFor | None = None,
     win_chances: ChancesFor | None = None,
+    explain: bool | None = False,
 ) -> GameReview:
     """Reviews a game from its replay.
 
@@ -326,6 +344,8 @@ def review_game(
             several-column hint); needed only for several columns.
         win_chances: every seat's chance of winning from a state; asked at the start and
             after every turn, for the curve points (None: the points have no chances).
+        explain: give one-column decisions their reasons (`Decision.reasons`): True
+            computes the breakdown if needed, None only if it is at hand, False never.
 
     Raises:
         ReviewError: the replay is empty, a several-column game has no `estimate_options`,
@@ -340,7 +360,7 @@ def review_game(
     exact = rules.is_single_column
     table = single_column_table(rules)
     if exact:
-        options_for = exact_options(table)
+        options_for = exact_options(table, _breakdown(table, explain))
     elif estimate_options is not None:
         options_for = estimate_options
     else:
@@ -428,6 +448,7 @@ def _judge(state: GameState, chosen: Choice, options: Sequence[Hint], exact: boo
         best_value=float(best.value),
         loss=loss,
         exact=exact,
+        reasons=() if loss < OPTIMAL_TOLERANCE else best.reasons(taken),
     )
 
 

@@ -24,7 +24,7 @@ from fivedice.strategy.bots import Level, level_values, profile_for
 from fivedice.strategy.guide import Guide, guide_for
 from fivedice.strategy.guide_play import GameResult, play_guide_games
 from fivedice.strategy.limits import has_win_chances
-from fivedice.strategy.playout import game_seeds
+from fivedice.strategy.playout import BOX_POINTS, game_seeds
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
 
@@ -48,6 +48,9 @@ class SimulationResult:
         yahtzee_rate: share of columns whose Yahtzee box scored more than 0.
         mean_extra_yahtzees: extra Yahtzees (bonuses) per game.
         seconds: wall time of the games (excluding solving and compiling).
+        parts: each game's points per component (`breakdown.component_keys`: each box, then
+            the upper bonus and the extra-Yahtzee bonuses where the rules have them), the
+            columns' multipliers applied: a row sums to the game's score.
     """
 
     level: Level
@@ -58,6 +61,7 @@ class SimulationResult:
     yahtzee_rate: float
     mean_extra_yahtzees: float
     seconds: float
+    parts: npt.NDArray[np.int64] | None = field(default=None, repr=False)
 
     @property
     def games(self) -> int:
@@ -102,6 +106,22 @@ class SimulationResult:
             "yahtzee_rate": round(self.yahtzee_rate, 4),
             "mean_extra_yahtzees": round(self.mean_extra_yahtzees, 4),
             "games_per_second": round(self.games_per_second, 1),
+            **({"breakdown": self.breakdown()} if self.parts is not None else {}),
+        }
+
+    def breakdown(self) -> dict[str, dict[str, float]]:
+        """Each component's mean points per game and the mean's standard error (to hold
+        against the exact start-of-game breakdown, `fivedice solve --explain`)."""
+        from fivedice.strategy.breakdown import component_keys
+
+        if self.parts is None:
+            return {}
+        n = self.games
+        means = self.parts.mean(axis=0)
+        errors = self.parts.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.zeros(means.size)
+        return {
+            key: {"mean": round(float(means[i]), 4), "standard_error": round(float(errors[i]), 4)}
+            for i, key in enumerate(component_keys(self.rules))
         }
 
 
@@ -180,7 +200,8 @@ def simulate(
     rt = h.rule_tables(rules)
     dt = h.dice_tables(rt.dice)
     first_keep = first_turn_values(rules, values, profile.greedy)
-    out = np.zeros((games, 4), dtype=np.int64)
+    parts = component_columns(rules)
+    out = np.zeros((games, BOX_POINTS + rt.boxes + 2), dtype=np.int64)
     seeds = game_seeds(seed, games)
     typical = h.typical_box_values(rules)
 
@@ -200,7 +221,7 @@ def simulate(
         )
 
     # Compile (or load the compiled kernel) before the clock starts.
-    play(seeds[:1], np.zeros((1, 4), np.int64))
+    play(seeds[:1], np.zeros((1, out.shape[1]), np.int64))
     start = time.perf_counter()
     if progress is not None:
         progress(0, games)
@@ -220,7 +241,23 @@ def simulate(
         yahtzee_rate=float(out[:, 2].sum()) / columns,
         mean_extra_yahtzees=float(out[:, 3].mean()),
         seconds=seconds,
+        parts=out[:, BOX_POINTS + parts].copy(),
     )
+
+
+def component_columns(rules: RuleSet) -> npt.NDArray[np.int64]:
+    """Which of `play_game`'s box and bonus columns (from `BOX_POINTS`) are the rules'
+    components (`breakdown.component_keys`: the bonuses only where the rules have them)."""
+    from fivedice.strategy.breakdown import UPPER_BONUS, component_keys
+
+    boxes = len(rules.boxes)
+    keys = component_keys(rules)
+    columns = [*range(boxes)]
+    if UPPER_BONUS in keys:
+        columns.append(boxes)
+    if len(keys) > len(columns):
+        columns.append(boxes + 1)
+    return np.array(columns, dtype=np.int64)
 
 
 def _simulate_guide(

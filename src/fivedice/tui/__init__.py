@@ -52,6 +52,14 @@ def run_tutorial(
     FivediceApp(seed=seed, backend=Backend(db), tutorial=tutorial).run()
 
 
+def run_practice(*, db: str | None = None) -> None:
+    """Runs the drills ("Practice") in the terminal app until the player leaves."""
+    from fivedice.tui.app import FivediceApp
+    from fivedice.tui.session import Backend
+
+    FivediceApp(backend=Backend(db), drills=True).run()
+
+
 def run_table(
     service: GameService,
     settings: GameSettings | None,

@@ -27,6 +27,7 @@ from fivedice.service.tutorial.progress import pick_lesson
 from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import StoreProblemScreen
 from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.practice import PracticeScreen
 from fivedice.tui.screens.setup import SetupForm, SetupScreen
 from fivedice.tui.screens.table import TableScreen
 from fivedice.tui.screens.tutorial import TutorialScreen
@@ -65,6 +66,7 @@ class FivediceApp(App[None]):
         backend: Backend | None = None,
         tutorial: TutorialStart | None = None,
         table: TableGame | None = None,
+        drills: bool = False,
     ) -> None:
         """Args:
         settings: what the new-game form starts with (None: you and one casual CPU).
@@ -76,6 +78,7 @@ class FivediceApp(App[None]):
         tutorial: open the lessons instead of a game (Back on the lesson list quits).
         table: keep the score of this game at the table instead, on its one screen with its
             own styles.
+        drills: open the Practice screen (`fivedice drill --app`; Back on it quits).
         """
         super().__init__(css_path=TABLE_CSS_PATH if table is not None else None)
         self.initial_settings = settings
@@ -86,6 +89,7 @@ class FivediceApp(App[None]):
         self.play = PlaySession(pace_index(pace))
         self.tutorial = tutorial
         self.table = table
+        self.drills = drills
         self._service: GameInPlay | None = None
         self._form: SetupForm | None = None
 
@@ -126,6 +130,9 @@ class FivediceApp(App[None]):
         for, or shows the new-game form."""
         if self.tutorial is not None:
             self._open_lessons(self.tutorial)
+            return
+        if self.drills:
+            self.push_screen(PracticeScreen(self.backend))
             return
         try:
             game_id = (

@@ -126,7 +126,7 @@ class TableGame(ServiceGame):
 
     def hint(self, dice: Sequence[int] | None, rolls_left: int) -> list[Hint]:
         """The coach's options for typed (or entered) dice with `rolls_left`."""
-        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left)
+        hints: list[Hint] = self.service.hint(self.view.game_id, dice, rolls_left, explain=True)
         return hints
 
 
@@ -364,9 +364,10 @@ class Backend:
         return SavedGame(service, service.load(game_id))
 
 
-def coach_hints(state: GameState) -> list[Hint]:
+def coach_hints(state: GameState, explain: bool = False) -> list[Hint]:
     """The coach's options for the seat to move in `state` (the game's now, or a decision
-    just made, for the coach's verdict), best first, from the service.
+    just made, for the coach's verdict), best first, from the service; `explain`: with
+    their breakdown (`Hint.parts`: the reasons).
 
     May solve the rules' table on first use: call it from a worker thread.
 
@@ -376,7 +377,7 @@ def coach_hints(state: GameState) -> list[Hint]:
     """
     from fivedice.service.games import state_hints
 
-    return state_hints(state)
+    return state_hints(state, explain=explain)
 
 
 def warm_up(rules: RuleSet, progress: Callable[[int, int], None] | None = None) -> None:

@@ -25,6 +25,7 @@ def binding_texts() -> dict[str, str]:
         "Score": _("Score"),
         "Hint": _("Hint"),
         "Apply hint": _("Apply hint"),
+        "Why": _("Why"),
         "Coach": _("Coach"),
         "Cards": _("Cards"),
         "Chances": _("Chances"),

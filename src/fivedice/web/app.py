@@ -62,6 +62,7 @@ from fivedice.web.routers import (
     fairness,
     guide,
     pages,
+    practice,
     review,
     rooms,
     sheet,
@@ -69,6 +70,7 @@ from fivedice.web.routers import (
     tutorial,
 )
 from fivedice.web.security import Signer, load_secret
+from fivedice.web.stopping import STOPPING
 from fivedice.web.wording import gettext_for, pick_language
 from fivedice.wording.text import error_text
 
@@ -141,6 +143,8 @@ def create_app(
     def on_remote_change(topic: Topic, ident: int, version: int) -> None:
         if topic in _MOVES and drive_cpus:
             driver.poke(ident, version, remote=True, seats=topic is Topic.SEATS)
+        elif topic is Topic.DRIVER and drive_cpus:  # a stopping worker let the game go
+            driver.adopt(ident)
 
     def on_remote(topic: Topic, ident: int, version: int) -> None:
         if topic in _GAME_TOPICS:  # (seats or status changed: the game is read again)
@@ -151,9 +155,19 @@ def create_app(
     live.remote_hooks = [on_remote_change]
     hub.changed = live.changed
 
+    def stop_gently() -> None:
+        """The worker begins to stop (web/stopping.py): not ready any more (/readyz), streams
+        sent elsewhere, CPU games handed over; uvicorn finishes the answers in flight."""
+        readiness.stop()
+        live.drain()
+        if drive_cpus:
+            driver.begin_hand_over()
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         live.start(asyncio.get_running_loop())
+        forget_hook = STOPPING.on_stop(stop_gently)
+        restore_signals = STOPPING.watch_signals(asyncio.get_running_loop())
         if not service.store.is_sqlite:  # the hot statements awaited in this loop
             hub.statements = AsyncStatements(service.store)
         if drive_cpus:
@@ -163,12 +177,16 @@ def create_app(
         try:
             yield
         finally:
+            STOPPING.exit_by_deadline()  # (also when the stop came before the hooks were set)
+            restore_signals()
+            forget_hook()
             expiring.cancel()
             await driver.stop()
             live.stop()
             statements, hub.statements = hub.statements, None
             if statements is not None:
                 await statements.close()
+            STOPPING.reset()  # (stopped: a server started later in this process is not)
 
     app = FastAPI(
         title="fivedice",
@@ -192,6 +210,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(table.router)
     app.include_router(tutorial.router)
+    app.include_router(practice.router)
     app.include_router(rooms.router)
     app.include_router(fairness.router)
     app.include_router(alive.router)

@@ -20,6 +20,11 @@ version, and a worker drives a game only while it holds the game's lease
 worker); if the worker dies its connection closes, the lock is freed and the next scan of
 another worker takes over. SQLite has one worker: the task table of this process is the
 lease.
+
+A worker that is asked to stop (`fivedice.web.stopping`) does not wait for that: it lets
+its games go as soon as their step in flight is saved (`hand_over`), and tells the other
+workers (a `Topic.DRIVER` notice), one of which takes each over at once (`adopt`); a game a
+request of the stopping worker hands to a CPU afterwards is announced the same way.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from starlette.concurrency import run_in_threadpool
 from fivedice.core.errors import FivediceError
 from fivedice.service.settings import Level
 from fivedice.store import StaleVersionError
+from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_lease import GameLease
 from fivedice.web.logs import GAME, REQUEST_ID
 from fivedice.web.metrics import CPU_MOVES_WAITING, CPU_STEP, count_database_retry
@@ -48,6 +54,7 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
+HAND_OVER_SECONDS = 5.0  # a stopping worker waits this long at most for its steps in flight
 # Levels that decide fast enough to be stepped in the event loop itself (the guide: a few
 # rules read in microseconds; elsewhere it plays like casual).
 INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value, Level.GUIDE.value})
@@ -68,6 +75,9 @@ class CpuDriver:
         self._warm: set[str] = set()  # levels this process has decided with once
         self._stepping: dict[int, int] = {}  # game -> the version its running step makes
         self._finishing: set[int] = set()  # games whose task found a person to move
+        self._halt = asyncio.Event()  # set when the worker stops: no step begins any more
+        self._handing_over: asyncio.Task[None] | None = None
+        self._announcing: set[asyncio.Task[None]] = set()
         self._waiting: set[int] = set()  # games whose CPU is to move, its step not saved yet
 
     def start(self) -> None:
@@ -85,8 +95,60 @@ class CpuDriver:
             return
         self._warm.update(INLINE_LEVELS)
 
-    async def stop(self) -> None:
+    def begin_hand_over(self) -> None:
+        """The worker begins to stop: its games are let go (`hand_over`, in the background;
+        `stop` waits for it)."""
+        if self._handing_over is None and not self._stopping:
+            self._handing_over = asyncio.get_running_loop().create_task(self.hand_over())
+
+    async def hand_over(self) -> None:
+        """Lets every game this worker drives go, as soon as its step in flight is saved
+        (at most `HAND_OVER_SECONDS`; a step cut short is refused by the store's version
+        check if another worker made it meanwhile), and tells the other workers, so that
+        one of them takes each game over now rather than at its next scan."""
         self._stopping = True
+        self._halt.set()
+        if self._scanner is not None:
+            self._scanner.cancel()
+        driving = dict(self._tasks)
+        if driving:
+            _done, late = await asyncio.wait(driving.values(), timeout=HAND_OVER_SECONDS)
+            for task in late:
+                task.cancel()
+            for task in late:
+                with contextlib.suppress(BaseException):
+                    await task  # (its lease is released as it ends)
+        await self._announce(list(driving))
+        if driving:
+            log.info("handed %d CPU game(s) over to the other workers", len(driving))
+
+    async def _announce(self, games: list[int]) -> None:
+        """Tells the other workers that nobody here drives these games any more."""
+        store = self.hub.service.store
+        if not games or not store.announces_changes:
+            return
+
+        def notify() -> None:
+            for game_id in games:
+                kept = self.hub.service.kept(game_id)
+                store.notify(Notice(Topic.DRIVER, game_id, 0 if kept is None else kept.version))
+
+        await run_in_threadpool(notify)
+
+    def adopt(self, game_id: int) -> None:
+        """Another worker stopped driving this game (a `Topic.DRIVER` notice): drive it
+        if a CPU is to move (the lease decides which of the workers that heard it does)."""
+        self.poke(game_id)
+
+    async def stop(self) -> None:
+        if self._handing_over is not None:
+            with contextlib.suppress(BaseException):
+                await self._handing_over
+        for task in list(self._announcing):
+            with contextlib.suppress(BaseException):
+                await task
+        self._stopping = True
+        self._halt.set()
         tasks = [*self._tasks.values(), *([self._scanner] if self._scanner else [])]
         for task in tasks:
             task.cancel()
@@ -107,6 +169,14 @@ class CpuDriver:
         in the event loop). `remote`: the change came from another worker; `seats`: its
         seats changed (a seat handed to a CPU), not its version."""
         if self._stopping:
+            if not remote and game_id not in self._tasks and self._handing_over is not None:
+                # A request of this stopping worker changed it: if a CPU is to move, one of
+                # the other workers must drive it (`_tasks`: announced by `hand_over`).
+                kept = self.hub.service.kept(game_id)
+                if kept is None or kept.version != version or kept.is_cpu_turn:
+                    task = asyncio.get_running_loop().create_task(self._announce([game_id]))
+                    self._announcing.add(task)
+                    task.add_done_callback(self._announcing.discard)
             return
         if version is not None and not seats:
             kept = self.hub.service.kept(game_id)
@@ -156,9 +226,8 @@ class CpuDriver:
             for attempt in range(LEASE_TRIES):
                 if await self.lease.acquire(game_id):
                     break
-                if attempt + 1 == LEASE_TRIES:
-                    return  # another worker drives it
-                await asyncio.sleep(LEASE_RETRY_SECONDS)  # (perhaps it is just letting go)
+                if attempt + 1 == LEASE_TRIES or await self._halted(LEASE_RETRY_SECONDS):
+                    return  # another worker drives it (perhaps it was just letting go)
             try:
                 await self._steps(game_id, version)
             finally:
@@ -175,6 +244,14 @@ class CpuDriver:
             if game_id in self._again and not self._stopping:  # poked while finishing
                 self._again.discard(game_id)
                 self.poke(game_id)
+
+    async def _halted(self, seconds: float) -> bool:
+        """Waits `seconds` (the pace of the CPUs), or less if the worker begins to stop
+        meanwhile; whether it did."""
+        if seconds > 0 and not self._halt.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._halt.wait(), seconds)
+        return self._halt.is_set()
 
     async def _fresh(self, game_id: int) -> GameView:
         """The game as saved now: read in the event loop (one short read), or in a thread
@@ -226,7 +303,8 @@ class CpuDriver:
                 self._finishing.add(game_id)
                 return
             self._waiting_for(game_id, waiting=True)
-            await asyncio.sleep(self.delay)
+            if await self._halted(self.delay):
+                return  # the worker stops: `hand_over` tells the others
             try:
                 # The step's own answer is the game now (the version check refuses a step
                 # on a game someone else moved on): no read before the next step.

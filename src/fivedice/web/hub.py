@@ -317,7 +317,7 @@ class GameHub:
     ) -> GameView:
         """Starts and saves a game (`fivedice.service.creation.create_game`); `handle`: a
         commitment `commitments` drew before the client seeds were chosen."""
-        return create_game(
+        view = create_game(
             self.service,
             players,
             client_seeds=client_seeds,
@@ -325,6 +325,9 @@ class GameHub:
             commitments=self.commitments,
             **options,
         )
+        if view.is_cpu_turn:  # this worker's CPU driver starts it now, not at its next scan
+            self.changed(Topic.GAME, view.game_id, view.version, notified=True)
+        return view
 
     def load(self, game_id: int) -> GameView:
         """The game as saved now (a cached view caught up with the database, see
@@ -868,11 +871,18 @@ class GameHub:
 
     def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
         """The advisor's options for the seat to move, best first, with the holds each needs."""
+        view, options = self.hints(game_id, token)
+        return view, [hint_data(option) for option in options]
+
+    def hints(self, game_id: int, token: str | None) -> tuple[GameView, list[Hint]]:
+        """The seat to move's options as the service's hints, with their breakdowns (the
+        reasons) when they are at hand: a page never waits for them (they are prepared in
+        the background for the next hint)."""
         with self._locked(game_id):
             view = self._current(game_id)
             self.check_turn(view, token)
-            options = self.service.hint(game_id)
-        return view, [hint_data(option) for option in options]
+            options = self.service.hint(game_id, explain=None)
+        return view, options
 
     def _current(self, game_id: int) -> GameView:
         """The game as saved now (kept current: see `GameService.latest`).
@@ -920,4 +930,14 @@ def hint_data(hint: Hint) -> dict[str, Any]:
         "value": float(hint.value),  # exact: the float64 value as it is
         "loss": float(hint.loss),
         "estimate": hint.estimate,
+        "breakdown": None if hint.parts is None else dict(hint.parts),
+        "chances_this_turn": None if hint.chances is None else dict(hint.chances),
     }
+
+
+def reasons_data(options: Sequence[Hint]) -> list[dict[str, Any]] | None:
+    """What makes the best option better than the next, component by component (signed
+    expected points), as the JSON API gives it; None without breakdowns."""
+    if len(options) < 2 or options[0].parts is None:
+        return None
+    return [{"component": key, "points": points} for key, points in options[0].reasons(options[1])]

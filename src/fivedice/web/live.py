@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
+import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
@@ -39,7 +39,11 @@ from fivedice.store.pg_notify import NoticeListener
 from fivedice.web.metrics import OPEN_STREAMS, PUSH_DELAY, PUSHES
 
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
-SHUTDOWN_POLL_SECONDS = 0.5
+# A stopping worker's streams are told to reconnect after this many milliseconds, each its
+# own number in the range: long enough for the worker to have closed its listening socket
+# (so the reconnection goes to another), short enough to go unnoticed, and spread so that a
+# worker's thousands of streams do not all arrive at the others in the same instant.
+MOVE_RETRY_MS = (250, 1250)
 Watched = tuple[Topic, int]  # what a stream watches: a topic and the id of its game or room
 Hook = Callable[[Topic, int, int], None]  # (topic, id, version) of a committed change
 Now = tuple[int, str]  # a watched thing as one read found it: its version, its JSON text
@@ -57,6 +61,7 @@ class Subscription:
     known: int = -1
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False  # the client went away, or the server is shutting down
+    retry_ms: int | None = None  # set when the worker stops: reconnect after this (`drain`)
     # When the oldest change not yet sent was committed here or heard of (time.monotonic()),
     # and where ("local", "remote"): the push delay of web/metrics.py.
     changed_at: float | None = None
@@ -92,6 +97,11 @@ class Subscription:
         """Ends the stream that waits on this subscription."""
         self.closed = True
         self.wake.set()
+
+    def move(self, retry_ms: int) -> None:
+        """Ends the stream, telling its client to reconnect after `retry_ms` (elsewhere)."""
+        self.retry_ms = retry_ms
+        self.close()
 
 
 class SharedReads:
@@ -211,7 +221,7 @@ class Live:
         self._listener: asyncio.Task[None] | None = None
         self.local_hooks: list[Hook] = []
         self.streams: set[Subscription] = set()  # the open event streams (`closing`)
-        self._watcher: asyncio.Task[None] | None = None
+        self.draining = False  # the worker is stopping: streams are sent elsewhere (`drain`)
         self.remote_hooks: list[Hook] = []
         self.reads = SharedReads()  # the streams' shared reads (rooms)
 
@@ -224,32 +234,33 @@ class Live:
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._watcher = loop.create_task(self._watch_shutdown())
         if self.shared:
             listener = NoticeListener(self.store, heard=self._heard, missed=self._missed)
             self._listener = loop.create_task(listener.listen())
 
     def stop(self) -> None:
         self.closing()
-        for task in (self._watcher, self._listener):
-            if task is not None:
-                task.cancel()
-        self._watcher = self._listener = None
+        if self._listener is not None:
+            self._listener.cancel()
+        self._listener = None
 
     def closing(self) -> None:
         """Ends every open stream (the server is shutting down)."""
         for sub in list(self.streams):
             sub.close()
 
-    async def _watch_shutdown(self) -> None:
-        """Ends the streams as soon as uvicorn is asked to stop (SIGTERM, Ctrl+C): it waits
-        for open answers to finish before it stops, and a stream would never finish."""
-        while True:
-            await asyncio.sleep(SHUTDOWN_POLL_SECONDS)
-            handler = signal.getsignal(signal.SIGTERM)
-            server = getattr(handler, "__self__", None)
-            if server is not None and getattr(server, "should_exit", False):
-                self.closing()
+    def drain(self) -> None:
+        """The worker is stopping (`fivedice.web.stopping`): every open stream, and every
+        one opened from now on, is told to reconnect (an SSE ``retry:`` of `MOVE_RETRY_MS`
+        and a ``moving`` event) and ended. uvicorn waits for open answers to finish before
+        it stops, and a stream would never finish; its client comes back through the
+        balancer to a worker that stays, with the Last-Event-ID of the last version it got."""
+        self.draining = True
+        # (Every subscription, not only `streams`: one whose stream has not begun sending
+        # yet would otherwise wait, unmoved, until the graceful timeout.)
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                sub.move(random.randint(*MOVE_RETRY_MS))
 
     # -- subscribing (event loop) ----------------------------------------------------------
 
@@ -265,9 +276,12 @@ class Live:
             OPEN_STREAMS.dec()
 
     def subscribe(self, watched: Watched) -> Subscription:
-        """A new stream's interest in a game's or a room's changes."""
+        """A new stream's interest in a game's or a room's changes (one that begins while
+        the worker stops is moved elsewhere at once)."""
         sub = Subscription(watched)
         self._subs.setdefault(watched, set()).add(sub)
+        if self.draining:
+            sub.move(random.randint(*MOVE_RETRY_MS))
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:

@@ -14,6 +14,14 @@ the usual 1,024-file limit, 1,010 half-sent requests from one address blocked ev
 (`EdgeLimits`, web/limits.py), answers the excess at once (429 or 503 with Retry-After) and
 closes a connection whose request headers do not arrive within the header timeout (slowloris)
 or whose body does not arrive within the body timeout.
+
+Stopping gently (SIGTERM: a rolling restart, systemd, a balancer draining a host): see
+`fivedice.web.stopping` for the order. Here: the supervisor of several workers closes its
+own copy of the listening socket first (else connections would queue on it, accepted by
+nobody, until it exits), and each worker answers a request that arrives on a connection
+opened before with `Connection: close` instead of dropping the idle connection at once
+(uvicorn's way: a request sent on it in the same instant would be lost, unanswered), for
+`DRAIN_IDLE_SECONDS` at most, and gives its answers in flight `graceful_timeout` seconds.
 """
 
 from __future__ import annotations
@@ -27,8 +35,10 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.supervisors import Multiprocess
 
 from fivedice.web.limits import EdgeLimits
+from fivedice.web.stopping import GRACEFUL_TIMEOUT_ENV, STOPPING
 
 APP = "fivedice.web:app_from_environment"
 PROTOCOL = "fivedice.web.server:GuardedHttpProtocol"
@@ -39,6 +49,16 @@ REFUSING_AT_ONCE = 32
 
 REFUSAL_LINGER_SECONDS = 2.0  # how long a refused client has to read its answer
 MAX_HEADERS = 100  # header lines in one request (431 beyond)
+GRACEFUL_TIMEOUT_SECONDS = 10
+"""How long a stopping worker lets its answers in flight finish (`--graceful-timeout`): an
+action takes milliseconds and a hint waits at most a few seconds for a solve, well within
+it, and well below the 30 s deploy/fivedice.service lets systemd wait before SIGKILL."""
+WORKER_START_SECONDS = 60
+"""How long the supervisor waits for a new worker to serve (and for a worker to answer its
+health ping) before it gives up on it."""
+DRAIN_IDLE_SECONDS = 1.0
+"""How long a stopping worker keeps an idle keep-alive connection open for a request that
+may be on its way (answered with `Connection: close`); at most half the graceful timeout."""
 
 
 def run_server(
@@ -50,18 +70,22 @@ def run_server(
     forwarded_allow_ips: str = "127.0.0.1",
     log_level: str = "warning",
     limits: EdgeLimits | None = None,
+    graceful_timeout: int = GRACEFUL_TIMEOUT_SECONDS,
 ) -> None:
     """Serves the app (the database comes from `$FIVEDICE_DATABASE_URL`) until stopped.
 
     `limits` reach the workers in `$FIVEDICE_<LIMIT>` variables (each worker reads them).
+    SIGTERM or SIGINT stops it gently (`fivedice.web.stopping`): the answers in flight get
+    `graceful_timeout` seconds; with several workers SIGTERM to one worker stops that one
+    (the supervisor starts another) and SIGHUP to the supervisor replaces them one by one.
     """
     import os
 
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
 
     limits = limits or EdgeLimits.from_environment()
     os.environ.update(limits.environment())
+    os.environ[GRACEFUL_TIMEOUT_ENV] = str(graceful_timeout)  # (each worker's exit deadline)
     config = uvicorn.Config(
         APP,
         factory=True,
@@ -75,6 +99,11 @@ def run_server(
         log_level=log_level,
         log_config=None,  # (the log is set up by web/logs.py: uvicorn's lines pass through it)
         access_log=False,
+        timeout_graceful_shutdown=graceful_timeout,
+        # A new worker (SIGHUP's rolling restart, or one replacing a worker that ended) may
+        # take a while to serve on a busy host (imports, the CPU players warmed up): uvicorn
+        # gives up on it after 5 s and keeps the old one, so the restart would stop halfway.
+        timeout_worker_healthcheck=WORKER_START_SECONDS,
     )
     if workers == 1:
         uvicorn.Server(config).run()
@@ -82,7 +111,27 @@ def run_server(
     listener = config.bind_socket()
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C ends the server quietly
-        Multiprocess(config, sockets=[listener]).run()
+        GentleSupervisor(config, sockets=[listener]).run()
+
+
+class GentleSupervisor(Multiprocess):
+    """uvicorn's supervisor of several workers, which closes its own copy of the listening
+    socket as soon as it is asked to stop: the workers close theirs as they begin to stop,
+    and the socket closes with the last one, so new connections are refused (a balancer
+    tries another host at once) instead of waiting in a queue nobody accepts from."""
+
+    def handle_term(self) -> None:
+        self._stop_listening()
+        super().handle_term()
+
+    def handle_int(self) -> None:
+        self._stop_listening()
+        super().handle_int()
+
+    def _stop_listening(self) -> None:
+        for listener in self.sockets:
+            with contextlib.suppress(OSError):
+                listener.close()
 
 
 class _Connections:
@@ -92,9 +141,23 @@ class _Connections:
         self.by_address: Counter[str] = Counter()
         self.total = 0
         self.refusing = 0
+        self.served: set[GuardedHttpProtocol] = set()  # every connection not refused
 
 
 _OPEN = _Connections()
+
+
+def _last_answers() -> None:
+    """The worker begins to stop: every answer in flight is the last of its connection
+    (`Connection: close` where its headers are still to be sent; an event stream's
+    connection closes when the stream ends), so its client's next request goes elsewhere."""
+    for protocol in list(_OPEN.served):
+        cycle = protocol.cycle
+        if cycle is not None and not cycle.response_complete:
+            cycle.keep_alive = False
+
+
+STOPPING.on_stop(_last_answers)
 
 
 @functools.cache
@@ -168,6 +231,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.header_bytes = 0
         self.header_lines = 0
         self.headers_too_large = False
+        self.drain_timer: asyncio.TimerHandle | None = None
 
     # -- opening and closing -----------------------------------------------------------------
 
@@ -186,12 +250,15 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             return
         _OPEN.by_address[address] += 1
         _OPEN.total += 1
+        _OPEN.served.add(self)
         self.address = address
         super().connection_made(transport)
         self._await_headers()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
+        self._stop_draining()
+        _OPEN.served.discard(self)
         if self.refusing:
             if self.refusal_counted:
                 _OPEN.refusing -= 1
@@ -235,6 +302,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._close_with(b"431 Request Header Fields Too Large", b"Headers too large.\n")
 
     def on_message_begin(self) -> None:
+        self._stop_draining()  # (a request came: it is answered, then the connection closes)
         self.header_bytes = self.header_lines = 0
         self.headers_too_large = False
         super().on_message_begin()
@@ -263,6 +331,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._stop_timer()
         self.timer = self.loop.call_later(self.limits.body_timeout, self._too_slow)
         super().on_headers_complete()
+        if STOPPING.begun:  # the last answer on this connection: the client goes elsewhere
+            self.cycle.keep_alive = False
 
     def on_body(self, body: bytes) -> None:
         if not self.headers_too_large:
@@ -282,6 +352,32 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if not queued and not self.transport.is_closing() and not self.cycle.more_body:
             self._await_headers()
         # (else the body timer runs on: the rest of the body is read and dropped in time)
+
+    # -- stopping --------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """uvicorn stops (it stopped accepting): an answer in flight ends with `Connection:
+        close`; an idle connection stays open `DRAIN_IDLE_SECONDS` for a request already on
+        its way, answered likewise, then closes."""
+        STOPPING.begin()  # (the signal began it already, unless uvicorn was stopped otherwise)
+        if self.cycle is not None and not self.cycle.response_complete:
+            super().shutdown()
+            return
+        if self.transport.is_closing() or self.drain_timer is not None:
+            return
+        linger = min(DRAIN_IDLE_SECONDS, (self.config.timeout_graceful_shutdown or 2.0) / 2)
+        self.drain_timer = self.loop.call_later(linger, self._drained)
+
+    def _drained(self) -> None:
+        self.drain_timer = None
+        if self.cycle is None or self.cycle.response_complete:
+            self.transport.close()
+        # (else a request came meanwhile: its answer says `Connection: close`)
+
+    def _stop_draining(self) -> None:
+        if self.drain_timer is not None:
+            self.drain_timer.cancel()
+            self.drain_timer = None
 
     # -- timers ----------------------------------------------------------------------------------
 

@@ -148,6 +148,14 @@ def commands_text() -> str:
     )
 
 
+def why_command_text() -> str:
+    """The `why` command, said with the others (`commands_text`)."""
+    return _(
+        "And: why (or w: why the coach's best option beats the next ones, box by box, and its"
+        " chances this turn)."
+    )
+
+
 def fair_dice_line() -> str:
     """Said once at the start of a verifiable game instead of the 64-digit commitment."""
     return _("Fair dice: type fair for the commitment and how to check it.")

@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
+from fivedice.wording.reasons import reason_text
 from fivedice.wording.rules import rules_title
 from fivedice.wording.text import box_name, list_text
 
 if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
     from fivedice.service.games import (
         CurvePoint,
         Decision,
@@ -405,6 +407,14 @@ def _round_ticks(top: float) -> list[int]:
     return list(range(0, int(top) + step, step))
 
 
+def decision_why(decision: Decision, rules: RuleSet) -> str | None:
+    """Why the best option beat the one chosen, box by box ("Why: +3.1 in Sixes; −1.2 in
+    Chance"); None for a best choice or a decision without reasons (estimates)."""
+    if decision.is_optimal or not decision.reasons:
+        return None
+    return _("Why: {reasons}").format(reasons=reason_text(rules, decision.reasons))
+
+
 def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) -> list[str]:
     """The whole review as lines of text (`fivedice review`)."""
     match = any(d.game > 1 for seat in review.seats for d in seat.decisions)
@@ -414,7 +424,11 @@ def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) 
         costliest = seat.costliest
         if costliest:
             lines.append(_("Costliest decisions:"))
-            lines += [f"  {decision_line(d, match)}" for d in costliest]
+            for decision in costliest:
+                lines.append(f"  {decision_line(decision, match)}")
+                why = decision_why(decision, review.rules)
+                if why is not None:
+                    lines.append(f"    {why}")
         if chart and len(seat.curve) > 1:
             lines.append("")
             lines.append(text_chart(seat, chart_width))

@@ -61,6 +61,7 @@ from fivedice.wording.moves import (
     turn_news_sentences,
     undo_sentence,
 )
+from fivedice.wording.reasons import chance_text, reason_text, why_lines, why_short, why_text
 from fivedice.wording.rules import box_rule, box_sentence, describe_rules, rules_title
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "box_rule",
     "box_sentence",
     "card_lines",
+    "chance_text",
     "changed_elsewhere_text",
     "choice_text",
     "coach_lines",
@@ -99,6 +101,7 @@ __all__ = [
     "preset_description",
     "preset_title",
     "ranking_lines",
+    "reason_text",
     "refused_text",
     "replay_sentence",
     "resuming_line",
@@ -117,5 +120,8 @@ __all__ = [
     "undo_sentence",
     "upper_bonus_label",
     "upper_total_label",
+    "why_lines",
+    "why_short",
+    "why_text",
     "yahtzee_bonus_label",
 ]

@@ -203,6 +203,7 @@ def help_lines(dice: int = 5) -> list[str]:
         _("Enter         score the chosen box (a 0 asks for confirmation)"),
         _("h             the coach's ranking of your options"),
         _("a             do what the coach advises: hold its dice, or go to its box"),
+        _("y             why the coach's best option beats the next one, box by box"),
         _("z             take back your last action (solo and practice games; not a roll)"),
         _("c             coach mode: after each decision, what it cost"),
         _("v             whose card is shown in full, when not every card fits"),

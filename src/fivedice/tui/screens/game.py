@@ -57,6 +57,7 @@ from fivedice.tui.widgets.move_log import (
 )
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.reasons import chance_text, difference_lines, why_lines, why_short
 from fivedice.wording.text import box_name, choice_text, error_text, hold_text
 
 if TYPE_CHECKING:
@@ -109,6 +110,7 @@ class GameScreen(Screen[None]):
         *(Binding(str(face), f"hold_die({face})", "Hold", show=False) for face in range(1, 7)),
         Binding("h", "hint", "Hint"),
         Binding("a", "apply_hint", "Apply hint"),
+        Binding("y", "why", "Why", show=False),
         Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -156,6 +158,7 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._hint_for: GameState | None = None
         self._advice: Hint | None = None  # the coach's best option for `_hint_for`, once known
+        self._options: list[Hint] = []  # every option of `_hint_for`, best first, once known
         self._solving: int | None = None  # percent of the coach's table solved, while solving
         self._cursor_moment: tuple[int, int, int] | None = None
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
@@ -276,6 +279,7 @@ class GameScreen(Screen[None]):
             self.query_one("#hint", Static).update("")
             self.query_one("#hint", Static).display = False
             self._advice = None
+            self._options = []
         advice = self._advice
         self.query_one(DiceRow).suggest(advice.hold if advice is not None else None)
         seen = (state.game_number, state.current_seat)
@@ -869,7 +873,7 @@ class GameScreen(Screen[None]):
 
     def _hint_worker(self, state: GameState) -> None:
         try:
-            options = coach_hints(state)
+            options = coach_hints(state, explain=True)
         except Exception as error:  # the coach failing must not end the game
             self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
@@ -901,10 +905,42 @@ class GameScreen(Screen[None]):
             value = "≈" + formats.number(option.value) if estimate else exact
             line = f"\n{value} {pad_cells(loss, 6, '>')}  {advice_text(option, state)}"
             text.append(line, style="green" if index == 0 else "")
+        # One line of reasons (the best against the next); `y` gives them at length.
+        why = why_short(state.rules, options)
+        if why is not None:
+            text.append("\n" + why, style="dim")
         hint.update(text)
         self._advice = options[0]
+        self._options = options
         self.refresh_bindings()
         self.refresh_view()
+
+    def action_why(self) -> None:
+        """The coach's reasons at length in the hint's place: what the best option gains and
+        loses against the next one, box by box, then its chances this turn."""
+        state, options = self.state, self._options
+        if self._hint_for is not state or self._advice is None or len(options) < 2:
+            self.notify(_("Ask the coach first (h): the reasons are the hint's."), timeout=3)
+            return
+        best, other = options[0], options[1]
+        differences = difference_lines(state.rules, best, other)
+        if best.estimate or not differences:
+            lines = why_lines(state.rules, options)
+            if lines:
+                self.query_one("#hint", Static).update("\n".join(lines))
+            return
+        text = Text(
+            _("{better} rather than {other}:").format(
+                better=advice_text(best, state), other=advice_text(other, state)
+            ),
+            style="bold",
+        )
+        for line in differences:
+            text.append("\n" + line)
+        chances = chance_text(state.rules, best)
+        if chances is not None:
+            text.append("\n" + chances, style="dim")
+        self.query_one("#hint", Static).update(text)
 
     def action_apply_hint(self) -> None:
         """Does what the coach's best option says: holds its dice (releasing the others),

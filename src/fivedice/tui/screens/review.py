@@ -30,6 +30,7 @@ from fivedice.wording.labels import level_name
 from fivedice.wording.review import (
     choice_words,
     decision_line,
+    decision_why,
     exactness_note,
     points,
     review_headline,
@@ -53,7 +54,7 @@ def load_review(backend: Backend, game_id: int) -> GameReview:
     service = backend.open_service()
     if service is None:
         raise ReviewUnavailableError(N_("there is no database: the game was not saved"))
-    review: GameReview = service.review(game_id)
+    review: GameReview = service.review(game_id, explain=True)
     return review
 
 
@@ -132,9 +133,11 @@ class ReviewScreen(Screen[None]):
         parts += [Text(headline, style="bold"), *(Text(line) for line in details)]
         if seat.costliest:
             parts += [Text(""), Text(_("Costliest decisions:"), style="bold")]
-            parts += [
-                Text(f"{i}. {decision_line(d, match)}") for i, d in enumerate(seat.costliest, 1)
-            ]
+            for i, decision in enumerate(seat.costliest, 1):
+                parts.append(Text(f"{i}. {decision_line(decision, match)}"))
+                why = decision_why(decision, review.rules)
+                if why is not None:
+                    parts.append(Text(f"   {why}", style="dim"))
         if len(seat.curve) > 1:
             width = max(self.size.width - 4, 40)
             parts += [Text(""), Text.from_ansi(text_chart(seat, width, 14, color=True))]

@@ -35,11 +35,13 @@ from fivedice.service.settings import (
     is_default_human_name,
 )
 from fivedice.tui.screens.dialogs import ConfirmScreen
+from fivedice.tui.screens.practice import PracticeScreen
 from fivedice.tui.screens.records import open_records
 from fivedice.tui.screens.tutorial import TutorialScreen
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import text_width
+from fivedice.wording.drills import practice_title
 from fivedice.wording.labels import level_name
 from fivedice.wording.options import choice_label, option_label
 from fivedice.wording.text import (
@@ -190,7 +192,9 @@ class SetupScreen(Screen[None]):
                 yield Button(labels[1], id="stats", compact=True)
                 yield Button(labels[2], id="top", compact=True)
                 yield Button(labels[3], id="quit", compact=True)
-            yield Button(_("Learn by playing"), id="learn", compact=True)
+            with Horizontal(classes="row"):
+                yield Button(_("Learn by playing"), id="learn", compact=True)
+                yield Button(practice_title(), id="drills", compact=True)
             try:
                 self.saved = self.backend.unfinished_games()
             except FivediceError as error:  # shown, never silently an empty list
@@ -350,6 +354,8 @@ class SetupScreen(Screen[None]):
             self.app.exit()
         elif button == "learn":
             self.open_tutorial()
+        elif button == "drills":
+            self.app.push_screen(PracticeScreen(self.backend))
         elif button in ("stats", "top"):
             self.action_records(button)
         elif button == "add-seat" and len(self.form.seats) < MAX_TABLE_SEATS:

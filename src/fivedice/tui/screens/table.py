@@ -42,6 +42,7 @@ from fivedice.wording.text import (
     total_label,
     upper_bonus_label,
     upper_total_label,
+    why_short,
     yahtzee_bonus_label,
 )
 
@@ -354,7 +355,10 @@ class TableScreen(Screen[None]):
     def _hint_worker(self, dice: tuple[int, ...] | None, rolls: int) -> None:
         try:
             options = self.game.hint(dice, rolls)
-            text = "\n".join(coach_lines(options, limit=5, compact=True))
+            why = why_short(self.state.rules, options)
+            text = "\n".join(
+                [*coach_lines(options, limit=5, compact=True), *([why] if why else [])]
+            )
         except FivediceError as error:
             text = _("No advice: {reason}").format(reason=error_text(error))
         self.app.call_from_thread(self._show_coach, text)

@@ -36,7 +36,7 @@ from fivedice.store.browser_seats import session_key
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.web.deps import Hub
-from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hmac_equal
+from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hint_data, hmac_equal, reasons_data
 from fivedice.web.live import Live, Now, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -287,11 +287,32 @@ class HintOptionOut(BaseModel):
         description="true for rule sets with several columns, where values are the CPU "
         "expert's estimates rather than exact optima",
     )
+    breakdown: dict[str, float] | None = Field(
+        None,
+        description="the value split by component: each box's key, 'upper_bonus' and "
+        "'yahtzee_bonus' (where the rules have them), summing to the value; null when not at "
+        "hand yet (ask again) or not exact (several columns)",
+    )
+    chances_this_turn: dict[str, float] | None = Field(
+        None,
+        description="for a keep with a breakdown: each box's chance that this turn ends "
+        "scoring it (more than 0 points), playing on optimally",
+    )
+
+
+class ReasonOut(BaseModel):
+    component: str = Field(description="a box's key, 'upper_bonus' or 'yahtzee_bonus'")
+    points: float = Field(description="the best option's expected points there minus the next's")
 
 
 class HintOut(BaseModel):
     version: int
     options: list[HintOptionOut]
+    reasons: list[ReasonOut] | None = Field(
+        None,
+        description="why the best option beats the next: the components that make the "
+        "difference, gains then losses; null without breakdowns",
+    )
 
 
 def _game_json(hub: GameHub, view: GameView) -> Response:
@@ -465,14 +486,34 @@ def post_cpu_step(
 @router.get("/games/{game_id}/hint", response_model=HintOut, responses=_AUTH_ERRORS)
 def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
     """The advisor's options for the seat to move, best first (that seat's token only)."""
-    view, options = hub.hint(hub.game_id(game_id), _token(credentials))
-    return {"version": view.version, "options": options}
+    view, hints = hub.hints(hub.game_id(game_id), _token(credentials))
+    return {
+        "version": view.version,
+        "options": [hint_data(hint) for hint in hints],
+        "reasons": reasons_data(hints),
+    }
 
 
 # -- the event stream ------------------------------------------------------------------------
 
 HEARTBEAT_SECONDS = 15  # a comment line this often keeps proxies from closing idle streams
 PING = b": ping\r\n\r\n"
+# A stream resumed with Last-Event-ID may come from a worker that stopped and asked for a
+# quick reconnection (`moved`): the browser keeps that delay for later reconnections, so a
+# resumed stream sets it back to a few seconds (a server that is down is not asked twice a
+# second by every page).
+RESUMED = b"retry: 3000\r\n\r\n"
+
+
+def moved(retry_ms: int) -> bytes:
+    """The end of a stream whose worker stops: reconnect after `retry_ms` (the browser's
+    EventSource does so by itself, with Last-Event-ID), and a `moving` event, so that the
+    page knows the break is planned and shows no "connection lost" while it lasts.
+
+    >>> moved(700)
+    b'retry: 700\\r\\nevent: moving\\r\\ndata: 700\\r\\n\\r\\n'
+    """
+    return b"retry: %d\r\nevent: moving\r\ndata: %d\r\n\r\n" % (retry_ms, retry_ms)
 
 
 def _after(last_event_id: str | None, after: int | None) -> int | None:
@@ -524,6 +565,8 @@ class EventStream(Response):
         fetch: Fetch,
         fetch_now: FetchNow,
         fetch_async: FetchAsync | None = None,
+        *,
+        resumed: bool = False,
     ) -> None:
         self.status_code = 200
         self.background = None
@@ -536,6 +579,7 @@ class EventStream(Response):
         )
         self._live, self._sub, self._first, self._after = live, sub, first, after
         self._fetch, self._fetch_now, self._fetch_async = fetch, fetch_now, fetch_async
+        self._resumed = resumed  # (a reconnection: `RESUMED` first)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         sub, live = self._sub, self._live
@@ -554,6 +598,8 @@ class EventStream(Response):
         live.stream_opened(sub)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            if self._resumed:
+                await send({"type": "http.response.body", "body": RESUMED, "more_body": True})
             batch, last, ident = self._first, self._after, sub.watched[1]
             quiet_since = loop.time()
             first = True
@@ -590,8 +636,9 @@ class EventStream(Response):
             live.unsubscribe(sub)
             listener.cancel()
         if not gone:
+            end = b"" if sub.retry_ms is None else moved(sub.retry_ms)
             with contextlib.suppress(OSError):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                await send({"type": "http.response.body", "body": end, "more_body": False})
 
 
 async def _stream(
@@ -604,6 +651,9 @@ async def _stream(
 ) -> EventStream:
     live: Live = request.app.state.live
     sub = live.subscribe(watched)
+    resumed = request.headers.get("last-event-id") is not None
+    if sub.closed:  # the worker is stopping: the stream only says where to go (`moved`)
+        return EventStream(live, sub, [], after, fetch, fetch_now, fetch_async, resumed=resumed)
     try:
         first = fetch_now(watched[1], after, None)
         if first is None and fetch_async is not None:
@@ -613,7 +663,7 @@ async def _stream(
     except BaseException:
         live.unsubscribe(sub)
         raise
-    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async)
+    return EventStream(live, sub, first, after, fetch, fetch_now, fetch_async, resumed=resumed)
 
 
 _STREAM_DOC: dict[int | str, dict[str, Any]] = {

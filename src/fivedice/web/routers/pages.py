@@ -53,10 +53,12 @@ from fivedice.web.hub import (
     GameHub,
     SeatError,
     error_status,
+    hint_data,
 )
 from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+from fivedice.wording.reasons import REASONS_PREPARED, difference_lines, why_lines
 from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
     box_name,
@@ -282,10 +284,21 @@ def board_context(
         rows.append({"key": category.key, "name": names[category.key], "cells": cells})
     hint: list[dict[str, Any]] | None = None
     hint_error = None
+    hint_why: list[str] = []
+    hint_more: list[str] = []
     if can_act and state.dice is not None and (show_hint or visitor.coach):
         try:
-            _view, options = hub.hint(view.game_id, mine[mover])  # type: ignore[index]
-            hint = options[:5]
+            _view, hints = hub.hints(view.game_id, mine[mover])  # type: ignore[index]
+            hint = [hint_data(option) for option in hints[:5]]
+            # The reasons: one line (the best against the next) and its chances; the
+            # differences box by box on request (a <details>).
+            hint_why = in_language(visitor.language, why_lines, state.rules, hints)
+            if hints and hints[0].parts is None and not hints[0].estimate:
+                hint_why = [gettext(REASONS_PREPARED)]  # the breakdown is being prepared
+            if len(hints) > 1:
+                hint_more = in_language(
+                    visitor.language, difference_lines, state.rules, hints[0], hints[1], True
+                )
             for option in hint:
                 if option["kind"] == "score" and option["column"] and state.rules.columns > 1:
                     option["text"] = t["score_box_in_column"].format(
@@ -384,6 +397,8 @@ def board_context(
         "over": over,
         "hint": hint,
         "hint_error": hint_error,
+        "hint_why": hint_why,
+        "hint_more": hint_more,
         "coach": visitor.coach,
         "error": error,
         "announce": announce,

@@ -33,6 +33,7 @@ from fivedice.wording.review import (
     chart_x,
     choice_words,
     decision_line,
+    decision_why,
     exactness_note,
     percent,
     points,
@@ -42,6 +43,7 @@ from fivedice.wording.review import (
 from fivedice.wording.text import error_text
 
 if TYPE_CHECKING:
+    from fivedice.core.rules import RuleSet
     from fivedice.service.games import GameReview, SeatReview
 
 router = APIRouter(include_in_schema=False)
@@ -76,7 +78,7 @@ def page_words(_: Any) -> dict[str, str]:
 
 
 def _seat_context(
-    seat: SeatReview, exact: bool, match: bool, level_names: dict[str, str]
+    seat: SeatReview, exact: bool, match: bool, level_names: dict[str, str], rules: RuleSet
 ) -> dict[str, Any]:
     """One seat's words and numbers, in the current (process) language."""
     rows = [
@@ -97,7 +99,10 @@ def _seat_context(
         "title": seat_title(seat, level_names),
         "name": seat.name,
         "headline": review_headline(seat),
-        "costliest": [decision_line(decision, match) for decision in seat.costliest],
+        "costliest": [
+            {"line": decision_line(decision, match), "why": decision_why(decision, rules)}
+            for decision in seat.costliest
+        ],
         "rows": rows,
         "labels": chart_labels(),
         "chance_label": chance_label(),
@@ -109,7 +114,10 @@ def _review_context(review: GameReview, level_names: dict[str, str]) -> dict[str
     return {
         "note": exactness_note(review),
         "match": match,
-        "seats": [_seat_context(seat, review.exact, match, level_names) for seat in review.seats],
+        "seats": [
+            _seat_context(seat, review.exact, match, level_names, review.rules)
+            for seat in review.seats
+        ],
     }
 
 
@@ -143,7 +151,7 @@ def review_page(request: Request, public_id: str, hub: Hub, visitor: Who) -> Res
     words = page_words(gettext)
     try:
         game_id = hub.game_id(public_id)
-        review = hub.service.review(game_id)
+        review = hub.service.review(game_id, explain=None)
     except (UnknownGameError, GameNotFoundError):
         return render(request, visitor, "message.html", status=404, message_key="not_found")
     except (ReviewRefusedError, HintsUnavailableError) as error:

@@ -45,6 +45,7 @@ from fivedice.web.routers.pages import (
 from fivedice.web.wording import gettext_for, in_language
 from fivedice.wording.coach import choice_text
 from fivedice.wording.game import placement_notes
+from fivedice.wording.reasons import why_lines
 from fivedice.wording.table import last_entry_text, zero_question
 
 router = APIRouter(include_in_schema=False)
@@ -162,13 +163,15 @@ async def create_table_game(request: Request, hub: Hub, visitor: Who) -> Respons
 def _coach(
     hub: GameHub, view: GameView, visitor: Visitor, dice_text: str, rolls: int
 ) -> tuple[list[dict[str, Any]] | None, str | None]:
-    """The coach's best options for typed dice and rolls left (through the service)."""
+    """The coach's best options for typed dice and rolls left (through the service); the
+    first carries the reasons (`why`: the best against the next, and its chances)."""
     try:
         dice = parse_dice(dice_text) if dice_text.strip() else None
-        options = hub.service.hint(view.game_id, dice, rolls)
+        options = hub.service.hint(view.game_id, dice, rolls, explain=None)
     except FivediceError as problem:
         return None, said(problem, visitor)
-    shown = []
+    why = in_language(visitor.language, why_lines, view.state.rules, options)
+    shown: list[dict[str, Any]] = []
     for option in options[:COACH_OPTIONS]:
         words = in_language(
             visitor.language, choice_text, option.keep, option.category, option.column
@@ -179,6 +182,7 @@ def _coach(
                 "value": ("≈" if option.estimate else "")
                 + formats.number(option.value, 1, visitor.language),
                 "loss": formats.number(option.loss, 1, visitor.language),
+                "why": why if not shown else [],
             }
         )
     return shown, None

@@ -17,6 +17,9 @@
   const FRAGMENT = "X-Fivedice-Fragment";
   const FIRST_RETRY_MS = 500;
   const LAST_RETRY_MS = 15000;
+  // A server that stops (a restart) tells its streams to reconnect elsewhere (a "moving"
+  // event): for this long the break is expected, and no banner says the connection is lost.
+  const MOVING_QUIET_MS = 5000;
   let busy = false;
   let again = false; // a refresh was asked for while a request was running
   let stale = false; // the state must be read again (something may have been missed)
@@ -77,12 +80,20 @@
   // banner; the browser reconnects by itself, except when the server refused the stream
   // (an overloaded or restarting server): then the page opens it again, with backoff. An
   // `open` after an error hides the banner and reads the state again, whatever the stream
-  // sends (it may have been refused, or reopened from an older version).
+  // sends (it may have been refused, or reopened from an older version). A stream told
+  // to move (its server stops: "moving", after a `retry:` of about a second) reconnects
+  // without the banner, unless that takes longer than MOVING_QUIET_MS.
   function watch(open) {
     let broken = false;
     let closed = false;
+    let quietUntil = 0;
+    let quietTimer = null;
     const current = { source: null };
     const retries = retrier(connect);
+    function loud() {
+      if (quietTimer !== null) { window.clearTimeout(quietTimer); quietTimer = null; }
+      quietUntil = 0;
+    }
     function connect() {
       if (closed) return;
       if (current.source) current.source.close();
@@ -91,14 +102,30 @@
       if (!source) return; // (nothing to watch any more: a game that is over)
       source.addEventListener("open", function () {
         if (source !== current.source) return;
+        const planned = quietUntil > 0; // (a move: Last-Event-ID brings what was missed)
         retries.settled();
+        loud();
         setGone("stream", false);
-        if (broken) { broken = false; catchUp(false); }
+        if (broken) { broken = false; if (!planned) catchUp(false); }
+      });
+      source.addEventListener("moving", function () {
+        if (source !== current.source) return;
+        quietUntil = Date.now() + MOVING_QUIET_MS;
       });
       source.addEventListener("error", function () {
         if (source !== current.source) return;
         broken = true;
-        setGone("stream", true);
+        const wait = quietUntil - Date.now();
+        if (wait > 0) {
+          if (quietTimer === null) {
+            quietTimer = window.setTimeout(function () {
+              quietTimer = null;
+              if (broken) setGone("stream", true);
+            }, wait);
+          }
+        } else {
+          setGone("stream", true);
+        }
         if (source.readyState === EventSource.CLOSED) retries.later();
       });
     }
@@ -112,6 +139,7 @@
       },
       close: function () {
         closed = true;
+        loud();
         retries.settled();
         if (current.source) current.source.close();
         setGone("stream", false);
