@@ -29,7 +29,9 @@ Ours is measured as a player meets it:
 * `advisor`: the internal `strategy.advisor.advise` (a list of `Option`s; the coach's path, no
   kept turn values).
 
-The peer keeps nothing between questions; it is timed twice per chunk (`peer_first`,
+Run against an older tree (`PYTHONPATH=that/src`, one without `strategy.turn_cache`) it measures
+that tree the same way (new cards make its first questions). The peer keeps nothing between
+questions; it is timed twice per chunk (`peer_first`,
 `peer_again`) all the same. Before timing, the best value of every position, asked first and
 again, is checked against the peer's (float64 both). The peer's table is built in the run
 (classic: seconds; `--rules yatzy`: about a minute).
@@ -48,7 +50,16 @@ from dataclasses import replace
 
 from fivedice import Card, RuleSet, advise, solve
 from fivedice.core.categories import CATEGORIES
-from fivedice.strategy import advisor, turn_cache
+from fivedice.strategy import advisor
+
+try:
+    from fivedice.strategy.turn_cache import forget
+except ImportError:  # a tree before the turn values were kept (`PYTHONPATH=that/src`)
+
+    def forget() -> None:
+        """Nothing kept, nothing to forget (the new cards still make a first question)."""
+
+
 from fivedice.strategy.solver import column_state
 
 PEERS = {
@@ -132,14 +143,14 @@ def main() -> None:
 
     worst = 0.0
     for card, dice, rolls, situation in positions:
-        turn_cache.forget()
+        forget()
         first = advise(rules, dice, rolls, card).best.value
         again = advise(rules, dice, rolls, card).best.value
         worst = max(worst, abs(first - peer_best(situation)), abs(again - peer_best(situation)))
 
     def fresh(chunk: Sequence[Position]) -> list[Position]:
         """The chunk on new card objects, the engine's turn values forgotten: a first question."""
-        turn_cache.forget()
+        forget()
         return [(replace(card, scores=card.scores), *rest) for card, *rest in chunk]
 
     def best(chunk: Sequence[Position]) -> None:
