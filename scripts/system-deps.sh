@@ -8,9 +8,10 @@
 # the score sheet PDF as pictures for a person to look at (tests/sheet/test_sheet.py).
 # fonts-noto-cjk: Japanese text in the screenshots and in the Japanese score sheet PDF.
 # haproxy: `haproxy -c` checks deploy/haproxy.cfg (tests/test_deploy_files.py), and the
-# cluster tests run it as the load balancer.
+# cluster tests run it as the load balancer; iproute2: `ip netns`, the cluster tests' hosts
+# (tests/cluster/: hosts as network namespaces on this machine).
 set -euo pipefail
-PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils haproxy)
+PACKAGES=(postgresql chromium fonts-liberation fonts-noto-cjk poppler-utils haproxy iproute2)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -78,7 +78,7 @@ def test_a_stopping_worker_tells_each_stream_to_reconnect_and_is_not_ready(app):
         with httpx.stream("GET", url, headers={"Last-Event-ID": "0"}, timeout=30) as response:
             assert response.status_code == 200
             late = _blocks(response)
-        assert late[0] == ["retry: 3000"] and len(late) == 2
+        assert late[0] == ["retry: 2000"] and len(late) == 2
         _retry(late[1])
         assert app.state.live.streams == set()
         # The balancer's probe hears it is stopping (web/health.py).
@@ -91,7 +91,7 @@ def test_a_resumed_stream_sets_the_delay_back_and_a_new_one_does_not(app):
     with running(app) as base:
         game = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}]}).json()
         url = f"{base}/api/games/{game['id']}/events"
-        for headers, first in (({"Last-Event-ID": "0"}, ["retry: 3000"]), ({}, None)):
+        for headers, first in (({"Last-Event-ID": "0"}, ["retry: 2000"]), ({}, None)):
             with httpx.stream("GET", url, headers=headers, timeout=30) as response:
                 lines = response.iter_lines()
                 block = []
