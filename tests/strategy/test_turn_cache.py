@@ -5,6 +5,7 @@ mix, and the best values equal the peer's (`yatzy-solver`) to 1e-9, asked first 
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -148,3 +149,23 @@ def test_best_values_equal_the_peers_asked_first_and_again(classic_table: Strate
         assert first == again
         worst = max(worst, abs(first - theirs))
     assert worst < 1e-9
+
+
+def test_threads_asking_at_once_get_the_advisors_answers(classic_table: StrategyTable) -> None:
+    """Four threads asking about different cards at once (sharing the engine's rows and its
+    last card) each get the advisor's answers."""
+    positions = _positions(classic_table.rules, 400, seed=8)
+    expected = [_advisor_triples(classic_table, c, d, left) for c, d, left in positions]
+    turn_cache.forget()
+
+    def ask(start: int) -> list[int]:
+        wrong = []
+        for _ in range(3):
+            for i in range(start, len(positions), 4):
+                column, dice, left = positions[i]
+                if _triples(classic_table, column, dice, left) != expected[i]:
+                    wrong.append(i)
+        return wrong
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert [i for wrong in pool.map(ask, range(4)) for i in wrong] == []

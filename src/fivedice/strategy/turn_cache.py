@@ -218,8 +218,7 @@ class CachedEngine:
         "full_mask",
         "keep_of",
         "kernel",
-        "last_column",
-        "last_state",
+        "last",
         "packed",
         "rolls_per_turn",
         "table",
@@ -244,8 +243,9 @@ class CachedEngine:
         self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
         self.armed_box, self.armed_when_filled = armed_rule(rules)
         self.values = table.values
-        self.last_column: Column | None = None  # the card asked about last, and its state
-        self.last_state = _EMPTY_STATE
+        # The card asked about last and its state, as one tuple: set in one assignment, so
+        # that two threads never pair one card with the other's state.
+        self.last: tuple[Column | None, tuple[int, int, bool]] = (None, _EMPTY_STATE)
         self.kernel: Any = None
         if rules.dice != 5 or getattr(table, "layout", None) is not None:
             return  # the kernel reads five dice and a full values[mask, upper, armed] array
@@ -303,7 +303,7 @@ def forget() -> None:
         engines = list(_engines.values())
     for each in engines:
         each.clear()
-        each.last_column = None
+        each.last = (None, _EMPTY_STATE)
 
 
 # Five dice in the order given -> the index of the sorted roll in `ALL_ROLLS` (at most 7,776
@@ -356,8 +356,8 @@ def query(
         rolls_left = _checked_rolls_left(rolls_left, found.rolls_per_turn)
     if column is None:
         mask, upper_total, armed = _EMPTY_STATE
-    elif column is found.last_column:  # a turn asks up to three times on one card
-        mask, upper_total, armed = found.last_state
+    elif column is (last := found.last)[0]:  # a turn asks up to three times on one card
+        mask, upper_total, armed = last[1]
     else:  # `solver.column_state` with C-level loops (the card's cached properties take a lock)
         scores = column.scores
         mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
@@ -368,7 +368,7 @@ def query(
         if found.armed_box >= 0:
             held = scores[found.armed_box]
             armed = held is not None and (found.armed_when_filled or held > 0)
-        found.last_column, found.last_state = column, (mask, upper_total, armed)
+        found.last = (column, (mask, upper_total, armed))
     out = np.empty(RESULT_SIZE)
     head = found.kernel(
         mask, upper_total, armed, roll, rolls_left, found.values, found.packed, found.cache, out
