@@ -323,3 +323,18 @@ def test_why_says_what_the_best_option_gains_box_by_box(tmp_path, classic_table)
     after = out.split("rather than", 1)[1]
     assert after.count(" rather than ") >= 3  # `why`: the best against each of the next three
     assert " in " in after
+
+
+def test_hint_and_why_name_the_column_and_say_estimated_with_several_columns(
+    tmp_path, solved_table
+):
+    triple = RuleSet(column_multipliers=(1, 2, 3))
+    solved_table(triple.replace(column_multipliers=(1,)))  # the one-column table, cached
+    out = play("r\nhint\nwhy\n", tmp_path, seed=3, rules=triple)
+    shown = out.split("The coach's best options (estimated points still to come):\n")[1]
+    assert "no exact breakdown" not in out and "no breakdown" not in out
+    # Under the hint, the reasons name columns and say they are estimated.
+    assert " rather than " in shown and "(column " in shown and "(estimated)" in shown
+    assert "Chances this turn: " in shown
+    after = out.split("rather than", 1)[1]
+    assert after.count(" rather than ") >= 3  # `why`: against each of the next three

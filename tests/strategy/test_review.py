@@ -298,3 +298,27 @@ def test_explained_reviews_say_why_the_best_beat_each_costly_choice(service):
     at = lines.index("  " + decision_line(worst))
     assert lines[at + 1].strip().startswith("Why: +")
     assert review.to_json()["seats"][0]["decisions"][0].keys() >= {"reasons"}
+
+
+@pytest.mark.slow  # (a whole CPU game of three columns, reviewed twice)
+def test_explained_several_column_reviews_name_the_columns_of_their_reasons(service):
+    from fivedice.wording.review import decision_line, decision_why, review_lines
+
+    rules = find_ruleset("triple")
+    view = play_cpus(service, GameSettings(seats=(Seat("Di", "beginner"),), rules=rules), seed=5)
+    (plain,) = service.review(view.game_id).seats
+    assert all(decision.reasons == () for decision in plain.decisions)  # not asked for
+    review = service.review(view.game_id, explain=True)
+    (seat,) = review.seats
+    assert [d.loss for d in seat.decisions] == [d.loss for d in plain.decisions]  # same judge
+    costly = [d for d in seat.decisions if not d.is_optimal]
+    assert costly  # the beginner does not look ahead
+    for decision in costly:
+        assert decision.reasons and not decision.exact
+        assert all(key.split(":")[0] in {"1", "2", "3"} for key, _ in decision.reasons)
+    worst = seat.costliest[0]
+    lines = review_lines(review, chart=False)
+    at = lines.index("  " + decision_line(worst))
+    assert lines[at + 1].strip() == decision_why(worst, rules)
+    assert lines[at + 1].strip().startswith("Why (estimated): +")
+    assert "(column " in lines[at + 1]

@@ -167,10 +167,12 @@ def test_hint_lines_are_never_wrapped() -> None:
         hint = game_screen(app).query_one("#hint")
         await wait_for(pilot, lambda: "estimated" in str(hint.render()), seconds=40)
         await pilot.pause()
-        options = str(hint.render()).splitlines()[1:]
+        lines = str(hint.render()).splitlines()[1:]
+        assert hint.size.height == len(lines) + 1  # one line each: nothing wrapped
+        options = [line for line in lines if not line.startswith("Why (estimated): ")]
+        assert len(options) >= len(lines) - 1  # at most one line of reasons, under them
         assert any("in column" in option for option in options)
         assert len(options) >= 2
-        assert hint.size.height == len(options) + 1  # one line each: nothing wrapped
         assert "best" in options[0]
         for option in options[1:]:
             value, loss = option.split()[:2]
@@ -356,5 +358,32 @@ def test_the_hint_says_why_in_one_line_and_y_gives_the_reasons_box_by_box(classi
         signs = [line.split()[0][0] for line in reasons[1:] if line[:1] == " "]
         assert signs and signs[0] == "+"  # the best gains somewhere first
         assert all(sign in "+\u2212" for sign in signs)
+
+    run(app, script)
+
+
+@pytest.mark.slow  # (a whole flow through the app, and the breakdown of the classic rules)
+def test_the_hint_of_several_columns_says_why_by_column_as_an_estimate(classic_table) -> None:
+    from fivedice.core.rules import find_ruleset
+
+    triple = GameSettings(seats=(Seat("Ann"),), rules=find_ruleset("triple"))
+    app = FivediceApp(triple, seed=5, start_now=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("r", "h")
+        hint = game_screen(app).query_one("#hint")
+        await wait_for(pilot, lambda: "Why (estimated): " in str(hint.render()), seconds=60)
+        await pilot.pause()
+        shown = str(hint.render()).splitlines()
+        assert shown[0] == "Coach: estimated points from here (not exact)"
+        assert "(column " in shown[-1]
+        assert "no exact breakdown" not in str(hint.render())
+        await pilot.press("y")
+        await pilot.pause()
+        reasons = str(hint.render()).splitlines()
+        assert " rather than " in reasons[0] and reasons[0].endswith("(estimated)")
+        signs = [line.split()[0][0] for line in reasons[1:] if line[:1] == " "]
+        assert signs and signs[0] == "+"
+        assert all("(column " in line for line in reasons[1:] if line[:1] == " ")
 
     run(app, script)

@@ -321,3 +321,23 @@ def test_hint_gives_each_option_its_breakdown_and_the_reasons(client, classic_ta
         if k not in {r["component"] for r in hint["reasons"]}
     ]
     assert not sizes or min(sizes) >= max(others, default=0.0)  # the largest differences
+
+
+def test_hint_in_a_triple_game_gives_each_option_its_breakdown_by_column(client, classic_table):
+    from fivedice.strategy.breakdown import breakdown_of
+
+    breakdown_of(classic_table.rules)  # the one-column breakdown at hand: no waiting
+    game, seats = new_game(client, [{"name": "Solo"}], rules="triple")
+    act(client, game, seats[0], "roll")
+    hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0]).json()
+    for option in hint["options"]:
+        assert option["estimate"]  # still the CPU's estimates, split per column
+        assert sum(option["breakdown"].values()) == pytest.approx(option["value"], abs=1e-9)
+        assert {"1:yahtzee", "2:yahtzee", "3:yahtzee", "3:upper_bonus"} <= set(option["breakdown"])
+        assert (option["chances_this_turn"] is not None) == (option["kind"] == "keep")
+    best, second = hint["options"][:2]
+    assert hint["reasons"]
+    for reason in hint["reasons"]:
+        key = reason["component"]
+        assert key.split(":")[0] in {"1", "2", "3"}
+        assert reason["points"] == pytest.approx(best["breakdown"][key] - second["breakdown"][key])

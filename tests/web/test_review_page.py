@@ -145,3 +145,28 @@ def test_the_costliest_decisions_say_why_the_best_was_better(client, app, servic
     assert f'<span class="why">{escape(why)}</span>' in html
     page = client.get(f"/g/{public_id}/review", headers={"Accept-Language": "de"}).text
     assert '<span class="why">Warum: +' in page and " bei " in page
+
+
+def test_a_several_column_review_says_why_by_column_as_an_estimate(
+    client, app, service, classic_table
+):
+    from fivedice.strategy.breakdown import breakdown_of
+    from fivedice.wording.review import decision_why
+
+    breakdown_of(classic_table.rules)  # the one-column breakdown at hand: no waiting
+    public_id, game_id = started_game(client, app, preset="triple", kind1="none")
+    view = service.load(game_id)
+    while not view.is_over:  # the human scores greedily, in whichever column
+        if view.state.dice is None:
+            view = service.apply_action(game_id, "roll", view.version)
+        best = max(view.state.placements(), key=lambda p: p.points)
+        action = f"score {best.column + 1}:{best.category.key}"
+        view = service.apply_action(game_id, action, view.version)
+    html = client.get(f"/g/{public_id}/review").text
+    review = service.review(game_id, explain=True)
+    worst = review.seats[0].costliest[0]
+    why = decision_why(worst, review.rules)
+    assert why is not None and why.startswith("Why (estimated): +") and "(column " in why
+    assert f'<span class="why">{escape(why)}</span>' in html
+    page = client.get(f"/g/{public_id}/review", headers={"Accept-Language": "fr"}).text
+    assert '<span class="why">Pourquoi (estimation) : +' in page and "(colonne " in page

@@ -11,7 +11,7 @@ from fivedice.i18n import LANGUAGES, set_language
 from fivedice.strategy.hints import Hint
 from fivedice.wording.boxes import box_name, card_label
 from fivedice.wording.reasons import (
-    NO_EXACT_BREAKDOWN,
+    NO_BREAKDOWN,
     chance_text,
     difference_lines,
     reason_text,
@@ -99,11 +99,67 @@ def test_reasons_in_every_language_leave_no_english(language: str) -> None:
     assert "6" in text and "4" in text and "\u22123" in text
 
 
-def test_several_columns_say_there_is_no_exact_breakdown() -> None:
+def test_estimates_without_any_breakdown_say_so_only_where_there_is_none() -> None:
+    maxi = find_ruleset("maxi")
     estimates = [Hint((6, 6), None, 100.0, estimate=True), Hint((6,), None, 90.0, estimate=True)]
-    assert why_lines(CLASSIC, estimates) == [NO_EXACT_BREAKDOWN]
-    assert why_text(CLASSIC, *estimates) is None
-    assert why_short(CLASSIC, estimates) is None
+    assert why_lines(maxi, estimates) == [NO_BREAKDOWN]
+    assert why_text(maxi, *estimates) is None
+    assert why_short(maxi, estimates) is None
+    # Several columns of solvable rules: no breakdown asked for (yet), nothing said.
+    assert why_lines(TRIPLE, estimates) == []
+
+
+TRIPLE = find_ruleset("triple")
+
+
+def _column_hint(keep: tuple[int, ...], value_of: dict[str, float], **extra: object) -> Hint:
+    keys = [f"{column}:{key}" for column in (1, 2, 3) for key in KEYS]
+    parts = tuple((key, value_of.get(key, 10.0)) for key in keys)
+    value = sum(points for _, points in parts)
+    return Hint(keep, None, value, estimate=True, parts=parts, **extra)  # type: ignore[arg-type]
+
+
+COLUMN_BEST = _column_hint(
+    (6, 6, 6), {"3:yahtzee": 34.2, "1:sixes": 12.0}, chances=(("3:yahtzee", 0.09),)
+)
+COLUMN_OTHER = _column_hint((6, 6), {"1:sixes": 14.5})
+
+
+def test_several_columns_name_the_column_and_say_the_reasons_are_estimated() -> None:
+    text = why_text(TRIPLE, COLUMN_BEST, COLUMN_OTHER)
+    assert text == (
+        "keep 6 6 6 rather than keep 6 6: +24.2 in Yahtzee (column 3);"
+        " \u22122.5 in Sixes (column 1) (estimated)"
+    )
+    assert why_short(TRIPLE, [COLUMN_BEST, COLUMN_OTHER]) == (
+        "Why (estimated): +24.2 in Yahtzee (column 3); \u22122.5 in Sixes (column 1)"
+    )
+    assert chance_text(TRIPLE, COLUMN_BEST) == (
+        "Chances this turn: Yahtzee (column 3) 9% (estimated)"
+    )
+    assert why_lines(TRIPLE, [COLUMN_BEST, COLUMN_OTHER]) == [
+        text,
+        chance_text(TRIPLE, COLUMN_BEST),
+    ]
+    assert difference_lines(TRIPLE, COLUMN_BEST, COLUMN_OTHER)[0] == " +24.2 Yahtzee (column 3)"
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_column_reasons_in_every_language_leave_no_english(language: str) -> None:
+    set_language(language)
+    lines = [
+        why_text(TRIPLE, COLUMN_BEST, COLUMN_OTHER),
+        why_short(TRIPLE, [COLUMN_BEST, COLUMN_OTHER]),
+        chance_text(TRIPLE, COLUMN_BEST),
+        why_lines(find_ruleset("maxi"), [Hint((6,), None, 1.0, estimate=True)])[0],
+    ]
+    for line in lines:
+        assert line is not None
+        for words in (*ENGLISH_WORDS, "(column ", "estimated", "Why (", "breakdown"):
+            assert words not in line, (language, line)
+    # The column's number and the box's name in this language.
+    assert box_name(Category.parse("yahtzee")) in (lines[0] or "")
+    assert "3" in (lines[0] or "") and "24" in (lines[0] or "")
 
 
 def test_a_box_has_no_chance_line_and_a_single_option_no_reasons() -> None:

@@ -579,7 +579,7 @@ class PlainSession:
         lines = [why_text(rules, best, other) for other in options[1 : 1 + WHY_OPTIONS]]
         lines.append(chance_text(rules, best, limit=6))
         said = [line for line in lines if line is not None]
-        if not said:  # estimates (several columns), or a single option
+        if not said:  # estimates without a breakdown (Maxi Yatzy), or a single option
             said = why_lines(rules, options)
         self.say(*said)
 

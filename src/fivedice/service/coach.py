@@ -80,8 +80,9 @@ def state_hints(
         explain: give exact hints their breakdown (`Hint.parts`, `Hint.chances`: the
             reasons, `fivedice.wording.reasons`): True computes it if needed (the first
             time for a rule set: about as long as a solve), None only if it is at hand (a web
-            page: it is prepared in the background meanwhile). Several columns: never (there
-            is no exact breakdown of an estimate).
+            page: it is prepared in the background meanwhile). Several columns: the same,
+            split per column (the estimates' breakdown, `strategy.column_breakdown`); rules
+            the solver does not handle (Maxi Yatzy): never.
 
     Raises:
         HintsUnavailableError: no dice rolled, the game is over, or no strategy layer.

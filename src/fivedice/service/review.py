@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fivedice.core.errors import N_, FivediceError
@@ -67,8 +68,9 @@ class Reviews(SavedGames):
         marked so, for several). With several seats every curve point has the winning
         chances of its moment (`game_win_chances`). Abandoned games can be reviewed too:
         they can no longer be played on, so a review helps no one against the others.
-        `explain`: one-column decisions get their reasons (`Decision.reasons`): True
-        computes the breakdown if needed, None uses it only if at hand (a web page).
+        `explain`: decisions get their reasons (`Decision.reasons`; several columns: the
+        estimates' split per column): True computes the breakdown if needed, None uses it
+        only if at hand (a web page).
 
         Raises:
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
@@ -104,7 +106,7 @@ class Reviews(SavedGames):
                 replay,
                 game_id=game_id,
                 status=record.status or "",
-                estimate_options=estimated_hints,
+                estimate_options=partial(estimated_hints, explain=explain),
                 win_chances=game_win_chances if with_chances else None,
                 explain=explain,
             )

@@ -25,6 +25,7 @@ from fivedice.core.game import GameState
 if TYPE_CHECKING:
     from fivedice.core.card import Column
     from fivedice.strategy.breakdown import BreakdownTable
+    from fivedice.strategy.column_breakdown import CardBreakdown
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
@@ -67,9 +68,12 @@ class Hint:
             preferring dice held already; None for a box.
         parts: where `value` comes from, exactly: (component, expected points) for each box
             (key) and bonus ("upper_bonus", "yahtzee_bonus") of the rules, summing to
-            `value` (`fivedice.strategy.breakdown`); None when not asked for, or not exact
-            (several columns, estimates: there is no exact split).
-        chances: for a keep with `parts`, (box key, chance) of each box that this turn may
+            `value` (`fivedice.strategy.breakdown`); for several columns (estimates), keyed
+            by column and component ("3:yahtzee", `fivedice.strategy.column_breakdown`),
+            splitting the estimate; None when not asked for, or where there is no breakdown
+            (Maxi Yatzy).
+        chances: for a keep with `parts`, (box key, or "column:box" for several columns,
+            chance) of each box that this turn may
             end scoring for more than 0 points, playing on optimally
             (`breakdown.OptionBreakdown.chances`), likeliest first; None otherwise.
     """
@@ -214,7 +218,8 @@ def hints_for(
     `explain`: True gives exact hints their `parts` and `chances` (the breakdown is computed
     if needed: about as long as a solve, the first time for a rule set); None gives them only
     when the breakdown is at hand (else it is prepared in the background: for a web page);
-    estimated hints never have them.
+    estimated hints of several columns have them too, per column (`column_breakdown`), but
+    hints of rules the solver does not handle (Maxi Yatzy) never.
 
     Raises:
         ValueError: no dice are rolled, or the game is over.
@@ -225,8 +230,10 @@ def hints_for(
     from fivedice.strategy.limits import is_supported
 
     _check_decision(state)
-    if state.rules.columns != 1 or not is_supported(state.rules):
-        return estimated_hints(state)  # several columns, or Maxi Yatzy's saved rolls
+    if not is_supported(state.rules):
+        return estimated_hints(state)  # Maxi Yatzy's saved rolls: no breakdown at all
+    if state.rules.columns != 1:
+        return estimated_hints(state, explain=explain)
     if table is None:
         from fivedice.strategy.cache import load_or_solve
 
@@ -289,7 +296,7 @@ def _explained_hints(
     return hints
 
 
-def estimated_hints(state: GameState) -> list[Hint]:
+def estimated_hints(state: GameState, *, explain: bool | None = False) -> list[Hint]:
     """Every keep and every legal (column, box) of the seat to move, best first.
 
     Valued exactly as the expert CPU decides (`Bot.keep_options` and the same placement
@@ -297,6 +304,10 @@ def estimated_hints(state: GameState) -> list[Hint]:
     column's multiplier. `value` is the estimated points still to come (the card's current
     estimate plus the option's gain), `loss` the difference to the best option. Equal values
     list boxes (columns left to right, card order) before keeps (largest first).
+
+    `explain` (as `hints_for`'s; rules the exact solver handles): each hint gets its `parts`
+    per column ("3:yahtzee": the same estimate split by the one-column breakdowns,
+    `column_breakdown`) and, for a keep, its `chances` per (column, box).
 
     Raises:
         ValueError: no dice rolled, or the game is over.
@@ -316,6 +327,7 @@ def estimated_hints(state: GameState) -> list[Hint]:
     for index, column_boxes in enumerate(boxes):
         mask, up, armed = h.column_key(column_boxes, rt.params)
         base += rules.column_multipliers[index] * h.state_value(values, mask, up, armed)
+    split = _card_breakdown(state, values, explain)
     raw: list[tuple[float, int, Hint]] = []
     cols, box_ids, _, option_values = h.card_placements(
         rules, boxes, tuple(sorted(dice)), False, values
@@ -324,12 +336,28 @@ def estimated_hints(state: GameState) -> list[Hint]:
         value = base + float(option_values[i])
         box = rules.boxes[int(box_ids[i])]
         column = int(cols[i]) if rules.columns > 1 else None  # one column: none to name
-        hint = Hint(None, box, value, column=column, estimate=True)
+        parts = None
+        if split is not None:
+            parts = tuple(split.placements[(int(cols[i]), int(box_ids[i]))][0].items())
+        hint = Hint(None, box, value, column=column, estimate=True, parts=parts)
         raw.append((value, len(raw), hint))
     if state.rolls_left > 0:
         for keep, gain in bot.keep_options(rules, card, dice, state.rolls_left):
             kept = tuple(keep)
-            hint = Hint(kept, None, base + gain, estimate=True, hold=_holds(state, kept))
+            parts, chances = None, None
+            if split is not None:
+                named, odds, _value = split.keeps[kept]
+                parts = tuple(named.items())
+                chances = tuple(sorted(odds.items(), key=lambda item: -item[1]))
+            hint = Hint(
+                kept,
+                None,
+                base + gain,
+                estimate=True,
+                hold=_holds(state, kept),
+                parts=parts,
+                chances=chances,
+            )
             raw.append((base + gain, len(raw), hint))
     raw.sort(key=lambda item: (-round(item[0], 9), item[1]))
     best = raw[0][0]
@@ -342,6 +370,33 @@ def estimated_hints(state: GameState) -> list[Hint]:
             hint.column,
             hint.estimate,
             hint.hold,
+            hint.parts,
+            hint.chances,
         )
         for value, _, hint in raw
     ]
+
+
+def _card_breakdown(state: GameState, values: object, explain: bool | None) -> CardBreakdown | None:
+    """The per-column split of the estimates (`column_breakdown`), when asked for and the
+    one-column breakdown is at hand (or `explain` is True: computed now); None otherwise."""
+    rules = state.rules
+    if explain is False or rules.columns == 1:
+        return None
+    from fivedice.strategy.breakdown import breakdown_for
+    from fivedice.strategy.cache import load_or_solve
+    from fivedice.strategy.column_breakdown import card_breakdown
+
+    table = load_or_solve(rules.replace(column_multipliers=(1,)))
+    breakdown = breakdown_for(table, wait=bool(explain))
+    if breakdown is None:
+        return None
+    assert state.dice is not None
+    return card_breakdown(
+        breakdown,
+        values,  # type: ignore[arg-type]
+        rules,
+        state.cards[state.current_seat],
+        state.dice,
+        state.rolls_left,
+    )

@@ -127,7 +127,8 @@ class Decision:
         exact: False when the values are estimates (several columns).
         reasons: what made the best option better than the chosen one, component by
             component (`Hint.reasons`: a box's key or a bonus, signed expected points); ()
-            for a best choice, or without breakdowns (several columns, or not at hand).
+            for a best choice, or without breakdowns (not at hand; several columns: keyed
+            by column, "3:yahtzee", splitting the estimates).
     """
 
     seat: int
@@ -341,11 +342,13 @@ def review_game(
         game_id: the saved game's id, for the report.
         status: the game's status, for the report.
         estimate_options: values the options of a several-column state (the service's
-            several-column hint); needed only for several columns.
+            several-column hint, with its per-column reasons when it gives them); needed
+            only for several columns.
         win_chances: every seat's chance of winning from a state; asked at the start and
             after every turn, for the curve points (None: the points have no chances).
         explain: give one-column decisions their reasons (`Decision.reasons`): True
-            computes the breakdown if needed, None only if it is at hand, False never.
+            computes the breakdown if needed, None only if it is at hand, False never
+            (several columns: `estimate_options` decides).
 
     Raises:
         ReviewError: the replay is empty, a several-column game has no `estimate_options`,

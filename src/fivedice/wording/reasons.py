@@ -8,6 +8,10 @@ strategy layer's (`Hint.reasons`); this module only words them:
     keep 2 3 4 rather than keep 6 6: +6.2 in Small straight, +4.1 in Large straight;
     −3.0 in Sixes, −2.1 in Upper bonus
     Chances this turn: Small straight 52%, Large straight 31%
+
+Under several columns the numbers split the coach's estimates (`Hint.estimate`) per column,
+keyed "3:yahtzee" (`fivedice.strategy.column_breakdown`): the words name the column ("+4.2 in
+Yahtzee (column 3)") and say that they are estimated.
 """
 
 from __future__ import annotations
@@ -25,29 +29,48 @@ if TYPE_CHECKING:
     from fivedice.strategy.hints import Hint, Reason
 
 __all__ = [
-    "NO_EXACT_BREAKDOWN",
+    "ESTIMATED",
+    "NO_BREAKDOWN",
     "REASONS_PREPARED",
+    "WHY_ESTIMATED",
     "chance_text",
     "component_name",
     "difference_lines",
+    "has_no_breakdown",
     "reason_text",
     "why_lines",
     "why_short",
     "why_text",
 ]
 
-NO_EXACT_BREAKDOWN = N_(
-    "no exact breakdown with several columns: the coach's values there are estimates"
-)
-"""Said instead of reasons where there is no exact breakdown (several columns)."""
+NO_BREAKDOWN = N_("no breakdown for these rules: the coach's values here are estimates")
+"""Said instead of reasons where the estimates have no breakdown at all (Maxi Yatzy's saved
+rolls: its CPU's values are not the solver's)."""
+IN_COLUMN = N_("{component} (column {column})")
+"""A component of one column of several: "Yahtzee (column 3)"."""
+ESTIMATED = N_("{text} (estimated)")
+"""A line of reasons that splits an estimate (several columns)."""
+WHY_ESTIMATED = N_("Why (estimated): {reasons}")
+"""`why_short` for an estimate."""
 REASONS_PREPARED = N_("the reasons are being prepared; ask again in a moment")
 """Said by a page that does not wait for the breakdown of new rules."""
 CHANCES = 3
 """How many boxes a chance line names (the likeliest)."""
 
 
+def has_no_breakdown(rules: RuleSet) -> bool:
+    """Whether the coach's values under these rules have no breakdown at all: the rules the
+    solver does not handle (saved rolls, Maxi Yatzy: `strategy.limits.is_supported`), whose
+    CPU values are rules of thumb."""
+    return bool(rules.saved_rolls)
+
+
 def component_name(rules: RuleSet, key: str) -> str:
-    """A breakdown's component in words: a box's name, "Upper bonus" or "Yahtzee bonus"."""
+    """A breakdown's component in words: a box's name, "Upper bonus" or "Yahtzee bonus";
+    with its column where there are several ("3:yahtzee": "Yahtzee (column 3)")."""
+    column, colon, rest = key.partition(":")
+    if colon:
+        return _(IN_COLUMN).format(component=component_name(rules, rest), column=column)
     if key in CARD_LABELS:
         return card_label(key)
     return box_name(rules.box(key))
@@ -86,10 +109,17 @@ def why_text(rules: RuleSet, better: Hint, other: Hint) -> str | None:
         "other": choice_text(other.keep, other.category, other.column),
     }
     if not items:
-        return _("{better} rather than {other}: about the same in every box").format(**names)
-    return _("{better} rather than {other}: {reasons}").format(
-        **names, reasons=reason_text(rules, items)
-    )
+        line = _("{better} rather than {other}: about the same in every box").format(**names)
+    else:
+        line = _("{better} rather than {other}: {reasons}").format(
+            **names, reasons=reason_text(rules, items)
+        )
+    return _estimated(line, better)
+
+
+def _estimated(text: str, hint: Hint) -> str:
+    """`text`, said to be estimated when the hint is an estimate."""
+    return _(ESTIMATED).format(text=text) if hint.estimate else text
 
 
 def chance_text(rules: RuleSet, hint: Hint, limit: int = CHANCES) -> str | None:
@@ -101,7 +131,8 @@ def chance_text(rules: RuleSet, hint: Hint, limit: int = CHANCES) -> str | None:
         _("{box} {chance}").format(box=component_name(rules, key), chance=formats.percent(chance))
         for key, chance in hint.chances[:limit]
     ]
-    return _("Chances this turn: {chances}").format(chances=_(", ").join(items))
+    line = _("Chances this turn: {chances}").format(chances=_(", ").join(items))
+    return _estimated(line, hint)
 
 
 def why_short(rules: RuleSet, options: Sequence[Hint]) -> str | None:
@@ -113,6 +144,8 @@ def why_short(rules: RuleSet, options: Sequence[Hint]) -> str | None:
     items = options[0].reasons(options[1])
     if not items:
         return None
+    if options[0].estimate:
+        return _(WHY_ESTIMATED).format(reasons=reason_text(rules, items))
     return _("Why: {reasons}").format(reasons=reason_text(rules, items))
 
 
@@ -128,13 +161,14 @@ def difference_lines(rules: RuleSet, better: Hint, other: Hint, every: bool = Fa
 
 def why_lines(rules: RuleSet, options: Sequence[Hint], chosen: Hint | None = None) -> list[str]:
     """The reasons at a decision: the best option against `chosen` (default: the next best),
-    then the best option's chances this turn. Empty when there is nothing to compare, or no
-    exact breakdown (several columns say so)."""
+    then the best option's chances this turn (estimated ones say so). Empty when there is
+    nothing to compare or the breakdown is not at hand; estimates without any breakdown (Maxi
+    Yatzy) say so."""
     if not options:
         return []
     best = options[0]
-    if best.estimate:
-        return [_(NO_EXACT_BREAKDOWN)]
+    if best.parts is None and has_no_breakdown(rules):
+        return [_(NO_BREAKDOWN)]
     other = chosen if chosen is not None else (options[1] if len(options) > 1 else None)
     lines = []
     if other is not None and other is not best:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
-from fivedice.wording.reasons import reason_text
+from fivedice.wording.reasons import WHY_ESTIMATED, reason_text
 from fivedice.wording.rules import rules_title
 from fivedice.wording.text import box_name, list_text
 
@@ -409,9 +409,12 @@ def _round_ticks(top: float) -> list[int]:
 
 def decision_why(decision: Decision, rules: RuleSet) -> str | None:
     """Why the best option beat the one chosen, box by box ("Why: +3.1 in Sixes; −1.2 in
-    Chance"); None for a best choice or a decision without reasons (estimates)."""
+    Chance"; several columns: "Why (estimated): +4.2 in Yahtzee (column 3)"); None for a
+    best choice or a decision without reasons (not at hand, or Maxi Yatzy)."""
     if decision.is_optimal or not decision.reasons:
         return None
+    if not decision.exact:
+        return _(WHY_ESTIMATED).format(reasons=reason_text(rules, decision.reasons))
     return _("Why: {reasons}").format(reasons=reason_text(rules, decision.reasons))
 
 

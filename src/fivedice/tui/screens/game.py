@@ -57,7 +57,13 @@ from fivedice.tui.widgets.move_log import (
 )
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
-from fivedice.wording.reasons import chance_text, difference_lines, why_lines, why_short
+from fivedice.wording.reasons import (
+    ESTIMATED,
+    chance_text,
+    difference_lines,
+    why_lines,
+    why_short,
+)
 from fivedice.wording.text import box_name, choice_text, error_text, hold_text
 
 if TYPE_CHECKING:
@@ -924,17 +930,17 @@ class GameScreen(Screen[None]):
             return
         best, other = options[0], options[1]
         differences = difference_lines(state.rules, best, other)
-        if best.estimate or not differences:
+        if best.parts is None or not differences:
             lines = why_lines(state.rules, options)
             if lines:
                 self.query_one("#hint", Static).update("\n".join(lines))
             return
-        text = Text(
-            _("{better} rather than {other}:").format(
-                better=advice_text(best, state), other=advice_text(other, state)
-            ),
-            style="bold",
+        title = _("{better} rather than {other}:").format(
+            better=advice_text(best, state), other=advice_text(other, state)
         )
+        if best.estimate:  # several columns: the split of an estimate
+            title = _(ESTIMATED).format(text=title)
+        text = Text(title, style="bold")
         for line in differences:
             text.append("\n" + line)
         chances = chance_text(state.rules, best)

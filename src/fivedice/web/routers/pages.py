@@ -58,7 +58,12 @@ from fivedice.web.hub import (
 from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
-from fivedice.wording.reasons import REASONS_PREPARED, difference_lines, why_lines
+from fivedice.wording.reasons import (
+    REASONS_PREPARED,
+    difference_lines,
+    has_no_breakdown,
+    why_lines,
+)
 from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
     box_name,
@@ -293,7 +298,7 @@ def board_context(
             # The reasons: one line (the best against the next) and its chances; the
             # differences box by box on request (a <details>).
             hint_why = in_language(visitor.language, why_lines, state.rules, hints)
-            if hints and hints[0].parts is None and not hints[0].estimate:
+            if hints and hints[0].parts is None and not has_no_breakdown(state.rules):
                 hint_why = [gettext(REASONS_PREPARED)]  # the breakdown is being prepared
             if len(hints) > 1:
                 hint_more = in_language(
