@@ -8,7 +8,9 @@ first call that needs it (`solve`, `advise`, `simulate`), so `import fivedice` s
 `advise` answers a query in a few microseconds: the engine writes every option's code, value and
 loss into one small array, and the `Advice` it returns builds an `AdviceOption` only when one is
 read (indexing, iterating, `best`), so a caller that wants the best move pays for one option,
-not for the twenty-odd a position has.
+not for the twenty-odd a position has. The engine keeps the turn values of the states asked
+about last (`strategy.turn_cache`), so another question on the same card (other dice, fewer
+rolls left) skips the turn's expectimax.
 """
 
 from __future__ import annotations
@@ -124,31 +126,25 @@ class Advice(Sequence[AdviceOption]):
     when read; the engine's result stays in one small array until then.
     """
 
-    __slots__ = ("_box_key_of", "_count", "_data", "_keep_of", "_options")
+    # `advise` makes one without `__init__` (`_advice`): a query's Python is a good part of
+    # its time. `_options` stays unset until every option is built.
+    __slots__ = ("_data", "_engine", "_head", "_options")
 
     _data: npt.NDArray[np.float64]
-    _count: int
-    _keep_of: Sequence[tuple[int, ...] | None]
-    _box_key_of: Sequence[str | None]
-    _options: tuple[AdviceOption, ...] | None
+    _head: tuple[int, int, float]
+    _engine: Any
+    _options: tuple[AdviceOption, ...]
 
-    def __init__(
-        self,
-        data: npt.NDArray[np.float64],
-        count: int,
-        keep_of: Sequence[tuple[int, ...] | None],
-        box_key_of: Sequence[str | None],
-    ) -> None:
-        """Wraps an engine result: `count` (code, value, loss) triples in `data`, and what
-        each code keeps or scores (`strategy.advisor.query`)."""
+    def __init__(self, data: npt.NDArray[np.float64], head: tuple[int, int, float], engine: Any):
+        """Wraps an engine result (`strategy.turn_cache.query`): (code, value, loss) triples in
+        `data`, their number and the best one's code and value in `head`, and the engine whose
+        `keep_of[code]` and `box_key_of[code]` say what each code keeps or scores."""
         self._data = data
-        self._count = count
-        self._keep_of = keep_of
-        self._box_key_of = box_key_of
-        self._options = None
+        self._head = head
+        self._engine = engine
 
     def __len__(self) -> int:
-        return self._count
+        return self._head[0]
 
     @overload
     def __getitem__(self, index: int) -> AdviceOption: ...
@@ -157,16 +153,19 @@ class Advice(Sequence[AdviceOption]):
     def __getitem__(self, index: slice) -> Sequence[AdviceOption]: ...
 
     def __getitem__(self, index: int | slice) -> AdviceOption | Sequence[AdviceOption]:
-        if self._options is not None or isinstance(index, slice):
+        if isinstance(index, slice) or hasattr(self, "_options"):
             return self._all()[index]
-        count = self._count
+        count = self._head[0]
         if index < 0:
             index += count
         if not 0 <= index < count:
             raise IndexError("advice index out of range")
         code, value, loss = self._data[3 * index : 3 * index + 3].tolist()
         code = int(code)
-        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
+        engine = self._engine
+        return _new_option(
+            AdviceOption, (engine.keep_of[code], engine.box_key_of[code], value, loss)
+        )
 
     def __iter__(self) -> Iterator[AdviceOption]:
         return iter(self._all())
@@ -177,26 +176,31 @@ class Advice(Sequence[AdviceOption]):
     @property
     def best(self) -> AdviceOption:
         """The best option (the first; a decision point always has one)."""
-        if self._options is not None:
-            return self._options[0]
-        code, value, loss = self._data[:3].tolist()  # as `self[0]`, without its checks
-        code = int(code)
-        return _new_option(AdviceOption, (self._keep_of[code], self._box_key_of[code], value, loss))
+        _, code, value = self._head  # as `self[0]`, without reading the array (its loss is 0)
+        engine = self._engine
+        return _new_option(
+            AdviceOption, (engine.keep_of[code], engine.box_key_of[code], value, 0.0)
+        )
 
     def to_dict(self) -> dict[str, object]:
         """The advice as `fivedice advise --json` prints it: {"options": [...]}."""
         return {"options": [option.to_dict() for option in self._all()]}
 
     def _all(self) -> tuple[AdviceOption, ...]:
-        options = self._options
-        if options is None:
-            flat = iter(self._data[: 3 * self._count].tolist())
-            keep_of, box_key_of = self._keep_of, self._box_key_of
-            options = self._options = tuple(
-                _new_option(AdviceOption, (keep_of[code], box_key_of[code], value, loss))
-                for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
-            )
+        try:
+            return self._options
+        except AttributeError:
+            pass
+        flat = iter(self._data[: 3 * self._head[0]].tolist())
+        keep_of, box_key_of = self._engine.keep_of, self._engine.box_key_of
+        options = self._options = tuple(
+            _new_option(AdviceOption, (keep_of[code], box_key_of[code], value, loss))
+            for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
+        )
         return options
+
+
+_advice = object.__new__  # an Advice without its `__init__` (see `advise`)
 
 
 # The last rules asked about and their table: a query with the same RuleSet object skips even
@@ -205,16 +209,22 @@ _last: tuple[RuleSet, StrategyTable] | None = None
 _tables: dict[RuleSet, StrategyTable] = {}
 _KEPT_TABLES = 4  # tables `advise` keeps in memory for rules given as a RuleSet (8 MB each)
 _tables_lock = threading.Lock()
-# The advisor's query, bound on the first `advise` (importing it loads numba).
-_query: Callable[[StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]] | None
+# The engine's query (`strategy.turn_cache`: each state's turn values kept), bound on the first
+# `advise` (importing it loads numba).
+_query: (
+    Callable[
+        [StrategyTable, Column | None, Sequence[int], int], tuple[Any, tuple[int, int, float], Any]
+    ]
+    | None
+)
 _query = None
 
 
 def _bind_engine() -> Callable[
-    [StrategyTable, Column | None, Sequence[int], int], tuple[Any, int, Any]
+    [StrategyTable, Column | None, Sequence[int], int], tuple[Any, tuple[int, int, float], Any]
 ]:
     global _query
-    from fivedice.strategy.advisor import query
+    from fivedice.strategy.turn_cache import query
 
     _query = query
     return query
@@ -249,8 +259,11 @@ def advise(
         if not isinstance(card, Mapping):
             raise TypeError(f"card must be a Card, a dict of box scores or None, not {card!r}")
         card = Column.from_dict(table.rules, card)
-    data, count, engine = (_query or _bind_engine())(table, card, dice, rolls_left)
-    return Advice(data, count, engine.keep_of, engine.box_key_of)
+    advice = _advice(Advice)  # as Advice(*query(...)), without the call's frame
+    advice._data, advice._head, advice._engine = (_query or _bind_engine())(
+        table, card, dice, rolls_left
+    )
+    return advice
 
 
 def _table(rules: RuleSet | StrategyTable) -> StrategyTable:
