@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test test-fast lint typecheck pytest clean system-deps
+.PHONY: install dev play test test-fast test-cluster lint typecheck pytest clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,14 @@ PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
 # started (and stopped, also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal
+	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal -m "not cluster"
+
+# The fault drill across hosts (tests/cluster/: network namespaces, HAProxy, PostgreSQL;
+# root needed, ~90 s). Kept out of `make test` until it has run clean many times: it met a
+# CPU game that never moved again after a PostgreSQL restart (the lease statements are now
+# bounded) and once a drill that did not end.
+test-cluster: dev
+	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -p no:cacheprovider -m cluster tests/cluster
 
 # The inner loop: every test but the slow kinds (marked in tests/conftest.py): real browsers,
 # tests that start processes or servers of their own, PostgreSQL, solved strategy tables,

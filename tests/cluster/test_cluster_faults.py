@@ -19,7 +19,7 @@ from tests.cluster.harness import (
     unavailable_reason,
 )
 
-pytestmark = [pytest.mark.processes, pytest.mark.postgres]
+pytestmark = [pytest.mark.processes, pytest.mark.postgres, pytest.mark.cluster]
 
 STREAM_BACK_SECONDS = 3.0
 CPU_MOVING_SECONDS = 5.0

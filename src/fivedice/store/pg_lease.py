@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
+STATEMENT_SECONDS = 5.0
+"""How long one lease statement (with its connecting) may take. Every CPU task of the worker
+shares the one connection, one statement at a time: a statement stuck on a connection the
+database lost (a restart) would otherwise hold every other game's lease behind it for good.
+Past it the connection is dropped and opened again on the next call."""
 _TRY_LOCK = "SELECT pg_try_advisory_lock(%s, %s)"
 _UNLOCK = "SELECT pg_advisory_unlock(%s, %s)"
 
@@ -69,17 +74,24 @@ class GameLease:
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:  # (one connection: one statement at a time)
-            if self._connection is None or self._connection.closed:
-                # Named, so an operator (and the tests) can see which process drives a game.
-                self._connection = await connect(
-                    self.store, application_name=f"fivedice-cpu-{os.getpid()}"
-                )
-            cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
-            row = await cursor.fetchone()
+            try:
+                async with asyncio.timeout(STATEMENT_SECONDS):
+                    if self._connection is None or self._connection.closed:
+                        # Named, so an operator (and the tests) can see which process drives
+                        # a game.
+                        self._connection = await connect(
+                            self.store, application_name=f"fivedice-cpu-{os.getpid()}"
+                        )
+                    cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
+                    row = await cursor.fetchone()
+            except TimeoutError:
+                await self._drop()
+                raise
         return row[0] if row else None
 
     async def _drop(self) -> None:
         connection, self._connection = self._connection, None
         if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.close()
+            with contextlib.suppress(Exception):  # (bounded: it may be stuck itself)
+                async with asyncio.timeout(STATEMENT_SECONDS):
+                    await connection.close()
