@@ -221,3 +221,31 @@ def test_every_watcher_of_a_game_hears_an_action_with_at_most_one_read_of_the_ga
         )
     assert versions == [game["version"] + 1] * ROOM_WATCHERS
     assert reads_for_the_roll <= 1
+
+
+def test_a_change_the_stream_has_sent_does_not_wake_it(service):
+    """A worker hears its own writes again through PostgreSQL: a version the stream sent
+    already must not wake it, while a newer version, a status change and a reconnected
+    listener still do."""
+    from fivedice.web.live import REMOTE, UNKNOWN, Live
+
+    async def scenario() -> None:
+        live = Live(service.store)
+        live.start(asyncio.get_running_loop())
+        sub = live.subscribe((Topic.GAME, 5))
+        sub.sent_version = 3
+        for version in (2, 3):  # (older and the same: heard back, sent already)
+            live._announce(Topic.GAME, 5, version, origin=REMOTE)
+            assert not sub.wake.is_set() and sub.changed_at is None
+        live._announce(Topic.GAME, 5, 4, origin=REMOTE)
+        assert sub.wake.is_set() and await sub.wait(0) == 4
+        live._announce(Topic.ENDED, 5, 3)  # (same version, new status: the database says)
+        assert await sub.wait(0) is None
+        live._missed()
+        assert sub.wake.is_set() and sub.known == UNKNOWN
+        fresh = live.subscribe((Topic.GAME, 5))  # (nothing sent yet: every change wakes it)
+        live._announce(Topic.GAME, 5, 1, origin=REMOTE)
+        assert fresh.wake.is_set() and await fresh.wait(0) == 1
+        live.stop()
+
+    asyncio.run(scenario())

@@ -66,12 +66,18 @@ class Subscription:
     # and where ("local", "remote"): the push delay of web/metrics.py.
     changed_at: float | None = None
     origin: str = LOCAL
+    # The newest version the stream has sent (or the client had when it came): a change
+    # announced at or below it does not wake the stream, which would only find it sent.
+    # Most such announcements are this worker's own writes, heard again through PostgreSQL
+    # (every listener hears every notice); each wasted wake-up cost the stream a task step,
+    # a new heartbeat timer and the metrics' bookkeeping.
+    sent_version: int | None = None
 
     def sent(self, events: int) -> None:
         """`events` were written to the stream: counted, with the delay since the change."""
-        PUSHES.labels(self.watched[0].name.lower()).inc(events)
+        _pushes(self.watched).inc(events)
         if self.changed_at is not None:
-            PUSH_DELAY.labels(self.origin).observe(time.monotonic() - self.changed_at)
+            _delay(self.origin).observe(time.monotonic() - self.changed_at)
             self.changed_at = None
 
     async def wait(self, timeout: float | None = None) -> int | None:
@@ -188,6 +194,28 @@ class SharedReads:
         while len(self._kept) > SHARED_KEPT:
             self._kept.popitem(last=False)
         return found
+
+
+_PUSH_COUNTERS: dict[Topic, Any] = {}
+_DELAY_HISTOGRAMS: dict[str, Any] = {}
+
+
+def _pushes(watched: Watched) -> Any:
+    """The push counter of a stream's topic: `labels()` looked up once per worker, not for
+    every push (it takes a lock and checks the labels each time)."""
+    topic = watched[0]
+    counter = _PUSH_COUNTERS.get(topic)
+    if counter is None:
+        counter = _PUSH_COUNTERS[topic] = PUSHES.labels(topic.name.lower())
+    return counter
+
+
+def _delay(origin: str) -> Any:
+    """The push-delay histogram of a change's origin (likewise looked up once)."""
+    histogram = _DELAY_HISTOGRAMS.get(origin)
+    if histogram is None:
+        histogram = _DELAY_HISTOGRAMS[origin] = PUSH_DELAY.labels(origin)
+    return histogram
 
 
 def _retrieved(task: asyncio.Task[Now]) -> None:
@@ -308,6 +336,8 @@ class Live:
                 sub.wake.set()
             return
         for sub in list(self._subs.get((topic, ident), ())):
+            if sub.sent_version is not None and version <= sub.sent_version:
+                continue  # sent already (see `Subscription.sent_version`)
             if version > sub.known:  # (UNKNOWN stays: the database decides)
                 sub.known = version
             _stamp(sub, at, origin)

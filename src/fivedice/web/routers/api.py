@@ -624,6 +624,8 @@ class EventStream(Response):
             if self._resumed:
                 await send({"type": "http.response.body", "body": RESUMED, "more_body": True})
             batch, last, ident = self._first, self._after, sub.watched[1]
+            if not batch:  # (the client has the game now; else: set once the batch is sent)
+                sub.sent_version = last
             quiet_since = loop.time()
             first = True
             while not sub.closed:
@@ -631,6 +633,7 @@ class EventStream(Response):
                     body = _encoded(batch)
                     await send({"type": "http.response.body", "body": body, "more_body": True})
                     last, quiet_since = batch[-1][0], loop.time()
+                    sub.sent_version = last
                     if not first:
                         sub.sent(len(batch))  # (pushes: the first batch is what was asked)
                 first = False
