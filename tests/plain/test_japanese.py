@@ -19,7 +19,7 @@ COMMAND_WORDS = {
     # Typed by the player (they are the same in every language) and named in the help.
     "roll", "hold", "release", "score", "hint", "undo", "help", "show", "rules", "quit",
     "r", "h", "rel", "s", "q", "y", "N", "chance", "full_house", "all", "fair", "z", "v", "u",
-    "why", "w",
+    "why", "w", "goal", "beat", "off",
     # The command that resumes a saved game, and the CPU seats' name.
     "fivedice", "play", "plain", "resume", "CPU",
 }  # fmt: skip

@@ -66,7 +66,18 @@ HELP_TEXTS = (
     ),
     N_("Solve a rule set: the optimal expected score (the table is cached for later use)."),
     N_("Solve again; neither read nor write the cache."),
-    N_("Every option for the dice with its expected points to come, best first."),
+    N_(
+        "Every option for the dice with its expected points to come, best first (with\n"
+        "--target: with its chance of reaching the goal)."
+    ),
+    N_(
+        "A goal: the final total to reach (300) or 'beat 245'; the options are then ranked by "
+        "their chance of reaching it."
+    ),
+    N_(
+        "Judge each decision also by its chance of reaching the score that would have won (the "
+        "best other total + 1; solo: the high score to beat)."
+    ),
     N_("The five dice, e.g. 11666."),
     N_("Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1."),
     N_("Plays many solitaire games of CPU players and reports their scores."),
