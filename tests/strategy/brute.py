@@ -119,3 +119,71 @@ class BruteMoments:
                 )
             levels.append(level)
         return levels
+
+
+class BruteThresholds:
+    """The best chance that the points still to come reach each target 0 … top (a vector per
+    position: each target's own best policy), computed on the core's API like `BruteForce`."""
+
+    def __init__(self, rules: RuleSet, top: int) -> None:
+        import numpy as np
+
+        self.rules = rules
+        self.top = top
+        self._np = np
+        self._memo: dict[Column, object] = {}
+        self._turns: dict[Column, list[dict[Roll, object]]] = {}
+
+    def shifted(self, chances: object, points: int) -> object:
+        """The chances after `points` more: target t needs t - points (met when ≤ 0)."""
+        np = self._np
+        return np.concatenate((np.ones(points), chances))[: self.top + 1]  # type: ignore[arg-type]
+
+    def start(self, column: Column) -> object:
+        """chance[t] at the start of a turn."""
+        np = self._np
+        if column.is_complete:
+            done = np.zeros(self.top + 1)
+            done[0] = 1.0
+            return done
+        if column not in self._memo:
+            last = self.rolls(column)[-1]
+            self._memo[column] = sum(p * last[roll] for roll, p in _FIRST_ROLL)  # type: ignore[operator]
+        return self._memo[column]
+
+    def box_chances(self, column: Column, roll: Roll) -> dict[str, object]:
+        """Each legal box: the chances after scoring the roll there."""
+        return {
+            p.category.key: self.shifted(
+                self.start(column.fill(self.rules, p.category, roll)), p.points
+            )
+            for p in column.placements(self.rules, roll)
+        }
+
+    def keep_chances(self, column: Column, keep: Roll, rolls_left: int) -> object:
+        """Keep `keep`, re-roll the rest, go on with rolls_left - 1 left."""
+        after = self.rolls(column)[rolls_left - 1]
+        return sum(p * after[roll] for roll, p in _outcomes(keep))  # type: ignore[operator]
+
+    def rolls(self, column: Column) -> list[dict[Roll, object]]:
+        """Per rolls left: the chances holding each roll (each target's best play)."""
+        np = self._np
+        if column not in self._turns:
+            levels = [
+                {roll: np.max(list(self.box_chances(column, roll).values()), axis=0)
+                 for roll in ALL_ROLLS}
+            ]  # fmt: skip
+            for _ in range(1, self.rules.rolls_per_turn):
+                previous = levels[-1]
+                keeps = {
+                    keep: sum(p * previous[roll] for roll, p in _outcomes(keep))
+                    for keep in ALL_KEEPS
+                }
+                levels.append(
+                    {
+                        roll: np.max([keeps[k] for k in _sub_keeps(roll)], axis=0)
+                        for roll in ALL_ROLLS
+                    }
+                )
+            self._turns[column] = levels
+        return self._turns[column]

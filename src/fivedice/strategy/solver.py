@@ -351,7 +351,7 @@ def solve_arrays(
 
 
 def _fill_copies(
-    table: npt.NDArray[np.float64],
+    table: npt.NDArray[Any],
     masks: IntArray,
     armeds: IntArray,
     copy_masks: IntArray,
@@ -364,7 +364,8 @@ def _fill_copies(
     bonus flag cannot matter from its unarmed one.
 
     Args:
-        table: indexed [mask, upper total, armed, ...].
+        table: indexed [mask, upper total, armed, ...] (values, moments, or rows of a
+            threshold table).
         yahtzee: the Yahtzee box's bit when the extra-Yahtzee bonus exists, else None (then
             the flag never matters).
     """

@@ -1,0 +1,93 @@
+"""Threshold tables: the best chance of reaching every target, against an exhaustive
+computation on the core's API (each target's own best policy), and their shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS
+from fivedice.core.rules import find_ruleset
+from fivedice.strategy import solver as s
+from fivedice.strategy.thresholds import TargetTooHigh, ThresholdTable, compute_thresholds
+from tests.strategy.brute import BruteThresholds
+from tests.strategy.support import column_with_open_boxes
+
+CLASSIC = find_ruleset("classic")
+TOP = 90
+
+
+@pytest.fixture(scope="module")
+def late_classic() -> ThresholdTable:
+    """Classic states with at most three boxes open, targets up to TOP."""
+    return compute_thresholds(CLASSIC, TOP, min_filled=10)
+
+
+CASES = [
+    (("sixes", "full_house"), {"fives": 10}),  # the upper bonus hangs on the sixes
+    (("fours", "chance", "large_straight"), {"threes": 6}),  # jokers, the extra bonus armed
+    (("ones", "yahtzee"), {"sixes": 24}),  # the Yahtzee box open: arming the bonus
+    (("ones", "twos", "yahtzee"), {"yahtzee": 0}),  # a scratched Yahtzee: jokers, no bonus
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("open_boxes", "scores"), CASES)
+def test_chances_match_an_exhaustive_computation(
+    late_classic: ThresholdTable, open_boxes: tuple[str, ...], scores: dict[str, int]
+) -> None:
+    column = column_with_open_boxes(CLASSIC, open_boxes, **scores)
+    brute = BruteThresholds(CLASSIC, TOP)
+    mask, up, armed = s.column_state(CLASSIC, column)
+    expected = np.asarray(brute.start(column))
+    got = late_classic.state_chances(mask, up, armed)
+    np.testing.assert_allclose(got, expected, atol=2e-6)
+    # A real spread of chances, not a degenerate case.
+    assert expected[0] == pytest.approx(1.0)
+    assert ((expected > 0.05) & (expected < 0.95)).sum() >= 10
+    # Within the turn, for a few targets: every roll and keep with every number of rolls left,
+    # and every legal box of a few rolls.
+    levels = brute.rolls(column)
+    for need in (1, 17, 33, 60):
+        turn = late_classic.turn(mask, up, armed, need, CLASSIC.rolls_per_turn)
+        assert turn.start == pytest.approx(expected[need], abs=2e-6)
+        for left, level in enumerate(levels):
+            want = np.array([level[roll][need] for roll in ALL_ROLLS])  # type: ignore[index]
+            np.testing.assert_allclose(turn.roll_chances[left], want, atol=2e-6)
+        for left in range(1, CLASSIC.rolls_per_turn):
+            for keep in ALL_KEEPS[::37]:
+                want_keep = brute.keep_chances(column, keep, left)[need]  # type: ignore[index]
+                got_keep = turn.keep_chances[left, s.KEEP_INDEX[keep]]
+                assert got_keep == pytest.approx(want_keep, abs=2e-6)
+        for roll in ALL_ROLLS[::25]:
+            boxes = dict(late_classic.box_chances(mask, up, armed, s.ROLL_INDEX[roll], need))
+            want_boxes = brute.box_chances(column, roll)
+            assert {CLASSIC.boxes[b].key for b in boxes} == set(want_boxes)
+            for b, chance in boxes.items():
+                want_box = want_boxes[CLASSIC.boxes[b].key][need]  # type: ignore[index]
+                assert chance == pytest.approx(want_box, abs=2e-6)
+
+
+@pytest.mark.slow
+def test_chances_fall_with_the_target_and_beat_the_expected_value_policy(
+    late_classic: ThresholdTable,
+) -> None:
+    rows = late_classic.chances[1:]
+    computed = rows[~np.isnan(rows[:, 0])]
+    assert computed.shape[0] > 1000
+    assert (computed[:, 0] == 1.0).all()
+    assert (np.diff(computed, axis=1) <= 1e-7).all()
+    assert (computed >= 0.0).all() and (computed <= 1.0 + 1e-6).all()
+
+
+@pytest.mark.slow
+def test_targets_out_of_range_are_refused(late_classic: ThresholdTable) -> None:
+    column = column_with_open_boxes(CLASSIC, ("chance",), yahtzee=0)  # no extra bonus
+    mask, up, armed = s.column_state(CLASSIC, column)
+    assert late_classic.chance(mask, up, armed, 0) == 1.0
+    assert late_classic.chance(mask, up, armed, -5) == 1.0
+    assert late_classic.chance(mask, up, armed, 31) == 0.0  # chance scores at most 30
+    with pytest.raises(TargetTooHigh):
+        late_classic.chance(mask, up, armed, TOP + 1)
+    with pytest.raises(ValueError, match="at least 10"):
+        late_classic.chance(0, 0, False, 5)
