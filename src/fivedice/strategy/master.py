@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -48,6 +49,7 @@ from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
 from fivedice.strategy.playout import game_seeds, next_random
+from fivedice.strategy.thresholds import ThresholdTable
 
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
@@ -66,6 +68,9 @@ FloatArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.integer]
 
 EMPTY_KEEP = s.KEEP_INDEX[()]
+
+QUANTILES = 32
+"""Points at which `threshold_turn` takes the opponent's normal."""
 
 TIE_BREAK = 1e-12
 """Weight of the expected final total in an option's value, to order options of equal chance."""
@@ -184,6 +189,72 @@ def win_turn(
                 total + p, nm, nu, na, opp_mean, opp_sd, opp_pmf, cdf, opp_low, moments, last
             )
             value = w + TIE_BREAK * mean
+            if value > best:
+                best = value
+                best_b = b
+        roll_w[0, r] = best
+        best_box[r] = best_b
+    for n in range(1, roll_w.shape[0]):
+        s._reroll(
+            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
+            s.ADD_FACE, s.REMOVE_FACE,
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def threshold_turn(
+    mask: int,
+    up: int,
+    armed: int,
+    total: int,
+    opp_points: FloatArray,
+    opp_weights: FloatArray,
+    moments: FloatArray,
+    row_of: IntArray,
+    chances: Any,
+    rules: Any,
+    roll_w: FloatArray,
+    keep_w: FloatArray,
+    best_keep: IntArray,
+    best_box: IntArray,
+    running_max: FloatArray,
+    running_arg: IntArray,
+) -> None:
+    """Like `win_turn`, a turn's end valued from the threshold tables instead of normals: with
+    the best opponent's final total O = opp_points[k] with weight opp_weights[k], a box that
+    leaves T points and state s' is worth Σ_k w_k·½·(P*(s', O_k − T + 1) + P*(s', O_k − T)),
+    P*(s', t) the best chance of t points more (`thresholds`; 0 beyond the table's top)."""
+    config, five_face = rules[4], rules[3]
+    top = chances.shape[1] - 1
+    open_boxes = ~mask & 0x1FFF
+    allowed = open_boxes
+    if config[5] != 0 and (open_boxes & 0x3F) != 0:
+        allowed = open_boxes & 0x3F
+    for r in range(252):
+        chosen = allowed
+        if five_face[r] > 0 and (mask >> 11) & 1:
+            chosen, _joker, _extra = s._joker_boxes(
+                five_face[r], open_boxes, allowed, armed, config
+            )
+        best = -1.0e300
+        best_b = -1
+        for b in range(13):
+            if not (chosen >> b) & 1:
+                continue
+            p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
+            row = row_of[nm, nu, na]
+            t = total + p
+            w = 0.0
+            for k in range(opp_points.size):
+                tie = math.floor(opp_points[k] + 0.5) - t  # the nearest whole total
+                both = 0.0
+                for need in (tie, tie + 1):
+                    if need <= 0:
+                        both += 1.0
+                    elif need <= top:
+                        both += chances[row, need]
+                w += opp_weights[k] * 0.5 * both
+            value = w + TIE_BREAK * (t + moments[nm, nu, na, 0])
             if value > best:
                 best = value
                 best_b = b
@@ -489,9 +560,10 @@ def _play_game(
     stats: IntArray,
 ) -> None:
     """One game, seats in turn order 0, 1, …: seat p draws from streams[p] and plays level
-    kinds[p]. `shared` is (values, moments, last, rules, levels, master_from) as
+    kinds[p]. `shared` is (values, moments, last, rules, levels, master_from, row_of,
+    chances, quantiles, threshold_from) as
     `_play_tables` takes them; record, final and stats are indexed by seat."""
-    values, moments, last, rules, levels, master_from = shared
+    values, moments, last, rules, levels, master_from, row_of, chances, quantiles, t_from = shared
     score, joker_score, arms, five_face, config = rules
     seats = streams.shape[0]
     rng = np.empty(1, dtype=np.uint64)
@@ -510,10 +582,24 @@ def _play_game(
             mask, up, armed, total = state[seat, 0], state[seat, 1], state[seat, 2], state[seat, 3]
             if kinds[seat] == 1 and turn >= master_from:
                 opp_mean, opp_sd, opp_pmf, opp_low = _best_opponent(state, seat, moments, last)
-                win_turn(
-                    mask, up, armed, total, opp_mean, opp_sd, opp_pmf, opp_low, moments,
-                    last, rules, roll_v, keep_v, best_keep, best_box, running_max, running_arg,
-                )  # fmt: skip
+                if turn >= t_from:
+                    if opp_pmf.size > 0:
+                        opp_points = np.arange(opp_pmf.size) + float(opp_low)
+                        opp_weights = opp_pmf
+                    else:
+                        opp_points = opp_mean + opp_sd * quantiles
+                        opp_weights = np.full(quantiles.size, 1.0 / quantiles.size)
+                    threshold_turn(
+                        mask, up, armed, total, opp_points, opp_weights, moments, row_of,
+                        chances, rules, roll_v, keep_v, best_keep, best_box, running_max,
+                        running_arg,
+                    )  # fmt: skip
+                else:
+                    win_turn(
+                        mask, up, armed, total, opp_mean, opp_sd, opp_pmf, opp_low, moments,
+                        last, rules, roll_v, keep_v, best_keep, best_box, running_max,
+                        running_arg,
+                    )  # fmt: skip
             else:
                 s._turn(
                     mask, up, armed, values, score, joker_score, arms, five_face, config,
@@ -552,13 +638,20 @@ def _play_tables(
     rules: Any,
     levels: int,
     master_from: int,
+    row_of: IntArray,
+    chances: Any,
+    quantiles: FloatArray,
+    threshold_from: int,
     records: IntArray,
     finals: IntArray,
     stats: IntArray,
 ) -> None:
     for g in prange(streams.shape[0]):
         # Built in the loop: a parallel loop cannot take in a tuple that holds a tuple (rules).
-        shared = (values, moments, last, rules, levels, master_from)
+        shared = (
+            values, moments, last, rules, levels, master_from, row_of, chances, quantiles,
+            threshold_from,
+        )  # fmt: skip
         _play_game(streams[g], kinds[g], shared, records[g], finals[g], stats[g])
 
 
@@ -596,6 +689,9 @@ def play_table(
     seed: int = 0,
     paired: bool = False,
     master_from: int = 0,
+    thresholds: ThresholdTable | None = None,
+    threshold_from: int = 0,
+    quantiles: int = QUANTILES,
 ) -> TableGames:
     """Plays games of 2-8 seats, expert or master in each, one column (see `seatings` for who
     sits where, and the comment above `SEAT_KINDS` for the dice).
@@ -607,6 +703,9 @@ def play_table(
         seed: the dice seed.
         paired: play each set of dice streams once per rotation of the players.
         master_from: master plays like the expert in its first turns, until this turn (0-12).
+        thresholds: the rules' threshold table: from turn `threshold_from` on, master values
+            a turn's end by it (`threshold_turn`; the opponent's normal taken at `quantiles`
+            equally likely points) instead of by normals (`win_turn`).
 
     Raises:
         FivediceError: a player is neither expert nor master, fewer than 2 or more than 8
@@ -633,12 +732,20 @@ def play_table(
     rows = np.arange(games)[:, None]
     seat_kinds[rows, positions] = codes[None, :]
     seat_streams[rows, positions] = streams
+    row_of: IntArray
+    chances: npt.NDArray[np.float32]
+    if thresholds is None:
+        row_of, chances = np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), np.float32)
+    else:
+        row_of, chances = thresholds.row_of, np.asarray(thresholds.chances)
     records = np.zeros((games, 13 * players, players, 4), dtype=np.int64)
     finals = np.zeros((games, players), dtype=np.int64)
     stats = np.zeros((games, players, 3), dtype=np.int64)
     _play_tables(
         seat_streams, seat_kinds, moments.values, moments.moments, last_box_pmfs(moments),
-        arrays.kernel_rules, rules.rolls_per_turn, master_from, records, finals, stats,
+        arrays.kernel_rules, rules.rolls_per_turn, master_from, row_of, chances,
+        normal_quantiles(quantiles), threshold_from if thresholds is not None else 99, records,
+        finals, stats,
     )  # fmt: skip
     return TableGames(
         kinds=tuple(kinds),
@@ -649,6 +756,16 @@ def play_table(
         stats=np.take_along_axis(stats, positions[:, :, None], axis=1),
         paired=paired,
     )
+
+
+def normal_quantiles(count: int) -> FloatArray:
+    """`count` equally likely points of the standard normal (the midpoints' quantiles).
+
+    >>> [round(z, 3) for z in normal_quantiles(3)]
+    [-0.967, 0.0, 0.967]
+    """
+    unit = NormalDist()
+    return np.array([unit.inv_cdf((k + 0.5) / count) for k in range(count)])
 
 
 def _by_player(records: IntArray, positions: IntArray) -> IntArray:
