@@ -200,3 +200,30 @@ def test_master_last_turn_is_never_worse_than_the_experts_choice(moments: Moment
             better += masters > experts + 1e-9
     assert positions == 39
     assert better >= 5  # where it matters, master plays for the win
+
+
+# --- The clairvoyant ceiling ------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_clairvoyant_is_the_expert_until_it_plays_for_the_known_total(
+    classic_table: s.StrategyTable,
+) -> None:
+    """Before its clairvoyant turns it plays the expert's game on its stream: with none at all,
+    each pair is the same two games mirrored; knowing the opponent's total for the last turn,
+    it changes only last turns, and wins at least as often as the expert there."""
+    from fivedice.strategy.clairvoyant import play_ceiling
+    from fivedice.strategy.thresholds import compute_thresholds
+
+    last = compute_thresholds(CLASSIC, top=400, min_filled=12)
+    blind = play_ceiling(classic_table, last, 400, seed=6, since=13).finals
+    assert (blind[1::2] == blind[0::2][:, ::-1]).all()
+    seeing = play_ceiling(classic_table, last, 400, seed=6).finals
+    assert (seeing[:, 1] == blind[:, 1]).all()  # the expert's games are its own
+    changed = seeing[:, 0] != blind[:, 0]
+    assert changed.any()
+
+    def wins(finals: np.ndarray) -> float:
+        return float(((finals[:, 0] > finals[:, 1]) + 0.5 * (finals[:, 0] == finals[:, 1])).sum())
+
+    assert wins(seeing) >= wins(blind)
