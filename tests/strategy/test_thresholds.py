@@ -69,15 +69,16 @@ def test_chances_match_an_exhaustive_computation(
 
 
 @pytest.mark.slow
-def test_chances_fall_with_the_target_and_beat_the_expected_value_policy(
+def test_chances_are_probabilities_that_fall_as_the_target_rises(
     late_classic: ThresholdTable,
 ) -> None:
     rows = late_classic.chances[1:]
     computed = rows[~np.isnan(rows[:, 0])]
     assert computed.shape[0] > 1000
     assert (computed[:, 0] == 1.0).all()
-    assert (np.diff(computed, axis=1) <= 1e-7).all()
-    assert (computed >= 0.0).all() and (computed <= 1.0 + 1e-6).all()
+    assert (np.diff(computed, axis=1) <= 4e-6).all()  # float32 rounding
+    assert (computed >= 0.0).all() and (computed <= 1.0).all()
+    assert (computed[:, -1] < computed[:, 1]).mean() > 0.5
 
 
 @pytest.mark.slow

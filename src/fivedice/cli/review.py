@@ -26,6 +26,14 @@ def review(
     in_app: Annotated[
         bool, typer.Option("--app", help="Show the review in the terminal app instead.")
     ] = False,
+    winning_total: Annotated[
+        bool,
+        typer.Option(
+            "--winning-total",
+            help="Judge each decision also by its chance of reaching the score that would "
+            "have won (the best other total + 1; solo: the high score to beat).",
+        ),
+    ] = False,
 ) -> None:
     """Every keep and box of a finished game against the best option, with the points lost.
 
@@ -42,7 +50,7 @@ def review(
         run_review_app(game, db)
         return
     try:
-        found = GameService.open(db).review(game)
+        found = GameService.open(db).review(game, against_winning_total=winning_total)
     except FivediceError as error:
         fail_with(error)
     if as_json:

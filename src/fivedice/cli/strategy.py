@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from fivedice.core.dice import Roll
     from fivedice.core.rules import RuleSet
     from fivedice.strategy.advisor import Option
+    from fivedice.strategy.hints import Hint
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = ["register"]
@@ -121,8 +122,17 @@ def advise_command(
     settings: SetOption = None,
     card: CardOption = None,
     as_json: JsonOption = False,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            help="A goal: the final total to reach (300) or 'beat 245'; the options are "
+            "then ranked by their chance of reaching it.",
+        ),
+    ] = None,
 ) -> None:
-    """Every option for the dice with its expected points to come, best first."""
+    """Every option for the dice with its expected points to come, best first (with
+    --target: with its chance of reaching the goal)."""
     from fivedice.core.dice import parse_dice
 
     try:
@@ -140,6 +150,12 @@ def advise_command(
                 rolls=ruleset.rolls_per_turn,
                 value=rolls_left,
             )
+        if target is not None:
+            from fivedice.service.coach import column_goal_hints
+
+            hints = column_goal_hints(ruleset, column, roll, rolls_left, target)
+            _print_goal(hints, as_json)
+            return
         options = _advise(
             ruleset, column, roll, rolls_left, show_progress=not as_json and sys.stderr.isatty()
         )
@@ -165,6 +181,29 @@ def advise_command(
     typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
     for label, option in zip(labels, options, strict=True):
         typer.echo(f"{label:<{width}}  {option.value:9.4f}  {option.loss:8.4f}")
+
+
+def _print_goal(hints: list[Hint], as_json: bool) -> None:
+    """The options for a goal with their chances: JSON, or a table with percentages."""
+    if as_json:
+        items: list[dict[str, object]] = []
+        for hint in hints:
+            item: dict[str, object] = (
+                {"keep": list(hint.keep)} if hint.keep is not None else {"score": hint.box}
+            )
+            item["chance"] = hint.value
+            items.append(item)
+        goal = hints[0].goal if hints else None
+        typer.echo(json.dumps({"goal": goal, "options": items}))
+        return
+    from fivedice.wording.text import choice_text
+
+    labels = [choice_text(hint.keep, hint.category) for hint in hints]
+    heading = (_("option"), _("chance of the goal"), _("loss"))
+    width = max(len(heading[0]), *(len(label) for label in labels))
+    typer.echo(f"{heading[0]:<{width}}  {heading[1]:>9}  {heading[2]:>8}")
+    for label, hint in zip(labels, hints, strict=True):
+        typer.echo(f"{label:<{width}}  {hint.value:9.2%}  {hint.loss:8.2%}")
 
 
 def _advise(

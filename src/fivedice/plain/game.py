@@ -41,7 +41,9 @@ from fivedice.service.games import (
     CpuFactory,
     GameService,
     GameView,
+    Hint,
     HintsUnavailableError,
+    goal_total,
     make_cpu_player,
 )
 from fivedice.service.opening import open_game
@@ -52,6 +54,13 @@ from fivedice.wording.errors import (
     not_saved_lines,
     refused_text,
     undo_refused_text,
+)
+from fivedice.wording.goal import (
+    goal_cleared_text,
+    goal_heading,
+    goal_help_text,
+    goal_set_text,
+    goal_value_text,
 )
 from fivedice.wording.plain import (
     commands_text,
@@ -111,6 +120,8 @@ HELP_WORDS = ("help", "?")
 SHOW_WORDS = ("show", "v")
 RULES_WORDS = ("rules", "u")
 HINT_WORDS = ("hint", "h")
+GOAL_WORD = "goal"
+GOAL_OFF_WORDS = ("off", "none")
 UNDO_WORDS = ("undo", "z")
 FAIR_WORDS = ("fair", "commitment")
 ALL_WORDS = ("all",)
@@ -124,6 +135,7 @@ def help_lines(rules: RuleSet | None = None) -> list[str]:
         notation_text(rules or RuleSet()),
         commands_text(),
         _("Boxes may be named as on the card, in your language too (score full house)."),
+        goal_help_text(),
     ]
 
 
@@ -307,6 +319,8 @@ class PlainSession:
     stdout: TextIO
     new_turn: bool = True
     """The turn's heading (and its dice, if rolled) is due before the next prompt."""
+    goal: str | None = None
+    """The player's goal for the coach ("300", "beat 245", "beat Ann"), or None."""
 
     @property
     def game_id(self) -> int:
@@ -410,6 +424,8 @@ class PlainSession:
         if command in HINT_WORDS:
             self.hint()
             return Outcome.INFO
+        if command.split()[0] == GOAL_WORD:
+            return self.set_goal(text.split(maxsplit=1)[1] if " " in text else "")
         if command in FAIR_WORDS:
             self.say(*dice_lines(self.view))
             return Outcome.INFO
@@ -521,16 +537,54 @@ class PlainSession:
             self.say(*dice_summary(after))
         return Outcome.ACTION
 
+    def set_goal(self, goal: str) -> Outcome:
+        """`goal 300`, `goal beat Ann`: the hints then play for that total; `goal off`."""
+        goal = goal.strip()
+        if goal.casefold() in GOAL_OFF_WORDS:
+            self.goal = None
+            self.say(goal_cleared_text())
+            return Outcome.INFO
+        if not goal:
+            self.say(goal_help_text())
+            return Outcome.INFO
+        try:
+            total = goal_total(self.view.state, goal)
+        except HintsUnavailableError as error:
+            self.say(refused_text(error_text(error)))
+            return Outcome.REFUSED
+        self.goal = goal
+        self.say(goal_set_text(total))
+        return Outcome.INFO
+
+    @staticmethod
+    def _option_text(option: Hint, state: GameState) -> str:
+        text = choice_text(option.keep, option.category, option.column)
+        if option.hold and state.dice is not None and len(option.hold) < len(state.dice):
+            text += " " + _("(hold {positions})").format(positions=" ".join(map(str, option.hold)))
+        return text
+
     def hint(self) -> None:
-        """The coach's best options for the dice now, through the service."""
+        """The coach's best options for the dice now, through the service (for the goal, if
+        one is set)."""
         state = self.view.state
         try:
-            options = self.service.hint(self.game_id)
+            options = self.service.hint(self.game_id, goal=self.goal)
         except HintsUnavailableError as error:
             self.say(_("No hint: {reason}").format(reason=error_text(error)))
             return
         if not options:
             self.say(_("No hint: {reason}").format(reason=_("there is nothing to choose")))
+            return
+        goal = options[0].goal
+        if goal is not None:
+            self.say(goal_heading(goal))
+            for number, option in enumerate(options[:HINT_OPTIONS], start=1):
+                line = _("{number}. {option}: {value}").format(
+                    number=number,
+                    option=self._option_text(option, state),
+                    value=goal_value_text(option.value),
+                )
+                self.say(f"  {line}")
             return
         estimate = any(option.estimate for option in options)
         self.say(

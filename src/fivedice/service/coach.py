@@ -23,7 +23,7 @@ from fivedice.strategy.limits import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from fivedice.core.card import Column
 
 
 def strategy_refusal(rules: RuleSet) -> SolveNotAllowedError | None:
@@ -68,13 +68,17 @@ def chances_are_estimates(rules: RuleSet) -> bool:
     return is_estimate(rules)
 
 
-def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]:
+def state_hints(
+    state: GameState, solve_wait: float | None = None, goal: str | int | None = None
+) -> list[Hint]:
     """The hints for the seat to move in a state, best first: the one path from the strategy
     layer to every front end (`GameService.hint`, `LocalGame.hint`).
 
     Args:
         state: the position (a game, or a table game's coach state).
         solve_wait: how long to wait for another thread's table solve (None: as needed).
+        goal: a goal for the coach (`goal_total`): then the options are ranked by their best
+            chance of reaching it (`Hint.goal` set, `Hint.value` the chance).
 
     Raises:
         HintsUnavailableError: no dice rolled, the game is over, or no strategy layer.
@@ -83,12 +87,162 @@ def state_hints(state: GameState, solve_wait: float | None = None) -> list[Hint]
     if state.dice is None or state.is_match_over:
         raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
     try:
+        if goal is not None:
+            return goal_hints(state, goal_total(state, goal), wait=solve_wait is None)
         with waiting_at_most(solve_wait):
             return hints_for(state)
     except ImportError as error:
         raise HintsUnavailableError(
             N_("the strategy layer is not available: {reason}"), reason=str(error)
         ) from None
+
+
+GOAL_LIMIT = 100_000
+"""The largest final total a goal may name (far above any game: the refusal says why)."""
+
+
+def goal_total(state: GameState | None, goal: str | int) -> int:
+    """The final total a goal asks the seat to move for.
+
+    A goal is a total to reach ("300", "reach 300"), a total to beat ("beat 245": 246), or a
+    player to beat ("beat Ann"): one point more than Ann's total once she has finished, else
+    than her expected final total (her total now plus the points optimal play expects from her
+    card, rounded: what she will most likely stand at).
+
+    >>> from fivedice.core.game import GameSettings, Seat, new_game
+    >>> from fivedice.core.dice import RandomDice
+    >>> state = new_game(GameSettings(seats=(Seat("Ann"), Seat("Bo"))), RandomDice(1))
+    >>> goal_total(state, "reach 300"), goal_total(state, "beat 245"), goal_total(state, 280)
+    (300, 246, 280)
+
+    Without a game (`state` None) a goal names a total, not a player.
+
+    Raises:
+        HintsUnavailableError: not a goal, a total out of range, or no such other player.
+    """
+    if isinstance(goal, int) and not isinstance(goal, bool):
+        return _checked_total(goal)
+    words = str(goal).split()
+    if len(words) == 1 and words[0].lstrip("+-").isdigit():
+        return _checked_total(int(words[0]))
+    if len(words) >= 2 and words[0].lower() in {"reach", "beat"}:
+        rest = " ".join(words[1:])
+        if rest.lstrip("+-").isdigit():
+            total = int(rest)
+            return _checked_total(total + 1 if words[0].lower() == "beat" else total)
+        if words[0].lower() == "beat" and state is not None:
+            return _checked_total(_rival_total(state, rest) + 1)
+    raise HintsUnavailableError(
+        N_("a goal is a total to reach (300), 'beat 245' or 'beat' and a name, not {goal!r}"),
+        goal=str(goal),
+    )
+
+
+def _checked_total(total: int) -> int:
+    if not 1 <= total <= GOAL_LIMIT:
+        raise HintsUnavailableError(
+            N_("a goal is a final total from 1 to {most}, not {goal}"), most=GOAL_LIMIT, goal=total
+        )
+    return total
+
+
+def _rival_total(state: GameState, name: str) -> int:
+    """The total of the other player named `name`: final, or expected when still playing."""
+    wanted = name.strip().casefold()
+    seat = next(
+        (
+            index
+            for index, seat in enumerate(state.seats)
+            if seat.name.casefold() == wanted and index != state.current_seat
+        ),
+        None,
+    )
+    if seat is None:
+        others = ", ".join(s.name for i, s in enumerate(state.seats) if i != state.current_seat)
+        raise HintsUnavailableError(
+            N_("no other player is called {name} (players: {others})"),
+            name=name,
+            others=others or "-",
+        )
+    card = state.cards[seat]
+    if card.is_complete:
+        return state.totals[seat]
+    from fivedice.strategy.cache import load_or_solve
+
+    table = load_or_solve(state.rules.replace(column_multipliers=(1,)))
+    return state.totals[seat] + round(table.column_value(card.columns[0]))
+
+
+def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
+    """The options ranked by the best chance of a final total of `goal` (see
+    `fivedice.strategy.target`); one score column and rules the exact solver handles.
+
+    Args:
+        wait: compute the rules' threshold tables if they are not at hand (the first time for
+            a rule set: minutes); False: refuse for now while they are computed in the
+            background (a server).
+
+    Raises:
+        HintsUnavailableError: several columns, unsupported rules, a goal too far ahead, or
+            tables not ready (without `wait`).
+    """
+    from fivedice.strategy.solver import UnsupportedRulesError, _check_rules
+    from fivedice.strategy.target import target_hints
+    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_if_ready
+
+    if state.rules.columns != 1:
+        raise HintsUnavailableError(N_("the coach plays for a goal with one score column only"))
+    try:
+        _check_rules(state.rules)
+        table = None
+        if not wait:
+            table = thresholds_if_ready(state.rules, default_top(state.rules))
+            if table is None:
+                raise HintsUnavailableError(
+                    N_("the coach is preparing its tables for goals (minutes): ask again soon")
+                )
+        return target_hints(state, goal, table)
+    except TargetTooHigh:
+        need = goal - state.totals[state.current_seat]
+        raise _too_far(goal, need, default_top(state.rules)) from None
+    except UnsupportedRulesError:
+        raise HintsUnavailableError(
+            N_("the coach plays for a goal only under rules it solves exactly")
+        ) from None
+
+
+def column_goal_hints(
+    rules: RuleSet, column: Column, dice: Sequence[int], rolls_left: int, goal: str | int
+) -> list[Hint]:
+    """The options for dice on a lone column (`fivedice advise --target`), ranked by the
+    chance of a final total of `goal` ("300", "beat 245").
+
+    Raises:
+        HintsUnavailableError: not a goal, or one the coach cannot rank (see `goal_hints`).
+    """
+    from fivedice.strategy.solver import UnsupportedRulesError
+    from fivedice.strategy.target import column_target_hints
+    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_of
+
+    total = goal_total(None, goal)
+    try:
+        table = thresholds_of(rules, default_top(rules))
+        return column_target_hints(table, column, dice, rolls_left, total, column.total(rules))
+    except TargetTooHigh:
+        raise _too_far(total, total - column.total(rules), default_top(rules)) from None
+    except UnsupportedRulesError:
+        raise HintsUnavailableError(
+            N_("the coach plays for a goal only under rules it solves exactly")
+        ) from None
+
+
+def _too_far(goal: int, need: int, top: int) -> HintsUnavailableError:
+    return HintsUnavailableError(
+        N_("a goal of {goal} is {need} points ahead: the coach ranks goals up to {top} ahead"),
+        goal=goal,
+        need=need,
+        top=top,
+    )
 
 
 SolveProgress = Callable[[int, int], None]
@@ -160,6 +314,7 @@ class Coaching(SavedGames):
         game_id: int,
         dice: Sequence[int] | None = None,
         rolls_left: int | None = None,
+        goal: str | int | None = None,
     ) -> list[Hint]:
         """The options for the seat to move, best first (needs the strategy layer).
 
@@ -171,6 +326,8 @@ class Coaching(SavedGames):
             dice: at the table, the dice typed for the coach (default: the dice entered).
             rolls_left: at the table, the rolls the player still has (default 0: choose a
                 box); with rolls left the keeps are ranked too.
+            goal: a goal ("300", "beat 245", "beat Ann": `goal_total`): the options ranked by
+                their chance of reaching it instead.
 
         Raises:
             HintsUnavailableError: no advisor here, or nothing to decide.
@@ -189,7 +346,7 @@ class Coaching(SavedGames):
             )
         if view.is_over:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
-        return state_hints(state, self.solve_wait)
+        return state_hints(state, self.solve_wait, goal)
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:
         """Each seat's chance of winning the game (or match) from the current position.

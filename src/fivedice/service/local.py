@@ -48,9 +48,10 @@ class LocalGame:
         self.log.append((str(action), self.state.dice))
         return self.state
 
-    def hint(self) -> list[Hint]:
-        """The options for the seat to move, best first (see `state_hints`)."""
-        return state_hints(self.state)
+    def hint(self, goal: str | int | None = None) -> list[Hint]:
+        """The options for the seat to move, best first (see `state_hints`; with a goal,
+        ranked by the chance of reaching it)."""
+        return state_hints(self.state, goal=goal)
 
     def cpu_step(self) -> Action:
         """Lets the CPU seat to move take one action, and returns it."""

@@ -60,7 +60,7 @@ def replay_in_effect(
 class Reviews(SavedGames):
     """Reviews of saved games (part of `GameService`)."""
 
-    def review(self, game_id: int) -> GameReview:
+    def review(self, game_id: int, *, against_winning_total: bool = False) -> GameReview:
         """Every decision of every seat of a finished or abandoned game against the best one.
 
         Returns a `fivedice.strategy.review.GameReview` (exact for one column; estimates,
@@ -72,10 +72,51 @@ class Reviews(SavedGames):
             GameNotFoundError; ReviewRefusedError: the game is still in progress;
             HintsUnavailableError: no strategy layer here;
             SolverBusyError: a new table is needed while another is solved (`solve_wait`).
-        """
-        return self._review(self.store.load_game(game_id), with_chances=True)
 
-    def _review(self, record: GameRecord, *, with_chances: bool) -> GameReview:
+        `against_winning_total`: each decision is judged against the score that would have
+        won the game too (`Decision.goal`): the best other final total + 1, or in a solo game
+        the best total of the high-score list of its rules (the record to beat; no goal
+        without one). One score column and one game a match; the first time for a rule set
+        the threshold tables are computed (minutes).
+        """
+        record = self.store.load_game(game_id)
+        goals = self._winning_totals(record) if against_winning_total else None
+        return self._review(record, with_chances=True, goals=goals)
+
+    def _winning_totals(self, record: GameRecord) -> tuple[int | None, ...] | None:
+        """Per seat: the final total that would have won the game (see `review`)."""
+        *_, last = record.states()
+        state = last[1]
+        rules = state.rules
+        if not rules.is_single_column or state.settings.match_length != 1:
+            return None
+        totals = state.totals
+        if len(totals) > 1:
+            return tuple(
+                max(total for other, total in enumerate(totals) if other != seat) + 1
+                for seat in range(len(totals))
+            )
+        from fivedice.service.records import find_preset_rules
+
+        best = max(
+            (
+                entry.total
+                for key, entries in self.high_scores().items()  # type: ignore[attr-defined]
+                if find_preset_rules(key) == rules
+                for entry in entries
+                if entry.game_id != record.game_id
+            ),
+            default=None,
+        )
+        return (None if best is None else best + 1,)
+
+    def _review(
+        self,
+        record: GameRecord,
+        *,
+        with_chances: bool,
+        goals: tuple[int | None, ...] | None = None,
+    ) -> GameReview:
         """`review` of a loaded record (`with_chances`: the curve's winning chances too)."""
         game_id = record.game_id
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
@@ -101,6 +142,7 @@ class Reviews(SavedGames):
                 status=record.status or "",
                 estimate_options=estimated_hints,
                 win_chances=game_win_chances if with_chances else None,
+                goals=goals,
             )
 
     def summarize_game(self, game_id: int, *, may_solve: bool = True) -> bool:

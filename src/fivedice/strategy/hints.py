@@ -61,6 +61,9 @@ class Hint:
             each column's optimal one-column values times its multiplier), not exact optima.
         hold: for a keep, the dice positions (1-5) to hold so that exactly `keep` is held,
             preferring dice held already; None for a box.
+        goal: for the coach of a goal (`fivedice.strategy.target`), the final total aimed
+            at: then `value` is the best chance (0 to 1) of reaching it after this choice and
+            `loss` the chance given up; None for the ordinary coach.
     """
 
     keep: tuple[int, ...] | None
@@ -70,6 +73,7 @@ class Hint:
     column: int | None = None
     estimate: bool = False
     hold: tuple[int, ...] | None = None
+    goal: int | None = None
 
     @property
     def kind(self) -> HintKind:

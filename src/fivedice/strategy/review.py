@@ -110,6 +110,35 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class GoalVerdict:
+    """A decision judged against a final total (the score that would have won the game):
+    the best chance of reaching it after the choice made and after the best choice for it.
+
+    Attributes:
+        goal: the final total aimed at.
+        best: the best choice for the goal (may differ from the best for points).
+        chosen_chance, best_chance: the chances (0 to 1) of reaching it.
+    """
+
+    goal: int
+    best: Choice
+    chosen_chance: float
+    best_chance: float
+
+    @property
+    def chance_lost(self) -> float:
+        return max(self.best_chance - self.chosen_chance, 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.goal,
+            "best": self.best.label,
+            "chosen_chance": self.chosen_chance,
+            "best_chance": self.best_chance,
+        }
+
+
+@dataclass(frozen=True)
 class Decision:
     """One judged decision of a seat.
 
@@ -124,6 +153,7 @@ class Decision:
         chosen_value, best_value: their expected points still to come.
         loss: best_value - chosen_value (expected points; 0 for a best choice).
         exact: False when the values are estimates (several columns).
+        goal: judged against a goal too (the review's option): the chances of reaching it.
     """
 
     seat: int
@@ -138,6 +168,7 @@ class Decision:
     best_value: float
     loss: float
     exact: bool
+    goal: GoalVerdict | None = None
 
     @property
     def is_optimal(self) -> bool:
@@ -156,6 +187,7 @@ class Decision:
             "best_value": self.best_value,
             "loss": self.loss,
             "exact": self.exact,
+            **({"goal": self.goal.to_json()} if self.goal is not None else {}),
         }
 
 
@@ -314,6 +346,7 @@ def review_game(
     status: str = "finished",
     estimate_options: OptionsFor | None = None,
     win_chances: ChancesFor | None = None,
+    goals: Sequence[int | None] | None = None,
 ) -> GameReview:
     """Reviews a game from its replay.
 
@@ -326,6 +359,9 @@ def review_game(
             several-column hint); needed only for several columns.
         win_chances: every seat's chance of winning from a state; asked at the start and
             after every turn, for the curve points (None: the points have no chances).
+        goals: a final total per seat (None: none) to judge each of its decisions against
+            too (`Decision.goal`: the chance of reaching it, chosen against best); one score
+            column and one game a match.
 
     Raises:
         ReviewError: the replay is empty, a several-column game has no `estimate_options`,
@@ -367,7 +403,11 @@ def review_game(
             chosen = Choice(keep=before.turn.kept_values)
         else:
             chosen = Choice(None, action.category, action.column, not exact)
-        decisions[seat].append(_judge(before, chosen, options_for(before), exact))
+        decision = _judge(before, chosen, options_for(before), exact)
+        goal = goals[seat] if goals is not None and exact and match_length == 1 else None
+        if goal is not None:
+            decision = replace(decision, goal=_judge_goal(before, chosen, goal))
+        decisions[seat].append(decision)
         if isinstance(action, Score):
             point = _standing(before, after, seat, table, fresh)
             curves[seat].append(_with_chances(point, seat, chances_for(after)))
@@ -429,6 +469,22 @@ def _judge(state: GameState, chosen: Choice, options: Sequence[Hint], exact: boo
         loss=loss,
         exact=exact,
     )
+
+
+def _judge_goal(state: GameState, chosen: Choice, goal: int) -> GoalVerdict:
+    """The decision `chosen` at `state` against the best for a final total of `goal`."""
+    from fivedice.strategy.target import target_hints
+
+    options = target_hints(state, goal)
+    taken = next((option for option in options if _matches(option, chosen, False)), None)
+    if taken is None:
+        raise ReviewError(
+            N_("the choice {choice!r} is not among the options of its position"),
+            choice=chosen.label,
+        )
+    best = options[0]
+    best_choice = chosen if best.value - taken.value < 1e-6 else _choice_of(best, False)
+    return GoalVerdict(goal, best_choice, float(taken.value), float(best.value))
 
 
 def _standing(

@@ -72,6 +72,7 @@ __all__ = [
     "TurnChances",
     "compute_thresholds",
     "load_or_compute",
+    "thresholds_if_ready",
     "thresholds_of",
 ]
 
@@ -79,7 +80,7 @@ DEFAULT_TOP = 400
 """The highest target (points still to come) a table holds by default (see the module doc)."""
 
 THRESHOLDS_VERSION = "1"
-_BLOCK = 16  # targets computed together: the scratch of a block stays in the core's cache
+_BLOCK = 64  # targets computed together: the scratch of a block stays in the core's cache
 
 Float32Array = npt.NDArray[np.float32]
 
@@ -145,6 +146,7 @@ def _roll_options(
 @njit(cache=True, nogil=True)
 def _block(
     t0: int,
+    width: int,
     points: IntArray,
     rows: IntArray,
     counts: IntArray,
@@ -155,13 +157,14 @@ def _block(
     running: FloatArray,
     start: FloatArray,
 ) -> None:
-    """The turn for targets t0 … t0 + width - 1 (width = roll_v.shape[2]): roll_v[n, r, j] the
+    """The turn for targets t0 … t0 + width - 1 (width ≤ roll_v.shape[2]): roll_v[n, r, j] the
     best chance holding roll r with n rolls left, keep_v[n, k, j] that of keep k with n rolls
     left (n ≥ 1), start[j] before the first roll."""
     add_face, remove_face, probability = dice
-    levels, rolls, width = roll_v.shape
+    levels, rolls = roll_v.shape[0], roll_v.shape[1]
     keeps = add_face.shape[0]
     first_roll = keeps - rolls
+    sixth = np.float32(1.0 / 6.0)  # float32 arithmetic in the vectorised loops
     for r in range(rolls):
         out = roll_v[0, r]
         for j in range(width):
@@ -178,7 +181,10 @@ def _block(
     for n in range(1, levels):
         kv = keep_v[n]
         for r in range(rolls):
-            kv[first_roll + r] = roll_v[n - 1, r]
+            into = kv[first_roll + r]
+            held = roll_v[n - 1, r]
+            for j in range(width):
+                into[j] = held[j]
         for k in range(first_roll - 1, -1, -1):
             acc = kv[k]
             for j in range(width):
@@ -188,7 +194,7 @@ def _block(
                 for j in range(width):
                     acc[j] += other[j]
             for j in range(width):
-                acc[j] /= 6.0
+                acc[j] *= sixth
         for k in range(keeps):
             best = running[k]
             for j in range(width):
@@ -201,7 +207,10 @@ def _block(
                 for j in range(width):
                     best[j] = sub[j] if sub[j] > best[j] else best[j]
         for r in range(rolls):
-            roll_v[n, r] = running[first_roll + r]
+            row_n = roll_v[n, r]
+            best = running[first_roll + r]
+            for j in range(width):
+                row_n[j] = best[j]
     last = roll_v[levels - 1]
     for j in range(width):
         start[j] = 0.0
@@ -218,12 +227,14 @@ def _layer(
     armeds: IntArray,
     row_of: IntArray,
     chances: Any,
+    highest: IntArray,
     rules: Any,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
     block: int,
 ) -> None:
-    """Fills the chances of a layer's states (every target), in parallel."""
+    """Fills the chances of a layer's states (every target), in parallel, and `highest[row]`,
+    the most points still to come (above it every chance is 0: those targets are skipped)."""
     n = masks.shape[0]
     top = chances.shape[1] - 1
     rolls = rules[0].shape[1]
@@ -235,22 +246,32 @@ def _layer(
         rows = np.empty((rolls, boxes), dtype=np.int64)
         chosen = np.empty((rolls, boxes), dtype=np.int64)
         counts = np.empty(rolls, dtype=np.int64)
-        roll_v = np.empty((levels, rolls, block))
-        keep_v = np.empty((levels, keeps, block))
-        running = np.empty((keeps, block))
-        start = np.empty(block)
+        # Contiguous float32 scratch (whole blocks, `width` used): the loops over the targets
+        # vectorise; float32 as the table stores.
+        roll_v = np.empty((levels, rolls, block), dtype=np.float32)
+        keep_v = np.empty((levels, keeps, block), dtype=np.float32)
+        running = np.empty((keeps, block), dtype=np.float32)
+        start = np.empty(block, dtype=np.float32)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             _roll_options(masks[i], ups[i], armeds[i], rules, row_of, points, rows, chosen, counts)
-            target = chances[row_of[masks[i], ups[i], armeds[i]]]
+            row = row_of[masks[i], ups[i], armeds[i]]
+            most = 0
+            for r in range(rolls):
+                for k in range(counts[r]):
+                    most = max(most, points[r, k] + highest[rows[r, k]])
+            highest[row] = most
+            target = chances[row]
             target[0] = 1.0
-            for t0 in range(1, top + 1, block):
-                width = min(block, top + 1 - t0)
+            for t in range(min(most, top) + 1, top + 1):
+                target[t] = 0.0
+            for t0 in range(1, min(most, top) + 1, block):
+                width = min(block, min(most, top) + 1 - t0)
                 _block(
-                    t0, points, rows, counts, chances, dice, roll_v[:, :, :width],
-                    keep_v[:, :, :width], running[:, :width], start[:width],
+                    t0, width, points, rows, counts, chances, dice, roll_v, keep_v, running,
+                    start,
                 )  # fmt: skip
-                for j in range(width):
-                    target[t0 + j] = start[j]
+                for j in range(width):  # float32 sums of chances of 1 may round above it
+                    target[t0 + j] = min(start[j], 1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -356,7 +377,7 @@ class ThresholdTable:
         self._check_need(need)
         points, rows, _, counts = self._options(mask, up, armed)
         _block(
-            need, points, rows, counts, self.chances, (dice.add_face, dice.remove_face,
+            need, 1, points, rows, counts, self.chances, (dice.add_face, dice.remove_face,
             dice.probability), roll_v, keep_v, np.empty((keeps, 1)), start,
         )  # fmt: skip
         return TurnChances(need, roll_v[:, :, 0], keep_v[:, :, 0], float(start[0]))
@@ -454,6 +475,7 @@ def compute_thresholds(
     chances = np.full((rows, top + 1), np.nan, dtype=np.float32) if out is None else out
     chances[0] = 0.0
     chances[0, 0] = 1.0
+    highest = np.zeros(rows, dtype=np.int64)
     dice = (arrays.dice.add_face, arrays.dice.remove_face, arrays.dice.probability)
     todo = layers[: max(arrays.boxes - min_filled, 0)]
     total = sum(int(layer[0].size) for layer in todo)
@@ -463,7 +485,7 @@ def compute_thresholds(
             stop = min(begin + 8192, masks.size)
             _layer(
                 masks[begin:stop], ups[begin:stop], armeds[begin:stop], row_of, chances,
-                arrays.kernel_rules, dice, int(arrays.config[CFG_ROLLS]), _BLOCK,
+                highest, arrays.kernel_rules, dice, int(arrays.config[CFG_ROLLS]), _BLOCK,
             )  # fmt: skip
             done += stop - begin
             if progress is not None:
@@ -536,3 +558,31 @@ def thresholds_of(
         if key not in _LOADED:
             _LOADED[key] = load_or_compute(rules, top, cache_dir=cache_dir)
         return _LOADED[key]
+
+
+def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
+    """The threshold table if it is at hand (in memory, or on disk: a quick memory map); else
+    None, and it is computed in a background thread (one at a time), so that a web page
+    never waits minutes for it."""
+    key = (rules, top, None)
+    if key in _LOADED:
+        return _LOADED[key]
+    if _path(rules, top, None).exists():
+        return thresholds_of(rules, top)
+    with _BACKGROUND_LOCK:
+        if not _BACKGROUND:
+            _BACKGROUND.add((rules, top))
+            threading.Thread(target=_prepare, args=(rules, top), daemon=True).start()
+    return None
+
+
+def _prepare(rules: RuleSet, top: int) -> None:
+    try:
+        thresholds_of(rules, top)
+    finally:
+        with _BACKGROUND_LOCK:
+            _BACKGROUND.discard((rules, top))
+
+
+_BACKGROUND: set[tuple[RuleSet, int]] = set()
+_BACKGROUND_LOCK = threading.Lock()

@@ -364,9 +364,10 @@ class Backend:
         return SavedGame(service, service.load(game_id))
 
 
-def coach_hints(state: GameState) -> list[Hint]:
+def coach_hints(state: GameState, goal: str | None = None) -> list[Hint]:
     """The coach's options for the seat to move in `state` (the game's now, or a decision
-    just made, for the coach's verdict), best first, from the service.
+    just made, for the coach's verdict), best first, from the service; with a goal ("300",
+    "beat Ann"), ranked by the chance of reaching it.
 
     May solve the rules' table on first use: call it from a worker thread.
 
@@ -376,7 +377,7 @@ def coach_hints(state: GameState) -> list[Hint]:
     """
     from fivedice.service.games import state_hints
 
-    return state_hints(state)
+    return state_hints(state, goal=goal)
 
 
 def warm_up(rules: RuleSet, progress: Callable[[int, int], None] | None = None) -> None:

@@ -57,6 +57,7 @@ def binding_texts() -> dict[str, str]:
         "Rolls left": _("Rolls left"),
         "Clear": _("Clear"),
         "Cancel": _("Cancel"),
+        "Goal": _("Goal"),
     }
 
 

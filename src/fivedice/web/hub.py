@@ -866,12 +866,15 @@ class GameHub:
             return seen
         return self._current(game_id)
 
-    def hint(self, game_id: int, token: str | None) -> tuple[GameView, list[dict[str, Any]]]:
-        """The advisor's options for the seat to move, best first, with the holds each needs."""
+    def hint(
+        self, game_id: int, token: str | None, goal: str | None = None
+    ) -> tuple[GameView, list[dict[str, Any]]]:
+        """The advisor's options for the seat to move, best first, with the holds each needs
+        (with a goal, "beat 245": ranked by the chance of reaching it)."""
         with self._locked(game_id):
             view = self._current(game_id)
             self.check_turn(view, token)
-            options = self.service.hint(game_id)
+            options = self.service.hint(game_id, goal=goal)
         return view, [hint_data(option) for option in options]
 
     def _current(self, game_id: int) -> GameView:
@@ -920,4 +923,5 @@ def hint_data(hint: Hint) -> dict[str, Any]:
         "value": float(hint.value),  # exact: the float64 value as it is
         "loss": float(hint.loss),
         "estimate": hint.estimate,
+        "goal": hint.goal,
     }

@@ -284,6 +284,12 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "column_n": _("Column {number} (×{multiplier})"),
         "box": _("Box"),
         "best_options": _("Best options"),
+        "goal_label": _("Goal"),
+        "goal_placeholder": _("beat 245"),
+        "goal_button": _("Play for it"),
+        "goal_heading": _(
+            "The coach's best options for a final total of {total} (chance of reaching it):"
+        ),
         "expected": _("expected points to come"),
         "loss": _("points lost against the best"),
         "keep_dice": _(KEEP_DICE),

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         SkillStats,
         SkillTrend,
     )
-    from fivedice.strategy.review import Choice
+    from fivedice.strategy.review import Choice, GoalVerdict
 
 _PLOT_LOCK = threading.Lock()  # plotext draws on one figure per process
 
@@ -264,9 +264,48 @@ def decision_line(decision: Decision, match: bool = False) -> str:
         verdict = _("best: {best}, lost {loss}").format(
             best=choice_words(decision.best), loss=points(decision.loss, decision.exact)
         )
-    return _("{when} · dice {dice} · {chosen} · {verdict}").format(
+    line = _("{when} · dice {dice} · {chosen} · {verdict}").format(
         when=when_words(decision, match), dice=dice, chosen=chosen, verdict=verdict
     )
+    if decision.goal is not None:
+        line += " · " + goal_verdict(decision.goal)
+    return line
+
+
+def goal_verdict(verdict: GoalVerdict) -> str:
+    """A decision against the winning total: "for 246: 23% (best: keep 6 6, 31%)"."""
+    if verdict.chance_lost < 0.0005:
+        return _("for {total}: {chance}, the best").format(
+            total=verdict.goal, chance=percent(verdict.chosen_chance)
+        )
+    return _("for {total}: {chance} (best: {best}, {best_chance})").format(
+        total=verdict.goal,
+        chance=percent(verdict.chosen_chance),
+        best=choice_words(verdict.best),
+        best_chance=percent(verdict.best_chance),
+    )
+
+
+def goal_summary(seat: SeatReview) -> list[str]:
+    """The seat's decisions against the score that would have won (the review's option):
+    the goal, the chance at the start, and the decisions that gave up the most of it."""
+    judged = [d for d in seat.decisions if d.goal is not None]
+    if not judged:
+        return []
+    first = judged[0].goal
+    assert first is not None
+    lines = [
+        _("Against {total}, the score that would have won: chance at the first decision {chance}.")
+        .format(total=first.goal, chance=percent(first.best_chance))
+    ]  # fmt: skip
+    costly = sorted(
+        (d for d in judged if d.goal is not None and d.goal.chance_lost >= 0.0005),
+        key=lambda d: -(d.goal.chance_lost if d.goal else 0.0),
+    )[:3]
+    if costly:
+        lines.append(_("Decisions that gave up the most of that chance:"))
+        lines += [f"  {decision_line(d)}" for d in costly]
+    return lines
 
 
 def chart_labels() -> tuple[str, str, str]:
@@ -294,13 +333,14 @@ def chance_series(review: GameReview, seat: SeatReview) -> list[tuple[str, list[
     ]
 
 
-def percent(chance: float) -> str:
-    """A chance in whole percent, never rounded to a certainty it is not: "<1%", ">99%"."""
+def percent(chance: float, language: str | None = None) -> str:
+    """A chance in whole percent, never rounded to a certainty it is not: "<1%", ">99%"
+    (`language`: as that language writes it; default the current one)."""
     if 0 < chance < 0.005:
-        return "<" + formats.percent(0.01)
+        return "<" + formats.percent(0.01, language)
     if 0.995 <= chance < 1:
-        return ">" + formats.percent(0.99)
-    return formats.percent(chance)
+        return ">" + formats.percent(0.99, language)
+    return formats.percent(chance, language)
 
 
 def chances_line(seat: SeatReview, exact: bool = True) -> str | None:
@@ -421,6 +461,7 @@ def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) 
             chance_chart = text_chance_chart(seat, chart_width)
             if chance_chart is not None:
                 lines += ["", chance_chart]
+        lines += goal_summary(seat)
         chances = chances_line(seat, review.exact)
         if chances is not None:
             lines += ["", chances]

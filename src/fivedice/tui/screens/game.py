@@ -23,8 +23,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, RichLog, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, RichLog, Static
 
 from fivedice.core.actions import Roll, Score
 from fivedice.core.categories import Category
@@ -32,7 +32,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
-from fivedice.service.games import strategy_refusal
+from fivedice.service.games import goal_total, strategy_refusal
 from fivedice.service.settings import is_default_human_name, zero_score_to_confirm
 from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.tui.play import PlaySession
@@ -57,6 +57,13 @@ from fivedice.tui.widgets.move_log import (
 )
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
+from fivedice.wording.goal import (
+    goal_cleared_text,
+    goal_heading,
+    goal_help_text,
+    goal_set_text,
+    goal_value_text,
+)
 from fivedice.wording.text import box_name, choice_text, error_text, hold_text
 
 if TYPE_CHECKING:
@@ -99,6 +106,28 @@ def advice_text(option: Hint, state: GameState) -> str:
     return choice_text(option.keep, option.category, option.column)
 
 
+class GoalScreen(ModalScreen[str | None]):
+    """Asks for the coach's goal: "300", "beat 245", "beat Ann" (empty or off: none)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, goal: str) -> None:
+        super().__init__()
+        self._initial = goal
+        localize_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(goal_help_text())
+            yield Input(value=self._initial, placeholder="beat 245", id="goal-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class GameScreen(Screen[None]):
     """Plays one game (or match) through the service until it is over."""
 
@@ -109,6 +138,7 @@ class GameScreen(Screen[None]):
         *(Binding(str(face), f"hold_die({face})", "Hold", show=False) for face in range(1, 7)),
         Binding("h", "hint", "Hint"),
         Binding("a", "apply_hint", "Apply hint"),
+        Binding("g", "goal", "Goal", show=False),
         Binding("z,ctrl+z", "undo", "Undo"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -156,6 +186,7 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._hint_for: GameState | None = None
         self._advice: Hint | None = None  # the coach's best option for `_hint_for`, once known
+        self._goal: str | None = None  # the player's goal for the hints ("300", "beat Ann")
         self._solving: int | None = None  # percent of the coach's table solved, while solving
         self._cursor_moment: tuple[int, int, int] | None = None
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
@@ -867,9 +898,30 @@ class GameScreen(Screen[None]):
         self._hint_for = state
         self.run_worker(lambda: self._hint_worker(state), thread=True, group="hint", exclusive=True)
 
+    def action_goal(self) -> None:
+        """Asks for a goal ("300", "beat 245", "beat Ann"; empty: none); the hints then rank
+        the options by their chance of reaching it."""
+
+        def chosen(goal: str | None) -> None:
+            if goal is None:
+                return
+            if goal.strip().casefold() in ("", "off", "none"):
+                self._goal = None
+                self.notify(goal_cleared_text(), timeout=4)
+                return
+            try:
+                total = goal_total(self.state, goal)
+            except FivediceError as error:
+                self.notify(error_text(error), severity="error", timeout=6)
+                return
+            self._goal = goal
+            self.notify(goal_set_text(total), timeout=4)
+
+        self.app.push_screen(GoalScreen(self._goal or ""), chosen)
+
     def _hint_worker(self, state: GameState) -> None:
         try:
-            options = coach_hints(state)
+            options = coach_hints(state, self._goal)
         except Exception as error:  # the coach failing must not end the game
             self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
@@ -885,6 +937,9 @@ class GameScreen(Screen[None]):
         hint = self.query_one("#hint", Static)
         if not options:
             hint.update(_("The coach is not available for these rules."))
+            return
+        if options[0].goal is not None:
+            self._show_goal_hint(state, options)
             return
         estimate = any(option.estimate for option in options)
         title = (
@@ -902,6 +957,18 @@ class GameScreen(Screen[None]):
             line = f"\n{value} {pad_cells(loss, 6, '>')}  {advice_text(option, state)}"
             text.append(line, style="green" if index == 0 else "")
         hint.update(text)
+        self._advice = options[0]
+        self.refresh_bindings()
+        self.refresh_view()
+
+    def _show_goal_hint(self, state: GameState, options: list[Hint]) -> None:
+        """The options for the goal, each with its chance of reaching it."""
+        text = Text(goal_heading(options[0].goal or 0), style="bold")
+        for index, option in enumerate(options[:4]):
+            chance = pad_cells(goal_value_text(option.value), 5, ">")
+            line = f"\n{chance}  {advice_text(option, state)}"
+            text.append(line, style="green" if index == 0 else "")
+        self.query_one("#hint", Static).update(text)
         self._advice = options[0]
         self.refresh_bindings()
         self.refresh_view()

@@ -280,12 +280,21 @@ class HintOptionOut(BaseModel):
     keep: list[int] | None
     hold: list[int] | None = Field(description="positions to hold for this keep, then roll")
     action: str
-    value: float = Field(description="expected points still to come under optimal play")
-    loss: float = Field(description="expected points lost against the best option")
+    value: float = Field(
+        description="expected points still to come under optimal play; with a goal, the "
+        "best chance (0 to 1) of reaching it"
+    )
+    loss: float = Field(
+        description="expected points (with a goal: chance) lost against the best option"
+    )
     estimate: bool = Field(
         False,
         description="true for rule sets with several columns, where values are the CPU "
         "expert's estimates rather than exact optima",
+    )
+    goal: int | None = Field(
+        None,
+        description="with `?goal=`: the final total aimed at (value is then a chance)",
     )
 
 
@@ -463,9 +472,21 @@ def post_cpu_step(
 
 
 @router.get("/games/{game_id}/hint", response_model=HintOut, responses=_AUTH_ERRORS)
-def get_hint(game_id: str, hub: Hub, credentials: Credentials) -> dict[str, Any]:
+def get_hint(
+    game_id: str,
+    hub: Hub,
+    credentials: Credentials,
+    goal: Annotated[
+        str | None,
+        Query(
+            max_length=80,
+            description="a goal: a final total (300), 'beat 245' or 'beat <player>'; the "
+            "options are then ranked by their chance of reaching it",
+        ),
+    ] = None,
+) -> dict[str, Any]:
     """The advisor's options for the seat to move, best first (that seat's token only)."""
-    view, options = hub.hint(hub.game_id(game_id), _token(credentials))
+    view, options = hub.hint(hub.game_id(game_id), _token(credentials), goal)
     return {"version": view.version, "options": options}
 
 

@@ -39,7 +39,7 @@ from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_rul
 from fivedice.i18n import LANGUAGES, formats
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.errors import SolveNotAllowedError, SolverBusyError
-from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances
+from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances, goal_total
 from fivedice.service.rights import HAND_OVER_LEVELS, Right, SeatRightError
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
@@ -57,6 +57,7 @@ from fivedice.web.hub import (
 from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+from fivedice.wording.goal import goal_value_text
 from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
     box_name,
@@ -71,6 +72,8 @@ from fivedice.wording.text import (
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
 COACH_COOKIE = "fd_coach"
+GOAL_COOKIE = "fd_goal"  # "<public id> <goal>": the coach's goal for one game of this browser
+MAX_GOAL = 80  # characters of a goal ("beat" and a player's name at most)
 CHANCES_COOKIE = "fd_chances"  # "0": the winning-chances bar is switched off
 MAX_LEGACY_SEATS = 8  # seats a game may have (the API's limit), for reading old cookies
 FORM_SEATS = 4
@@ -113,7 +116,14 @@ def _day_filter(context: Context, value: str) -> str:
 
 
 # Figures and dates as the visitor's language writes them: `{{ r.average|number(1) }}`.
-templates.env.filters.update(number=_number_filter, percent=_percent_filter, day=_day_filter)
+@pass_context
+def _chance_filter(context: Context, chance: float) -> str:
+    return goal_value_text(chance, context.get("lang"))
+
+
+templates.env.filters.update(
+    number=_number_filter, percent=_percent_filter, day=_day_filter, chance=_chance_filter
+)
 
 
 @dataclass(frozen=True)
@@ -125,6 +135,13 @@ class Visitor:
     session: str | None
     coach: bool
     chances: bool = True
+    goal: str = ""
+    """`GOAL_COOKIE`'s value: the game it is for, a space, the goal ("" for none)."""
+
+    def goal_for(self, public_id: str) -> str | None:
+        """The goal this browser set for the game, or None."""
+        game, _sep, goal = self.goal.partition(" ")
+        return goal or None if game == public_id else None
 
 
 def visitor_of(request: Request, hub: Hub) -> Visitor:
@@ -136,6 +153,7 @@ def visitor_of(request: Request, hub: Hub) -> Visitor:
         session_of(request.scope),
         request.cookies.get(COACH_COOKIE) == "1",
         request.cookies.get(CHANCES_COOKIE) != "0",
+        (request.cookies.get(GOAL_COOKIE) or "")[: 2 * MAX_GOAL],
     )
     legacy = request.cookies.get(LEGACY_SEATS_COOKIE)
     if legacy and visitor.session and request.method in ("GET", "HEAD"):
@@ -282,9 +300,10 @@ def board_context(
         rows.append({"key": category.key, "name": names[category.key], "cells": cells})
     hint: list[dict[str, Any]] | None = None
     hint_error = None
+    goal = visitor.goal_for(hub.public_id(view.game_id))
     if can_act and state.dice is not None and (show_hint or visitor.coach):
         try:
-            _view, options = hub.hint(view.game_id, mine[mover])  # type: ignore[index]
+            _view, options = hub.hint(view.game_id, mine[mover], goal)  # type: ignore[index]
             hint = options[:5]
             for option in hint:
                 if option["kind"] == "score" and option["column"] and state.rules.columns > 1:
@@ -384,6 +403,10 @@ def board_context(
         "over": over,
         "hint": hint,
         "hint_error": hint_error,
+        "goal": goal,
+        "goal_heading": (
+            t["goal_heading"].format(total=hint[0]["goal"]) if hint and hint[0]["goal"] else None
+        ),
         "coach": visitor.coach,
         "error": error,
         "announce": announce,
@@ -728,6 +751,44 @@ def toggle_coach(request: Request, public_id: str, hub: Hub, visitor: Who) -> Re
     """Coach mode on or off (a preference of this browser): shows the best options each time."""
     changed = replace(visitor, coach=not visitor.coach)
     return _preference_changed(request, public_id, hub, changed, COACH_COOKIE, changed.coach)
+
+
+@router.post("/g/{public_id}/goal")
+def set_goal(
+    request: Request,
+    public_id: str,
+    hub: Hub,
+    visitor: Who,
+    goal: Annotated[str, Form(max_length=MAX_GOAL)] = "",
+) -> Response:
+    """The coach's goal for this game ("300", "beat 245", "beat Ann"; empty: none), kept in
+    this browser: the hints then rank the options by their chance of reaching it. A goal that
+    is not one is refused, with the board as it was."""
+    view = game_of(public_id, hub)
+    goal = " ".join(goal.split())
+    if goal:
+        try:
+            goal_total(view.state, goal)
+        except FivediceError as problem:
+            message = error_text(problem, gettext_for(visitor.language))
+            if request.headers.get(FRAGMENT_HEADER):
+                return render(
+                    request, visitor, "board.html", status=422,
+                    **board_context(hub, view, visitor, error=message),
+                )  # fmt: skip
+            return render(request, visitor, "message.html", status=422, message=message)
+    changed = replace(visitor, goal=f"{public_id} {goal}" if goal else "")
+    if request.headers.get(FRAGMENT_HEADER):
+        response: Response = render(
+            request, changed, "board.html", **board_context(hub, view, changed, show_hint=True)
+        )
+    else:
+        response = RedirectResponse(f"/g/{public_id}?hint=1", status_code=303)
+    if goal:
+        response.set_cookie(GOAL_COOKIE, changed.goal, max_age=YEAR, samesite="lax")
+    else:
+        response.delete_cookie(GOAL_COOKIE)
+    return response
 
 
 @router.post("/g/{public_id}/chances")
