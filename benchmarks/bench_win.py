@@ -138,6 +138,7 @@ def main() -> None:
     parser.add_argument("--policy", choices=("normal", "thresholds", "both"), default="normal")
     parser.add_argument("--ceiling", action="store_true", help="also the clairvoyant ceiling")
     parser.add_argument("--ceiling-games", type=int, default=100_000)
+    parser.add_argument("--ceiling-rules", default="classic,yatzy", help="rule presets")
     parser.add_argument(
         "--last-turns", type=int, default=13, help="turns played from the threshold tables"
     )
@@ -157,7 +158,7 @@ def main() -> None:
     if args.ceiling:
         report["ceiling"] = [
             ceiling(name, args.ceiling_games, args.seed, args.last_turns)
-            for name in ("classic", "yatzy")
+            for name in args.ceiling_rules.split(",")
         ]
     print(json.dumps(report, indent=2))
 

@@ -30,12 +30,13 @@ from numba import njit, prange
 from fivedice.core.errors import N_, FivediceError
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
+from fivedice.strategy import thresholds as th
 from fivedice.strategy.bots import values_from_table
 from fivedice.strategy.master import EMPTY_KEEP, seat_roll, seatings
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, CFG_STRIDE
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
-from fivedice.strategy.thresholds import ThresholdTable, _outcome, _roll_options
+from fivedice.strategy.thresholds import ThresholdTable
 
 __all__ = ["CeilingGames", "play_ceiling"]
 
@@ -149,10 +150,10 @@ def _ceiling_game(streams: npt.NDArray[np.uint64], shared: Any, final: IntArray)
                 _chosen, joker, extra = kernel.boxes_of_roll(
                     r, mask, open_boxes, allowed, armed, rules
                 )
-                p, mask, up, armed = _outcome(b, r, joker, extra, mask, up, armed, rules)
+                p, mask, up, armed = th._outcome(b, r, joker, extra, mask, up, armed, rules)
                 total += p
             else:
-                _roll_options(mask, up, armed, rules, row_of, points, rows, box_of, counts)
+                th._roll_options(mask, up, armed, rules, row_of, points, rows, box_of, counts)
                 clairvoyant_turn(
                     total, final[1], points, rows, counts, chances, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg,
@@ -163,7 +164,7 @@ def _ceiling_game(streams: npt.NDArray[np.uint64], shared: Any, final: IntArray)
                 _chosen, joker, extra = kernel.boxes_of_roll(
                     r, mask, open_boxes, allowed, armed, rules
                 )
-                p, mask, up, armed = _outcome(b, r, joker, extra, mask, up, armed, rules)
+                p, mask, up, armed = th._outcome(b, r, joker, extra, mask, up, armed, rules)
                 total += p
             up = min(up, config[CFG_CAP])
         final[player] = total
