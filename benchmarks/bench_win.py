@@ -86,7 +86,9 @@ def master_table(
     fair = 1 / seats
     return {
         "seats": seats,
-        "policy": policy if policy == "normal" else f"thresholds in the last {last_turns} turns",
+        "policy": policy
+        if policy == "normal" or last_turns >= 13
+        else f"thresholds in the last {last_turns} turns",
         "games": games,
         "win_rate": round(rate, 4),
         "interval_95": [round(low, 4), round(high, 4)],
