@@ -227,3 +227,20 @@ def test_the_clairvoyant_is_the_expert_until_it_plays_for_the_known_total(
         return float(((finals[:, 0] > finals[:, 1]) + 0.5 * (finals[:, 0] == finals[:, 1])).sum())
 
     assert wins(seeing) >= wins(blind)
+
+
+@pytest.mark.slow
+def test_paired_head_to_head_rounds_up_to_whole_pairs_and_reports_draws_apart() -> None:
+    from fivedice.strategy.simulate import head_to_head
+
+    match = head_to_head(CLASSIC, ["master", "expert"], 5, seed=2, paired=True)
+    assert match.paired and all(result.games == 6 for result in match.results)
+    for level in (Level.MASTER, Level.EXPERT):
+        # Two seats: a draw is half a win.
+        assert match.win_rates[level] == pytest.approx(
+            match.outright[level] + match.draws[level] / 2
+        )
+        low, high = match.intervals[level]
+        assert low <= match.win_rates[level] <= high
+    assert sum(match.win_rates.values()) == pytest.approx(1.0)
+    assert match.summary()["paired"] is True
