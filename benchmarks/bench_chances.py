@@ -1,6 +1,6 @@
 """Calibration of the winning chances, and the `master` level against `expert`.
 
-Plays two-seat games on classic rules in numba (`strategy.master.play_duels`; the seats take
+Plays two-seat games on classic rules in numba (`strategy.master.play_table`; the seats take
 turns to start) and prints one JSON object:
 
 * `calibration`: `--games` expert-vs-expert games. Before every turn of every game (26 per
@@ -28,7 +28,7 @@ import numpy as np
 
 from fivedice.core.rules import find_ruleset
 from fivedice.strategy.chances import Outlook, column_pmf, combine
-from fivedice.strategy.master import play_duels
+from fivedice.strategy.master import play_table
 from fivedice.strategy.moments import MomentTable, moments_of
 
 ENOUGH_GAMES = 500
@@ -56,7 +56,8 @@ def predictions(moments: MomentTable, records: np.ndarray) -> np.ndarray:
 
 def calibration(moments: MomentTable, games: int, seed: int) -> dict[str, object]:
     start = time.perf_counter()
-    records, finals, _, _ = play_duels(moments, ("expert", "expert"), games, seed=seed)
+    played = play_table(moments, ("expert", "expert"), games, seed=seed)
+    records, finals = played.records, played.finals
     played = time.perf_counter() - start
     predicted = predictions(moments, records)
     observed = np.repeat(outcome(finals)[:, None], predicted.shape[1], axis=1)
@@ -98,7 +99,7 @@ def calibration(moments: MomentTable, games: int, seed: int) -> dict[str, object
 
 def duel(moments: MomentTable, games: int, seed: int) -> dict[str, object]:
     start = time.perf_counter()
-    finals = play_duels(moments, ("master", "expert"), games, seed=seed).finals
+    finals = play_table(moments, ("master", "expert"), games, seed=seed).finals
     results = outcome(finals)
     rate = float(results.mean())
     half = 1.96 * float(results.std(ddof=1)) / math.sqrt(games)
@@ -124,7 +125,7 @@ def main() -> None:
 
     rules = find_ruleset("classic")
     moments = moments_of(rules)  # solved and cached once
-    play_duels(moments, ("master", "expert"), 2, seed=0)  # compile / load the kernels
+    play_table(moments, ("master", "expert"), 2, seed=0)  # compile / load the kernels
     report = {
         "rules": "classic",
         "calibration": calibration(moments, args.games, args.seed),

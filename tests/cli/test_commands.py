@@ -276,3 +276,15 @@ def test_the_rules_say_a_yahtzee_bonus_exactly_when_play_pays_one(bonus, conditi
         assert f"earns a bonus of {paid}" in sentence
     else:
         assert sentence.startswith("- No bonus for further Yahtzees")
+
+
+@pytest.mark.parametrize(
+    "levels, message",
+    [
+        (["--bot", "master"], "--paired needs at least two players"),
+        (["--bot", "casual", "--vs", "expert"], "paired games seat expert and master players"),
+        (["--bot", "master", "--vs", "expert", "--rules", "yatzy"], "under Yahtzee rules"),
+    ],
+)
+def test_simulate_paired_refuses_what_it_cannot_pair(levels, message):
+    _refused_cleanly(run("simulate", "--paired", "--games", "2", *levels), message)

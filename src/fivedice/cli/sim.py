@@ -56,6 +56,13 @@ def simulate_command(
     seed: Annotated[
         int, typer.Option("--seed", help="Dice seed (0 to 2^63 - 1): same seed, same games.")
     ] = 0,
+    paired: Annotated[
+        bool,
+        typer.Option(
+            "--paired",
+            help="Play each set of dice once per seating, the players swapped (expert, master).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the score histogram to this image file.")
@@ -75,11 +82,13 @@ def simulate_command(
             )
         )
     check_seed(seed)
+    if paired and len(levels) < 2:
+        fail(_("--paired needs at least two players (--bot and --vs)"))
     if plot is not None:
         _check_plot_path(plot)
 
     try:
-        results, match = _run(rules, levels, games, seed, show_progress=not as_json)
+        results, match = _run(rules, levels, games, seed, paired, show_progress=not as_json)
     except FivediceError as error:
         fail_with(error)
 
@@ -98,11 +107,31 @@ def simulate_command(
     for result in results:
         _print_result(result, rules_name)
     if match is not None:
-        typer.echo(_("Win rates (ties shared):"))
-        for level, rate in match.win_rates.items():
-            typer.echo(f"  {level.value:<9} {rate:7.2%}")
+        _print_match(match)
     if plot is not None:
         typer.echo(_("Histogram written to {path}").format(path=plot))
+
+
+def _print_match(match: HeadToHead) -> None:
+    """The win rates, with their intervals, outright wins and draws apart."""
+    if match.paired:
+        typer.echo(
+            _("Paired: each set of dice played {seats} times, the seats rotated").format(
+                seats=len(match.results)
+            )
+        )
+    typer.echo(_("Win rates (ties shared), with 95% intervals:"))
+    line = _("{rate:7.2%} [{low:.2%} – {high:.2%}], won outright {won:.2%}, drawn {drawn:.2%}")
+    for level, rate in match.win_rates.items():
+        low, high = match.intervals.get(level, (rate, rate))
+        details = line.format(
+            rate=rate,
+            low=low,
+            high=high,
+            won=match.outright.get(level, rate),
+            drawn=match.draws.get(level, 0.0),
+        )
+        typer.echo(f"  {level.value:<9} {details}")
 
 
 def _check_plot_path(path: Path) -> None:
@@ -127,7 +156,7 @@ def _check_plot_path(path: Path) -> None:
 
 
 def _run(
-    rules: RuleSet, levels: list[str], games: int, seed: int, *, show_progress: bool
+    rules: RuleSet, levels: list[str], games: int, seed: int, paired: bool, *, show_progress: bool
 ) -> tuple[list[SimulationResult], HeadToHead | None]:
     """Runs the games, with a progress bar on stderr unless asked for quiet output."""
     from rich.console import Console
@@ -162,7 +191,13 @@ def _run(
             )
             return [result], None
         match = head_to_head(
-            rules, levels, games, seed=seed, progress=report, solve_progress=report_solve
+            rules,
+            levels,
+            games,
+            seed=seed,
+            progress=report,
+            solve_progress=report_solve,
+            paired=paired,
         )
         return list(match.results), match
 

@@ -21,9 +21,10 @@ played out like the expert). Behind, a high variance is worth having; ahead, a l
 master takes risks when behind and plays safe when ahead. Solo, and under rules with several
 columns, it plays exactly like the expert.
 
-`play_duels` plays two-seat games (expert or master in each seat) entirely in numba, for the
-benchmark, and records every seat's position before every turn (the calibration of the
-winning chances uses them).
+`play_table` plays games of 2-8 seats (expert or master in each) entirely in numba, for the
+simulator and the benchmarks, each seat with dice of its own (so that paired games can swap
+the players' seats exactly), and records every seat's position before every turn (the
+calibration of the winning chances uses them).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -47,16 +49,28 @@ from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
 from fivedice.strategy.playout import game_seeds, next_random
+from fivedice.strategy.thresholds import ThresholdTable
 
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
 
-__all__ = ["Duels", "MasterBot", "play_duels", "win_turn"]
+__all__ = [
+    "SEAT_KINDS",
+    "MasterBot",
+    "TableGames",
+    "play_table",
+    "seat_roll",
+    "seatings",
+    "win_turn",
+]
 
 FloatArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.integer]
 
 EMPTY_KEEP = s.KEEP_INDEX[()]
+
+QUANTILES = 32
+"""Points at which `threshold_turn` takes the opponent's normal."""
 
 TIE_BREAK = 1e-12
 """Weight of the expected final total in an option's value, to order options of equal chance."""
@@ -187,6 +201,72 @@ def win_turn(
         )  # fmt: skip
 
 
+@njit(cache=True, nogil=True)
+def threshold_turn(
+    mask: int,
+    up: int,
+    armed: int,
+    total: int,
+    opp_points: FloatArray,
+    opp_weights: FloatArray,
+    moments: FloatArray,
+    row_of: IntArray,
+    chances: Any,
+    rules: Any,
+    roll_w: FloatArray,
+    keep_w: FloatArray,
+    best_keep: IntArray,
+    best_box: IntArray,
+    running_max: FloatArray,
+    running_arg: IntArray,
+) -> None:
+    """Like `win_turn`, a turn's end valued from the threshold tables instead of normals: with
+    the best opponent's final total O = opp_points[k] with weight opp_weights[k], a box that
+    leaves T points and state s' is worth Σ_k w_k·½·(P*(s', O_k − T + 1) + P*(s', O_k − T)),
+    P*(s', t) the best chance of t points more (`thresholds`; 0 beyond the table's top)."""
+    config, five_face = rules[4], rules[3]
+    top = chances.shape[1] - 1
+    open_boxes = ~mask & 0x1FFF
+    allowed = open_boxes
+    if config[5] != 0 and (open_boxes & 0x3F) != 0:
+        allowed = open_boxes & 0x3F
+    for r in range(252):
+        chosen = allowed
+        if five_face[r] > 0 and (mask >> 11) & 1:
+            chosen, _joker, _extra = s._joker_boxes(
+                five_face[r], open_boxes, allowed, armed, config
+            )
+        best = -1.0e300
+        best_b = -1
+        for b in range(13):
+            if not (chosen >> b) & 1:
+                continue
+            p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
+            row = row_of[nm, nu, na]
+            t = total + p
+            w = 0.0
+            for k in range(opp_points.size):
+                tie = math.floor(opp_points[k] + 0.5) - t  # the nearest whole total
+                both = 0.0
+                for need in (tie, tie + 1):
+                    if need <= 0:
+                        both += 1.0
+                    elif need <= top:
+                        both += chances[row, need]
+                w += opp_weights[k] * 0.5 * both
+            value = w + TIE_BREAK * (t + moments[nm, nu, na, 0])
+            if value > best:
+                best = value
+                best_b = b
+        roll_w[0, r] = best
+        best_box[r] = best_b
+    for n in range(1, roll_w.shape[0]):
+        s._reroll(
+            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
+            s.ADD_FACE, s.REMOVE_FACE,
+        )  # fmt: skip
+
+
 def last_box_pmfs(moments: MomentTable) -> FloatArray:
     """pmf[b, upper, armed, x]: the exact distribution of the points to come when only box b
     is open (zero-padded to one width; states no game reaches are left at zero)."""
@@ -254,7 +334,11 @@ class MasterBot(Bot):
             grid = np.zeros(high - low)
             grid[o.offset - low : o.offset - low + o.pmf.size] = o.pmf
             cdf *= np.cumsum(grid)
-        pmf = np.diff(cdf, prepend=0.0)
+        pmf = np.empty(cdf.size)
+        below = 0.0
+        for i in range(cdf.size):
+            pmf[i] = cdf[i] - below
+            below = cdf[i]
         xs = np.arange(low, high)
         mean = float(xs @ pmf)
         sd = math.sqrt(max(float((xs - mean) ** 2 @ pmf), 1e-12))
@@ -315,29 +399,69 @@ class MasterBot(Bot):
 
 
 # ---------------------------------------------------------------------------------------------
-# Two-seat games in numba (the benchmark)
+# Games at one table in numba (the simulator and the benchmarks)
+#
+# The dice of a seat. Every seat of a game draws from its own dice *stream* (a 64-bit number).
+# The faces of a roll depend only on (stream, the seat's own turn 0-12, the roll 0-2 of the
+# turn): they are drawn from a splitmix64 generator seeded from those three, and rolling k dice
+# (the ones not kept) takes the first k faces. So a seat's dice never depend on what the other
+# seats do, nor on the order in which the seats play; two players who keep the same dice from
+# the same stream see exactly the same rolls, and where their keeps differ they still share the
+# first faces of every roll. Paired games play one set of streams once per rotation of the
+# players round the seats: with two players, game 2k and game 2k + 1 have the same two streams
+# and the players swapped (each player takes the other's place in the turn order *and* its
+# stream), so luck cancels out of the pair.
+
+SEAT_KINDS = {"expert": 0, "master": 1}
+"""The levels `play_table` seats, and their codes in the numba kernels."""
+MAX_SEATS = 8
+GOLDEN = 0x9E3779B97F4A7C15
+"""splitmix64's increment: separates the seeds of a stream's rolls."""
 
 
-class Duels(NamedTuple):
-    """Two-seat games played by `play_duels`.
+class TableGames(NamedTuple):
+    """Games played by `play_table`; every per-seat array is indexed by *player* (the order of
+    the `kinds` given), whatever seat the player had in each game.
 
     Attributes:
-        records: (games, 26, 2, 4) before each turn, both seats' (mask, upper, armed, total).
-        finals: (games, 2) the final totals.
-        firsts: (games,) the seat that started.
-        stats: (games, 2, 3) per seat: upper bonus earned (0/1), Yahtzee box scored (0/1),
-            extra Yahtzees.
+        kinds: each player's level.
+        records: (games, 13 × players, players, 4) before each turn, in the order of play,
+            every player's (mask, upper, armed, total).
+        finals: (games, players) the final totals.
+        positions: (games, players) each player's place in the turn order (0 starts).
+        streams: (games, players) the dice stream each player drew from.
+        stats: (games, players, 3) upper bonus earned (0/1), Yahtzee box scored (0/1), extra
+            Yahtzees.
+        paired: whether every set of streams was played once per rotation of the players
+            (games g·n … g·n + n − 1 share theirs, n players).
     """
 
+    kinds: tuple[str, ...]
     records: IntArray
     finals: IntArray
-    firsts: IntArray
+    positions: IntArray
+    streams: npt.NDArray[np.uint64]
     stats: IntArray
+    paired: bool
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mix64(x: np.uint64) -> np.uint64:
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, nogil=True)
-def _roll_from(keep: int, rng: npt.NDArray[np.uint64]) -> int:
-    """Rolls the dice not kept: returns the index in ALL_ROLLS of the five dice."""
+def seat_roll(
+    keep: int, stream: np.uint64, turn: int, roll: int, rng: npt.NDArray[np.uint64]
+) -> int:
+    """The roll (index in ALL_ROLLS) a seat gets holding `keep` (index in ALL_KEEPS) on roll
+    `roll` (0 = the turn's first) of its own turn `turn`, from dice stream `stream`.
+
+    The dice not kept take the first faces of the five drawn for (stream, turn, roll): the
+    result depends on nothing else (`rng` is scratch, one uint64)."""
+    rng[0] = _mix64(np.uint64(stream) + np.uint64(turn * 4 + roll + 1) * np.uint64(GOLDEN))
     k = keep
     while k < 210:
         k = s.ADD_FACE[k, int(next_random(rng) * 6.0)]
@@ -345,68 +469,149 @@ def _roll_from(keep: int, rng: npt.NDArray[np.uint64]) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _play_duel(
-    seed: int, first: int, duel: Any, record: IntArray, final: IntArray, stats: IntArray
+def _best_opponent(
+    state: IntArray, mover: int, moments: FloatArray, last: FloatArray
+) -> tuple[float, float, FloatArray, int]:
+    """The best other seat's final total as `win_turn` takes it: (mean, sd, pmf, low), the pmf
+    exact when every other card has at most one open box, else empty (a normal: one opponent's
+    own, several opponents' maximum computed on a grid of normals, then taken as normal)."""
+    seats = state.shape[0]
+    exact = True
+    for o in range(seats):
+        om = state[o, 0]
+        if o != mover and om != 0x1FFF and (om | (om + 1)) != 0x1FFF:
+            exact = False
+    if exact:
+        low = 1 << 30
+        high = -(1 << 30)
+        for o in range(seats):
+            if o != mover:
+                size = 1 if state[o, 0] == 0x1FFF else last.shape[3]
+                low = min(low, state[o, 3])
+                high = max(high, state[o, 3] + size)
+        cdf = np.ones(high - low)
+        for o in range(seats):
+            if o == mover:
+                continue
+            om, ou, oa, ot = state[o, 0], state[o, 1], state[o, 2], state[o, 3]
+            grid = np.zeros(high - low)
+            if om == 0x1FFF:
+                grid[ot - low] = 1.0
+            else:
+                b = 0
+                while (om >> b) & 1:
+                    b += 1
+                pmf = last[b, ou, oa]
+                grid[ot - low : ot - low + pmf.size] = pmf
+            cdf *= np.cumsum(grid)
+        pmf = np.empty(cdf.size)
+        below = 0.0
+        for i in range(cdf.size):
+            pmf[i] = cdf[i] - below
+            below = cdf[i]
+        mean = 0.0
+        for i in range(pmf.size):
+            mean += (low + i) * pmf[i]
+        var = 0.0
+        for i in range(pmf.size):
+            var += (low + i - mean) ** 2 * pmf[i]
+        return mean, math.sqrt(max(var, 1e-12)), pmf, low
+    means = np.empty(seats)
+    sds = np.empty(seats)
+    for o in range(seats):
+        om, ou, oa, ot = state[o, 0], state[o, 1], state[o, 2], state[o, 3]
+        m1 = moments[om, ou, oa, 0]
+        means[o] = ot + m1
+        sds[o] = math.sqrt(max(moments[om, ou, oa, 1] - m1 * m1, 1e-12))
+    if seats == 2:
+        o = 1 - mover
+        return means[o], sds[o], np.empty(0), 0
+    low_f = 1e300
+    high_f = -1e300
+    for o in range(seats):
+        if o != mover:
+            low_f = min(low_f, means[o] - 8.0 * sds[o])
+            high_f = max(high_f, means[o] + 8.0 * sds[o])
+    low = math.floor(low_f)
+    width = math.ceil(high_f) - low + 1
+    cdf = np.ones(width)
+    for o in range(seats):
+        if o != mover:
+            for i in range(width):
+                cdf[i] *= _phi((low + i + 0.5 - means[o]) / sds[o])
+    mean = 0.0
+    second = 0.0
+    below = 0.0
+    for i in range(width):
+        p = cdf[i] - below
+        below = cdf[i]
+        mean += (low + i) * p
+        second += (low + i) ** 2 * p
+    return mean, math.sqrt(max(second - mean * mean, 1e-12)), np.empty(0), 0
+
+
+@njit(cache=True, nogil=True)
+def _play_game(
+    streams: npt.NDArray[np.uint64],
+    kinds: IntArray,
+    shared: Any,
+    record: IntArray,
+    final: IntArray,
+    stats: IntArray,
 ) -> None:
-    """One two-seat game; `duel` is what every game shares: (kinds, values, moments, last,
-    rules, levels, master_from) as `_play_duels` takes them."""
-    kinds, values, moments, last, rules, levels, master_from = duel
+    """One game, seats in turn order 0, 1, …: seat p draws from streams[p] and plays level
+    kinds[p]. `shared` is (values, moments, last, rules, levels, master_from, row_of,
+    chances, quantiles, threshold_from) as
+    `_play_tables` takes them; record, final and stats are indexed by seat."""
+    values, moments, last, rules, levels, master_from, row_of, chances, quantiles, t_from = shared
     score, joker_score, arms, five_face, config = rules
+    seats = streams.shape[0]
     rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    state = np.zeros((2, 4), dtype=np.int64)  # mask, upper, armed, total
+    state = np.zeros((seats, 4), dtype=np.int64)  # mask, upper, armed, total
     roll_v = np.empty((levels, 252))
     keep_v = np.empty((levels, 462))
     best_keep = np.empty((levels, 252), dtype=np.int64)
     best_box = np.empty(252, dtype=np.int64)
     running_max = np.empty(462)
     running_arg = np.empty(462, dtype=np.int64)
-    empty_keep = EMPTY_KEEP
-    opp_buf = np.empty(max(last.shape[3], 1))
     step = 0
-    for _round in range(13):
-        for turn in range(2):
-            seat = (first + turn) % 2
-            other = 1 - seat
-            for i in range(2):
-                for j in range(4):
-                    record[step, i, j] = state[i, j]
+    for turn in range(13):
+        for seat in range(seats):
+            record[step] = state
             step += 1
             mask, up, armed, total = state[seat, 0], state[seat, 1], state[seat, 2], state[seat, 3]
-            filled = 0
-            for b in range(13):
-                filled += (mask >> b) & 1
-            if kinds[seat] == 1 and filled >= master_from:
-                om, ou, oa, ot = state[other, 0], state[other, 1], state[other, 2], state[other, 3]
-                m1 = moments[om, ou, oa, 0]
-                opp_mean = ot + m1
-                opp_sd = math.sqrt(max(moments[om, ou, oa, 1] - m1 * m1, 1e-12))
-                size = 0
-                if om == 0x1FFF:
-                    opp_buf[0] = 1.0
-                    size = 1
-                elif (om | (om + 1)) == 0x1FFF:
-                    b = 0
-                    while (om >> b) & 1:
-                        b += 1
-                    size = last.shape[3]
-                    opp_buf[:size] = last[b, ou, oa]
-                win_turn(
-                    mask, up, armed, total, opp_mean, opp_sd, opp_buf[:size], ot, moments,
-                    last, rules, roll_v, keep_v, best_keep, best_box, running_max, running_arg,
-                )  # fmt: skip
+            if kinds[seat] == 1 and turn >= master_from:
+                opp_mean, opp_sd, opp_pmf, opp_low = _best_opponent(state, seat, moments, last)
+                if turn >= t_from:
+                    if opp_pmf.size > 0:
+                        opp_points = np.arange(opp_pmf.size) + float(opp_low)
+                        opp_weights = opp_pmf
+                    else:
+                        opp_points = opp_mean + opp_sd * quantiles
+                        opp_weights = np.full(quantiles.size, 1.0 / quantiles.size)
+                    threshold_turn(
+                        mask, up, armed, total, opp_points, opp_weights, moments, row_of,
+                        chances, rules, roll_v, keep_v, best_keep, best_box, running_max,
+                        running_arg,
+                    )  # fmt: skip
+                else:
+                    win_turn(
+                        mask, up, armed, total, opp_mean, opp_sd, opp_pmf, opp_low, moments,
+                        last, rules, roll_v, keep_v, best_keep, best_box, running_max,
+                        running_arg,
+                    )  # fmt: skip
             else:
                 s._turn(
                     mask, up, armed, values, score, joker_score, arms, five_face, config,
                     s.ADD_FACE, s.REMOVE_FACE, s.ROLL_PROBABILITY, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg, np.empty(186), np.empty(16),
                 )  # fmt: skip
-            r = _roll_from(empty_keep, rng)
+            r = seat_roll(EMPTY_KEEP, streams[seat], turn, 0, rng)
             for n in range(levels - 1, 0, -1):
                 keep = best_keep[n, r]
                 if keep == 210 + r:
                     break
-                r = _roll_from(keep, rng)
+                r = seat_roll(keep, streams[seat], turn, levels - n, rng)
             b = best_box[r]
             p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
             if b == 11 and score[11, r] > 0:
@@ -417,68 +622,152 @@ def _play_duel(
             state[seat, 1] = nu
             state[seat, 2] = na
             state[seat, 3] = total + p
-    for i in range(2):
+    for i in range(seats):
         final[i] = state[i, 3]
         if config[2] > 0 and state[i, 1] >= config[1]:
             stats[i, 0] = 1
 
 
 @njit(cache=True, parallel=True)
-def _play_duels(
-    seeds: npt.NDArray[np.uint64],
+def _play_tables(
+    streams: npt.NDArray[np.uint64],
     kinds: IntArray,
-    firsts: IntArray,
     values: FloatArray,
     moments: FloatArray,
     last: FloatArray,
     rules: Any,
     levels: int,
     master_from: int,
+    row_of: IntArray,
+    chances: Any,
+    quantiles: FloatArray,
+    threshold_from: int,
     records: IntArray,
     finals: IntArray,
     stats: IntArray,
 ) -> None:
-    for g in prange(seeds.shape[0]):
+    for g in prange(streams.shape[0]):
         # Built in the loop: a parallel loop cannot take in a tuple that holds a tuple (rules).
-        duel = (kinds, values, moments, last, rules, levels, master_from)
-        _play_duel(seeds[g], firsts[g], duel, records[g], finals[g], stats[g])
+        shared = (
+            values, moments, last, rules, levels, master_from, row_of, chances, quantiles,
+            threshold_from,
+        )  # fmt: skip
+        _play_game(streams[g], kinds[g], shared, records[g], finals[g], stats[g])
 
 
-def play_duels(
+def seatings(
+    players: int, games: int, seed: int, *, paired: bool
+) -> tuple[IntArray, npt.NDArray[np.uint64]]:
+    """Who sits where and with which dice: (positions, streams), both (games, players) and
+    indexed by player.
+
+    Game g rotates the players by r = g mod players: player i takes seat (i + r) mod players
+    (seat 0 starts). Paired, games g·n … g·n + n − 1 (n = players) share one set of n streams,
+    one per seat, so each player plays every seat with its dice once; unpaired, every game has
+    streams of its own. The streams come from (seed, number): the same seed gives the same games.
+
+        >>> positions, streams = seatings(2, 4, 7, paired=True)
+        >>> positions.tolist()
+        [[0, 1], [1, 0], [0, 1], [1, 0]]
+        >>> bool(streams[0, 0] == streams[1, 1] and streams[0, 1] == streams[1, 0])
+        True
+    """
+    rotation = np.arange(games, dtype=np.int64) % players
+    positions = (np.arange(players, dtype=np.int64)[None, :] + rotation[:, None]) % players
+    group = np.arange(games, dtype=np.int64) // players if paired else np.arange(games)
+    groups = int(group.max()) + 1 if games else 0
+    seat_streams = game_seeds(seed, groups * players)[:, 0].reshape(groups, players)
+    streams = seat_streams[group[:, None], positions]
+    return positions, np.ascontiguousarray(streams)
+
+
+def play_table(
     moments: MomentTable,
-    kinds: tuple[str, str],
+    kinds: tuple[str, ...],
     games: int,
     *,
     seed: int = 0,
+    paired: bool = False,
     master_from: int = 0,
-) -> Duels:
-    """Plays two-seat games; the seats alternate who starts (game g: seat g % 2 first).
+    thresholds: ThresholdTable | None = None,
+    threshold_from: int = 0,
+    quantiles: int = QUANTILES,
+) -> TableGames:
+    """Plays games of 2-8 seats, expert or master in each, one column (see `seatings` for who
+    sits where, and the comment above `SEAT_KINDS` for the dice).
 
     Args:
         moments: the moment table of the (one-column) rules.
-        kinds: each seat's level, "expert" or "master".
-        games: how many games.
-        seed: the dice seed (game g's dice come from (seed, g)).
-        master_from: master plays like the expert until this many of its boxes are filled.
+        kinds: each player's level, "expert" or "master".
+        games: how many games (paired: a multiple of the number of players).
+        seed: the dice seed.
+        paired: play each set of dice streams once per rotation of the players.
+        master_from: master plays like the expert in its first turns, until this turn (0-12).
+        thresholds: the rules' threshold table: from turn `threshold_from` on, master values
+            a turn's end by it (`threshold_turn`; the opponent's normal taken at `quantiles`
+            equally likely points) instead of by normals (`win_turn`).
 
     Raises:
-        FivediceError: a seat is neither expert nor master, or there are not two.
+        FivediceError: a player is neither expert nor master, fewer than 2 or more than 8
+            players, or paired games not a multiple of the players.
     """
-    codes = {"expert": 0, "master": 1}
-    if len(kinds) != 2 or any(kind not in codes for kind in kinds):
+    players = len(kinds)
+    if not 2 <= players <= MAX_SEATS or any(kind not in SEAT_KINDS for kind in kinds):
         raise FivediceError(
-            N_("a simulated game against master seats two players, expert or master")
+            N_("a simulated game with master seats 2 to {most} players, expert or master"),
+            most=MAX_SEATS,
+        )
+    if paired and games % players:
+        raise FivediceError(
+            N_("paired games come in sets of {players}, one per seating: not {games}"),
+            players=players,
+            games=games,
         )
     rules = moments.rules
     arrays = s._rule_arrays(rules)
-    seeds = np.ascontiguousarray(game_seeds(seed, games)[:, 0])
-    firsts = np.arange(games, dtype=np.int64) % 2
-    records = np.zeros((games, 26, 2, 4), dtype=np.int64)
-    finals = np.zeros((games, 2), dtype=np.int64)
-    stats = np.zeros((games, 2, 3), dtype=np.int64)
-    _play_duels(
-        seeds, np.array([codes[k] for k in kinds], dtype=np.int64), firsts, moments.values,
-        moments.moments, last_box_pmfs(moments), arrays.kernel_rules, rules.rolls_per_turn,
-        master_from, records, finals, stats,
+    positions, streams = seatings(players, games, seed, paired=paired)
+    codes = np.array([SEAT_KINDS[kind] for kind in kinds], dtype=np.int64)
+    seat_kinds = np.empty_like(positions)
+    seat_streams = np.empty_like(streams)
+    rows = np.arange(games)[:, None]
+    seat_kinds[rows, positions] = codes[None, :]
+    seat_streams[rows, positions] = streams
+    row_of: IntArray
+    chances: npt.NDArray[np.float32]
+    if thresholds is None:
+        row_of, chances = np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), np.float32)
+    else:
+        row_of, chances = thresholds.row_of, np.asarray(thresholds.chances)
+    records = np.zeros((games, 13 * players, players, 4), dtype=np.int64)
+    finals = np.zeros((games, players), dtype=np.int64)
+    stats = np.zeros((games, players, 3), dtype=np.int64)
+    _play_tables(
+        seat_streams, seat_kinds, moments.values, moments.moments, last_box_pmfs(moments),
+        arrays.kernel_rules, rules.rolls_per_turn, master_from, row_of, chances,
+        normal_quantiles(quantiles), threshold_from if thresholds is not None else 99, records,
+        finals, stats,
     )  # fmt: skip
-    return Duels(records, finals, firsts, stats)
+    return TableGames(
+        kinds=tuple(kinds),
+        records=_by_player(records, positions),
+        finals=np.take_along_axis(finals, positions, axis=1),
+        positions=positions,
+        streams=streams,
+        stats=np.take_along_axis(stats, positions[:, :, None], axis=1),
+        paired=paired,
+    )
+
+
+def normal_quantiles(count: int) -> FloatArray:
+    """`count` equally likely points of the standard normal (the midpoints' quantiles).
+
+    >>> [round(z, 3) for z in normal_quantiles(3)]
+    [-0.967, 0.0, 0.967]
+    """
+    unit = NormalDist()
+    return np.array([unit.inv_cdf((k + 0.5) / count) for k in range(count)])
+
+
+def _by_player(records: IntArray, positions: IntArray) -> IntArray:
+    """records[g, step, seat] reindexed as [g, step, player]."""
+    return np.take_along_axis(records, positions[:, None, :, None], axis=2)

@@ -26,7 +26,7 @@ from fivedice.strategy.guide_play import GameResult, play_guide_games
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.playout import BOX_POINTS, game_seeds
 
-__all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate"]
+__all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate", "table_outcomes"]
 
 PERCENTILES: tuple[int, ...] = (5, 25, 50, 75, 95)
 MAX_GAMES = 100_000_000
@@ -127,24 +127,86 @@ class SimulationResult:
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """Levels at one table: each game every level plays the same dice stream.
+    """Levels at one table: each game every level plays the same dice stream (or, paired, each
+    set of dice streams is played once per rotation of the players round the seats).
 
     Attributes:
         results: each level's solitaire statistics over the same games.
         win_rates: share of games each level won (a tie for first is shared equally).
+        outright: share of games each level won alone.
+        draws: share of games each level tied for first (counted ½ in `win_rates` with two
+            seats, 1/k for a k-way tie).
+        intervals: each win rate's 95% interval (normal approximation over independent sets
+            of games: single games, or paired sets).
+        paired: whether the games were paired (`master.seatings`).
     """
 
     results: tuple[SimulationResult, ...]
     win_rates: dict[Level, float]
+    outright: dict[Level, float] = field(default_factory=dict)
+    draws: dict[Level, float] = field(default_factory=dict)
+    intervals: dict[Level, tuple[float, float]] = field(default_factory=dict)
+    paired: bool = False
 
     def summary(self) -> dict[str, object]:
         """The win rates and each level's statistics, JSON-friendly."""
         return {
             "games": self.results[0].games,
             "seed": self.results[0].seed,
+            "paired": self.paired,
             "win_rates": {level.value: round(rate, 4) for level, rate in self.win_rates.items()},
+            "intervals_95": {
+                level.value: [round(low, 4), round(high, 4)]
+                for level, (low, high) in self.intervals.items()
+            },
+            "outright_win_rates": {
+                level.value: round(rate, 4) for level, rate in self.outright.items()
+            },
+            "draw_rates": {level.value: round(rate, 4) for level, rate in self.draws.items()},
             "players": [result.summary() for result in self.results],
         }
+
+
+def table_outcomes(
+    levels: Sequence[Level], finals: npt.NDArray[np.integer], group: int = 1
+) -> tuple[
+    dict[Level, float], dict[Level, float], dict[Level, float], dict[Level, tuple[float, float]]
+]:
+    """Win rates (ties shared), outright wins, draws and 95% intervals from final totals.
+
+    Args:
+        levels: each player's level (a level listed twice adds up its players' results).
+        finals: (players, games) final totals.
+        group: consecutive games that share their dice (paired sets): the interval is taken
+            over the sets' means, which are independent where single paired games are not.
+
+    >>> rates, alone, drawn, _ = table_outcomes(
+    ...     [Level.MASTER, Level.EXPERT], np.array([[250, 200, 230], [240, 210, 230]])
+    ... )
+    >>> round(rates[Level.MASTER], 3), round(alone[Level.MASTER], 3), round(drawn[Level.MASTER], 3)
+    (0.5, 0.333, 0.333)
+    """
+    best = finals.max(axis=0)
+    top = finals == best
+    shares = top / top.sum(axis=0)
+    alone = top & (top.sum(axis=0) == 1)
+    tied = top & ~alone
+    games = finals.shape[1]
+    rates: dict[Level, float] = {}
+    outright: dict[Level, float] = {}
+    draws: dict[Level, float] = {}
+    per_game: dict[Level, npt.NDArray[np.float64]] = {}
+    for i, level in enumerate(levels):
+        rates[level] = rates.get(level, 0.0) + float(shares[i].mean())
+        outright[level] = outright.get(level, 0.0) + float(alone[i].mean())
+        draws[level] = draws.get(level, 0.0) + float(tied[i].mean())
+        per_game[level] = per_game.get(level, np.zeros(games)) + shares[i]
+    intervals: dict[Level, tuple[float, float]] = {}
+    for level, values in per_game.items():
+        sets = values[: games - games % group].reshape(-1, group).mean(axis=1)
+        half = 1.96 * float(sets.std(ddof=1)) / math.sqrt(sets.size) if sets.size > 1 else 1.0
+        intervals[level] = (rates[level] - half, rates[level] + half)
+    return rates, outright, draws, intervals
 
 
 def simulate(
@@ -294,21 +356,34 @@ def head_to_head(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
     solve_progress: Progress | None = None,
+    paired: bool = False,
 ) -> HeadToHead:
     """Several levels at one table for `games` games; win rates with ties shared.
 
     Yahtzee has no interaction between players, so a table game is each player's solitaire
-    game; every level plays game i with the same dice stream.
+    game; every level plays game i with the same dice stream. Master watches the table: its
+    games (and paired games) are played with a dice stream per seat (`master.play_table`).
+
+    Args:
+        paired: play every set of dice streams once per rotation of the players round the
+            seats (expert and master only; `games` is rounded up to a multiple of the seats).
 
     Raises:
-        FivediceError: fewer than two levels, or as for `simulate`.
+        FivediceError: fewer than two levels, paired games of other levels or of rules
+            without winning chances, or as for `simulate`.
     """
     parsed = [Level.parse(level) for level in levels]
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
+    if paired and not (has_win_chances(rules) and set(parsed) <= {Level.MASTER, Level.EXPERT}):
+        raise FivediceError(
+            N_("paired games seat expert and master players only, under Yahtzee rules")
+        )
     # Without winning chances (Yatzy, Maxi Yatzy) master plays exactly like expert, alone.
-    if Level.MASTER in parsed and has_win_chances(rules):
-        return _master_head_to_head(rules, parsed, games, seed, use_cache, cache_dir, progress)
+    if paired or (Level.MASTER in parsed and has_win_chances(rules)):
+        return _master_head_to_head(
+            rules, parsed, games, seed, use_cache, cache_dir, progress, paired=paired
+        )
     done = [0] * len(parsed)
 
     def report(index: int) -> Progress | None:
@@ -334,16 +409,11 @@ def head_to_head(
                 )
             values = shared[profile.optimal_values]
         results.append(simulate(rules, level, games, seed=seed, values=values, progress=report(i)))
-    scores = np.stack([result.scores for result in results])
-    best = scores.max(axis=0)
-    winners = scores == best
-    shares = winners / winners.sum(axis=0)
-    rates = shares.sum(axis=1) / games
-    win_rates: dict[Level, float] = {}
-    for level, rate in zip(parsed, rates, strict=True):
-        # The same level listed twice shares one entry; each copy's wins add up.
-        win_rates[level] = win_rates.get(level, 0.0) + float(rate)
-    return HeadToHead(tuple(results), win_rates)
+    # The same level listed twice shares one entry; each copy's wins add up.
+    rates, outright, draws, intervals = table_outcomes(
+        parsed, np.stack([result.scores for result in results])
+    )
+    return HeadToHead(tuple(results), rates, outright, draws, intervals)
 
 
 def _master_head_to_head(
@@ -354,47 +424,53 @@ def _master_head_to_head(
     use_cache: bool,
     cache_dir: str | os.PathLike[str] | None,
     progress: Progress | None,
+    *,
+    paired: bool,
 ) -> HeadToHead:
-    """Master watches the other seat, so its games are played as duels (`master.play_duels`):
-    two seats, master or expert, one column; the seats take turns to start."""
-    from fivedice.strategy.master import play_duels
+    """Master watches the other seats, so its games are played by `master.play_table`: 2-8
+    seats, master or expert, one column, a dice stream per seat; the seats rotate."""
+    from fivedice.strategy.master import MAX_SEATS, play_table
     from fivedice.strategy.moments import moments_of
 
-    if len(levels) != 2 or not set(levels) <= {Level.MASTER, Level.EXPERT} or rules.columns != 1:
+    if (
+        not 2 <= len(levels) <= MAX_SEATS
+        or not set(levels) <= {Level.MASTER, Level.EXPERT}
+        or rules.columns != 1
+    ):
         raise FivediceError(
-            N_("master is simulated against expert or master only: two seats, one column")
+            N_("master is simulated against expert or master only: 2 to {most} seats, one column"),
+            most=MAX_SEATS,
         )
     if not 1 <= games <= MAX_GAMES:
         raise FivediceError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games}")
+    seats = len(levels)
+    if paired:
+        games = -(-games // seats) * seats  # whole sets: every seating of each set of dice
+    kinds = tuple(level.value for level in levels)
     moments = moments_of(rules, use_cache=use_cache, cache_dir=cache_dir)
-    play_duels(moments, (levels[0].value, levels[1].value), 1, seed=seed)  # compile first
+    play_table(moments, kinds, seats, seed=seed, paired=paired)  # compile first
     start = time.perf_counter()
-    duels = play_duels(moments, (levels[0].value, levels[1].value), games, seed=seed)
+    played = play_table(moments, kinds, games, seed=seed, paired=paired)
     seconds = time.perf_counter() - start
     if progress is not None:
-        progress(games * 2, games * 2)
+        progress(games * seats, games * seats)
     results = tuple(
         SimulationResult(
             level=level,
             rules=rules,
             seed=seed,
-            scores=duels.finals[:, i].astype(np.int64),
-            upper_bonus_rate=float(duels.stats[:, i, 0].mean()),
-            yahtzee_rate=float(duels.stats[:, i, 1].mean()),
-            mean_extra_yahtzees=float(duels.stats[:, i, 2].mean()),
+            scores=played.finals[:, i].astype(np.int64),
+            upper_bonus_rate=float(played.stats[:, i, 0].mean()),
+            yahtzee_rate=float(played.stats[:, i, 1].mean()),
+            mean_extra_yahtzees=float(played.stats[:, i, 2].mean()),
             seconds=seconds,
         )
         for i, level in enumerate(levels)
     )
-    first, second = duels.finals[:, 0], duels.finals[:, 1]
-    shares = (
-        (first > second) + 0.5 * (first == second),
-        (second > first) + 0.5 * (first == second),
+    rates, outright, draws, intervals = table_outcomes(
+        levels, played.finals.T, seats if paired else 1
     )
-    win_rates: dict[Level, float] = {}
-    for level, share in zip(levels, shares, strict=True):
-        win_rates[level] = win_rates.get(level, 0.0) + float(share.mean())
-    return HeadToHead(results, win_rates)
+    return HeadToHead(results, rates, outright, draws, intervals, paired)
 
 
 def first_turn_values(rules: RuleSet, values: h.Values, greedy: bool) -> h.FloatArray:
