@@ -86,6 +86,7 @@ HELP_TEXTS = (
         "one table."
     ),
     N_("Opponent level for head-to-head win rates (repeatable)."),
+    N_("Play each set of dice once per seating, the players swapped (expert, master)."),
     N_("Number of games."),
     N_("Dice seed (0 to 2^63 - 1): same seed, same games."),
     N_("Print the results as JSON."),

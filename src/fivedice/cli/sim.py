@@ -120,7 +120,7 @@ def _print_match(match: HeadToHead) -> None:
                 seats=len(match.results)
             )
         )
-    typer.echo(_("Win rates (ties shared), with 95% intervals:"))
+    typer.echo(_("Win rates (ties shared), with {confidence} intervals:").format(confidence="95%"))
     line = _("{rate:7.2%} [{low:.2%} – {high:.2%}], won outright {won:.2%}, drawn {drawn:.2%}")
     for level, rate in match.win_rates.items():
         low, high = match.intervals.get(level, (rate, rate))
