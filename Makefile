@@ -48,7 +48,7 @@ PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
 # started (and stopped, also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal -m "not cluster"
+	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal -m "not cluster" --durations=25
 
 # The fault drill across hosts (tests/cluster/: network namespaces, HAProxy, PostgreSQL;
 # root needed, ~90 s). Kept out of `make test` until it has run clean many times: it met a

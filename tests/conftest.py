@@ -11,6 +11,7 @@ or tables)"`) while `make test` runs everything.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -52,6 +53,20 @@ def english(monkeypatch):
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def server_logging_removed():
+    """A server a test runs in-process (often in a thread, set up by a fixture) puts its log
+    handler on the root logger, writing to the stderr pytest gave that test; once the test
+    is over that stream is closed, and every later line would print a "Logging error" into
+    another test's output. So the handler goes when the test does."""
+    yield
+    from fivedice.web.logs import ServerLogHandler
+
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if isinstance(h, ServerLogHandler)]:
+        root.removeHandler(handler)
 
 
 @pytest.fixture(autouse=True)

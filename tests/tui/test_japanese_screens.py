@@ -20,7 +20,7 @@ from tests.tui.support import run, use_database
 
 KEYS = {
     # The keys in the footers and the help, as the keyboard labels them, and the CPU seats.
-    "r", "h", "a", "q", "c", "u", "l", "n", "m", "s", "t", "w", "v", "p", "z", "y", "k", "esc",
+    "r", "h", "a", "q", "c", "u", "l", "n", "m", "s", "t", "w", "v", "p", "z", "y", "k", "g", "esc",
     "tab", "Tab", "Enter", "CPU", "fivedice",
     # The languages of the language key, each in its own language.
     "English", "Nederlands", "Deutsch", "Fran", "ais", "Espa", "ol",

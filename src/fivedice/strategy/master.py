@@ -761,7 +761,7 @@ def play_table(
 def normal_quantiles(count: int) -> FloatArray:
     """`count` equally likely points of the standard normal (the midpoints' quantiles).
 
-    >>> [round(z, 3) for z in normal_quantiles(3)]
+    >>> [round(float(z), 3) for z in normal_quantiles(3)]
     [-0.967, 0.0, 0.967]
     """
     unit = NormalDist()

@@ -110,13 +110,19 @@ def log_format_from_environment() -> LogFormat:
     return "text" if value == "text" else "json"
 
 
+class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The one handler `configure_logging` puts on the root logger (a class of its own, so
+    that whoever set it up, e.g. a test harness running servers in threads, can find and
+    remove it again)."""
+
+
 def configure_logging(
     log_format: LogFormat, level: int = logging.INFO, *, access_log: bool = True
 ) -> None:
     """One handler on the root logger, to stderr, in `log_format`; uvicorn's loggers
     propagate to it (their own handlers are removed). Without `access_log` the access
     lines are left out (a busy server behind a balancer that logs requests already)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = ServerLogHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
