@@ -41,8 +41,8 @@ from numba import njit
 from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
-from fivedice.core.rules import BonusCondition, RuleSet
 from fivedice.strategy import kernel
+from fivedice.strategy.advisor import armed_rule
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, PACKED_COUNT, UPPER_BOXES
 from fivedice.strategy.solver import (
     ADD_FACE,
@@ -269,14 +269,6 @@ class CachedEngine:
         if self.kernel is not None:
             self.cache[:, 0] = -1.0
             self.cache[:, 2] = 0.0
-
-
-def armed_rule(rules: RuleSet) -> tuple[int, bool]:
-    """The box whose score arms the extra-Yahtzee bonus (-1: the rules pay none) and whether
-    any score there arms it (else only a score above 0): what `solver.column_state` reads."""
-    same = rules.all_same_box if rules.yahtzee_bonus else None
-    box = -1 if same is None else rules.box_index(same)
-    return box, rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
 
 
 _engine_lock = threading.Lock()
