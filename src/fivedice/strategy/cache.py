@@ -45,7 +45,7 @@ from fivedice.strategy.limits import (
     is_supported,
     solving_slot,
 )
-from fivedice.strategy.solver import StrategyTable, solve
+from fivedice.strategy.solver import StrategyTable, layout_for, solve
 
 __all__ = [
     "CACHE_ENV",
@@ -80,6 +80,7 @@ DEFAULT_CACHE_PIN_MINUTES = 60.0
 """How long after its last use a table counts as in use (never evicted)."""
 _MAGIC = b"FIVEDICE-STRATEGY\n"
 _DTYPE = "<f8"  # little-endian float64
+_COMPACT_DTYPE = "<f4"  # compact tables (Maxi Yatzy): float32, to stay under 200 MB
 
 
 def resolve_cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -104,13 +105,18 @@ def cache_path(rules: RuleSet, directory: str | os.PathLike[str] | None = None) 
 
 
 def save_table(table: StrategyTable, path: Path) -> None:
-    """Writes a table atomically: readers see the old file or the complete new one."""
-    payload = np.ascontiguousarray(table.values, dtype=_DTYPE).tobytes()
+    """Writes a table atomically: readers see the old file or the complete new one.
+
+    A compact table (Maxi Yatzy) is written as float32: 134 MB instead of 268 (values to
+    about 3e-5 points, the expected score in the header exact).
+    """
+    dtype = _DTYPE if table.layout is None else _COMPACT_DTYPE
+    payload = np.ascontiguousarray(table.values, dtype=dtype).tobytes()
     header = {
         "solver": SOLVER_VERSION,
         "rules": table.rules.settings(),
         "shape": list(table.values.shape),
-        "dtype": _DTYPE,
+        "dtype": dtype,
         "expected_score": table.expected_score,
         "states": table.states,
         "size": len(payload),
@@ -147,16 +153,24 @@ def load_table(rules: RuleSet, path: Path) -> StrategyTable | None:
                 return None
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         payload = memoryview(mapped)[offset:]
+        layout = layout_for(rules)
+        dtype = _DTYPE if layout is None else _COMPACT_DTYPE
+        shape = tuple(int(n) for n in header["shape"])
         if (
             header["solver"] != SOLVER_VERSION
             or header["rules"] != rules.settings()
-            or header["dtype"] != _DTYPE
+            or header["dtype"] != dtype
+            or (layout is not None and shape != (layout.states,))
             or not _intact(payload, header)
         ):
             return None
-        shape = tuple(int(n) for n in header["shape"])
-        values = np.frombuffer(payload, dtype=_DTYPE).reshape(shape)
-        return StrategyTable(rules, values, float(header["expected_score"]), int(header["states"]))
+        values = np.frombuffer(payload, dtype=dtype).reshape(shape)
+        if layout is not None:  # the kernels read float64
+            values = values.astype(np.float64)
+            values.setflags(write=False)
+        return StrategyTable(
+            rules, values, float(header["expected_score"]), int(header["states"]), layout
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

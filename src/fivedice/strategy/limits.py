@@ -85,17 +85,19 @@ class UnsupportedByStrategyError(SolveNotAllowedError):
 
 
 def is_supported(rules: RuleSet) -> bool:
-    """Whether the solver, the coach and the CPU players handle these rules: the Yahtzee and
-    Yatzy families (five dice), any fill order and options, but no saved rolls (Maxi Yatzy).
+    """Whether the solver, the coach and the CPU players handle these rules exactly: every
+    family (Maxi Yatzy's six dice and 20 boxes too), any fill order and options, but not
+    saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
     """
-    return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
+    return not rules.saved_rolls
 
 
 def cpus_supported(rules: RuleSet) -> bool:
     """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
-    (calibrated heuristic levels: its exact solve does not fit, see the README)."""
+    with saved rolls (calibrated heuristic levels: its exact solve does not fit one machine,
+    see docs/maxi-saved-rolls.md)."""
     return is_supported(rules) or rules.family is Family.MAXI_YATZY
 
 
@@ -108,7 +110,7 @@ def has_win_chances(rules: RuleSet) -> bool:
 def check_coached(rules: RuleSet) -> None:
     """Refuses rules the coach cannot advise on. It advises wherever the CPU players play:
     exactly where the solver handles the rules (one column), and otherwise with the expert
-    CPU's estimates (several columns; Maxi Yatzy's saved rolls).
+    CPU's estimates (several columns; Maxi Yatzy with saved rolls).
 
     Raises:
         UnsupportedByStrategyError: not `cpus_supported(rules)`.
