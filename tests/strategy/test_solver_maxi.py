@@ -14,6 +14,7 @@ from fivedice.core.card import Column
 from fivedice.core.dice import all_keeps, sub_multisets
 from fivedice.core.rules import Joker, RuleSet, find_ruleset
 from fivedice.core.scoring import possible_scores
+from fivedice.strategy.advisor import advise
 from fivedice.strategy.cache import load_table, save_table
 from fivedice.strategy.compact import compact_layout, reachable_upper
 from fivedice.strategy.rule_arrays import rule_arrays
@@ -133,6 +134,21 @@ def test_small_maxi_games_match_brute_force(
             assert keep_row[keeps.index(keep)] == pytest.approx(
                 brute.keep_value(column, keep, rules.rolls_per_turn - 1), abs=EXACT
             )
+        # The coach (the advisor, six dice) is exact for every option, best first.
+        for rolls_left in range(rules.rolls_per_turn):
+            options = advise(table, column, list(reversed(roll)), rolls_left)
+            assert [o.value for o in options] == sorted((o.value for o in options), reverse=True)
+            assert options[0].loss == 0.0
+            expected_keeps = set(sub_multisets(roll)) if rolls_left else set()
+            assert {o.keep for o in options if o.keep is not None} == expected_keeps
+            assert {o.category.key for o in options if o.category} == set(box_values)
+            for option in options:
+                if option.category is not None:
+                    expected = box_values[option.category.key]
+                else:
+                    assert option.keep is not None
+                    expected = brute.keep_value(column, option.keep, rolls_left)
+                assert option.value == pytest.approx(expected, abs=EXACT)
 
 
 @pytest.mark.slow

@@ -116,7 +116,8 @@ def warm_up_hints(rules: RuleSet, progress: SolveProgress | None = None) -> None
         from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
 
-        advise(load_or_solve(rules, progress=progress), Column(), (1, 2, 3, 4, 4), 2)
+        dice = (1, 2, 3, 4, 4, 5)[: rules.dice]  # five dice, or six (Maxi Yatzy)
+        advise(load_or_solve(rules, progress=progress), Column(), dice, 2)
     except (ImportError, FivediceError):  # no strategy layer, or not allowed here
         return
 
