@@ -78,7 +78,9 @@ def main() -> None:
     }
     if args.games:
         start = time.perf_counter()
-        games = simulate(rules, "expert", args.games, seed=args.seed, values=values_from_table(table))
+        games = simulate(
+            rules, "expert", args.games, seed=args.seed, values=values_from_table(table)
+        )
         scores = games.scores.astype(np.float64)
         mean, error = float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(scores.size))
         result["simulation"] = {
