@@ -11,6 +11,11 @@ Usage: `PYTHONPATH=src .venv/bin/python benchmarks/bench_maxi.py [--threshold 84
 * simulation: N games of the expert CPU, which plays this table's policy (the same kernels),
   in numba; their mean against the optimum in standard errors (|z| ≤ 4 expected);
 * the machine's load average before and after (the machine is shared: read the load).
+
+`--saved-rolls`: Maxi Yatzy *with* saved rolls, the banked player (`strategy.banked`: the exact
+no-save table plus a value of banked rolls, its two numbers tuned on `--tune-games` games of
+other dice) against today's heuristic expert, paired on `--games` games of `--seed` (loads
+the no-save table from `--cache-dir`, or solves it).
 """
 
 from __future__ import annotations
@@ -26,10 +31,58 @@ from pathlib import Path
 import numpy as np
 
 from fivedice.core.rules import find_ruleset
+from fivedice.strategy.banked import bank_values, simulate_banked
 from fivedice.strategy.bots import values_from_table
-from fivedice.strategy.cache import cache_path, load_table, save_table
+from fivedice.strategy.cache import cache_path, load_or_solve, load_table, save_table
 from fivedice.strategy.simulate import simulate
 from fivedice.strategy.solver import solve
+
+
+def saved_rolls(args: argparse.Namespace) -> dict[str, object]:
+    """The banked player (`strategy.banked`) against today's heuristic expert, with saved
+    rolls: the bank's two numbers tuned on `--tune-games` games (seed + 1000), then both
+    players measured on `--games` games of `--seed`, paired (game i's dice stream is the
+    same for both)."""
+    rules = find_ruleset(
+        "maxi-yatzy",
+        {"upper_bonus_threshold": str(args.threshold), "upper_bonus_value": str(args.bonus)},
+    )
+    table = load_or_solve(rules.replace(saved_rolls=False), cache_dir=args.cache_dir)
+    values = values_from_table(table)
+    grid = []
+    for per_roll in (0.0, 1.0, 2.0, 3.0, 4.0, 5.0):
+        for cap in (0.5, 1.0, 2.0, 100.0):
+            if per_roll == 0.0 and cap != 100.0:
+                continue
+            bank = bank_values(per_roll, cap, rules)
+            scores = simulate_banked(rules, values, bank, args.tune_games, args.seed + 1000)
+            grid.append({"per_roll": per_roll, "cap": cap, "mean": float(scores[:, 0].mean())})
+    chosen = max(grid, key=lambda row: float(row["mean"]))  # type: ignore[arg-type]
+    bank = bank_values(float(chosen["per_roll"]), float(chosen["cap"]), rules)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    banked = simulate_banked(rules, values, bank, args.games, args.seed)
+    seconds = time.perf_counter() - start
+    expert = simulate(rules, "expert", args.games, seed=args.seed).scores.astype(np.float64)
+    ours = banked[:, 0].astype(np.float64)
+    difference = ours - expert
+    root = np.sqrt(args.games)
+    return {
+        "rules": {"threshold": args.threshold, "bonus": args.bonus, "saved_rolls": True},
+        "no_save_optimum": table.expected_score,
+        "tuning": {"games": args.tune_games, "seed": args.seed + 1000, "grid": grid},
+        "bank": {"per_roll": chosen["per_roll"], "cap": chosen["cap"]},
+        "games": args.games,
+        "seed": args.seed,
+        "banked_mean": round(float(ours.mean()), 2),
+        "banked_standard_error": round(float(ours.std(ddof=1) / root), 2),
+        "banked_rolls_left_at_end": round(float(banked[:, 2].mean()), 3),
+        "banked_rolls_thrown": round(float(banked[:, 3].mean()), 2),
+        "banked_seconds": round(seconds, 1),
+        "heuristic_expert_mean": round(float(expert.mean()), 2),
+        "heuristic_expert_standard_error": round(float(expert.std(ddof=1) / root), 2),
+        "paired_difference": round(float(difference.mean()), 2),
+        "paired_difference_standard_error": round(float(difference.std(ddof=1) / root), 2),
+    }
 
 
 def main() -> None:
@@ -39,7 +92,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000, help="simulated games (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache-dir", default=None, help="keep the table here (default: temp)")
+    parser.add_argument(
+        "--saved-rolls", action="store_true", help="the banked player against the expert"
+    )
+    parser.add_argument("--tune-games", type=int, default=4_000, help="games per bank setting")
     args = parser.parse_args()
+    if args.saved_rolls:
+        print(json.dumps(saved_rolls(args), indent=2))
+        return
     rules = find_ruleset(
         "maxi-yatzy",
         {
