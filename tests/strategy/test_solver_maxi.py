@@ -5,6 +5,7 @@ keeps, best boxes), the compact layout against the full one, and its state count
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +13,16 @@ import pytest
 
 from fivedice.core.card import Column
 from fivedice.core.dice import all_keeps, sub_multisets
+from fivedice.core.game import GameSettings, Seat
 from fivedice.core.rules import Joker, RuleSet, find_ruleset
 from fivedice.core.scoring import possible_scores
+from fivedice.service.games import GameService
 from fivedice.strategy.advisor import advise
-from fivedice.strategy.cache import load_table, save_table
+from fivedice.strategy.bots import values_from_table
+from fivedice.strategy.cache import cache_path, load_table, save_table
 from fivedice.strategy.compact import compact_layout, reachable_upper
 from fivedice.strategy.rule_arrays import rule_arrays
+from fivedice.strategy.simulate import simulate
 from fivedice.strategy.solver import (
     StrategyTable,
     decision_values,
@@ -240,3 +245,34 @@ def test_a_compact_table_survives_the_cache_as_float32(tmp_path: Path) -> None:
     assert np.array_equal(loaded.values, sub_game.values.astype(np.float32))
     assert loaded.column_value(column) == pytest.approx(sub_game.column_value(column), abs=1e-4)
     assert load_table(MAXI.replace(upper_bonus_threshold=80), path) is None  # other rules
+
+
+@pytest.mark.slow
+@pytest.mark.tables
+def test_the_full_solve_is_confirmed_by_its_own_play(
+    solved_table: Callable[[RuleSet], StrategyTable],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole table (minutes): the optimum is what the expert CPU, which plays its policy,
+    scores on average (within four standard errors); a game of that CPU, reviewed by the
+    service, loses nothing on any decision (the review parses six dice' holds)."""
+    table = solved_table(MAXI)
+    assert table.states == 33_472_510
+    games = simulate(MAXI, "expert", 4000, seed=3, values=values_from_table(table))
+    scores = games.scores.astype(np.float64)
+    error = scores.std(ddof=1) / np.sqrt(scores.size)
+    assert abs(scores.mean() - table.expected_score) < 4 * error
+    monkeypatch.setenv("FIVEDICE_CACHE_DIR", str(tmp_path))
+    save_table(table, cache_path(MAXI, tmp_path))
+    service = GameService.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    try:
+        view = service.create_game(GameSettings(seats=(Seat("Ada", "expert"),), rules=MAXI), 7)
+        while not view.is_over:
+            _, view = service.cpu_step(view.game_id, view.version)
+        review = service.review(view.game_id)
+    finally:
+        service.store.close()
+    (seat,) = review.seats
+    assert review.exact and len(seat.decisions) >= 20
+    assert seat.total_loss == pytest.approx(0.0, abs=1e-9)
