@@ -50,8 +50,8 @@ def saved_rolls(args: argparse.Namespace) -> dict[str, object]:
     table = load_or_solve(rules.replace(saved_rolls=False), cache_dir=args.cache_dir)
     values = values_from_table(table)
     grid = []
-    for per_roll in (0.0, 1.0, 2.0, 3.0, 4.0, 5.0):
-        for cap in (0.5, 1.0, 2.0, 100.0):
+    for per_roll in (0.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0):
+        for cap in (0.5, 0.75, 1.0, 1.5, 2.0, 100.0):
             if per_roll == 0.0 and cap != 100.0:
                 continue
             bank = bank_values(per_roll, cap, rules)

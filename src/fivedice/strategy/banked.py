@@ -12,10 +12,11 @@ also stop and score, banking the rolls it has left:
     K_n(k) = mean over the re-rolled dice of R_{n-1}(k + them),
 
 E(r) being the best placement's points plus the exact future of the card it leaves
-(`policy.end_values`). The bank's value is learned from rollouts: `bank[s, t] = per_roll ×
-min(s, cap × t)` with the two numbers chosen by simulated games (`benchmarks/bench_maxi.py
---saved-rolls`); a roll banked for no later turn is worth nothing, so the last turn uses
-them all.
+(`policy.end_values`), and t the turns still to play after this one. The bank's value is
+learned from rollouts: `bank[s, t] = per_roll × min(s, cap × t)` with the two numbers chosen by
+simulated games (`benchmarks/bench_maxi.py --saved-rolls`: 7 points a roll, at most 0.75 of a
+roll a turn left, for the preset); a roll banked for no later turn is worth nothing, so the
+last turn uses them all.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ __all__ = ["bank_values", "play_banked_games", "simulate_banked"]
 
 
 def bank_values(per_roll: float, cap: float, rules: RuleSet) -> FloatArray:
-    """`bank[s, t]` = per_roll × min(s, cap × t): the value of s banked rolls with t turns
-    after the next one (0 when t = 0: nothing can use them then).
+    """`bank[s, t]` = per_roll × min(s, cap × t): the value of ending a turn with s rolls
+    banked and t turns still to play after it (0 when t = 0: nothing can use them then).
 
     >>> from fivedice.core.rules import find_ruleset
     >>> bank = bank_values(2.0, 1.5, find_ruleset("maxi-yatzy"))
