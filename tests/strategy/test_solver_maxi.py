@@ -276,3 +276,28 @@ def test_the_full_solve_is_confirmed_by_its_own_play(
     (seat,) = review.seats
     assert review.exact and len(seat.decisions) >= 20
     assert seat.total_loss == pytest.approx(0.0, abs=1e-9)
+
+
+def test_no_save_maxi_is_played_exactly_and_bounded_like_any_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without saved rolls the coach and the strong and expert CPUs play from the exact
+    table, so a server's allow-list refuses them as for any rule set it does not solve;
+    with saved rolls they stay the heuristic levels, which need no table."""
+    from fivedice.strategy.bots import profile_for
+    from fivedice.strategy.limits import (
+        SOLVE_RULES_ENV,
+        SolveNotAllowedError,
+        check_cpu_levels,
+        is_supported,
+    )
+
+    saved = find_ruleset("maxi-yatzy")
+    assert is_supported(MAXI) and not is_supported(saved)
+    assert profile_for("expert", MAXI).optimal_values
+    assert not profile_for("expert", saved).optimal_values
+    monkeypatch.setenv(SOLVE_RULES_ENV, "classic")
+    with pytest.raises(SolveNotAllowedError, match="solves only classic"):
+        check_cpu_levels(MAXI, [None, "expert"])
+    check_cpu_levels(MAXI, [None, "casual"])  # plays from the casual estimate: no table
+    check_cpu_levels(saved, [None, "expert"])
