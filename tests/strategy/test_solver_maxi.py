@@ -97,6 +97,8 @@ CASES = [
         {"maxi_yatzy": 100},
     ),
     (MAXI.replace(rolls_per_turn=2), ("fours", "tower", "maxi_yatzy"), {}),
+    # No upper bonus: the upper total is not kept at all (one slot per filled upper boxes).
+    (MAXI.replace(upper_bonus=False), ("ones", "full_straight", "maxi_yatzy"), {}),
 ]
 
 
