@@ -283,7 +283,8 @@ def simulate(
     """Plays `games` solitaire games of a CPU level in numba and returns their statistics
     (`.scores`, `.mean`, `.upper_bonus_rate`, ...).
 
-    Levels: beginner, casual, strong, expert (optimal) and master.
+    Levels: beginner, casual, guide (plays the strategy guide), strong, expert (optimal) and
+    master.
 
     Raises:
         FivediceError: an unknown level, or games or seed out of range.

@@ -63,7 +63,7 @@ ALL_FACTS = [
 
 @pytest.mark.parametrize("right", list(Right))
 def test_every_combination_of_facts_gets_the_stated_right(right):
-    assert len(ALL_FACTS) == 2 * 2 * 5 * 2 * 2 * 2 * 2 * 6
+    assert len(ALL_FACTS) == 2 * 2 * 5 * 2 * 2 * 2 * 2 * (len(LEVELS) + 1)
     for facts in ALL_FACTS:
         refusal = seat_refusal(right, facts)
         expected = _expected(right, facts)

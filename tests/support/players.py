@@ -40,3 +40,14 @@ def play_out(service: GameService, game_id: int, limit: int | None = None):
             view = service.apply_action(game_id, human_move(view.state), view.version)
         count += 1
     return view
+
+
+def played_games(service: GameService, settings, count: int = 1) -> list[int]:
+    """Plays `count` games that count in the statistics (no seed: not practice) to the end,
+    humans as `human_move`; their ids, oldest first."""
+    ids = []
+    for _ in range(count):
+        view = service.create_game(settings)
+        play_out(service, view.game_id)
+        ids.append(view.game_id)
+    return ids

@@ -118,9 +118,11 @@ def test_what_the_store_could_not_do_is_translated():
 
     from fivedice.store.database import Store
     from fivedice.store.errors import StoreUnavailableError
+    from fivedice.store.signals import StoreSignals
 
-    store = Store.__new__(Store)
+    store = Store.__new__(Store)  # (no database: only the error's wording is under test)
     store.description = "games.sqlite3"
+    store.signals = StoreSignals()
     german = load_translations("de").gettext
     with pytest.raises(StoreUnavailableError) as caught, store._errors(N_("save the action")):
         raise OperationalError("x", {}, Exception("disk full"))

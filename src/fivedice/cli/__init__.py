@@ -16,6 +16,7 @@ import typer
 
 from fivedice.cli import (
     game,
+    guide,
     review,
     sheet,
     sim,
@@ -59,6 +60,7 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     table,  # table
     web,  # serve
     sheet,  # sheet
+    guide,  # guide
     review,  # review
     tutorial,  # tutorial
     verify,  # verify

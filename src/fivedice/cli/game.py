@@ -97,7 +97,8 @@ def play(
     cpus: Annotated[
         list[str] | None,
         typer.Option(
-            "--cpu", help="A CPU seat: beginner, casual, strong, expert or master (repeatable)."
+            "--cpu",
+            help="A CPU seat: beginner, casual, guide, strong, expert or master (repeatable).",
         ),
     ] = None,
     rules_name: RulesOption = "classic",

@@ -45,7 +45,7 @@ HELP_TEXTS = (
     ),
     N_("Line-based play on stdin/stdout, terse for screen readers."),
     N_("A human seat (repeatable)."),
-    N_("A CPU seat: beginner, casual, strong, expert or master (repeatable)."),
+    N_("A CPU seat: beginner, casual, guide, strong, expert or master (repeatable)."),
     N_("Seed for reproducible dice (0 to 2^63 - 1; makes it a practice game)."),
     N_(
         "Your own seed, mixed into the dice so that nobody can choose them (repeatable: one "
@@ -67,7 +67,7 @@ HELP_TEXTS = (
     N_("Rolls still allowed this turn: 0 (must score) to rolls_per_turn - 1."),
     N_("Plays many solitaire games of CPU players and reports their scores."),
     N_(
-        "CPU level (beginner, casual, strong, expert, master); repeat it to seat several at "
+        "CPU level (beginner, casual, guide, strong, expert, master); repeat it to seat several at "
         "one table."
     ),
     N_("Opponent level for head-to-head win rates (repeatable)."),
@@ -131,6 +131,13 @@ HELP_TEXTS = (
     N_("Fill the sheet in from this saved game (see `fivedice games`)."),
     N_("Paper size: a4 or letter."),
     N_("Language of the sheet: en, nl, de, ja, fr or es."),
+    N_("The rules the guide is for: classic."),
+    N_("Write the guide as a PDF to this file ('-': stdout)."),
+    N_("Language of the guide: en, nl, de, ja, fr or es."),
+    N_(
+        "The strategy guide: at most 50 rules a person can follow at the table, derived from\n"
+        "the solver, each with what it is worth; the `guide` CPU level plays exactly them."
+    ),
     N_(
         "Every keep and box of a finished game against the best option, with the points "
         "lost.\n\nExact for one column; estimates (marked ≈) for several columns. Games in "

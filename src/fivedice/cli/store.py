@@ -23,7 +23,8 @@ from fivedice.core.names import visible_text as shown
 from fivedice.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from fivedice.service.games import GameService
+    from fivedice.service.games import GameService, SkillStats
+    from fivedice.store.stats import ProfileStats
 
 _T = TypeVar("_T")
 
@@ -100,14 +101,33 @@ def stats(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Statistics per player and rule preset (practice games are not counted)."""
-    found = _ask(db, lambda service: service.stats(player))
+    """Statistics per player and rule preset (practice games are not counted), with each
+    player's skill: the points lost per decision against optimal play, over their games."""
+    found, skills = _ask(db, lambda service: (service.stats(player), service.skill(player)))
+    by_player: dict[tuple[str, str], list[SkillStats]] = {}
+    for skill in skills:
+        by_player.setdefault((skill.profile, skill.rules), []).append(skill)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                [
+                    entry.to_json()
+                    | {"skill": [skill.to_json() for skill in by_player.get(_key(entry), [])]}
+                    for entry in found
+                ]
+            )
+        )
+        return
     if _printed_json_or_nothing(found, as_json, _("No finished games yet.")):
         return
+    import shutil
+
     from fivedice.core.boxes import KNOWN_BOXES
     from fivedice.i18n import formats
+    from fivedice.wording.review import phase_note, skill_lines, text_skill_chart
     from fivedice.wording.text import box_name, list_text, preset_title
 
+    width = min(max(shutil.get_terminal_size((80, 24)).columns - 4, 40), 100)
     for entry in found:
         typer.echo(f"== {shown(entry.profile)} · {shown(preset_title(entry.rules))} ==")
         typer.echo(
@@ -144,6 +164,20 @@ def stats(
                 )
             )
         )
+        for skill in by_player.get(_key(entry), []):
+            typer.echo("")
+            for line in skill_lines(skill):
+                typer.echo(shown(line))
+            chart = text_skill_chart(skill, width)
+            if chart is not None:
+                typer.echo(chart)
+    if skills:
+        typer.echo("")
+        typer.echo(phase_note())
+
+
+def _key(entry: ProfileStats) -> tuple[str, str]:
+    return entry.profile, entry.rules
 
 
 def highscores(db: DbOption = None, as_json: JsonOption = False) -> None:

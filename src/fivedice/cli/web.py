@@ -5,8 +5,13 @@ Registered by `fivedice.cli`; FastAPI and uvicorn are imported only when the com
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -89,6 +94,26 @@ def serve(
         int | None,
         typer.Option(help="Seconds an idle connection stays open (default 5).", min=1),
     ] = None,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            help="The log on stderr: json (one object a line, for a log collector) or text.",
+        ),
+    ] = "json",
+    access_log: Annotated[
+        bool,
+        typer.Option(help="Log a line for every request (method, route, status, duration)."),
+    ] = True,
+    metrics_allow: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics-allow",
+            help="Addresses and networks that may read /metrics, comma-separated, or * for "
+            "everyone; default $FIVEDICE_METRICS_ALLOW, else loopback and "
+            "--forwarded-allow-ips.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the game in a browser, with a JSON API under /api (docs at /docs)."""
     from fivedice.service.games import GameService
@@ -97,9 +122,23 @@ def serve(
     from fivedice.strategy.limits import SOLVE_RULES_ENV, allowed_rules
     from fivedice.web.guard import PUBLIC_URL_ENV, parse_public_url
     from fivedice.web.limits import EdgeLimits
+    from fivedice.web.logs import ACCESS_LOG_ENV, LOG_FORMAT_ENV, LOG_FORMATS, configure_logging
+    from fivedice.web.metrics import METRICS_ALLOW_ENV, default_metrics_allow, metrics_networks
     from fivedice.web.security import SecretError, load_secret
     from fivedice.web.server import run_server
 
+    if log_format not in LOG_FORMATS:
+        typer.echo(
+            _("fivedice: --log-format is json or text, not {value!r}").format(value=log_format),
+            err=True,
+        )
+        raise typer.Exit(2)
+    os.environ[LOG_FORMAT_ENV] = log_format  # (each worker sets its log up from it)
+    os.environ[ACCESS_LOG_ENV] = "1" if access_log else "0"
+    if metrics_allow is not None:
+        os.environ[METRICS_ALLOW_ENV] = metrics_allow
+    elif not os.environ.get(METRICS_ALLOW_ENV):
+        os.environ[METRICS_ALLOW_ENV] = default_metrics_allow(forwarded_allow_ips)
     if db:
         os.environ[DATABASE_URL_ENV] = db  # the workers' factory reads it
     if public_url:
@@ -109,6 +148,7 @@ def serve(
     try:
         if os.environ.get(PUBLIC_URL_ENV):
             parse_public_url(os.environ[PUBLIC_URL_ENV])  # refused here, not in every worker
+        metrics_networks(os.environ[METRICS_ALLOW_ENV])
         allowed_rules()  # a bad list or cache limit fails here, not at the first hint
         cache_limit_bytes()
         # Open once here: migrations run before any worker starts, and errors are clean.
@@ -136,14 +176,41 @@ def serve(
         typer.echo(_("fivedice: not a valid limit: {setting}").format(setting=error), err=True)
         raise typer.Exit(2) from None
     typer.echo(_("Serving fivedice on http://{host}:{port}/").format(host=host, port=port))
-    run_server(
-        host,
-        port,
-        workers=workers,
-        proxy_headers=proxy_headers,
-        forwarded_allow_ips=forwarded_allow_ips,
-        limits=limits,
-    )
+    configure_logging(log_format)  # (uvicorn's own lines, from this process)
+    with metrics_directory(workers):
+        run_server(
+            host,
+            port,
+            workers=workers,
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=forwarded_allow_ips,
+            limits=limits,
+        )
+
+
+@contextlib.contextmanager
+def metrics_directory(workers: int) -> Iterator[None]:
+    """With several workers, the directory they share their metrics in (prometheus-client's
+    multiprocess mode, web/metrics.py): `$PROMETHEUS_MULTIPROC_DIR` if set (emptied of old
+    values first), else a new one removed when the server ends. One worker keeps its own."""
+    from fivedice.web.metrics import MULTIPROC_ENV
+
+    if workers == 1:
+        yield
+        return
+    given = os.environ.get(MULTIPROC_ENV)
+    if given:
+        for old in Path(given).glob("*.db"):  # (a server before this one: not ours to add)
+            old.unlink(missing_ok=True)
+        yield
+        return
+    directory = tempfile.mkdtemp(prefix="fivedice-metrics-")
+    os.environ[MULTIPROC_ENV] = directory  # the workers, spawned after this, inherit it
+    try:
+        yield
+    finally:
+        del os.environ[MULTIPROC_ENV]
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def register(app: typer.Typer) -> None:

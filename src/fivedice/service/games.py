@@ -98,7 +98,10 @@ if TYPE_CHECKING:  # the review's types, named here so front ends need not impor
     from fivedice.strategy.review import CurvePoint as CurvePoint
     from fivedice.strategy.review import Decision as Decision
     from fivedice.strategy.review import GameReview as GameReview
+    from fivedice.strategy.review import Proficiency as Proficiency
     from fivedice.strategy.review import SeatReview as SeatReview
+    from fivedice.strategy.review import SkillStats as SkillStats
+    from fivedice.strategy.review import SkillTrend as SkillTrend
 
 __all__ = [
     "TABLE_KIND",
@@ -268,7 +271,13 @@ class GameService(Coaching, Reviews, Records, Tutorials, SavedGames):
             with contextlib.suppress(FivediceError):
                 self.latest(game_id)
             raise
-        return self._applied(view, after)
+        applied = self._applied(view, after)
+        if after.is_match_over:
+            # The statistics' proficiency of its players, while the table is at hand
+            # (a summary that fails now is made when the statistics first need it).
+            with contextlib.suppress(FivediceError):
+                self.summarize_game(game_id, may_solve=False)
+        return applied
 
     async def apply_action_async(
         self, statements: AsyncStatements, game_id: int, action: Action | str, version: int

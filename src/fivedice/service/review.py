@@ -1,22 +1,39 @@
-"""The review of a finished game: every decision against the best one."""
+"""The review of a finished game (every decision against the best one), and each player's
+proficiency over their games (Verhoeff's loss per decision) for the statistics.
+
+A finished game's proficiency per human seat is stored when the game finishes
+(`summarize_game`, called by `GameService.apply_action`), and computed on first need for
+games finished before (`skill`): the statistics never review every game again.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from fivedice.core.errors import N_
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
-from fivedice.core.record import UNDO, ActionEntry
+from fivedice.core.record import UNDO, ActionEntry, GameRecord
 from fivedice.service.coach import game_win_chances
 from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError
 from fivedice.service.saved import SavedGames
-from fivedice.store import IN_PROGRESS
+from fivedice.service.settings import is_default_human_name, profile_of
+from fivedice.store import FINISHED, IN_PROGRESS
+from fivedice.store.review_summaries import ReviewSummaries
 from fivedice.strategy.hints import estimated_hints
-from fivedice.strategy.limits import SolveNotAllowedError, check_supported, waiting_at_most
+from fivedice.strategy.limits import (
+    SolveNotAllowedError,
+    check_supported,
+    is_supported,
+    waiting_at_most,
+)
 
 if TYPE_CHECKING:
-    from fivedice.strategy.review import GameReview
+    from fivedice.strategy.review import GameReview, SkillStats
+
+log = logging.getLogger(__name__)
 
 
 def replay_in_effect(
@@ -56,7 +73,11 @@ class Reviews(SavedGames):
             HintsUnavailableError: no strategy layer here;
             SolverBusyError: a new table is needed while another is solved (`solve_wait`).
         """
-        record = self.store.load_game(game_id)
+        return self._review(self.store.load_game(game_id), with_chances=True)
+
+    def _review(self, record: GameRecord, *, with_chances: bool) -> GameReview:
+        """`review` of a loaded record (`with_chances`: the curve's winning chances too)."""
+        game_id = record.game_id
         if (record.status or IN_PROGRESS) == IN_PROGRESS:
             raise ReviewRefusedError(
                 N_("game {game_id} is still in progress: it can be reviewed once it is over"),
@@ -79,5 +100,98 @@ class Reviews(SavedGames):
                 game_id=game_id,
                 status=record.status or "",
                 estimate_options=estimated_hints,
-                win_chances=game_win_chances,
+                win_chances=game_win_chances if with_chances else None,
             )
+
+    def summarize_game(self, game_id: int, *, may_solve: bool = True) -> bool:
+        """Stores the proficiency of each human seat of a finished game that statistics count
+        (not practice); whether it was stored. Never raises for a game that cannot be
+        reviewed (unusual rules not solved here, a damaged log): `skill` tries again later.
+
+        Args:
+            game_id: the game.
+            may_solve: False: only if the rules' table is solved already (the move that ends
+                a game is not kept waiting for a solve; the statistics make it later).
+
+        Raises:
+            StoreUnavailableError: the summary could not be written (nor the game read).
+        """
+        from fivedice.strategy.review import PROFICIENCY_METHOD, Proficiency
+
+        record = self.store.load_game(game_id)
+        if record.status != FINISHED or record.practice:
+            return False
+        humans = [index for index, seat in enumerate(record.settings.seats) if not seat.is_cpu]
+        if not humans:
+            return False
+        summaries = ReviewSummaries(self.store)
+        if not is_supported(record.settings.rules):
+            # Never reviewable (Maxi Yatzy's saved rolls): stored as nothing to judge, so
+            # that no statistics view tries it again; `skill` leaves such rows out.
+            nothing = Proficiency(exact=False).figures()
+            summaries.save(game_id, PROFICIENCY_METHOD, dict.fromkeys(humans, nothing))
+            return False
+        try:
+            if not may_solve and not _table_at_hand(record):
+                return False
+            review = self._review(record, with_chances=False)
+        except (FivediceError, ImportError) as error:
+            log.info("game %s not summarised for the statistics: %s", game_id, error)
+            return False
+        figures = {seat: review.seats[seat].proficiency.figures() for seat in humans}
+        summaries.save(game_id, PROFICIENCY_METHOD, figures)
+        return True
+
+    def skill(self, profile: str | None = None) -> list[SkillStats]:
+        """Each player's proficiency per rules over their finished games (practice games
+        left out, as in `stats`; every default human name is one profile, `profile_of`):
+        the loss per decision game by game, overall, its trend, the share of optimal
+        decisions, the longest run of them, by kind (keeps, boxes) and phase (early, late).
+        Estimated figures (several columns) are never added to exact ones.
+
+        Games finished without a stored summary (before summaries were kept, or a summary
+        that could not be made then) are summarised first.
+
+        Raises:
+            StoreUnavailableError, DatabaseDamagedError: the store cannot be read.
+        """
+        from fivedice.strategy.review import (
+            PROFICIENCY_METHOD,
+            GameSkill,
+            Proficiency,
+            skill_stats,
+        )
+
+        summaries = ReviewSummaries(self.store)
+        for game_id in summaries.unsummarized(PROFICIENCY_METHOD):
+            try:
+                self.summarize_game(game_id)
+            except FivediceError as error:  # a damaged game: its summary stays missing
+                log.info("game %s not summarised for the statistics: %s", game_id, error)
+        if profile is not None and is_default_human_name(profile):
+            rows = [
+                row
+                for row in summaries.summaries(PROFICIENCY_METHOD)
+                if is_default_human_name(row.profile)
+            ]
+        else:
+            rows = summaries.summaries(PROFICIENCY_METHOD, profile)
+        groups: dict[tuple[str, str], list[GameSkill]] = defaultdict(list)
+        for row in rows:
+            proficiency = Proficiency.from_figures(row.figures)
+            if not proficiency.decisions:
+                continue  # a game with nothing to judge (rules no review handles)
+            key = (profile_of(row.profile), row.rules)
+            groups[key].append(GameSkill(row.game_id, row.finished_at, proficiency))
+        found: list[SkillStats] = []
+        for (name, rules), games in sorted(groups.items(), key=lambda g: (g[0][0].lower(), g[0])):
+            found += skill_stats(name, rules, games)
+        return found
+
+
+def _table_at_hand(record: GameRecord) -> bool:
+    """Whether the solved table a review of the game needs is there without solving."""
+    from fivedice.strategy.cache import load_cached
+
+    rules = record.settings.rules
+    return load_cached(rules.replace(column_multipliers=(1,))) is not None

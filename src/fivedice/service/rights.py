@@ -30,7 +30,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import SettingsError
 from fivedice.store import GameClosedError
 
-HAND_OVER_LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert")
+HAND_OVER_LEVELS: tuple[str, ...] = ("beginner", "casual", "guide", "strong", "expert")
 """The CPU levels a person's seat may be handed to (pages and API alike): every level but
 `master`, whose every move is a long solve - a seat handed over mid-game plays at once."""
 

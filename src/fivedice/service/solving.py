@@ -3,13 +3,15 @@ of `GameService`) and a permit for each new rule set (`permitting_new_solves`).
 
 The web server gives every request its client's permit (web/rates.py): a client may start
 only a few solves of rule sets nobody solved before; the rest are refused with
-`SolverBusyError` (503 with Retry-After). Front ends reach the strategy layer's limits here.
+`SolverBusyError` (503 with Retry-After). Front ends reach the strategy layer's limits here,
+and its queue of solves (`SOLVE_QUEUE_WATCHERS`, a server's metrics).
 """
 
 from __future__ import annotations
 
+from fivedice.strategy.limits import SOLVE_QUEUE_WATCHERS as SOLVE_QUEUE_WATCHERS
 from fivedice.strategy.limits import NewSolvePermit as NewSolvePermit
 from fivedice.strategy.limits import SolverBusyError as SolverBusyError
 from fivedice.strategy.limits import permitting_new_solves as permitting_new_solves
 
-__all__ = ["NewSolvePermit", "SolverBusyError", "permitting_new_solves"]
+__all__ = ["SOLVE_QUEUE_WATCHERS", "NewSolvePermit", "SolverBusyError", "permitting_new_solves"]

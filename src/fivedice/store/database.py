@@ -15,6 +15,7 @@ queue behind a writer. Database errors are turned into the typed errors of
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -66,6 +67,7 @@ from fivedice.core.record import (
     rules_to_json,
 )
 from fivedice.store import schema, statements
+from fivedice.store import signals as store_signals
 from fivedice.store.errors import (
     CommitmentUsedError,
     DatabaseDamagedError,
@@ -93,6 +95,7 @@ from fivedice.store.rows import (
     result_from_row,
     summary_from_rows,
 )
+from fivedice.store.sqlite_file import HEADER as SQLITE_HEADER
 from fivedice.store.sqlite_file import MARKER_TABLE, NotOurFile, check_sqlite_file
 
 log = logging.getLogger(__name__)
@@ -266,6 +269,7 @@ class Store:
             raise StoreError(N_("not a database URL: {url!r}"), url=text) from None
         self.url = parsed
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.signals = store_signals.StoreSignals()  # errors and retries, for a server's metrics
         # SQLite: one writer per process at a time (see the module docstring).
         self._write_lock: threading.Lock | None = threading.Lock() if self.is_sqlite else None
         self.description = self._describe()
@@ -286,7 +290,7 @@ class Store:
                 self._configure_sqlite(self.engine, busy_timeout_ms)
             else:
                 self.engine = create_engine(parsed)
-                self._ping_when_idle(self.engine)
+                self._ping_when_idle(self.engine, self.signals)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(
                 N_("cannot use the database {database}: {reason}"),
@@ -376,7 +380,7 @@ class Store:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     @staticmethod
-    def _ping_when_idle(engine: Engine) -> None:
+    def _ping_when_idle(engine: Engine, signals: store_signals.StoreSignals) -> None:
         """Checks a pooled server connection before use only when it has been idle a while.
 
         A connection that was just used is alive; one left idle may have been closed (the
@@ -399,6 +403,7 @@ class Store:
             except Exception:
                 alive = False
             if not alive:  # the pool drops it and checks out a new connection
+                signals.retry(store_signals.CONNECTION)
                 raise exc.DisconnectionError("the pooled connection was closed")
 
     @contextmanager
@@ -472,7 +477,20 @@ class Store:
             ) from None
 
     def _refusal(self, error: exc.SQLAlchemyError, doing: str) -> StoreError:
-        """`error`, met while trying to `doing`, as the store's typed error."""
+        """`error`, met while trying to `doing`, as the store's typed error (and told to
+        `signals`)."""
+        refusal = self._refusal_of(error, doing)
+        if isinstance(refusal, StoreConflictError):
+            self.signals.error(store_signals.CONFLICT)
+        elif isinstance(refusal, StoreUnavailableError):
+            self.signals.error(store_signals.UNAVAILABLE)
+        elif isinstance(refusal, DatabaseDamagedError):
+            self.signals.error(store_signals.DAMAGED)
+        else:
+            self.signals.error(store_signals.OTHER)
+        return refusal
+
+    def _refusal_of(self, error: exc.SQLAlchemyError, doing: str) -> StoreError:
         kind: type[StoreError] = StoreError
         template = N_("could not {doing} ({database}): {reason}")
         reason = str(error)
@@ -509,12 +527,7 @@ class Store:
     # -- schema ---------------------------------------------------------------------------
 
     def _alembic_config(self) -> Any:
-        from alembic.config import Config
-
-        config = Config()
-        location = resources.files("fivedice.store") / "migrations"
-        config.set_main_option("script_location", str(location))
-        return config
+        return _alembic_config()
 
     def migrate(self) -> None:
         """Brings the schema up to date (an empty database gets every table).
@@ -527,7 +540,7 @@ class Store:
         from alembic.runtime.migration import MigrationContext
         from alembic.script import ScriptDirectory
 
-        config = self._alembic_config()
+        config = _alembic_config()
         script = ScriptDirectory.from_config(config)
         known = {revision.revision for revision in script.walk_revisions()}
         heads = set(script.get_heads())
@@ -570,6 +583,32 @@ class Store:
             if current != heads:
                 config.attributes["connection"] = connection
                 command.upgrade(config, "heads")
+
+    def schema_is_current(self) -> bool:
+        """Whether the database answers now and is at this fivedice's newest migration
+        (the readiness check of a server: `/readyz`). Changes nothing.
+
+        On SQLite the file must still be at its path and still be a SQLite file: a pooled
+        connection keeps reading a file removed or replaced under it, so the pool alone
+        would answer for a database nobody can open any more.
+
+        Raises:
+            StoreUnavailableError: the database cannot be reached (a server down, a file
+                gone or unreadable).
+            DatabaseDamagedError: the file is no longer a SQLite database.
+        """
+        path = _sqlite_path(self.url) if self.is_sqlite else None
+        if path is not None:
+            try:
+                with path.open("rb") as file:
+                    header = file.read(len(SQLITE_HEADER))
+            except OSError as error:
+                raise StoreUnavailableError(
+                    N_("cannot read {path}: {reason}"), path=str(path), reason=str(error)
+                ) from None
+            if header != SQLITE_HEADER:
+                raise self._damaged(NotOurFile(N_("it is not a SQLite database")))
+        return set(self.schema_version()) == _migration_heads()
 
     def schema_version(self) -> tuple[str, ...]:
         """The migration revision(s) the database is at."""
@@ -972,6 +1011,23 @@ def _dice_fields(seeds: DiceSeeds | None) -> dict[str, Any]:
         "client_seeds": seeds.client_seeds,
         "server_seed": seeds.server_seed,
     }
+
+
+@functools.cache
+def _migration_heads() -> frozenset[str]:
+    """The newest revision(s) of the migrations this fivedice ships (read once)."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(_alembic_config()).get_heads())
+
+
+def _alembic_config() -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    location = resources.files("fivedice.store") / "migrations"
+    config.set_main_option("script_location", str(location))
+    return config
 
 
 def _sqlite_path(url: URL) -> Path | None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
 from fivedice.core.errors import N_, Phrase
-from fivedice.store import statements
+from fivedice.store import signals, statements
 from fivedice.store.errors import StaleVersionError, StoreUnavailableError
 from fivedice.store.pg_connection import connect
 
@@ -82,7 +82,8 @@ class AsyncStatements:
                 await self._drop(connection)
                 connection = None
             if isinstance(error, psycopg.IntegrityError):
-                raise
+                raise  # (a stale version: the caller's answer, not a database error)
+            self.store.signals.error(signals.UNAVAILABLE)
             raise StoreUnavailableError(
                 N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
                 doing=Phrase(doing),

@@ -14,6 +14,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from fivedice.store import signals
 from fivedice.store.pg_connection import connect
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ class GameLease:
             return bool(await self._execute(_TRY_LOCK, game_id))
         except Exception as error:
             log.warning("advisory lock unavailable: %s", error)
+            self.store.signals.error(signals.UNAVAILABLE)
             await self._drop()
             return False
 

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from fivedice.store import signals
 from fivedice.store.notices import CHANNEL, Notice
 from fivedice.store.pg_connection import connect
 
@@ -61,5 +62,7 @@ class NoticeListener:
                 raise
             except Exception as error:
                 log.warning("listener connection lost (%s); reconnecting", error)
+                self.store.signals.error(signals.UNAVAILABLE)
+                self.store.signals.retry(signals.LISTENER)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, MAX_RETRY_SECONDS)

@@ -9,6 +9,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -188,5 +189,33 @@ used_commitments = Table(
     Column("used_at", DateTime(timezone=True), nullable=False),
 )
 Index("ix_used_commitments_used_at", used_commitments.c.used_at)
+
+# Review summaries (migration 0011_reviewsummaries): each human seat's proficiency in a
+# finished game (`fivedice.strategy.review.Proficiency`: the loss per decision and how it
+# splits), written when the game finishes or first needed by the statistics. Derived data:
+# a missing row, or one of an older `method`, is computed again from the game's log.
+SUMMARY_COUNTS = (
+    "decisions",
+    "optimal",
+    "keeps",
+    "boxes",
+    "early",
+    "late",
+    "longest_run",
+    "opening_run",
+    "closing_run",
+)
+SUMMARY_LOSSES = ("loss", "keep_loss", "box_loss", "early_loss", "late_loss")
+review_summaries = Table(
+    "review_summaries",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("method", Integer, nullable=False),
+    Column("exact", Boolean, nullable=False),
+    *(Column(name, Integer, nullable=False) for name in SUMMARY_COUNTS),
+    *(Column(name, Float, nullable=False) for name in SUMMARY_LOSSES),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
 
 TABLE_NAMES = frozenset(metadata.tables)

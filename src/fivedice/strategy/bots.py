@@ -1,4 +1,4 @@
-"""CPU players of four strengths, for any rule set (one column or several).
+"""CPU players of six strengths, for any rule set (one column or several).
 
 >>> from fivedice.core.rules import CLASSIC
 >>> from fivedice.core.card import ScoreCard
@@ -13,6 +13,9 @@ The levels (see `heuristics` for the shared machinery):
 * `casual`: looks ahead over the turn exactly, but values the future with rules of thumb
   (the typical worth of each open box, a guess at the upper-bonus chances), and slips now
   and then.
+* `guide`: plays exactly the rules of the printed strategy guide (`guide`): keeps by its
+  ordered keep rules, boxes by its par table. Where no guide fits the card (several columns,
+  other box families) it plays like casual.
 * `strong`: plays from the optimal values but now and then slips, choosing a near miss.
 * `expert`: optimal (exactly, for one column; for several, optimal values per column).
 * `master`: plays to win: against others it takes the option with the best chance of winning
@@ -37,6 +40,14 @@ from fivedice.core.dice import Roll, check_roll
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
+from fivedice.strategy.guide import (
+    Guide,
+    Position,
+    bonus_threshold,
+    choose_box_index,
+    counts_of,
+    guide_for,
+)
 from fivedice.strategy.levels import Level
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.policy import straight_open as straight_open_on
@@ -79,6 +90,9 @@ PROFILES: dict[Level, LevelProfile] = {
     # Slip rates are calibrated on classic rules (20,000 games, seed 1): casual ≈ 232,
     # strong ≈ 245, between the beginner (≈ 206) and the optimum (254.6).
     Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.15, max_loss=8.0),
+    # The guide's decisions come from its rules (`guide.Guide`); the profile is casual's
+    # without slips, for cards no guide fits.
+    Level.GUIDE: LevelProfile(greedy=False, optimal_values=False),
     Level.STRONG: LevelProfile(greedy=False, optimal_values=True, slip=0.18, max_loss=6.0),
     Level.EXPERT: LevelProfile(greedy=False, optimal_values=True),
     # Master's own decisions come from `master.MasterBot`; it falls back on the expert.
@@ -92,6 +106,7 @@ HEURISTIC_PROFILES: dict[Level, LevelProfile] = {
     # casual estimate, and the levels differ in how often and how badly they slip. Calibrated
     # on Maxi Yatzy (see the README for the measured means).
     Level.CASUAL: LevelProfile(greedy=False, optimal_values=False, slip=0.35, max_loss=12.0),
+    Level.GUIDE: LevelProfile(greedy=False, optimal_values=False, slip=0.2, max_loss=8.0),
     Level.STRONG: LevelProfile(greedy=False, optimal_values=False, slip=0.12, max_loss=5.0),
     Level.EXPERT: LevelProfile(greedy=False, optimal_values=False),
     Level.MASTER: LevelProfile(greedy=False, optimal_values=False),
@@ -193,6 +208,8 @@ class Bot:
         self._use_cache = use_cache
         self._cache_dir = cache_dir
         self._values: dict[RuleSet, h.Values] = {}
+        # The guide level's rules per rule set (None: no guide fits, play like casual).
+        self._guides: dict[RuleSet, Guide | None] = {}
         if values is not None:
             self._values[rules] = values
 
@@ -209,6 +226,15 @@ class Bot:
                     rules, self.level, use_cache=self._use_cache, cache_dir=self._cache_dir
                 )
         return self._values[rules]
+
+    def guide_for(self, rules: RuleSet) -> Guide | None:
+        """The guide this bot plays under `rules`: only the `guide` level has one, and only
+        where a guide fits the card."""
+        if self.level is not Level.GUIDE:
+            return None
+        if rules not in self._guides:
+            self._guides[rules] = guide_for(rules)
+        return self._guides[rules]
 
     def keep_options(
         self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
@@ -260,6 +286,10 @@ class Bot:
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
+        guide = self.guide_for(rules)
+        if guide is not None:
+            scores = card.columns[0].scores
+            return guide.keep(Position(scores, counts_of(roll), rolls_left))
         if self.profile.greedy:
             counts = np.zeros(6, dtype=np.int64)
             for die in roll:
@@ -282,6 +312,11 @@ class Bot:
         roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
         legal = card.placements(rules, roll)
+        guide = self.guide_for(rules)
+        if guide is not None:
+            scores = card.columns[0].scores
+            options = [(rules.box_index(p.category), p.box_points) for p in legal]
+            return legal[choose_box_index(guide, options, scores, bonus_threshold(rules))]
         boxes, _ = h.card_arrays(card.columns)
         cols, box_ids, _, option_values = h.card_placements(
             rules, boxes, roll, self.profile.greedy, self.values_for(rules)

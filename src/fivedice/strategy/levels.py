@@ -5,7 +5,7 @@ Importable without numpy (for argument checking). A level typed by a player is r
 the names exactly (`check_level`). Both refuse with the one message of `CpuLevelError`.
 
 >>> LEVELS
-('beginner', 'casual', 'strong', 'expert', 'master')
+('beginner', 'casual', 'guide', 'strong', 'expert', 'master')
 >>> Level.parse("Expert")
 <Level.EXPERT: 'expert'>
 >>> check_level("casual") is DEFAULT_LEVEL
@@ -34,6 +34,9 @@ class Level(StrEnum):
 
     BEGINNER = "beginner"
     CASUAL = "casual"
+    # Plays the printed strategy guide (`strategy.guide`): rules a person can follow, which
+    # score more than casual's rules of thumb and less than strong's optimal values.
+    GUIDE = "guide"
     STRONG = "strong"
     EXPERT = "expert"
     MASTER = "master"

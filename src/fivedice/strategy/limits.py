@@ -34,6 +34,7 @@ from fivedice.core.rules import Family, RuleSet
 __all__ = [
     "OPTIMAL_LEVELS",
     "RETRY_AFTER_SECONDS",
+    "SOLVE_QUEUE_WATCHERS",
     "SOLVE_RULES_ENV",
     "SolveNotAllowedError",
     "SolverBusyError",
@@ -175,6 +176,16 @@ def ask_new_solve_permit(rules: RuleSet) -> None:
         permit(rules)
 
 
+SOLVE_QUEUE_WATCHERS: list[Callable[[int], None]] = []
+"""Called with +1 when a solve starts waiting for the slot and -1 when it leaves it (solved,
+or refused for waiting too long): a server's "solves queued" gauge. Quick, never raising."""
+
+
+def _queue_changed(delta: int) -> None:
+    for watcher in SOLVE_QUEUE_WATCHERS:
+        watcher(delta)
+
+
 @contextmanager
 def solving_slot() -> Iterator[None]:
     """Holds the process's one slot for solving a table.
@@ -183,12 +194,16 @@ def solving_slot() -> Iterator[None]:
         SolverBusyError: the slot stayed taken longer than the current bound.
     """
     wait = _WAIT.get()
-    if not _SOLVE_LOCK.acquire(timeout=-1 if wait is None else max(0.0, wait)):
-        raise SolverBusyError()
+    _queue_changed(+1)
     try:
-        yield
+        if not _SOLVE_LOCK.acquire(timeout=-1 if wait is None else max(0.0, wait)):
+            raise SolverBusyError()
+        try:
+            yield
+        finally:
+            _SOLVE_LOCK.release()
     finally:
-        _SOLVE_LOCK.release()
+        _queue_changed(-1)
 
 
 def parse_allowed(text: str) -> frozenset[RuleSet]:

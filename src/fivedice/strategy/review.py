@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from fivedice.core.actions import Roll, Score, parse_action
@@ -56,10 +57,19 @@ __all__ = [
     "CurvePoint",
     "Decision",
     "GameReview",
+    "GameSkill",
     "OptionsFor",
+    "Proficiency",
     "ReviewError",
     "SeatReview",
+    "SkillStats",
+    "SkillTrend",
+    "early_turns",
+    "proficiency_of",
     "review_game",
+    "skill_stats",
+    "skill_trend",
+    "turns_per_game",
 ]
 
 OPTIMAL_TOLERANCE = 1e-9
@@ -184,13 +194,15 @@ class CurvePoint:
 
 @dataclass(frozen=True)
 class SeatReview:
-    """Every decision of one seat, and its curve."""
+    """Every decision of one seat, its curve, and its proficiency (the loss per decision
+    and how it splits; `proficiency_of` the decisions)."""
 
     seat: int
     name: str
     cpu_level: str | None
     decisions: tuple[Decision, ...]
     curve: tuple[CurvePoint, ...]
+    proficiency: Proficiency = field(default_factory=lambda: Proficiency())
 
     @property
     def total_loss(self) -> float:
@@ -218,6 +230,7 @@ class SeatReview:
             "cpu_level": self.cpu_level,
             "total_loss": self.total_loss,
             "optimal_share": self.optimal_share,
+            "proficiency": self.proficiency.to_json(),
             "costliest": [decision.to_json() for decision in self.costliest],
             "decisions": [decision.to_json() for decision in self.decisions],
             "curve": [point.to_json() for point in self.curve],
@@ -358,8 +371,16 @@ def review_game(
         if isinstance(action, Score):
             point = _standing(before, after, seat, table, fresh)
             curves[seat].append(_with_chances(point, seat, chances_for(after)))
+    turns = turns_per_game(rules)
     seats = tuple(
-        SeatReview(index, seat.name, seat.cpu_level, tuple(decisions[index]), tuple(curves[index]))
+        SeatReview(
+            index,
+            seat.name,
+            seat.cpu_level,
+            tuple(decisions[index]),
+            tuple(curves[index]),
+            proficiency_of(decisions[index], turns, exact),
+        )
         for index, seat in enumerate(state.seats)
     )
     return GameReview(game_id, rules, status, exact, seats)
@@ -450,3 +471,333 @@ def with_win_chances(review: GameReview, chances: Sequence[Sequence[float | None
         for seat, seat_chances in zip(review.seats, chances, strict=True)
     )
     return replace(review, seats=seats)
+
+
+# -- proficiency: Verhoeff's loss per decision --------------------------------------------
+
+PROFICIENCY_METHOD = 1
+"""The version of the proficiency's definition (decisions judged, early and late turns):
+stored summaries of another version are computed again."""
+
+TREND_WINDOW = 10
+"""The trend holds the last games (at most this many) against as many games before them."""
+
+
+def early_turns(turns_per_game: int) -> int:
+    """How many of a game's turns count as early: the first half, rounded down.
+
+    Classic's 13 turns: turns 1-6 early, 7-13 late; Yatzy's 15: 1-7 / 8-15; a triple
+    card's 39: 1-19 / 20-39.
+
+    >>> early_turns(13), early_turns(15), early_turns(39)
+    (6, 7, 19)
+    """
+    return turns_per_game // 2
+
+
+@dataclass(frozen=True)
+class Proficiency:
+    """Verhoeff's proficiency measure over a run of decisions: the expected points lost per
+    decision (every keep and every box choice counts once), with how it splits.
+
+    Made from a seat's decisions (`proficiency_of`) and joined in play order (`then`), so a
+    player's figures over many games are those of all their decisions at once: the loss
+    per decision is pooled (decisions weigh equally, not games), and the longest run of
+    optimal decisions may run on from one game into the next.
+
+    Exact and estimated figures (several columns) never mix: `then` refuses to join them.
+
+    Attributes:
+        exact: whether the losses are exact (one column) or estimates.
+        decisions, optimal: how many decisions, and how many of them lost nothing.
+        loss: the expected points lost by all of them together.
+        keeps, keep_loss / boxes, box_loss: the same for keeps and for box choices.
+        early, early_loss / late, late_loss: for decisions in the early and late turns of
+            a game (`early_turns`).
+        longest_run: the longest run of optimal decisions in a row.
+        opening_run, closing_run: optimal decisions in a row at the start and at the end
+            (what a run joined to the neighbouring games' runs continues).
+    """
+
+    exact: bool = True
+    decisions: int = 0
+    optimal: int = 0
+    loss: float = 0.0
+    keeps: int = 0
+    keep_loss: float = 0.0
+    boxes: int = 0
+    box_loss: float = 0.0
+    early: int = 0
+    early_loss: float = 0.0
+    late: int = 0
+    late_loss: float = 0.0
+    longest_run: int = 0
+    opening_run: int = 0
+    closing_run: int = 0
+
+    @property
+    def loss_per_decision(self) -> float | None:
+        """The headline: expected points lost per decision (None without decisions)."""
+        return _per(self.loss, self.decisions)
+
+    @property
+    def optimal_share(self) -> float | None:
+        """The share of decisions that lost nothing (None without decisions)."""
+        return _per(self.optimal, self.decisions)
+
+    @property
+    def keep_loss_per_decision(self) -> float | None:
+        return _per(self.keep_loss, self.keeps)
+
+    @property
+    def box_loss_per_decision(self) -> float | None:
+        return _per(self.box_loss, self.boxes)
+
+    @property
+    def early_loss_per_decision(self) -> float | None:
+        return _per(self.early_loss, self.early)
+
+    @property
+    def late_loss_per_decision(self) -> float | None:
+        return _per(self.late_loss, self.late)
+
+    @property
+    def all_optimal(self) -> bool:
+        return self.optimal == self.decisions
+
+    def then(self, later: Proficiency) -> Proficiency:
+        """These decisions followed by `later`'s, as one run.
+
+        Raises:
+            ReviewError: one is exact and the other an estimate (they must stay apart).
+        """
+        if not self.decisions:
+            return later
+        if not later.decisions:
+            return self
+        if self.exact != later.exact:
+            raise ReviewError(N_("exact losses and estimated losses are never added up"))
+        return Proficiency(
+            exact=self.exact,
+            decisions=self.decisions + later.decisions,
+            optimal=self.optimal + later.optimal,
+            loss=self.loss + later.loss,
+            keeps=self.keeps + later.keeps,
+            keep_loss=self.keep_loss + later.keep_loss,
+            boxes=self.boxes + later.boxes,
+            box_loss=self.box_loss + later.box_loss,
+            early=self.early + later.early,
+            early_loss=self.early_loss + later.early_loss,
+            late=self.late + later.late,
+            late_loss=self.late_loss + later.late_loss,
+            longest_run=max(
+                self.longest_run, later.longest_run, self.closing_run + later.opening_run
+            ),
+            opening_run=(
+                self.decisions + later.opening_run if self.all_optimal else self.opening_run
+            ),
+            closing_run=(
+                self.closing_run + later.decisions if later.all_optimal else later.closing_run
+            ),
+        )
+
+    def figures(self) -> dict[str, float | int | bool]:
+        """Every field by name (what the store keeps of a game's seat; `from_figures`)."""
+        return {name: getattr(self, name) for name in PROFICIENCY_FIELDS}
+
+    @classmethod
+    def from_figures(cls, figures: Mapping[str, float | int | bool]) -> Proficiency:
+        """The proficiency of stored `figures` (as `figures()` gave them)."""
+        values: dict[str, Any] = {name: int(figures[name]) for name in _COUNTS}
+        values |= {name: float(figures[name]) for name in _LOSSES}
+        return cls(exact=bool(figures["exact"]), **values)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exact": self.exact,
+            "loss_per_decision": self.loss_per_decision,
+            "decisions": self.decisions,
+            "optimal": self.optimal,
+            "optimal_share": self.optimal_share,
+            "total_loss": self.loss,
+            "longest_optimal_run": self.longest_run,
+            "keeps": {"decisions": self.keeps, "loss_per_decision": self.keep_loss_per_decision},
+            "boxes": {"decisions": self.boxes, "loss_per_decision": self.box_loss_per_decision},
+            "early": {"decisions": self.early, "loss_per_decision": self.early_loss_per_decision},
+            "late": {"decisions": self.late, "loss_per_decision": self.late_loss_per_decision},
+        }
+
+
+_COUNTS = (
+    "decisions",
+    "optimal",
+    "keeps",
+    "boxes",
+    "early",
+    "late",
+    "longest_run",
+    "opening_run",
+    "closing_run",
+)
+_LOSSES = ("loss", "keep_loss", "box_loss", "early_loss", "late_loss")
+PROFICIENCY_FIELDS = ("exact", *_COUNTS, *_LOSSES)
+"""The names of `Proficiency`'s fields, as the store keeps them."""
+
+
+def _per(total: float, count: int) -> float | None:
+    return total / count if count else None
+
+
+def decision_proficiency(decision: Decision, turns_per_game: int) -> Proficiency:
+    """The proficiency of one decision alone (`turns_per_game`: a seat's turns in a game)."""
+    optimal = decision.is_optimal
+    loss = 0.0 if optimal else decision.loss  # a tie within the tolerance lost nothing
+    keep = decision.kind == "keep"
+    early = decision.turn <= early_turns(turns_per_game)
+    run = 1 if optimal else 0
+    return Proficiency(
+        exact=decision.exact,
+        decisions=1,
+        optimal=run,
+        loss=loss,
+        keeps=int(keep),
+        keep_loss=loss if keep else 0.0,
+        boxes=int(not keep),
+        box_loss=0.0 if keep else loss,
+        early=int(early),
+        early_loss=loss if early else 0.0,
+        late=int(not early),
+        late_loss=0.0 if early else loss,
+        longest_run=run,
+        opening_run=run,
+        closing_run=run,
+    )
+
+
+def proficiency_of(
+    decisions: Iterable[Decision], turns_per_game: int, exact: bool = True
+) -> Proficiency:
+    """The proficiency of decisions in play order (`exact`: that of a seat with none)."""
+    total = Proficiency(exact=exact)
+    for decision in decisions:
+        total = total.then(decision_proficiency(decision, turns_per_game))
+    return total
+
+
+def turns_per_game(rules: RuleSet) -> int:
+    """A seat's turns in one game: one box a turn, every box of every column."""
+    return len(rules.boxes) * rules.columns
+
+
+@dataclass(frozen=True)
+class GameSkill:
+    """One game (or match) of a player in the statistics: when it ended, and how they did."""
+
+    game_id: int
+    finished: datetime
+    proficiency: Proficiency
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game_id,
+            "finished": self.finished.isoformat(),
+            "loss_per_decision": self.proficiency.loss_per_decision,
+            "decisions": self.proficiency.decisions,
+            "optimal": self.proficiency.optimal,
+        }
+
+
+@dataclass(frozen=True)
+class SkillTrend:
+    """The loss per decision of the last `window` games against the `window` games before.
+
+    `change` below zero: fewer points lost per decision lately (improving).
+    """
+
+    window: int
+    recent: float
+    earlier: float
+
+    @property
+    def change(self) -> float:
+        return self.recent - self.earlier
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "window": self.window,
+            "recent": self.recent,
+            "earlier": self.earlier,
+            "change": self.change,
+        }
+
+
+def skill_trend(games: Sequence[GameSkill], window: int = TREND_WINDOW) -> SkillTrend | None:
+    """The trend over the last games, oldest first in `games` (None: fewer than two games
+    with decisions). With fewer than 2 × `window` games both halves shrink alike: the last
+    half of the games against the half before (an odd oldest game left out).
+
+    Each side's figure is pooled over its games' decisions, as the overall one is.
+    """
+    judged = [game.proficiency for game in games if game.proficiency.decisions]
+    size = min(window, len(judged) // 2)
+    if size < 1:
+        return None
+    recent = _pooled(judged[-size:])
+    earlier = _pooled(judged[-2 * size : -size])
+    if recent is None or earlier is None:  # (each side has decisions: checked above)
+        return None
+    return SkillTrend(size, recent, earlier)
+
+
+def _pooled(runs: Sequence[Proficiency]) -> float | None:
+    total = Proficiency(exact=runs[0].exact) if runs else Proficiency()
+    for run in runs:
+        total = total.then(run)
+    return total.loss_per_decision
+
+
+@dataclass(frozen=True)
+class SkillStats:
+    """A player's proficiency under one set of rules, over their finished games.
+
+    Attributes:
+        profile: the player.
+        rules: the rules' key (a preset's name, or custom-<hash>).
+        exact: whether every figure is exact; estimates (several columns) are never mixed
+            into exact figures.
+        games: each game's figures, oldest first (the chart).
+        overall: all their decisions at once (the longest run may span games).
+        trend: the last games against the ones before (None: too few games).
+    """
+
+    profile: str
+    rules: str
+    exact: bool
+    games: tuple[GameSkill, ...]
+    overall: Proficiency
+    trend: SkillTrend | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "rules": self.rules,
+            "exact": self.exact,
+            "overall": self.overall.to_json(),
+            "trend": None if self.trend is None else self.trend.to_json(),
+            "games": [game.to_json() for game in self.games],
+        }
+
+
+def skill_stats(profile: str, rules: str, games: Sequence[GameSkill]) -> list[SkillStats]:
+    """A player's figures under one rules key, oldest game first in `games`: one entry, or
+    two when exact and estimated games both occur (they are never added up)."""
+    out = []
+    for exact in (True, False):
+        mine = tuple(game for game in games if game.proficiency.exact is exact)
+        if not mine:
+            continue
+        overall = Proficiency(exact=exact)
+        for game in mine:
+            overall = overall.then(game.proficiency)
+        out.append(SkillStats(profile, rules, exact, mine, overall, skill_trend(mine)))
+    return out

@@ -21,6 +21,8 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Level, level_values, profile_for
+from fivedice.strategy.guide import Guide, guide_for
+from fivedice.strategy.guide_play import GameResult, play_guide_games
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.playout import game_seeds
 
@@ -162,6 +164,10 @@ def simulate(
         )
     if seed < 0:
         raise FivediceError(N_("the seed must not be negative, not {seed}"), seed=seed)
+    if level is Level.GUIDE:
+        guide = guide_for(rules)
+        if guide is not None:
+            return _simulate_guide(guide, rules, games, seed, progress)
     profile = profile_for(level, rules)
     if values is None:
         values = (
@@ -213,6 +219,30 @@ def simulate(
         upper_bonus_rate=float(out[:, 1].sum()) / columns,
         yahtzee_rate=float(out[:, 2].sum()) / columns,
         mean_extra_yahtzees=float(out[:, 3].mean()),
+        seconds=seconds,
+    )
+
+
+def _simulate_guide(
+    guide: Guide, rules: RuleSet, games: int, seed: int, progress: Progress | None
+) -> SimulationResult:
+    """The guide level's games: its rules are plain Python, played by `guide_play`."""
+    start = time.perf_counter()
+    done: list[GameResult] = []
+    for begin in range(0, games, _CHUNK):
+        end = min(begin + _CHUNK, games)
+        done.extend(play_guide_games(guide, rules, end - begin, seed, first=begin))
+        if progress is not None:
+            progress(end, games)
+    seconds = time.perf_counter() - start
+    return SimulationResult(
+        level=Level.GUIDE,
+        rules=rules,
+        seed=seed,
+        scores=np.array([game.score for game in done], dtype=np.int64),
+        upper_bonus_rate=sum(game.upper_bonus for game in done) / games,
+        yahtzee_rate=sum(game.yahtzee for game in done) / games,
+        mean_extra_yahtzees=sum(game.extra_yahtzees for game in done) / games,
         seconds=seconds,
     )
 

@@ -19,7 +19,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.i18n import _
 
 if TYPE_CHECKING:
-    from fivedice.service.games import GameService, GameView, Hint, LocalGame
+    from fivedice.service.games import GameService, GameView, Hint, LocalGame, SkillStats
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -333,6 +333,17 @@ class Backend:
         if service is None:
             return []
         found: list[ProfileStats] = service.stats(profile)
+        return found
+
+    def skill(self, profile: str | None = None) -> list[SkillStats]:
+        """Each player's proficiency over their games per rules (empty without a database).
+
+        Raises the service's errors (a store that cannot be read), so the screen can say so.
+        """
+        service = self.open_service()
+        if service is None:
+            return []
+        found: list[SkillStats] = service.skill(profile)
         return found
 
     def high_score_lists(self) -> dict[str, list[HighScore]]:

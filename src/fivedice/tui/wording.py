@@ -43,6 +43,7 @@ def binding_texts() -> dict[str, str]:
         "Hold": _("Hold"),
         "Statistics": _("Statistics"),
         "High scores": _("High scores"),
+        "Skill": _("Skill"),
         "Language": _("Language"),
         "Player": _("Player"),
         "Review": _("Review"),

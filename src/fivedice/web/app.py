@@ -24,6 +24,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fivedice.core.errors import N_, FivediceError
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService
+from fivedice.service.readiness import check_readiness
+from fivedice.service.solving import SOLVE_QUEUE_WATCHERS
 from fivedice.store.notices import Topic
 from fivedice.store.pg_async import AsyncStatements
 from fivedice.web.driver import CpuDriver
@@ -35,11 +37,37 @@ from fivedice.web.guard import (
     parse_public_url,
     session_of,
 )
+from fivedice.web.health import Probes, ReadinessProbe
 from fivedice.web.hub import GameHub, UnknownGameError, error_status
 from fivedice.web.limits import EdgeLimits, RequestLimits, quiet_errors
 from fivedice.web.live import Live
+from fivedice.web.logs import (
+    access_log_from_environment,
+    configure_logging,
+    log_format_from_environment,
+)
+from fivedice.web.metrics import (
+    LOOPBACK,
+    METRICS_ALLOW_ENV,
+    change_solves_queued,
+    count_database_error,
+    count_database_retry,
+    metrics_networks,
+)
+from fivedice.web.observe import Observe
 from fivedice.web.rates import ClientRates, RateGuard, RateLimitedError, RateSettings
-from fivedice.web.routers import alive, api, fairness, pages, review, rooms, sheet, table, tutorial
+from fivedice.web.routers import (
+    alive,
+    api,
+    fairness,
+    guide,
+    pages,
+    review,
+    rooms,
+    sheet,
+    table,
+    tutorial,
+)
 from fivedice.web.security import Signer, load_secret
 from fivedice.web.wording import gettext_for, pick_language
 from fivedice.wording.text import error_text
@@ -65,6 +93,7 @@ def create_app(
     limits: EdgeLimits | None = None,
     rates: RateSettings | None = None,
     expiry: ExpirySettings | None = None,
+    metrics_allow: str | None = None,
 ) -> FastAPI:
     """The web application on a service.
 
@@ -85,12 +114,19 @@ def create_app(
         rates: per-client rates (web/rates.py; default: `RateSettings.from_environment()`).
         expiry: when rooms never started and games never played are deleted (web/expiry.py;
             default: `ExpirySettings.from_environment()`).
+        metrics_allow: the addresses and networks that may read `/metrics`, comma-separated
+            (``*``: everyone; default ``$FIVEDICE_METRICS_ALLOW``, else loopback).
 
     Raises:
         PublicUrlError: `public_url` is not a site's address.
         RateSettingError: a rate variable of the environment is not a rate.
         ExpirySettingError: an expiry variable of the environment is not a positive number.
+        MetricsAllowError: `metrics_allow` is not a list of addresses and networks.
     """
+    metrics_from = metrics_networks(
+        metrics_allow if metrics_allow is not None else os.environ.get(METRICS_ALLOW_ENV, LOOPBACK)
+    )
+    _count_into_metrics(service)
     client_rates = ClientRates(rates or RateSettings.from_environment())
     expiry = expiry or ExpirySettings.from_environment()
     public_origin = parse_public_url(public_url) if public_url else None
@@ -146,9 +182,13 @@ def create_app(
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
     app.state.rates = client_rates
+    # (`app.state.readiness.stop()` when the worker begins to stop: /readyz answers 503.)
+    readiness = ReadinessProbe(lambda: check_readiness(service.store))
+    app.state.readiness = readiness
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(sheet.router)
+    app.include_router(guide.router)
     app.include_router(review.router)
     app.include_router(table.router)
     app.include_router(tutorial.router)
@@ -164,6 +204,12 @@ def create_app(
     )
     # Outermost: a body too large or too deep is refused before the guard or a route reads it.
     app.add_middleware(RequestLimits, limits=limits or EdgeLimits())
+    # Outside even that: a balancer's /healthz and /readyz are never limited, rated or
+    # given a session (web/health.py).
+    app.add_middleware(Probes, probe=readiness)
+    # Outermost: every answer, the probes' too, carries its request id and is counted
+    # and logged (web/observe.py); /metrics is answered here.
+    app.add_middleware(Observe, game_number=hub.game_id, metrics_from=metrics_from)
 
     @app.exception_handler(FivediceError)
     def _refused(request: Request, error: FivediceError) -> Response:
@@ -246,8 +292,22 @@ def _message_page(
     return page
 
 
+def _count_into_metrics(service: GameService) -> None:
+    """The store's errors and retries and the solver's queue, counted in web/metrics.py
+    (once per store and process, however many apps are made on them)."""
+    signals = service.store.signals
+    if count_database_error not in signals.errors:
+        signals.errors.append(count_database_error)
+        signals.retries.append(count_database_retry)
+    if change_solves_queued not in SOLVE_QUEUE_WATCHERS:
+        SOLVE_QUEUE_WATCHERS.append(change_solves_queued)
+
+
 def app_from_environment() -> FastAPI:
-    """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory)."""
+    """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory);
+    its log in `$FIVEDICE_LOG_FORMAT`, access lines unless `$FIVEDICE_ACCESS_LOG` is 0
+    (web/logs.py)."""
+    configure_logging(log_format_from_environment(), access_log=access_log_from_environment())
     scan = os.environ.get(CPU_SCAN_ENV)
     delay = os.environ.get(CPU_DELAY_ENV)
     return create_app(

@@ -35,6 +35,8 @@ from fivedice.core.errors import FivediceError
 from fivedice.service.settings import Level
 from fivedice.store import StaleVersionError
 from fivedice.store.pg_lease import GameLease
+from fivedice.web.logs import GAME, REQUEST_ID
+from fivedice.web.metrics import CPU_MOVES_WAITING, CPU_STEP, count_database_retry
 
 if TYPE_CHECKING:
     from fivedice.service.games import GameView
@@ -46,8 +48,9 @@ RETRY_SECONDS = 1.0  # a failed step (database busy): wait, then try again
 MAX_FAILURES = 3  # failed steps in a row, then the game waits for the next scan or change
 LEASE_TRIES = 3  # a game another worker holds: try this often, LEASE_RETRY_SECONDS apart
 LEASE_RETRY_SECONDS = 0.1
-# Levels that decide fast enough to be stepped in the event loop itself.
-INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value})
+# Levels that decide fast enough to be stepped in the event loop itself (the guide: a few
+# rules read in microseconds; elsewhere it plays like casual).
+INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value, Level.GUIDE.value})
 
 
 class CpuDriver:
@@ -65,6 +68,7 @@ class CpuDriver:
         self._warm: set[str] = set()  # levels this process has decided with once
         self._stepping: dict[int, int] = {}  # game -> the version its running step makes
         self._finishing: set[int] = set()  # games whose task found a person to move
+        self._waiting: set[int] = set()  # games whose CPU is to move, its step not saved yet
 
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
@@ -144,6 +148,10 @@ class CpuDriver:
             await asyncio.sleep(self.scan_seconds)
 
     async def _drive(self, game_id: int, version: int | None = None) -> None:
+        # This task's log lines name its game, not the request that happened to poke it
+        # (a task starts with a copy of its creator's context; these change only the copy).
+        REQUEST_ID.set(None)
+        GAME.set(game_id)
         try:
             for attempt in range(LEASE_TRIES):
                 if await self.lease.acquire(game_id):
@@ -160,6 +168,7 @@ class CpuDriver:
         except Exception as error:  # never let one game stop the driver
             log.warning("CPU of game %s stopped: %s", game_id, error)
         finally:
+            self._waiting_for(game_id, waiting=False)
             self._tasks.pop(game_id, None)
             self._stepping.pop(game_id, None)
             self._finishing.discard(game_id)
@@ -210,11 +219,13 @@ class CpuDriver:
                     log.warning("cannot read game %s: %s", game_id, error)
                     return
             if not view.is_cpu_turn:
+                self._waiting_for(game_id, waiting=False)
                 if game_id in self._again:
                     view = None
                     continue  # it changed while we looked
                 self._finishing.add(game_id)
                 return
+            self._waiting_for(game_id, waiting=True)
             await asyncio.sleep(self.delay)
             try:
                 # The step's own answer is the game now (the version check refuses a step
@@ -231,7 +242,18 @@ class CpuDriver:
                 failures += 1
                 if failures >= MAX_FAILURES:
                     return
+                count_database_retry(CPU_STEP)
                 await asyncio.sleep(RETRY_SECONDS)
+
+    def _waiting_for(self, game_id: int, *, waiting: bool) -> None:
+        """Whether the game's CPU is to move, its step not saved yet (the gauge of CPU moves
+        waiting, web/metrics.py)."""
+        if waiting and game_id not in self._waiting:
+            self._waiting.add(game_id)
+            CPU_MOVES_WAITING.inc()
+        elif not waiting and game_id in self._waiting:
+            self._waiting.discard(game_id)
+            CPU_MOVES_WAITING.dec()
 
 
 def _play_a_turn(levels: frozenset[str]) -> None:

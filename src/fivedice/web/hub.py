@@ -44,6 +44,7 @@ from fivedice.store import (
 from fivedice.store.browser_seats import BrowserSeats
 from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room, RoomError
+from fivedice.web.metrics import CPU, action_kind, timed_action
 from fivedice.web.rates import RateLimitedError
 from fivedice.web.security import Signer
 from fivedice.web.views import game_data
@@ -357,7 +358,8 @@ class GameHub:
         """`act`'s step under the game's lock."""
         view = self._view_at(game_id, version)
         self.check_turn(view, token)
-        return self.service.apply_action(game_id, action, version)
+        with timed_action(action_kind(action)):
+            return self.service.apply_action(game_id, action, version)
 
     @contextlib.asynccontextmanager
     async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
@@ -407,7 +409,10 @@ class GameHub:
             if view is None or not self.generations_known(game_id):
                 return None  # (the generations are read once, in a thread)
             self.check_turn(view, token)
-            after = await self.service.apply_action_async(statements, game_id, action, version)
+            with timed_action(action_kind(action)) as timing:
+                after = await self.service.apply_action_async(statements, game_id, action, version)
+                if after is None:
+                    timing.not_done()
         if after is not None:
             self._published(after)
         return after
@@ -418,7 +423,10 @@ class GameHub:
         async with self._inline_async(game_id) as statements:
             if statements is None:
                 return None
-            after = await self.service.cpu_step_async(statements, game_id, version)
+            with timed_action(CPU) as timing:
+                after = await self.service.cpu_step_async(statements, game_id, version)
+                if after is None:
+                    timing.not_done()
         if after is not None:
             self._published(after)
         return after
@@ -463,21 +471,24 @@ class GameHub:
         with self._locked(game_id):
             view = self._view_at(game_id, version)
             self.check_member(view, token)
-            action, after = self.service.cpu_step(game_id, version)
+            with timed_action(CPU):
+                action, after = self.service.cpu_step(game_id, version)
         self._published(after)
         return str(action), after
 
     def drive_cpu(self, game_id: int, version: int) -> GameView:
         """One step of the CPU seat to move, taken by the server's CPU driver (driver.py)."""
-        with self._locked(game_id):
+        with self._locked(game_id), timed_action(CPU):
             _action, after = self.service.cpu_step(game_id, version)
         self._published(after)
         return after
 
     def try_drive_cpu(self, game_id: int, version: int) -> GameView | None:
         """`drive_cpu`, unless another thread holds the game's lock: then None at once."""
-        with self._locked_now(game_id) as locked:
+        with self._locked_now(game_id) as locked, timed_action(CPU) as timing:
             after = self.service.cpu_step(game_id, version)[1] if locked else None
+            if after is None:
+                timing.not_done()
         if after is not None:
             self._published(after)
         return after

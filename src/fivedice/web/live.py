@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from typing import Any
 from fivedice.store import Store
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_notify import NoticeListener
+from fivedice.web.metrics import OPEN_STREAMS, PUSH_DELAY, PUSHES
 
 UNKNOWN = 2**62  # "something may have changed": the listener reconnected
 SHUTDOWN_POLL_SECONDS = 0.5
@@ -44,6 +46,7 @@ Now = tuple[int, str]  # a watched thing as one read found it: its version, its 
 Read = Callable[[], Awaitable[Now]]  # reads it now from the database
 Shared = Hashable  # what streams share reads of: a `Watched`, or one with its audience
 SHARED_KEPT = 4096  # the newest read kept per watched thing, for this many things
+LOCAL, REMOTE = "local", "remote"  # where a change was committed: this worker, another one
 
 
 @dataclass(eq=False)
@@ -54,6 +57,17 @@ class Subscription:
     known: int = -1
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False  # the client went away, or the server is shutting down
+    # When the oldest change not yet sent was committed here or heard of (time.monotonic()),
+    # and where ("local", "remote"): the push delay of web/metrics.py.
+    changed_at: float | None = None
+    origin: str = LOCAL
+
+    def sent(self, events: int) -> None:
+        """`events` were written to the stream: counted, with the delay since the change."""
+        PUSHES.labels(self.watched[0].name.lower()).inc(events)
+        if self.changed_at is not None:
+            PUSH_DELAY.labels(self.origin).observe(time.monotonic() - self.changed_at)
+            self.changed_at = None
 
     async def wait(self, timeout: float | None = None) -> int | None:
         """Waits for a change; returns the newest version announced since the last wait
@@ -173,6 +187,12 @@ def _retrieved(task: asyncio.Task[Now]) -> None:
         task.exception()
 
 
+def _stamp(sub: Subscription, at: float, origin: str) -> None:
+    """Keeps the time of the oldest change the stream has not sent yet."""
+    if sub.changed_at is None:
+        sub.changed_at, sub.origin = at, origin
+
+
 class Live:
     """The in-process fan-out of one worker, plus PostgreSQL NOTIFY/LISTEN when the store is
     PostgreSQL.
@@ -233,6 +253,17 @@ class Live:
 
     # -- subscribing (event loop) ----------------------------------------------------------
 
+    def stream_opened(self, sub: Subscription) -> None:
+        """A stream began sending (`closing` ends it; the open-streams gauge counts it)."""
+        self.streams.add(sub)
+        OPEN_STREAMS.inc()
+
+    def stream_closed(self, sub: Subscription) -> None:
+        """A stream ended."""
+        if sub in self.streams:
+            self.streams.discard(sub)
+            OPEN_STREAMS.dec()
+
     def subscribe(self, watched: Watched) -> Subscription:
         """A new stream's interest in a game's or a room's changes."""
         sub = Subscription(watched)
@@ -251,16 +282,21 @@ class Live:
         """How many streams of this worker watch it."""
         return len(self._subs.get(watched, ()))
 
-    def _announce(self, topic: Topic, ident: int, version: int) -> None:
-        # Runs in the event loop.
+    def _announce(
+        self, topic: Topic, ident: int, version: int, at: float | None = None, origin: str = LOCAL
+    ) -> None:
+        # Runs in the event loop. `at`: when the change was committed or heard of.
+        at = time.monotonic() if at is None else at
         if topic is Topic.ENDED:  # a game's status changed, not its version: its streams ask
             for sub in list(self._subs.get((Topic.GAME, ident), ())):
                 sub.known = UNKNOWN
+                _stamp(sub, at, origin)
                 sub.wake.set()
             return
         for sub in list(self._subs.get((topic, ident), ())):
             if version > sub.known:  # (UNKNOWN stays: the database decides)
                 sub.known = version
+            _stamp(sub, at, origin)
             sub.wake.set()
 
     # -- writers (any thread) --------------------------------------------------------------
@@ -268,12 +304,12 @@ class Live:
     def changed(self, topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
         """A change was committed: wake this worker's streams, tell the others (`notified`:
         the write's own statement told them, see `Store.announces_changes`)."""
-        self._call_soon(self._local, topic, ident, version)
+        self._call_soon(self._local, topic, ident, version, time.monotonic())
         if self.shared and not notified:
             self.store.notify(Notice(topic, ident, version))
 
-    def _local(self, topic: Topic, ident: int, version: int) -> None:
-        self._announce(topic, ident, version)
+    def _local(self, topic: Topic, ident: int, version: int, at: float | None = None) -> None:
+        self._announce(topic, ident, version, at)
         for hook in self.local_hooks:
             hook(topic, ident, version)
 
@@ -302,7 +338,7 @@ class Live:
 
     def _heard(self, notice: Notice) -> None:
         topic, ident, version = notice
-        self._announce(topic, ident, version)
+        self._announce(topic, ident, version, origin=REMOTE)
         if self.on_remote is not None:
             self.on_remote(topic, ident, version)
         for hook in self.remote_hooks:

@@ -177,3 +177,44 @@ def _chances_panel(
 def data_url(svg: bytes) -> str:
     """The SVG as a ``data:`` URL for an ``<img src>`` (base64: nothing to escape)."""
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+
+def skill_chart_svg(losses: Sequence[float], labels: tuple[str, str], seat: int = 0) -> bytes:
+    """A player's loss per decision game by game (the statistics page), as an SVG document
+    sized and lettered as the review's chart.
+
+    Args:
+        losses: the expected points lost per decision in each game, oldest first.
+        labels: the x axis' name (the games) and the y axis' (the loss per decision).
+        seat: the colour to draw in (`palette.seat_color`).
+    """
+    from matplotlib import rc_context
+
+    _add_cjk_fonts()
+    with rc_context({"font.family": ["DejaVu Sans", "Noto Sans CJK JP"]}):
+        return _skill_chart_svg(losses, labels, seat)
+
+
+def _skill_chart_svg(losses: Sequence[float], labels: tuple[str, str], seat: int) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    games_label, loss_label = labels
+    size = text_points()
+    figure = Figure(figsize=chart_size(False), dpi=100, layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.tick_params(labelsize=size)
+    xs = list(range(1, len(losses) + 1))
+    axes.plot(xs, losses, color=seat_color(seat), linewidth=2, marker="o", markersize=4)
+    axes.set_xlabel(games_label, fontsize=size)
+    axes.set_ylabel(loss_label, fontsize=size)
+    axes.set_xlim(0.5, max(len(losses), 1) + 0.5)
+    axes.set_ylim(bottom=0)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(True, color="#ece9e0", linewidth=0.8)
+    axes.spines[["top", "right"]].set_visible(False)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()

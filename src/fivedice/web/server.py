@@ -73,6 +73,7 @@ def run_server(
         forwarded_allow_ips=forwarded_allow_ips,
         timeout_keep_alive=limits.keep_alive_timeout,
         log_level=log_level,
+        log_config=None,  # (the log is set up by web/logs.py: uvicorn's lines pass through it)
         access_log=False,
     )
     if workers == 1:

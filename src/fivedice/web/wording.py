@@ -114,6 +114,7 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "table": _("Table and match"),
         "score_card": _("Score card"),
         "score_sheet": _("Score sheet"),
+        "strategy_guide": _("Strategy guide"),
         "match_length": _("Games in the match"),
         "seed": _("Seed (optional, for a repeatable game)"),
         "practice": _("Practice (kept out of statistics and high scores)"),

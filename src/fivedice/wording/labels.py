@@ -88,6 +88,7 @@ def cpu_name(number: int, level: str | None = None) -> str:
 LEVEL_NAMES: dict[str, str] = {
     "beginner": N_("beginner"),
     "casual": N_("casual"),
+    "guide": N_("guide"),
     "strong": N_("strong"),
     "expert": N_("expert"),
     "master": N_("master"),

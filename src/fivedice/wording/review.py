@@ -17,7 +17,15 @@ from fivedice.wording.rules import rules_title
 from fivedice.wording.text import box_name, list_text
 
 if TYPE_CHECKING:
-    from fivedice.service.games import CurvePoint, Decision, GameReview, SeatReview
+    from fivedice.service.games import (
+        CurvePoint,
+        Decision,
+        GameReview,
+        Proficiency,
+        SeatReview,
+        SkillStats,
+        SkillTrend,
+    )
     from fivedice.strategy.review import Choice
 
 _PLOT_LOCK = threading.Lock()  # plotext draws on one figure per process
@@ -78,6 +86,158 @@ def seat_summary(seat: SeatReview, exact: bool) -> str:
         count=len(seat.decisions),
         share=formats.percent(seat.optimal_share),
     )
+
+
+def proficiency_headline(proficiency: Proficiency) -> str:
+    """Verhoeff's measure, the headline of a review: "Loss per decision: 0.42 points (39
+    decisions, 31 optimal)"; an estimate (several columns) says so."""
+    per = proficiency.loss_per_decision
+    if per is None:
+        return _("Loss per decision: no decisions to judge.")
+    count, optimal = proficiency.decisions, proficiency.optimal
+    if proficiency.exact:
+        line = ngettext(
+            "Loss per decision: {loss} points ({count} decision, {optimal} optimal)",
+            "Loss per decision: {loss} points ({count} decisions, {optimal} optimal)",
+            count,
+        )
+    else:
+        line = ngettext(
+            "Loss per decision: ≈{loss} points, an estimate (several columns; {count} "
+            "decision, {optimal} optimal)",
+            "Loss per decision: ≈{loss} points, an estimate (several columns; {count} "
+            "decisions, {optimal} optimal)",
+            count,
+        )
+    return line.format(loss=formats.number(per, 2), count=count, optimal=optimal)
+
+
+def _per_decision(value: float | None, exact: bool) -> str:
+    return "–" if value is None else points(value, exact)
+
+
+def proficiency_split(proficiency: Proficiency) -> str:
+    """Where the points went: "Per decision: keeps 0.30 · box choices 0.55 · early game
+    0.35 · late game 0.50" (early: the first half of a game's turns)."""
+    exact = proficiency.exact
+    return _(
+        "Per decision: keeps {keeps} · box choices {boxes} · early game {early} · late game {late}"
+    ).format(
+        keeps=_per_decision(proficiency.keep_loss_per_decision, exact),
+        boxes=_per_decision(proficiency.box_loss_per_decision, exact),
+        early=_per_decision(proficiency.early_loss_per_decision, exact),
+        late=_per_decision(proficiency.late_loss_per_decision, exact),
+    )
+
+
+def proficiency_runs(proficiency: Proficiency) -> str:
+    """ "Optimal decisions: 79% · longest run of optimal decisions: 41" """
+    share = proficiency.optimal_share
+    return _("Optimal decisions: {share} · longest run of optimal decisions: {run}").format(
+        share="–" if share is None else formats.percent(share), run=proficiency.longest_run
+    )
+
+
+def longest_run_line(proficiency: Proficiency) -> str:
+    """ "Longest run of optimal decisions: 12" """
+    return _("Longest run of optimal decisions: {run}").format(run=proficiency.longest_run)
+
+
+def review_headline(seat: SeatReview) -> list[str]:
+    """The head of a seat's review: the loss per decision, then the points lost and the
+    share of optimal decisions, where the points went, and the longest optimal run."""
+    if not seat.decisions:
+        return [proficiency_headline(seat.proficiency)]
+    return [
+        proficiency_headline(seat.proficiency),
+        seat_summary(seat, seat.proficiency.exact),
+        proficiency_split(seat.proficiency),
+        longest_run_line(seat.proficiency),
+    ]
+
+
+def phase_note() -> str:
+    """What early and late mean."""
+    return _("Early game: the first half of a game's turns; late game: the second half.")
+
+
+def trend_line(trend: SkillTrend | None, exact: bool) -> str:
+    """ "Trend: 0.38 per decision in the last 10 games, 0.47 in the 10 before (better)" """
+    if trend is None:
+        return _("Trend: after two games.")
+    if abs(trend.change) < 0.005:
+        verdict = _("about the same")
+    elif trend.change < 0:
+        verdict = _("better")
+    else:
+        verdict = _("worse")
+    recent, earlier = points(trend.recent, exact), points(trend.earlier, exact)
+    if trend.window == 1:
+        return _(
+            "Trend: {recent} per decision in the last game, {earlier} in the one before ({verdict})"
+        ).format(recent=recent, earlier=earlier, verdict=verdict)
+    return ngettext(
+        "Trend: {recent} per decision in the last {count} game, {earlier} in the {count} "
+        "before ({verdict})",
+        "Trend: {recent} per decision in the last {count} games, {earlier} in the {count} "
+        "before ({verdict})",
+        trend.window,
+    ).format(recent=recent, earlier=earlier, count=trend.window, verdict=verdict)
+
+
+def skill_heading() -> str:
+    """The heading of the statistics' skill part."""
+    return _("Skill: points lost per decision against optimal play")
+
+
+def skill_title(skill: SkillStats) -> str:
+    """ "Skill over 12 games" (with "estimates" for several columns)."""
+    count = len(skill.games)
+    if skill.exact:
+        return ngettext("Skill over {count} game", "Skill over {count} games", count).format(
+            count=count
+        )
+    return ngettext(
+        "Skill over {count} game (estimates: several columns)",
+        "Skill over {count} games (estimates: several columns)",
+        count,
+    ).format(count=count)
+
+
+def skill_lines(skill: SkillStats) -> list[str]:
+    """A player's skill under one set of rules, in lines (without the chart)."""
+    return [
+        skill_title(skill),
+        proficiency_headline(skill.overall),
+        trend_line(skill.trend, skill.exact),
+        proficiency_runs(skill.overall),
+        proficiency_split(skill.overall),
+    ]
+
+
+def skill_chart_labels() -> tuple[str, str]:
+    """The skill chart's axes: the games, and the loss per decision."""
+    return _("games played"), _("points lost per decision")
+
+
+def text_skill_chart(
+    skill: SkillStats, width: int = 76, height: int = 10, color: bool = False
+) -> str | None:
+    """The loss per decision game by game as a text chart (None: fewer than two games)."""
+    values = [
+        game.proficiency.loss_per_decision
+        for game in skill.games
+        if game.proficiency.loss_per_decision is not None
+    ]
+    if len(values) < 2:
+        return None
+    games_label, loss_label = skill_chart_labels()
+    xs = list(range(1, len(values) + 1))
+    top = max(values)
+    step = next(s for s in (0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0) if top / s <= 5)
+    ticks = [step * index for index in range(int(top / step) + 2)]
+    lines = _plot(xs, [(values, "•")], ticks, (max(width, 30), max(height, 6)), color, games_label)
+    return "\n".join([*lines, "    • " + loss_label])
 
 
 def when_words(decision: Decision, match: bool) -> str:
@@ -210,14 +370,16 @@ def text_chance_chart(
 def _plot(
     xs: list[int],
     series: list[tuple[Sequence[float], str]],
-    y_ticks: list[int],
+    y_ticks: Sequence[float],
     size: tuple[int, int],
     color: bool,
+    x_label: str | None = None,
 ) -> list[str]:
-    """The lines of a plotext chart of each (values, marker) series over the turns `xs`."""
+    """The lines of a plotext chart of each (values, marker) series over the turns `xs`
+    (`x_label`: the x axis' name, default the turns played)."""
     import plotext
 
-    _expected, _scored, turns_label = chart_labels()
+    turns_label = x_label or chart_labels()[2]
     with _PLOT_LOCK:
         figure = plotext.figure
         figure.clear()
@@ -227,8 +389,9 @@ def _plot(
         for signal in signals:
             figure.draw(signal.lines())
         last = xs[-1] if xs else 0
-        figure.ruler("x").ticks(list(range(0, last + 1, max(1, (last + 12) // 13))))
-        figure.ruler("y").ticks(y_ticks)
+        first = xs[0] if xs else 0
+        figure.ruler("x").ticks(list(range(first, last + 1, max(1, (last - first + 12) // 13))))
+        figure.ruler("y").ticks(list(y_ticks))
         figure.label(turns_label, "x")
         rendered = figure.build().string(colorless=not color)
     return [line.rstrip() for line in rendered.splitlines()]
@@ -247,7 +410,7 @@ def review_lines(review: GameReview, chart_width: int = 76, chart: bool = True) 
     match = any(d.game > 1 for seat in review.seats for d in seat.decisions)
     lines = [review_title(review), exactness_note(review)]
     for seat in review.seats:
-        lines += ["", f"== {seat_title(seat)} ==", seat_summary(seat, review.exact)]
+        lines += ["", f"== {seat_title(seat)} ==", *review_headline(seat)]
         costliest = seat.costliest
         if costliest:
             lines.append(_("Costliest decisions:"))

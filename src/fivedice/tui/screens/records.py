@@ -22,9 +22,11 @@ from fivedice.core.errors import FivediceError
 from fivedice.i18n import _, formats
 from fivedice.tui.session import Backend
 from fivedice.tui.wording import localize_bindings
+from fivedice.wording.review import phase_note, skill_heading, skill_lines, text_skill_chart
 from fivedice.wording.text import box_name, error_text, preset_title
 
 if TYPE_CHECKING:
+    from fivedice.service.games import SkillStats
     from fivedice.store.stats import HighScore, ProfileStats
 
 
@@ -34,6 +36,7 @@ class RecordsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,b", "close", "Back"),
         Binding("s", "show('stats')", "Statistics"),
+        Binding("k", "show('skill')", "Skill"),
         Binding("t", "show('top')", "High scores"),
     ]
     PAGE = ""
@@ -126,6 +129,48 @@ class StatsScreen(RecordsScreen):
             parts.append(Text(""))
             parts.extend(stats_block(entry, titles.get(entry.rules)))
         return Group(*parts)
+
+
+class SkillScreen(StatsScreen):
+    """Per player and rule preset: the loss per decision over their games, with its trend,
+    the optimal decisions, where the points went, and a chart game by game (`p` cycles the
+    player, as on the statistics page)."""
+
+    PAGE = "skill"
+
+    def heading(self) -> str:
+        if self.player is None:
+            return _("Skill: every player")
+        return _("Skill: {player}").format(player=self.player)
+
+    def body(self) -> RenderableType:
+        skills = self.backend.skill(self.player)
+        if not skills:
+            return Text(_("No games yet: finish a game to see statistics here."), style="dim")
+        parts: list[RenderableType] = [Text(skill_heading(), style="dim")]
+        titles = self.backend.rules_titles()
+        width = max(self.size.width - 6, 40)
+        for skill in skills:
+            rules = titles.get(skill.rules) or preset_title(skill.rules)
+            parts += [Text(""), Text(f"{skill.profile} · {rules}", style="bold underline")]
+            parts.extend(skill_block(skill, width))
+        parts += [Text(""), Text(phase_note(), style="dim")]
+        return Group(*parts)
+
+
+def skill_block(skill: SkillStats, width: int = 76) -> list[RenderableType]:
+    """A player's skill under one preset: the loss per decision (the headline), its trend,
+    the optimal decisions, where the points went, and a chart of it game by game."""
+    title, headline, *details = skill_lines(skill)
+    parts: list[RenderableType] = [
+        Text(title, style="dim"),
+        Text(headline, style="bold"),
+        *(Text(line) for line in details),
+    ]
+    chart = text_skill_chart(skill, width, 9, color=True)
+    if chart is not None:
+        parts.append(Text.from_ansi(chart))
+    return parts
 
 
 def stats_block(entry: ProfileStats, rules: str | None = None) -> list[RenderableType]:
@@ -244,8 +289,10 @@ def high_score_table(entries: list[HighScore]) -> Table:
 
 
 def records_screen(page: str, backend: Backend) -> RecordsScreen:
-    """The statistics ("stats") or high-score ("top") screen."""
-    return HighScoresScreen(backend) if page == "top" else StatsScreen(backend)
+    """The statistics ("stats"), skill ("skill") or high-score ("top") screen."""
+    if page == "top":
+        return HighScoresScreen(backend)
+    return SkillScreen(backend) if page == "skill" else StatsScreen(backend)
 
 
 def open_records(app: App[Any], page: str, backend: Backend) -> None:

@@ -32,8 +32,8 @@ from fivedice.wording.review import (
     decision_line,
     exactness_note,
     points,
+    review_headline,
     review_title,
-    seat_summary,
     seat_title,
     text_chance_chart,
     text_chart,
@@ -127,8 +127,9 @@ class ReviewScreen(Screen[None]):
             Text(exactness_note(review), style="dim"),
             Text(""),
             Text(heading, style="bold"),
-            Text(seat_summary(seat, review.exact)),
         ]
+        headline, *details = review_headline(seat)
+        parts += [Text(headline, style="bold"), *(Text(line) for line in details)]
         if seat.costliest:
             parts += [Text(""), Text(_("Costliest decisions:"), style="bold")]
             parts += [

@@ -551,16 +551,20 @@ class EventStream(Response):
             sub.close()
 
         listener = loop.create_task(listen())
-        live.streams.add(sub)
+        live.stream_opened(sub)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             batch, last, ident = self._first, self._after, sub.watched[1]
             quiet_since = loop.time()
+            first = True
             while not sub.closed:
                 if batch:
                     body = _encoded(batch)
                     await send({"type": "http.response.body", "body": body, "more_body": True})
                     last, quiet_since = batch[-1][0], loop.time()
+                    if not first:
+                        sub.sent(len(batch))  # (pushes: the first batch is what was asked)
+                first = False
                 known = await sub.wait(HEARTBEAT_SECONDS)
                 batch = []
                 if sub.closed:
@@ -571,6 +575,7 @@ class EventStream(Response):
                         quiet_since = loop.time()
                     continue
                 if known is not None and last is not None and known <= last:
+                    sub.changed_at = None  # (nothing to push: no delay to count)
                     continue  # (heard again through PostgreSQL: sent already)
                 ready = self._fetch_now(ident, last, known)
                 if ready is None and self._fetch_async is not None:
@@ -581,7 +586,7 @@ class EventStream(Response):
         except OSError:
             gone = True  # the client went away while we wrote
         finally:
-            live.streams.discard(sub)
+            live.stream_closed(sub)
             live.unsubscribe(sub)
             listener.cancel()
         if not gone:

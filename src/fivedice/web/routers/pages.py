@@ -55,6 +55,7 @@ from fivedice.web.hub import (
     error_status,
 )
 from fivedice.web.moves import moves_since, recent_moves
+from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 from fivedice.wording.shares import whole_percents
 from fivedice.wording.text import (
@@ -1185,7 +1186,11 @@ def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
         {**entry.to_json(), "rules": in_language(visitor.language, preset_title, entry.rules)}
         for entry in hub.service.stats()
     ]
-    return render(request, visitor, "stats.html", rows=rows)
+    skills = [skill_section(skill, visitor.language) for skill in hub.service.skill()]
+    return render(
+        request, visitor, "stats.html", rows=rows, skills=skills,
+        skill_heading=in_language(visitor.language, skill_heading),
+    )  # fmt: skip
 
 
 @router.get("/highscores", response_class=HTMLResponse)

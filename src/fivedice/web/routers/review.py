@@ -36,7 +36,7 @@ from fivedice.wording.review import (
     exactness_note,
     percent,
     points,
-    seat_summary,
+    review_headline,
     seat_title,
 )
 from fivedice.wording.text import error_text
@@ -96,7 +96,7 @@ def _seat_context(
         "seat": seat.seat,
         "title": seat_title(seat, level_names),
         "name": seat.name,
-        "summary": seat_summary(seat, exact),
+        "headline": review_headline(seat),
         "costliest": [decision_line(decision, match) for decision in seat.costliest],
         "rows": rows,
         "labels": chart_labels(),
