@@ -269,7 +269,7 @@ def test_the_full_solve_is_confirmed_by_its_own_play(
     save_table(table, cache_path(MAXI, tmp_path))
     service = GameService.open(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     try:
-        view = service.create_game(GameSettings(seats=(Seat("Ada", "expert"),), rules=MAXI), 7)
+        view = service.create_game(GameSettings(seats=(Seat("Ada", "expert"),), rules=MAXI), seed=7)
         while not view.is_over:
             _, view = service.cpu_step(view.game_id, view.version)
         review = service.review(view.game_id)
