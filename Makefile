@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test test-fast test-cluster lint typecheck pytest clean system-deps
+.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,7 @@ PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
 # started (and stopped, also on failure) by scripts/with-postgres.sh.
 pytest: dev
-	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal -m "not cluster" --durations=25
+	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -n 2 --dist worksteal -m "not cluster and not full_solve" --durations=25
 
 # The fault drill across hosts (tests/cluster/: network namespaces, HAProxy, PostgreSQL;
 # root needed, ~90 s). Kept out of `make test` until it has run clean many times: it met a
@@ -57,10 +57,17 @@ pytest: dev
 test-cluster: dev
 	$(PYTEST_ENV) bash scripts/with-postgres.sh $(BIN)/pytest -p no:cacheprovider -m cluster tests/cluster
 
+# The whole Maxi Yatzy table without saved rolls (about 4 minutes on two cores, 0.7 GB) and
+# 4,000 games of its own policy against its optimum: too long for make test (the same check
+# over 20,000 games is benchmarks/bench_maxi.py). The reduced games against brute force are
+# in make test.
+test-full-solve: dev
+	$(PYTEST_ENV) $(BIN)/pytest -p no:cacheprovider -m full_solve tests/strategy
+
 # The inner loop: every test but the slow kinds (marked in tests/conftest.py): real browsers,
 # tests that start processes or servers of their own, PostgreSQL, solved strategy tables,
 # and the few marked slow. No lint, no mypy, no PostgreSQL server.
-FAST_TESTS := not (browser or processes or postgres or tables or slow)
+FAST_TESTS := not (browser or processes or postgres or tables or slow or full_solve or cluster)
 
 test-fast: $(VENV)/.installed-dev
 	$(PYTEST_ENV) $(BIN)/pytest -n 2 --dist worksteal -m "$(FAST_TESTS)"

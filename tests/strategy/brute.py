@@ -10,15 +10,28 @@ from collections.abc import Iterable
 from functools import cache
 
 from fivedice.core.card import Column
-from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll, keep_outcomes, roll_probability
+from fivedice.core.dice import (
+    ALL_KEEPS,
+    ALL_ROLLS,
+    Roll,
+    all_keeps,
+    all_rolls,
+    keep_outcomes,
+    roll_probability,
+)
 from fivedice.core.rules import RuleSet
 
 _FIRST_ROLL = tuple((roll, float(roll_probability(roll))) for roll in ALL_ROLLS)
 
 
 @cache
-def _outcomes(keep: Roll) -> tuple[tuple[Roll, float], ...]:
-    return tuple((roll, float(p)) for roll, p in keep_outcomes(keep))
+def _first_roll(dice: int) -> tuple[tuple[Roll, float], ...]:
+    return tuple((roll, float(roll_probability(roll, dice))) for roll in all_rolls(dice))
+
+
+@cache
+def _outcomes(keep: Roll, dice: int = 5) -> tuple[tuple[Roll, float], ...]:
+    return tuple((roll, float(p)) for roll, p in keep_outcomes(keep, dice))
 
 
 @cache
@@ -29,10 +42,14 @@ def _sub_keeps(roll: Roll) -> tuple[Roll, ...]:
 
 
 class BruteForce:
-    """Expected points still to come from any column, under optimal play."""
+    """Expected points still to come from any column, under optimal play (any number of
+    dice: the rules')."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        self.dice = rules.dice
+        self.rolls = all_rolls(self.dice)
+        self.keeps = all_keeps(self.dice)
         self._future: dict[Column, float] = {}
         self._turns: dict[Column, tuple[dict[Roll, float], ...]] = {}
 
@@ -42,7 +59,7 @@ class BruteForce:
             return 0.0
         if column not in self._future:
             last = self.roll_values(column)[-1]
-            self._future[column] = sum(p * last[roll] for roll, p in _FIRST_ROLL)
+            self._future[column] = sum(p * last[roll] for roll, p in _first_roll(self.dice))
         return self._future[column]
 
     def box_values(self, column: Column, roll: Roll) -> dict[str, float]:
@@ -55,22 +72,22 @@ class BruteForce:
     def keep_value(self, column: Column, keep: Roll, rolls_left: int) -> float:
         """Keep `keep`, re-roll the rest, continue optimally with rolls_left - 1 left."""
         after = self.roll_values(column)[rolls_left - 1]
-        return sum(p * after[roll] for roll, p in _outcomes(keep))
+        return sum(p * after[roll] for roll, p in _outcomes(keep, self.dice))
 
     def roll_values(self, column: Column) -> tuple[dict[Roll, float], ...]:
         """Per rolls left (0 … rolls_per_turn - 1): the value of holding each roll."""
         if column not in self._turns:
             levels: list[dict[Roll, float]] = [
-                {roll: max(self.box_values(column, roll).values()) for roll in ALL_ROLLS}
+                {roll: max(self.box_values(column, roll).values()) for roll in self.rolls}
             ]
             for _ in range(1, self.rules.rolls_per_turn):
                 previous = levels[-1]
                 keep_values = {
-                    keep: sum(p * previous[roll] for roll, p in _outcomes(keep))
-                    for keep in ALL_KEEPS
+                    keep: sum(p * previous[roll] for roll, p in _outcomes(keep, self.dice))
+                    for keep in self.keeps
                 }
                 levels.append(
-                    {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in ALL_ROLLS}
+                    {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in self.rolls}
                 )
             self._turns[column] = tuple(levels)
         return self._turns[column]

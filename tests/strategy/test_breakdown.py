@@ -202,7 +202,7 @@ def test_several_column_rules_have_no_breakdown() -> None:
         breakdown_of(find_ruleset("triple"), use_cache=False)
 
 
-def test_a_tables_breakdown_counts_towards_its_size_and_goes_with_it(tmp_path) -> None:
+def test_a_tables_breakdown_and_goal_tables_count_towards_its_size_and_go_with_it(tmp_path) -> None:
     from fivedice.strategy.cache import companions, prune_cache
 
     old, new = tmp_path / "strategy-old.bin", tmp_path / "strategy-new.bin"
@@ -210,12 +210,15 @@ def test_a_tables_breakdown_counts_towards_its_size_and_goes_with_it(tmp_path) -
         path.write_bytes(b"x" * size)
     breakdown = tmp_path / "breakdown1-old.npy"
     moments = tmp_path / "moments1-old.npy"
+    goals = tmp_path / "thresholds1-old-400.npy"
     breakdown.write_bytes(b"x" * 500)
     moments.write_bytes(b"x" * 50)
+    goals.write_bytes(b"x" * 20)
+    (tmp_path / "thresholds1-older-400.npy").write_bytes(b"x")  # another table's ("older")
     os.utime(old, (1, 1))  # the least recently used
-    assert companions(old) == [breakdown, moments]
+    assert companions(old) == [breakdown, moments, goals]
     assert companions(new) == []
     # The tables alone (200 bytes) fit in 300; with the old one's breakdown they do not.
     deleted = prune_cache(tmp_path, 300, keep=new)
-    assert set(deleted) == {old, breakdown, moments}
+    assert set(deleted) == {old, breakdown, moments, goals}
     assert new.exists() and not breakdown.exists()

@@ -160,7 +160,7 @@ def advise_command(
 
     try:
         ruleset = _rules(rules, settings)
-        roll = parse_dice(dice)
+        roll = parse_dice(dice, ruleset.dice)
         column = parse_column(ruleset, card)
         if column.is_complete:
             raise FivediceError(N_("the card is complete: there is nothing to decide"))

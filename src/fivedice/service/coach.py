@@ -18,7 +18,9 @@ from fivedice.strategy.hints import Hint, hints_for
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
     check_coached,
+    has_layer_tables,
     has_win_chances,
+    is_supported,
     waiting_at_most,
 )
 
@@ -197,22 +199,16 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
         HintsUnavailableError: several columns, unsupported rules, a goal too far ahead, or
             tables not ready (without `wait`).
     """
-    from fivedice.strategy.solver import UnsupportedRulesError
     from fivedice.strategy.target import target_hints
-    from fivedice.strategy.thresholds import (
-        TargetTooHigh,
-        check_rules,
-        default_top,
-        thresholds_if_ready,
-    )
+    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_if_ready
 
     if state.rules.columns != 1:
         raise HintsUnavailableError(N_("the coach plays for a goal with one score column only"))
     need = goal - state.totals[state.current_seat]
     if need > default_top(state.rules):  # refused before any table is loaded
         raise _too_far(goal, need, default_top(state.rules))
+    _check_goal_rules(state.rules)
     try:
-        check_rules(state.rules)
         table = None
         if not wait:
             table = thresholds_if_ready(state.rules, default_top(state.rules))
@@ -223,10 +219,6 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
         return target_hints(state, goal, table)
     except TargetTooHigh:
         raise _too_far(goal, need, default_top(state.rules)) from None
-    except UnsupportedRulesError:
-        raise HintsUnavailableError(
-            N_("the coach plays for a goal only under rules it solves exactly")
-        ) from None
 
 
 def column_goal_hints(
@@ -238,20 +230,33 @@ def column_goal_hints(
     Raises:
         HintsUnavailableError: not a goal, or one the coach cannot rank (see `goal_hints`).
     """
-    from fivedice.strategy.solver import UnsupportedRulesError
     from fivedice.strategy.target import column_target_hints
-    from fivedice.strategy.thresholds import TargetTooHigh, check_rules, default_top, thresholds_of
+    from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_of
 
     total = goal_total(None, goal)
     need = total - column.total(rules)
     try:
         if need > default_top(rules):  # refused before any table is loaded
             raise TargetTooHigh("too far")
-        check_rules(rules)
+        _check_goal_rules(rules)
         table = thresholds_of(rules, default_top(rules))
         return column_target_hints(table, column, dice, rolls_left, total, column.total(rules))
     except TargetTooHigh:
         raise _too_far(total, need, default_top(rules)) from None
+
+
+def _check_goal_rules(rules: RuleSet) -> None:
+    """Refuses, in words, rules without threshold tables: those the solver does not handle,
+    and Maxi Yatzy, whose exact table is compact (`strategy.limits.has_layer_tables`)."""
+    from fivedice.strategy.solver import UnsupportedRulesError
+    from fivedice.strategy.thresholds import check_rules
+
+    if is_supported(rules) and not has_layer_tables(rules):
+        raise HintsUnavailableError(
+            N_("the coach does not play for a goal in Maxi Yatzy: its table is too large")
+        )
+    try:
+        check_rules(rules)
     except UnsupportedRulesError:
         raise HintsUnavailableError(
             N_("the coach plays for a goal only under rules it solves exactly")
@@ -292,7 +297,8 @@ def warm_up_hints(rules: RuleSet, progress: SolveProgress | None = None) -> None
         from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
 
-        advise(load_or_solve(rules, progress=progress), Column(), (1, 2, 3, 4, 4), 2)
+        dice = (1, 2, 3, 4, 4, 5)[: rules.dice]  # five dice, or six (Maxi Yatzy)
+        advise(load_or_solve(rules, progress=progress), Column(), dice, 2)
     except (ImportError, FivediceError):  # no strategy layer, or not allowed here
         return
 

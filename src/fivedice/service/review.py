@@ -27,6 +27,7 @@ from fivedice.strategy.hints import estimated_hints
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
     check_supported,
+    has_layer_tables,
     is_supported,
     waiting_at_most,
 )
@@ -102,7 +103,11 @@ class Reviews(SavedGames):
         *_, last = record.states()
         state = last[1]
         rules = state.rules
-        if not rules.is_single_column or state.settings.match_length != 1:
+        if (
+            not rules.is_single_column
+            or state.settings.match_length != 1
+            or not has_layer_tables(rules)  # Maxi Yatzy: no threshold tables (compact table)
+        ):
             return None
         totals = state.totals
         if len(totals) > 1:

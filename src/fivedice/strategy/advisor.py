@@ -33,7 +33,10 @@ from fivedice.strategy.solver import (
     ROLL_INDEX,
     StrategyTable,
     advice_options,
+    any_dice_options,
+    column_state,
 )
+from fivedice.strategy.tables import dice_tables
 
 __all__ = ["RESULT_SIZE", "Option", "advise", "expected_loss", "query"]
 
@@ -118,6 +121,7 @@ class Engine:
         "armed_when_filled",
         "box_key_of",
         "category_of",
+        "dice",
         "full_mask",
         "keep_of",
         "kernel",
@@ -138,18 +142,24 @@ class Engine:
         if boxes == CATEGORIES:  # the classic card: its boxes themselves (callers use `is`)
             boxes = CATEGORIES
         self.full_mask = (1 << len(boxes)) - 1
-        self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + ALL_KEEPS
+        # Six dice (Maxi Yatzy): their own keeps, and `solver.any_dice_options` (no kernel).
+        self.dice = table.rules.dice
+        keeps = ALL_KEEPS if self.dice == 5 else dice_tables(self.dice).keeps
+        self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + keeps
         self.box_key_of: tuple[str | None, ...] = (
             *(box.key for box in boxes),
-            *(None,) * len(ALL_KEEPS),
+            *(None,) * len(keeps),
         )
-        self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(ALL_KEEPS))
+        self.category_of: tuple[Category | None, ...] = (*boxes, *(None,) * len(keeps))
         # The bonus is armed when this box (-1: none) holds a score (> 0 unless
         # `armed_when_filled`): as `solver.column_state`, from the column's cached mask and total.
         self.armed_box, self.armed_when_filled = armed_rule(table.rules)
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
+        if self.dice != 5:
+            self.kernel = None
+            return
         out = np.empty(RESULT_SIZE)
         _advice_into(0, 0, False, 0, 0, self.values, self.packed, out)  # compiled or loaded
         overloads = getattr(_advice_into, "overloads", None)  # None: interpreted
@@ -205,6 +215,8 @@ def query(
     engine = _last_engine
     if engine is None or engine.table() is not table:
         engine = _engine(table)
+    if engine.kernel is None:
+        return _query_any_dice(engine, table, column, dice, rolls_left)
     key: tuple[int, ...] | None
     try:
         key = dice if type(dice) is tuple else tuple(dice)
@@ -241,6 +253,34 @@ def query(
         mask, upper_total, armed, roll, rolls_left, engine.values, engine.packed, out
     )
     return out, count, engine
+
+
+def _query_any_dice(
+    engine: Engine,
+    table: StrategyTable,
+    column: Column | None,
+    dice: Sequence[int],
+    rolls_left: int,
+) -> tuple[npt.NDArray[np.float64], int, Engine]:
+    """`query` for a table of six dice (`solver.any_dice_options`)."""
+    roll = check_roll(dice, engine.dice)
+    if isinstance(rolls_left, bool) or not isinstance(rolls_left, int):
+        raise ValueError(f"rolls left must be a whole number, not {rolls_left!r}")
+    if not 0 <= rolls_left < engine.rolls_per_turn:
+        raise ValueError(
+            f"rolls left must be a whole number from 0 to {engine.rolls_per_turn - 1},"
+            f" not {rolls_left!r}"
+        )
+    mask, upper_total, armed = _EMPTY_STATE if column is None else column_state(table.rules, column)
+    if mask == engine.full_mask:
+        raise ValueError("the card is complete: there is nothing to decide")
+    index = dice_tables(engine.dice).rolls.index(roll)
+    codes, values = any_dice_options(table, mask, upper_total, armed, index, int(rolls_left))
+    out = np.empty(3 * len(codes))
+    out[0::3] = codes
+    out[1::3] = values
+    out[2::3] = values[0] - np.array(values)
+    return out, len(codes), engine
 
 
 def advise(

@@ -150,20 +150,24 @@ def level_values(
         from fivedice.strategy.cache import load_or_solve
 
         table = load_or_solve(single, use_cache=use_cache, cache_dir=cache_dir, progress=progress)
-        if len(_OPTIMAL_VALUES) >= 4:  # about 8 MB each: keep only the latest few
+        if len(_OPTIMAL_VALUES) >= 4:  # about 8 MB each (Maxi Yatzy 268): the latest few
             _OPTIMAL_VALUES.pop(next(iter(_OPTIMAL_VALUES)))
         _OPTIMAL_VALUES[key] = values_from_table(table)
     return _OPTIMAL_VALUES[key]
 
 
-_OPTIMAL_VALUES: dict[tuple[RuleSet, bool, str | None], h.FloatArray] = {}
+_OPTIMAL_VALUES: dict[tuple[RuleSet, bool, str | None], h.Values] = {}
 
 
-def values_from_table(table: StrategyTable) -> h.FloatArray:
-    """A solved table's values as the float64 array the kernels read.
+def values_from_table(table: StrategyTable) -> h.Values:
+    """A solved table's values as the kernels read them: a float64 array, or a compact
+    table's `(values, slot, layout)` (Maxi Yatzy; it holds no unreachable states).
 
-    Unreachable states are NaN in the table; no placement ever reads them, so they become 0.
+    Unreachable states are NaN in a full table; no placement ever reads them, so they
+    become 0.
     """
+    if table.layout is not None:
+        return table.kernel_values  # type: ignore[no-any-return]
     values = np.nan_to_num(table.values.astype(np.float64), nan=0.0)
     values.setflags(write=False)  # shared between bots and simulations
     return values

@@ -50,6 +50,7 @@ from fivedice.core.dice import Roll, check_roll
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
+from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.moments import policy_layers, policy_values
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE
 from fivedice.strategy.solver import StrategyTable
@@ -435,25 +436,10 @@ def load_or_compute(
             finally:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(temporary)
-            _keep_cache_in_bounds(table.rules, cache_dir)
+            from fivedice.strategy.cache import keep_in_bounds
+
+            keep_in_bounds(table.rules, cache_dir)
     return result
-
-
-def _keep_cache_in_bounds(rules: RuleSet, cache_dir: str | os.PathLike[str] | None) -> None:
-    """The breakdown counts towards its table's size in the cache (`cache.companions`): the
-    cache is pruned to its limit after writing one, as after writing a table."""
-    import time
-
-    from fivedice.strategy.cache import (
-        cache_limit_bytes,
-        cache_path,
-        cache_pin_seconds,
-        prune_cache,
-    )
-
-    table_path = cache_path(rules, cache_dir)
-    pinned_since = time.time() - cache_pin_seconds()
-    prune_cache(table_path.parent, cache_limit_bytes(), keep=table_path, pinned_since=pinned_since)
 
 
 _LOADED: dict[tuple[RuleSet, bool, str | None], BreakdownTable] = {}
@@ -487,7 +473,9 @@ def breakdown_of(
 def breakdown_if_ready(rules: RuleSet) -> BreakdownTable | None:
     """The breakdown if it is at hand (in memory, or both files on disk: a quick load); else
     None, and it is prepared in a background thread (one rule set at a time), so that a web
-    page never waits for it."""
+    page never waits for it. None for Maxi Yatzy (no breakdown of its compact table)."""
+    if not has_layer_tables(rules):
+        return None
     key = (rules, True, None)
     if key in _LOADED:
         return _LOADED[key]
@@ -505,7 +493,9 @@ def breakdown_if_ready(rules: RuleSet) -> BreakdownTable | None:
 def breakdown_for(table: StrategyTable, *, wait: bool) -> BreakdownTable | None:
     """The breakdown of a table already at hand (the coach's): computed now if needed
     (`wait`), else only if at hand (`breakdown_if_ready`). Kept in memory as `breakdown_of`
-    keeps it."""
+    keeps it. None for Maxi Yatzy, whose compact table has no breakdown."""
+    if not has_layer_tables(table.rules):
+        return None
     key = (table.rules, True, None)
     found = _LOADED.get(key)
     if found is not None:

@@ -6,7 +6,7 @@ bit, any burst up to 32 bits changes it; 3 × faster than SHA-256: a one-off `fi
 spends most of its time loading the table); files of older versions, without one, are checked by
 their SHA-256. Files are written atomically (temp file + `os.replace`);
 a file that fails any check on load is solved again and rewritten rather than trusted.
-The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 200) by deleting the least
+The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 1,000) by deleting the least
 recently used tables after each new one, and solving is bounded by `fivedice.strategy.limits`.
 
 A table in use is never deleted to make room: a table used within the last
@@ -45,7 +45,7 @@ from fivedice.strategy.limits import (
     is_supported,
     solving_slot,
 )
-from fivedice.strategy.solver import StrategyTable, solve
+from fivedice.strategy.solver import StrategyTable, layout_for, solve
 
 __all__ = [
     "CACHE_ENV",
@@ -59,6 +59,8 @@ __all__ = [
     "cache_limit_bytes",
     "cache_path",
     "cache_pin_seconds",
+    "companions",
+    "keep_in_bounds",
     "load_cached",
     "load_or_solve",
     "permit_cpu_tables",
@@ -73,13 +75,14 @@ and the size limit prunes them as the least recently used)."""
 
 CACHE_ENV = "FIVEDICE_CACHE_DIR"
 CACHE_MAX_ENV = "FIVEDICE_CACHE_MAX_MB"
-DEFAULT_CACHE_MAX_MB = 200
+DEFAULT_CACHE_MAX_MB = 1_000
 """About 23 classic-sized tables (8.4 MB each)."""
 CACHE_PIN_ENV = "FIVEDICE_CACHE_PIN_MINUTES"
 DEFAULT_CACHE_PIN_MINUTES = 60.0
 """How long after its last use a table counts as in use (never evicted)."""
 _MAGIC = b"FIVEDICE-STRATEGY\n"
 _DTYPE = "<f8"  # little-endian float64
+_COMPACT_DTYPE = "<f4"  # compact tables (Maxi Yatzy): float32, to stay under 200 MB
 
 
 def resolve_cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -104,13 +107,18 @@ def cache_path(rules: RuleSet, directory: str | os.PathLike[str] | None = None) 
 
 
 def save_table(table: StrategyTable, path: Path) -> None:
-    """Writes a table atomically: readers see the old file or the complete new one."""
-    payload = np.ascontiguousarray(table.values, dtype=_DTYPE).tobytes()
+    """Writes a table atomically: readers see the old file or the complete new one.
+
+    A compact table (Maxi Yatzy) is written as float32: 134 MB instead of 268 (values to
+    about 3e-5 points, the expected score in the header exact).
+    """
+    dtype = _DTYPE if table.layout is None else _COMPACT_DTYPE
+    payload = np.ascontiguousarray(table.values, dtype=dtype).tobytes()
     header = {
         "solver": SOLVER_VERSION,
         "rules": table.rules.settings(),
         "shape": list(table.values.shape),
-        "dtype": _DTYPE,
+        "dtype": dtype,
         "expected_score": table.expected_score,
         "states": table.states,
         "size": len(payload),
@@ -147,16 +155,24 @@ def load_table(rules: RuleSet, path: Path) -> StrategyTable | None:
                 return None
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         payload = memoryview(mapped)[offset:]
+        layout = layout_for(rules)
+        dtype = _DTYPE if layout is None else _COMPACT_DTYPE
+        shape = tuple(int(n) for n in header["shape"])
         if (
             header["solver"] != SOLVER_VERSION
             or header["rules"] != rules.settings()
-            or header["dtype"] != _DTYPE
+            or header["dtype"] != dtype
+            or (layout is not None and shape != (layout.states,))
             or not _intact(payload, header)
         ):
             return None
-        shape = tuple(int(n) for n in header["shape"])
-        values = np.frombuffer(payload, dtype=_DTYPE).reshape(shape)
-        return StrategyTable(rules, values, float(header["expected_score"]), int(header["states"]))
+        values = np.frombuffer(payload, dtype=dtype).reshape(shape)
+        if layout is not None:  # the kernels read float64
+            values = values.astype(np.float64)
+            values.setflags(write=False)
+        return StrategyTable(
+            rules, values, float(header["expected_score"]), int(header["states"]), layout
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -266,7 +282,8 @@ class CacheSettingError(FivediceError):
 
 
 def cache_limit_bytes() -> int:
-    """The cache's size limit: `$FIVEDICE_CACHE_MAX_MB` megabytes (default 200).
+    """The cache's size limit: `$FIVEDICE_CACHE_MAX_MB` megabytes (default 1,000: one rule
+    set's goal tables, 577 MB for classic, beside many tables).
 
     Raises:
         CacheSettingError: the variable is not a positive number.
@@ -321,9 +338,19 @@ def _tables(directory: Path) -> list[tuple[float, int, Path]]:
 
 def companions(table_path: Path) -> list[Path]:
     """The files computed from a table and kept beside it (`moments*-KEY.npy`,
-    `breakdown*-KEY.npy`): they count towards its size and go with it."""
+    `breakdown*-KEY.npy`, the goal tables `thresholds*-KEY-TOP.npy`): they count towards its
+    size and go with it."""
     key = table_path.stem.removeprefix("strategy-")
-    return sorted(table_path.parent.glob(f"*-{key}.npy"))
+    found = {*table_path.parent.glob(f"*-{key}.npy"), *table_path.parent.glob(f"*-{key}-*.npy")}
+    return sorted(found)
+
+
+def keep_in_bounds(rules: RuleSet, directory: str | os.PathLike[str] | None = None) -> None:
+    """Prunes the cache to its limit after a companion of the rules' table was written (as
+    after writing a table; that table and the tables in use stay)."""
+    table_path = cache_path(rules, directory)
+    pinned_since = time.time() - cache_pin_seconds()
+    prune_cache(table_path.parent, cache_limit_bytes(), keep=table_path, pinned_since=pinned_since)
 
 
 def _companions_size(table_path: Path) -> int:

@@ -31,8 +31,8 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy import thresholds as th
-from fivedice.strategy.bots import values_from_table
 from fivedice.strategy.master import EMPTY_KEEP, seat_roll, seatings
+from fivedice.strategy.moments import policy_values
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, CFG_STRIDE
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -221,7 +221,7 @@ def play_ceiling(
     _, streams = seatings(2, games, seed, paired=True)
     finals = np.zeros((games, 2), dtype=np.int64)
     _play_ceilings(
-        streams, values_from_table(table), arrays.kernel_rules, thresholds.row_of,
+        streams, policy_values(table), arrays.kernel_rules, thresholds.row_of,
         np.asarray(thresholds.chances), rules.rolls_per_turn,
         thresholds.min_filled if since is None else max(since, thresholds.min_filled), finals,
     )  # fmt: skip

@@ -77,10 +77,11 @@ __all__ = [
     "typical_box_values",
 ]
 
-Values = FloatArray | tuple[FloatArray, FloatArray]
+Values = FloatArray | tuple[FloatArray, FloatArray] | tuple[FloatArray, IntArray, IntArray]
 """State values as the kernels read them (`kernel.state_value`): a full (masks, upper cap + 1,
 2) array, or, for cards of more than FACTORED_BOXES boxes, factored as (base per mask, upper
-term per (filled upper boxes, upper total))."""
+term per (filled upper boxes, upper total)), or a solved compact table (`compact`: Maxi Yatzy
+without saved rolls)."""
 
 FACTORED_BOXES = 16
 

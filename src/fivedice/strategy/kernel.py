@@ -22,6 +22,7 @@ from typing import Any
 
 from numba import njit
 
+from fivedice.strategy.compact import compact_index
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
@@ -44,10 +45,15 @@ UPPER_BITS = (1 << UPPER_BOXES) - 1
 def state_value(table: Any, mask: int, up: int, armed: int) -> float:
     """The value of a between-turn state in a value table: `table[mask, up, armed]`, or, for
     a *factored* table `(base, upper)` (too many boxes for a full array, e.g. Maxi Yatzy's
-    2^20 masks), `base[mask] + upper[mask & UPPER_BITS, up]` (no armed axis).
+    2^20 masks), `base[mask] + upper[mask & UPPER_BITS, up]` (no armed axis), or, for a
+    *compact* table `(values, slot, layout)` (the exact Maxi Yatzy table: `compact`), the
+    state's entry of `values`.
 
     Compiled code gets the variant of the table's type (`_state_value_overload`).
     """
+    if isinstance(table, tuple) and len(table) == 3:
+        values, slot, layout = table
+        return float(values[compact_index(slot, layout, mask, up, armed)])
     if isinstance(table, tuple):
         return float(table[0][mask] + table[1][mask & UPPER_BITS, up])
     return float(table[mask, up, armed])
@@ -55,6 +61,13 @@ def state_value(table: Any, mask: int, up: int, armed: int) -> float:
 
 def _state_value_overload(table: Any, mask: Any, up: Any, armed: Any) -> Any:
     from numba.core import types
+
+    if isinstance(table, types.BaseTuple) and len(table) == 3:
+
+        def compact(table: Any, mask: Any, up: Any, armed: Any) -> Any:
+            return table[0][compact_index(table[1], table[2], mask, up, armed)]
+
+        return compact
 
     if isinstance(table, types.BaseTuple):
 

@@ -32,6 +32,7 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import Family, RuleSet
 
 __all__ = [
+    "LAYER_TABLE_BOXES",
     "OPTIMAL_LEVELS",
     "RETRY_AFTER_SECONDS",
     "SOLVE_QUEUE_WATCHERS",
@@ -44,6 +45,7 @@ __all__ = [
     "check_allowed",
     "check_cpu_levels",
     "check_supported",
+    "has_layer_tables",
     "is_supported",
     "parse_allowed",
     "permitting_new_solves",
@@ -86,30 +88,51 @@ class UnsupportedByStrategyError(SolveNotAllowedError):
 
 
 def is_supported(rules: RuleSet) -> bool:
-    """Whether the solver, the coach and the CPU players handle these rules: the Yahtzee and
-    Yatzy families (five dice), any fill order and options, but no saved rolls (Maxi Yatzy).
+    """Whether the solver, the coach and the CPU players handle these rules exactly: every
+    family (Maxi Yatzy's six dice and 20 boxes too), any fill order and options, but not
+    saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
     """
-    return rules.family in (Family.YAHTZEE, Family.YATZY) and not rules.saved_rolls
+    return not rules.saved_rolls
 
 
 def cpus_supported(rules: RuleSet) -> bool:
     """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
-    (calibrated heuristic levels: its exact solve does not fit, see the README)."""
+    with saved rolls (calibrated heuristic levels: its exact solve does not fit one machine,
+    see docs/maxi-saved-rolls.md)."""
     return is_supported(rules) or rules.family is Family.MAXI_YATZY
+
+
+LAYER_TABLE_BOXES = 16
+"""The most boxes whose solver table is one full array per layer (`solver.COMPACT_BOXES`)."""
+
+
+def has_layer_tables(rules: RuleSet) -> bool:
+    """Whether the tables walked over the solver's full layers exist for these rules: the
+    breakdown of the coach's reasons (`strategy.breakdown`), the threshold tables of goals
+    (`strategy.thresholds`) and the moment tables (`strategy.moments`). Maxi Yatzy without
+    saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
+    those tables would take 2^20 sets of boxes each, so its coach gives values without them.
+
+    >>> from fivedice.core.rules import RuleSet
+    >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
+    >>> has_layer_tables(RuleSet.preset("yatzy")), is_supported(maxi), has_layer_tables(maxi)
+    (True, True, False)
+    """
+    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES
 
 
 def has_win_chances(rules: RuleSet) -> bool:
     """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
     available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
-    return is_supported(rules) and rules.family is Family.YAHTZEE
+    return has_layer_tables(rules) and rules.family is Family.YAHTZEE
 
 
 def check_coached(rules: RuleSet) -> None:
     """Refuses rules the coach cannot advise on. It advises wherever the CPU players play:
     exactly where the solver handles the rules (one column), and otherwise with the expert
-    CPU's estimates (several columns; Maxi Yatzy's saved rolls).
+    CPU's estimates (several columns; Maxi Yatzy with saved rolls).
 
     Raises:
         UnsupportedByStrategyError: not `cpus_supported(rules)`.

@@ -39,6 +39,7 @@ from numba import njit, prange
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
+from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 
@@ -206,7 +207,13 @@ def policy_layers(
 ) -> list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]]:
     """The solver's layers of states (`solver._layer_states`), a full card back to the empty
     one: the walk of every second pass that follows the policy (moments, breakdowns), each
-    layer's states needing only those of the layers before it."""
+    layer's states needing only those of the layers before it.
+
+    Raises:
+        UnsupportedRulesError: Maxi Yatzy, whose table is compact (`limits.has_layer_tables`).
+    """
+    if not has_layer_tables(rules):
+        raise s.UnsupportedRulesError("no full layers in a compact table (Maxi Yatzy)")
     arrays = s._rule_arrays(rules)
     reach = s._reachable_upper(arrays.cap)
     return [s._layer_states(rules, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]

@@ -418,7 +418,7 @@ def review_game(
             continue
         before = state
         state = after
-        action = parse_action(notation)
+        action = parse_action(notation, rules.dice)
         if before.dice is None or not isinstance(action, Roll | Score):
             continue  # the first roll of a turn, or a hold or release: no decision yet
         seat = before.current_seat

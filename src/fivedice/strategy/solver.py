@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -28,6 +28,7 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
 from fivedice.core.rules import BonusCondition, Family, RuleSet
 from fivedice.strategy import kernel
+from fivedice.strategy.compact import CompactLayout, compact_index, compact_layout
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
@@ -41,7 +42,7 @@ from fivedice.strategy.rule_arrays import (
     UnsupportedRulesError,
     rule_arrays,
 )
-from fivedice.strategy.tables import FloatArray, IntArray, dice_tables
+from fivedice.strategy.tables import DiceTables, FloatArray, IntArray, dice_tables
 
 __all__ = [
     "ADVICE_WORK",
@@ -104,8 +105,8 @@ def _check_rules(rules: RuleSet) -> None:
         raise UnsupportedRulesError(
             "the exact solver does not handle saved rolls (Maxi Yatzy): see the README"
         )
-    if rules.dice != 5:
-        raise UnsupportedRulesError(f"the exact solver plays five dice, not {rules.dice}")
+    if rules.dice not in (5, 6):
+        raise UnsupportedRulesError(f"the exact solver plays five or six dice, not {rules.dice}")
 
 
 @njit(cache=True, parallel=True)
@@ -138,6 +139,50 @@ def _solve_batch(
             )  # fmt: skip
 
 
+@njit(cache=True, parallel=True)
+def _solve_compact_masks(
+    masks: IntArray,
+    values: FloatArray,
+    slot: IntArray,
+    layout: IntArray,
+    solved_totals: IntArray,
+    solved_count: IntArray,
+    rules: Any,
+    scoring: IntArray,
+    scoring_count: IntArray,
+    dice: tuple[IntArray, IntArray, FloatArray],
+    levels: int,
+) -> None:
+    """Solves every state of a batch of masks (same filled count) of a compact table: each
+    mask's solved upper totals (`CompactLayout.solved_totals`) and, when its all-same box is
+    filled and a further one pays a bonus, their armed copies. One mask's states are solved
+    together, by one thread: they read the same neighbouring blocks."""
+    n = masks.shape[0]
+    chunks = min(n, 256)
+    rolls = rules[0].shape[1]
+    keeps = dice[0].shape[0]
+    armed_bit = layout[2]
+    for c in prange(chunks):
+        table = (values, slot, layout)
+        roll_value = np.empty(rolls)
+        keep_value = np.empty(keeps)
+        running_max = np.empty(keeps)
+        futures = _scratch(rules[4])
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            mask = masks[i]
+            upper = mask & UPPER_MASK
+            armed_states = 1
+            if armed_bit >= 0 and (mask >> (armed_bit + 6)) & 1:
+                armed_states = 2
+            for armed in range(armed_states):
+                for j in range(solved_count[upper]):
+                    up = solved_totals[upper, j]
+                    values[compact_index(slot, layout, mask, up, armed)] = kernel.turn_value(
+                        mask, up, armed, table, rules, scoring, scoring_count, dice, levels,
+                        roll_value, keep_value, running_max, futures,
+                    )  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------------------
 # The table
 
@@ -155,6 +200,9 @@ class StrategyTable:
     values: npt.NDArray[np.float64] = field(repr=False)
     expected_score: float
     states: int
+    layout: CompactLayout | None = field(default=None, repr=False)
+    """None for a full `values[mask, upper, armed]` array; for a card of more than
+    COMPACT_BOXES boxes (Maxi Yatzy), where each state of the flat `values` lives."""
 
     @cached_property
     def _arrays(self) -> _RuleArrays:
@@ -168,12 +216,20 @@ class StrategyTable:
     @property
     def full_mask(self) -> int:
         """The mask of a complete card."""
-        return int(self.values.shape[0]) - 1
+        return self._arrays.full_mask
 
     @property
     def upper_cap(self) -> int:
         """The largest upper total the table distinguishes (the threshold, or 0)."""
-        return int(self.values.shape[1]) - 1
+        return self._arrays.cap
+
+    @property
+    def kernel_values(self) -> Any:
+        """The values as the kernels read them (`kernel.state_value`): the full array, or a
+        compact table's `(values, slot, layout)`."""
+        if self.layout is None:
+            return self.values
+        return self.layout.kernel_table(self.values)
 
     def value(self, filled_mask: int, upper_total: int, bonus_armed: bool) -> float:
         """Expected points still to come at the start of a turn in this state.
@@ -188,7 +244,16 @@ class StrategyTable:
         """
         if not 0 <= filled_mask <= self.full_mask or upper_total < 0:
             raise ValueError(f"no such state: mask {filled_mask}, upper total {upper_total}")
-        result = float(self.values[filled_mask, min(upper_total, self.upper_cap), int(bonus_armed)])
+        up = min(upper_total, self.upper_cap)
+        if self.layout is not None:
+            slot, layout = self.layout.slot, self.layout.layout
+            result = float("nan")
+            if slot[filled_mask & UPPER_MASK, up] >= 0:
+                bit = int(layout[2]) + 6  # the armed box's bit (5: none)
+                armed = int(bonus_armed) if bit >= 6 and (filled_mask >> bit) & 1 else 0
+                result = float(self.values[compact_index(slot, layout, filled_mask, up, armed)])
+        else:
+            result = float(self.values[filled_mask, up, int(bonus_armed)])
         if result != result:  # NaN marks a state no game reaches
             raise ValueError(
                 f"upper total {upper_total} cannot occur with filled mask {filled_mask:#06x}"
@@ -315,8 +380,81 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
             solver does not handle.
     """
     _check_rules(rules)
-    table, total_states = solve_arrays(rule_arrays(rules), progress)
+    arrays = rule_arrays(rules)
+    if arrays.boxes > COMPACT_BOXES:
+        values, layout, total_states = solve_compact(arrays, progress)
+        return StrategyTable(rules, values, float(values[0]), total_states, layout)
+    table, total_states = solve_arrays(arrays, progress)
     return StrategyTable(rules, table, float(table[0, 0, 0]), total_states)
+
+
+COMPACT_BOXES = 16
+"""Cards of more boxes (Maxi Yatzy's 20) are solved into a compact table (`compact`)."""
+
+
+def layout_for(rules: RuleSet) -> CompactLayout | None:
+    """The compact layout of these rules' table, or None when it is a full array."""
+    arrays = rule_arrays(rules)
+    if arrays.boxes <= COMPACT_BOXES:
+        return None
+    armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
+    return compact_layout(arrays.cap, arrays.dice.dice, arrays.boxes, armed_box)
+
+
+def solve_compact(
+    arrays: RuleArrays,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    within: int = 0,
+) -> tuple[npt.NDArray[np.float64], CompactLayout, int]:
+    """`solve` into a compact table: its flat values (the empty card's first), its layout and
+    the number of states solved.
+
+    The layers of equal filled count go from a full card back to the empty one; each layer's
+    masks are solved in batches, in parallel (`_solve_compact_masks`).
+
+    Args:
+        arrays: the rules' arrays (any number of boxes).
+        progress: called as `progress(states_done, states_total)`.
+        within: solve only the masks that include these filled boxes: the sub-game from a
+            card with them filled (the tests check such small games against brute force;
+            the other states stay 0, so such a table is for that sub-game only).
+    """
+    dice = arrays.dice
+    armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
+    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box)
+    values = np.zeros(layout.states)  # a full card's states stay 0
+    every = np.arange(arrays.full_mask + 1, dtype=np.int64)
+    if arrays.config[CFG_FILL] == FILL_FORCED:  # boxes top to bottom: one mask a layer
+        layers = [np.array([(1 << filled) - 1], dtype=np.int64) for filled in range(arrays.boxes)]
+    else:
+        counts = np.zeros(every.size, dtype=np.int8)
+        for b in range(arrays.boxes):
+            counts += ((every >> b) & 1).astype(np.int8)
+        layers = [every[counts == filled] for filled in range(arrays.boxes)]
+    layers = [layer[layer & within == within] for layer in reversed(layers)]
+    per_mask = [layout.solved_count[layer & UPPER_MASK] for layer in layers]
+    if armed_box >= 0:
+        per_mask = [
+            n * (1 + ((layer >> armed_box) & 1)) for n, layer in zip(per_mask, layers, strict=True)
+        ]
+    total_states = sum(int(n.sum()) for n in per_mask)
+    done = 0
+    if progress is not None:
+        progress(0, total_states)
+    batch = max(256, (arrays.full_mask + 1) // 128)
+    for layer, sizes in zip(layers, per_mask, strict=True):
+        for start in range(0, layer.size, batch):
+            stop = min(start + batch, layer.size)
+            _solve_compact_masks(
+                layer[start:stop], values, layout.slot, layout.layout, layout.solved_totals,
+                layout.solved_count, arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
+                (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+            )  # fmt: skip
+            done += int(sizes[start:stop].sum())
+            if progress is not None:
+                progress(done, total_states)
+    return values, layout, total_states
 
 
 def solve_arrays(
@@ -441,7 +579,7 @@ def _turn_values(table: StrategyTable, mask: int, up: int, armed: int, levels: i
     best_keep = np.full((levels, rolls), -1, dtype=np.int64)
     best_box = np.empty(rolls, dtype=np.int64)
     start = _turn(
-        mask, up, armed, table.values, arrays.score, arrays.joker_score, arrays.arms,
+        mask, up, armed, table.kernel_values, arrays.score, arrays.joker_score, arrays.arms,
         dice.all_same, arrays.config, dice.add_face, dice.remove_face, dice.probability,
         roll_values, keep_values, best_keep, best_box, np.empty(keeps),
         np.empty(keeps, dtype=np.int64), *_scratch(arrays.config),
@@ -500,11 +638,12 @@ def decision_values(
     Args:
         table: the solved rules.
         column: the card, with an open box.
-        dice: five sorted dice.
+        dice: the rules' number of sorted dice.
         rolls_left: rolls still allowed this turn (≥ 0).
 
     Returns:
-        The value of every keep of `ALL_KEEPS` (empty when no roll is left), and every legal box
+        The value of every keep of the dice tables' `keeps` (`ALL_KEEPS` for five dice;
+        empty when no roll is left), and every legal box
         with its value: points now (box, upper bonus, extra-Yahtzee bonus) plus the future.
         The legal boxes follow the same rules as `Column.placements` (the tests check this).
     """
@@ -512,13 +651,50 @@ def decision_values(
     arrays = table._arrays
     tables = arrays.dice
     keep_row, boxes, values = _decision(
-        mask, min(upper_total, table.upper_cap), int(armed), ROLL_INDEX[dice], rolls_left,
-        table.values, arrays.kernel_rules,
+        mask, min(upper_total, table.upper_cap), int(armed), _roll_index(tables, dice),
+        rolls_left, table.kernel_values, arrays.kernel_rules,
         (tables.add_face, tables.remove_face, tables.probability),
     )  # fmt: skip
     return keep_row, list(
         zip([table.rules.boxes[b] for b in boxes.tolist()], values.tolist(), strict=True)
     )
+
+
+def any_dice_options(
+    table: StrategyTable, mask: int, upper_total: int, armed: bool, roll: int, rolls_left: int
+) -> tuple[list[int], list[float]]:
+    """`advice_options` for any number of dice (Maxi Yatzy's six), slower (a plain sort
+    after one `_decision` call): the option codes best first and their values.
+
+    Codes below the number of boxes B are boxes, code c ≥ B keeps keep c - B of the rules'
+    dice tables; equal values list boxes (in card order) before keeps (smallest first), as
+    `advice_options` does. `roll` indexes the tables' rolls.
+    """
+    arrays = table._arrays
+    tables = arrays.dice
+    keep_row, boxes, values = _decision(
+        mask, min(upper_total, table.upper_cap), int(armed), roll, rolls_left,
+        table.kernel_values, arrays.kernel_rules,
+        (tables.add_face, tables.remove_face, tables.probability),
+    )  # fmt: skip
+    options = list(zip(boxes.tolist(), values.tolist(), strict=True))
+    if rolls_left > 0:
+        keeps = [k for k in tables.sub_keeps[roll].tolist() if k >= 0]
+        options += [(arrays.boxes + k, float(keep_row[k])) for k in keeps]
+    options.sort(key=lambda option: -option[1])  # stable: the order above among equals
+    return [code for code, _ in options], [value for _, value in options]
+
+
+def _roll_index(tables: DiceTables, dice: Roll) -> int:
+    """The position of sorted dice among the tables' rolls."""
+    if tables.dice == 5:
+        return ROLL_INDEX[dice]
+    return _roll_indices(tables)[dice]
+
+
+@cache
+def _roll_indices(tables: DiceTables) -> dict[Roll, int]:
+    return {roll: i for i, roll in enumerate(tables.rolls)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
-from fivedice.strategy.limits import ask_new_solve_permit
+from fivedice.strategy.limits import ask_new_solve_permit, has_layer_tables
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
@@ -439,8 +439,10 @@ def _rows(arrays: RuleArrays) -> tuple[IntArray, list[_Layer], int]:
 
 def check_rules(rules: RuleSet) -> None:
     """Refuses rules the threshold tables cannot be computed for (those the exact solver
-    does not handle: `UnsupportedRulesError`)."""
+    does not handle, and Maxi Yatzy's compact table: `UnsupportedRulesError`)."""
     s._check_rules(rules)
+    if not has_layer_tables(rules):
+        raise s.UnsupportedRulesError("no threshold tables over a compact table (Maxi Yatzy)")
 
 
 def default_top(rules: RuleSet) -> int:
@@ -473,9 +475,9 @@ def compute_thresholds(
         progress: called as `progress(states_done, states_total)`.
 
     Raises:
-        UnsupportedRulesError: rules the exact solver does not handle.
+        UnsupportedRulesError: rules the exact solver does not handle, or Maxi Yatzy.
     """
-    s._check_rules(rules)
+    check_rules(rules)
     if top < 1:
         raise ValueError(f"the highest target must be at least 1, not {top}")
     arrays = rule_arrays(rules)
@@ -546,6 +548,9 @@ def load_or_compute(
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
+    from fivedice.strategy.cache import keep_in_bounds
+
+    keep_in_bounds(rules, cache_dir)  # they count towards the rules' table (`companions`)
     loaded = np.load(path, mmap_mode="r", allow_pickle=False)
     return ThresholdTable(rules, top, row_of, loaded)
 

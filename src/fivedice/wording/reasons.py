@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.core.errors import N_
-from fivedice.core.rules import RuleSet
+from fivedice.core.rules import Family, RuleSet
 from fivedice.i18n import _, formats
 from fivedice.wording.boxes import CARD_LABELS, box_name, card_label
 from fivedice.wording.coach import choice_text
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ESTIMATED",
     "NO_BREAKDOWN",
+    "NO_BREAKDOWN_EXACT",
     "REASONS_PREPARED",
     "WHY_ESTIMATED",
     "chance_text",
@@ -44,6 +45,10 @@ __all__ = [
 ]
 
 NO_BREAKDOWN = N_("no breakdown for these rules: the coach's values here are estimates")
+NO_BREAKDOWN_EXACT = N_(
+    "no breakdown for these rules: the coach's values are exact, but its table is too large "
+    "to split box by box"
+)
 """Said instead of reasons where the estimates have no breakdown at all (Maxi Yatzy's saved
 rolls: its CPU's values are not the solver's)."""
 IN_COLUMN = N_("{component} (column {column})")
@@ -59,10 +64,10 @@ CHANCES = 3
 
 
 def has_no_breakdown(rules: RuleSet) -> bool:
-    """Whether the coach's values under these rules have no breakdown at all: the rules the
-    solver does not handle (saved rolls, Maxi Yatzy: `strategy.limits.is_supported`), whose
-    CPU values are rules of thumb."""
-    return bool(rules.saved_rolls)
+    """Whether the coach's values under these rules have no breakdown at all: Maxi Yatzy
+    (`strategy.limits.has_layer_tables`): with saved rolls its values are rules of thumb,
+    without them exact, but from a compact table that has no breakdown."""
+    return rules.family is Family.MAXI_YATZY
 
 
 def component_name(rules: RuleSet, key: str) -> str:
@@ -162,13 +167,13 @@ def difference_lines(rules: RuleSet, better: Hint, other: Hint, every: bool = Fa
 def why_lines(rules: RuleSet, options: Sequence[Hint], chosen: Hint | None = None) -> list[str]:
     """The reasons at a decision: the best option against `chosen` (default: the next best),
     then the best option's chances this turn (estimated ones say so). Empty when there is
-    nothing to compare or the breakdown is not at hand; estimates without any breakdown (Maxi
-    Yatzy) say so."""
+    nothing to compare or the breakdown is not at hand; Maxi Yatzy, which has none, says so
+    (estimates with saved rolls, exact values without)."""
     if not options:
         return []
     best = options[0]
     if best.parts is None and has_no_breakdown(rules):
-        return [_(NO_BREAKDOWN)]
+        return [_(NO_BREAKDOWN if rules.saved_rolls else NO_BREAKDOWN_EXACT)]
     other = chosen if chosen is not None else (options[1] if len(options) > 1 else None)
     lines = []
     if other is not None and other is not best:
