@@ -267,6 +267,22 @@ def test_a_new_rule_set_is_refused_while_tables_in_use_fill_the_cache(
     assert cache.cache_path(RULES[0]).exists() and cache.cache_path(RULES[1]).exists()
 
 
+def test_rules_the_solver_cannot_solve_are_refused_as_such_even_with_the_cache_full(
+    solver: FakeSolver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several columns are unsupported whatever the cache holds: never "busy, try again"."""
+    from fivedice.core.rules import RuleSet
+    from fivedice.strategy.rule_arrays import UnsupportedRulesError
+
+    cache.load_or_solve(RULES[0])
+    size = cache.cache_path(RULES[0]).stat().st_size
+    monkeypatch.setenv(cache.CACHE_MAX_ENV, str(0.5 * size / 1e6))  # the table in use fills it
+    with pytest.raises(limits.SolverBusyError):
+        cache.load_or_solve(RULES[1])
+    with pytest.raises(UnsupportedRulesError):
+        cache.load_or_solve(RuleSet.preset("triple"))
+
+
 def test_a_new_solve_asks_the_permit_and_a_solved_table_does_not(
     solver: FakeSolver, tmp_path: Path
 ) -> None:
