@@ -289,8 +289,8 @@ def warm_up_hints(rules: RuleSet, progress: SolveProgress | None = None) -> None
 
             level_values(rules, "expert", progress=progress)
             return
-        from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
+        from fivedice.strategy.turn_cache import advise  # the engine the hints ask
 
         advise(load_or_solve(rules, progress=progress), Column(), (1, 2, 3, 4, 4), 2)
     except (ImportError, FivediceError):  # no strategy layer, or not allowed here

@@ -254,8 +254,13 @@ def exact_hints(
     table: StrategyTable, state: GameState, breakdown: BreakdownTable | None = None
 ) -> list[Hint]:
     """The advisor's exact options for a one-column state, best first, as hints; with
-    `breakdown` (of the same rules), each with its `parts` and (keeps) `chances`."""
-    from fivedice.strategy.advisor import advise
+    `breakdown` (of the same rules), each with its `parts` and (keeps) `chances`.
+
+    Asked of the engine that keeps each state's turn values (`turn_cache.advise`, the public
+    `fivedice.advise`'s): a turn asks up to three times on one card, and a review walks the
+    turns of a game, so most questions after a turn's first only read its kept values.
+    """
+    from fivedice.strategy.turn_cache import advise
 
     dice = _check_decision(state)
     column = state.cards[state.current_seat].columns[0]
