@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from fivedice.core.card import ScoreCard
+from fivedice.core.card import Column, ScoreCard
 from fivedice.core.dice import RandomDice
 from fivedice.core.game import GameSettings, Seat, apply, new_game
 from fivedice.core.rules import find_ruleset
@@ -50,6 +50,35 @@ def test_the_optimal_cpus_value_and_choose_as_the_kernels_do(
             )
         assert fast.choose_box(rules, card, dice) == kernels.choose_box(rules, card, dice)
     assert worst < 1e-9
+
+
+@pytest.mark.parametrize("preset", ["classic", "yatzy"])
+def test_the_expert_breaks_ties_as_the_kernels_do(preset: str, solved_table: object) -> None:
+    """Late in a game (one or two boxes open) many keeps are worth the same (the dice no box
+    wants): the expert on the engine keeps and scores exactly as on the kernels, which take
+    the first of the tied options in their order."""
+    rules = find_ruleset(preset)
+    table = solved_table(rules)  # type: ignore[operator]
+    fast = Bot("expert", rules, random.Random(7), table=table)
+    kernels = Bot("expert", rules, random.Random(7), values=values_from_table(table))
+    rng = random.Random(9)
+    tied = 0
+    for _ in range(400):
+        column = Column.empty(rules)
+        for _ in range(len(column.scores) - rng.choice((1, 2))):
+            roll = tuple(rng.randint(1, 6) for _ in range(5))
+            column = column.fill(rules, rng.choice(column.placements(rules, roll)).category, roll)
+        card = ScoreCard((column,))
+        dice = tuple(rng.randint(1, 6) for _ in range(5))
+        for left in range(1, rules.rolls_per_turn):
+            options = kernels.keep_options(rules, card, dice, left)
+            best = max(value for _, value in options)
+            tied += sum(value >= best - 1e-9 for _, value in options) > 1
+            assert fast.choose_keep(rules, card, dice, left) == kernels.choose_keep(
+                rules, card, dice, left
+            )
+        assert fast.choose_box(rules, card, dice) == kernels.choose_box(rules, card, dice)
+    assert tied > 20  # the ties this test is about were met
 
 
 def test_a_cpu_decides_through_the_engine_only_where_it_can(classic_table: object) -> None:

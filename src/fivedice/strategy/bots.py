@@ -31,12 +31,12 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.dice import Roll, check_roll
+from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
@@ -50,6 +50,7 @@ from fivedice.strategy.guide import (
 )
 from fivedice.strategy.levels import Level
 from fivedice.strategy.limits import is_supported
+from fivedice.strategy.policy import EPSILON
 from fivedice.strategy.policy import straight_open as straight_open_on
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
@@ -303,12 +304,12 @@ class Bot:
         values = self.values_for(rules)
         table = self.engine_table(rules)
         if table is not None:
-            option_values, base = self._engine_values(table, values, card, roll, rolls_left)
+            value_of, base = _engine_values(table, values, card, roll, rolls_left)
             keeps = _kernel_dice_tables(rt.dice).keeps
-            boxes_count = rt.boxes
+            first = rt.boxes  # option codes: the boxes, then every keep
             return [
-                (keeps[k], option_values[boxes_count + k] - base)
-                for k in dt.roll_keeps[dt.roll_of[roll]]
+                (keeps[k], value_of[first + k] - base)
+                for k in dt.roll_keeps[dt.roll_of[roll]].tolist()
                 if k >= 0
             ]
         boxes, _ = h.card_arrays(card.columns)
@@ -359,6 +360,15 @@ class Bot:
             held = np.zeros(6, dtype=np.int64)
             h.beginner_keep(counts, straight_open, held)
             return tuple(face + 1 for face in range(6) for _ in range(int(held[face])))
+        table = self.engine_table(rules)
+        if table is not None and self.profile.slip == 0:  # no slip: the best keep is enough
+            dt = h.dice_tables(rules.dice)
+            order = dt.roll_keeps[dt.roll_of[roll]].tolist()  # the kernels' order of the keeps
+            first = len(rules.boxes)
+            code = _engine_best(
+                table, card, roll, rolls_left, first, lambda c: order.index(c - first)
+            )
+            return ALL_KEEPS[code - first]
         options = self.keep_options(rules, card, roll, rolls_left)
         option_values = np.array([value for _, value in options])
         return options[self._pick(option_values, ("keep", card, roll, rolls_left))][0]
@@ -378,8 +388,11 @@ class Bot:
             options = [(rules.box_index(p.category), p.box_points) for p in legal]
             return legal[choose_box_index(guide, options, scores, bonus_threshold(rules))]
         table = self.engine_table(rules)
+        if table is not None and self.profile.slip == 0:  # ties: the first box on the card
+            category = rules.boxes[_engine_best(table, card, roll, 0, 0, int)]
+            return next(placement for placement in legal if placement.category == category)
         if table is not None:  # the legal boxes in card order, as the kernel lists them
-            values, base = self._engine_values(table, self.values_for(rules), card, roll, 0)
+            values, base = _engine_values(table, self.values_for(rules), card, roll, 0)
             option_values = np.array(
                 [values[rules.box_index(placement.category)] - base for placement in legal]
             )
@@ -394,29 +407,6 @@ class Bot:
             if placement.column == column and placement.category == category:
                 return placement
         raise AssertionError(f"kernel chose an illegal box {category} in column {column}")
-
-    @staticmethod
-    def _engine_values(
-        table: StrategyTable,
-        values: h.Values,
-        card: ScoreCard,
-        roll: Roll,
-        rolls_left: int,
-    ) -> tuple[dict[int, float], float]:
-        """The turn engine's value of each option (by its code: a box's index, or the number
-        of boxes plus a keep's index in `ALL_KEEPS`) and the card's state value, which the
-        kernels subtract from every option."""
-        from fivedice.strategy.solver import column_state
-        from fivedice.strategy.turn_cache import query
-
-        column = card.columns[0]
-        out, (count, _, _), _ = query(table, column, roll, rolls_left)
-        flat = out[: 3 * count].tolist()
-        option_values = dict(zip(map(int, flat[0::3]), flat[1::3], strict=True))
-        mask, upper_total, armed = column_state(table.rules, column)
-        cap = len(values[0]) - 1  # a full table's values: (masks, upper cap + 1, armed)
-        base = float(values[mask, min(upper_total, cap), int(armed)])  # type: ignore[call-overload]
-        return option_values, base
 
     def _pick(self, option_values: h.FloatArray, situation: tuple[object, ...]) -> int:
         # The slip draw hashes the situation with the bot's salt (a stable digest: Python's
@@ -443,3 +433,65 @@ class Bot:
             raise FivediceError("the card is complete: there is nothing left to decide")
         if rolls_left < 0:
             raise FivediceError(f"rolls left cannot be negative, not {rolls_left}")
+
+
+_engine: Any = None  # `turn_cache.query` and `solver.column_state`, bound on first use
+
+
+def _bound_engine() -> Any:
+    global _engine
+    if _engine is None:
+        from fivedice.strategy.solver import column_state
+        from fivedice.strategy.turn_cache import query
+
+        _engine = (query, column_state)
+    return _engine
+
+
+def _engine_best(
+    table: StrategyTable,
+    card: ScoreCard,
+    roll: Roll,
+    rolls_left: int,
+    first_keep: int,
+    rank: Callable[[int], int],
+) -> int:
+    """The option code the CPU kernels' `pick` takes without a slip, from the turn engine's
+    options (best first): among the options from code `first_keep` on (the keeps: the number
+    of boxes; 0 with no roll left, when every option is a box), the first by `rank` (the
+    kernels' order) of those within `policy.EPSILON` of the best.
+    """
+    query = _bound_engine()[0]
+    out, (count, _, _), _ = query(table, card.columns[0], roll, rolls_left)
+    flat = out[: 3 * count].tolist()
+    top = None
+    tied: list[int] = []
+    for i in range(0, 3 * count, 3):
+        code = int(flat[i])
+        if code < first_keep:
+            continue  # a box, when a keep is asked for
+        value = flat[i + 1]
+        if top is None:
+            top = value
+        elif value < top - EPSILON:
+            break
+        tied.append(code)
+    return tied[0] if len(tied) == 1 else min(tied, key=rank)
+
+
+def _engine_values(
+    table: StrategyTable, values: h.Values, card: ScoreCard, roll: Roll, rolls_left: int
+) -> tuple[dict[int, float], float]:
+    """The turn engine's value of each option at a one-column decision point (by its code: a
+    box's index, or the number of boxes plus a keep's index in `ALL_KEEPS`), and the card's
+    state value in `values`, which the CPU kernels subtract from every option."""
+    query, column_state = _bound_engine()
+    column = card.columns[0]
+    out, (count, _, _), found = query(table, column, roll, rolls_left)
+    flat = out[: 3 * count].tolist()
+    value_of = dict(zip(map(int, flat[0::3]), flat[1::3], strict=True))
+    last = found.last  # the state the engine read from this card (one tuple: thread-safe)
+    mask, upper_total, armed = last[1] if last[0] is column else column_state(table.rules, column)
+    cap = len(values[0]) - 1  # a full table's values: (masks, upper cap + 1, armed)
+    base = float(values[mask, min(upper_total, cap), int(armed)])  # type: ignore[call-overload]
+    return value_of, base
