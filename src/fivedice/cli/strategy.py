@@ -198,7 +198,7 @@ def advise_command(
             items.append(item)
         typer.echo(json.dumps({"options": items}))
         return
-    from fivedice.wording.text import choice_text
+    from fivedice.wording.coach import choice_text  # not all of `wording.text`: a light import
 
     labels = [choice_text(option.keep, option.category) for option in options]
     heading = (_("option"), _("points to come"), _("loss"))

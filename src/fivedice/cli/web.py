@@ -9,7 +9,6 @@ import contextlib
 import dataclasses
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -214,6 +213,8 @@ def metrics_directory(workers: int) -> Iterator[None]:
             old.unlink(missing_ok=True)
         yield
         return
+    import tempfile  # here, not at the top: a few ms of imports no other command needs
+
     directory = tempfile.mkdtemp(prefix="fivedice-metrics-")
     os.environ[MULTIPROC_ENV] = directory  # the workers, spawned after this, inherit it
     try:

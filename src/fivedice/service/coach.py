@@ -294,8 +294,8 @@ def warm_up_hints(rules: RuleSet, progress: SolveProgress | None = None) -> None
 
             level_values(rules, "expert", progress=progress)
             return
-        from fivedice.strategy.advisor import advise
         from fivedice.strategy.cache import load_or_solve
+        from fivedice.strategy.turn_cache import advise  # the engine the hints ask
 
         dice = (1, 2, 3, 4, 4, 5)[: rules.dice]  # five dice, or six (Maxi Yatzy)
         advise(load_or_solve(rules, progress=progress), Column(), dice, 2)

@@ -31,12 +31,12 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.dice import Roll, check_roll
+from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
@@ -50,6 +50,7 @@ from fivedice.strategy.guide import (
 )
 from fivedice.strategy.levels import Level
 from fivedice.strategy.limits import is_supported
+from fivedice.strategy.policy import EPSILON
 from fivedice.strategy.policy import straight_open as straight_open_on
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
@@ -144,19 +145,30 @@ def level_values(
     profile = PROFILES[Level.parse(level)]
     if not profile.optimal_values or not is_supported(rules):
         return h.heuristic_values(rules)  # also every level of rules the solver cannot solve
+    return _optimal(rules, use_cache, cache_dir, progress)[1]
+
+
+def _optimal(
+    rules: RuleSet,
+    use_cache: bool,
+    cache_dir: str | os.PathLike[str] | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[StrategyTable, h.Values]:
+    """The solved table of the one-column version of `rules` and its values as the kernels
+    read them (`values_from_table`), kept together for the next bots."""
     single = rules.replace(column_multipliers=(1,))
     key = (single, use_cache, None if cache_dir is None else str(cache_dir))
-    if key not in _OPTIMAL_VALUES:
+    if key not in _OPTIMAL:
         from fivedice.strategy.cache import load_or_solve
 
         table = load_or_solve(single, use_cache=use_cache, cache_dir=cache_dir, progress=progress)
-        if len(_OPTIMAL_VALUES) >= 4:  # about 8 MB each (Maxi Yatzy 268): the latest few
-            _OPTIMAL_VALUES.pop(next(iter(_OPTIMAL_VALUES)))
-        _OPTIMAL_VALUES[key] = values_from_table(table)
-    return _OPTIMAL_VALUES[key]
+        if len(_OPTIMAL) >= 4:  # about 8 MB each (Maxi Yatzy 268): the latest few
+            _OPTIMAL.pop(next(iter(_OPTIMAL)))
+        _OPTIMAL[key] = (table, values_from_table(table))
+    return _OPTIMAL[key]
 
 
-_OPTIMAL_VALUES: dict[tuple[RuleSet, bool, str | None], h.Values] = {}
+_OPTIMAL: dict[tuple[RuleSet, bool, str | None], tuple[StrategyTable, h.Values]] = {}
 
 
 def values_from_table(table: StrategyTable) -> h.Values:
@@ -184,6 +196,8 @@ class Bot:
             asking again gives the same answer - the game layer re-asks while it holds dice
             one step at a time, and after a resume.
         values: a ready state-value array (skips solving/caching), e.g. shared by seats.
+        table: the solved table of the rules' one-column version (skips solving/caching):
+            its values, and, where it can (`engine_table`), its turn engine.
         use_cache: read and write solved tables on disk.
         cache_dir: where solved tables live (default: the user cache).
         profile: play with this profile instead of the level's (tests, tuning).
@@ -196,6 +210,7 @@ class Bot:
         rng: random.Random | None = None,
         *,
         values: h.Values | None = None,
+        table: StrategyTable | None = None,
         use_cache: bool = True,
         cache_dir: str | os.PathLike[str] | None = None,
         profile: LevelProfile | None = None,
@@ -210,8 +225,14 @@ class Bot:
         self._values: dict[RuleSet, h.Values] = {}
         # The guide level's rules per rule set (None: no guide fits, play like casual).
         self._guides: dict[RuleSet, Guide | None] = {}
+        # The table whose turn engine decides, per rule set (None: the kernels below decide).
+        self._tables: dict[RuleSet, StrategyTable | None] = {}
         if values is not None:
             self._values[rules] = values
+            self._tables[rules] = None  # values handed in: the kernels read exactly them
+        elif table is not None:
+            self._values[rules] = values_from_table(table)
+            self._tables[rules] = self._engine_table(rules, table)
 
     def __repr__(self) -> str:
         return f"Bot({self.level.value!r})"
@@ -226,6 +247,40 @@ class Bot:
                     rules, self.level, use_cache=self._use_cache, cache_dir=self._cache_dir
                 )
         return self._values[rules]
+
+    def engine_table(self, rules: RuleSet) -> StrategyTable | None:
+        """The solved table whose turn engine (`turn_cache`, the public `fivedice.advise`'s)
+        gives this bot's values under `rules`, or None.
+
+        An optimal level (strong, expert) on one column of five dice, with the values of its
+        own table, values each option exactly as the kernels below do (the engine's expected
+        points to come less the card's state value, the same to about 1e-13), and the engine
+        keeps each state's turn values: a turn asks up to three times on one card, and the game
+        layer asks again at each hold, so most questions only read them.
+        """
+        if rules not in self._tables:
+            self._tables[rules] = self._engine_table(rules, None)
+        return self._tables[rules]
+
+    def _engine_table(self, rules: RuleSet, table: StrategyTable | None) -> StrategyTable | None:
+        """`table` (else the one `level_values` reads) if the turn engine can play `rules`."""
+        profile = self.profile
+        if not (
+            profile.optimal_values
+            and not profile.greedy
+            and rules.columns == 1
+            and rules.dice == 5
+            and self.guide_for(rules) is None
+            and is_supported(rules)
+        ):
+            return None
+        if table is None:
+            table = _optimal(rules, self._use_cache, self._cache_dir)[0]
+        from fivedice.strategy.turn_cache import engine
+
+        if engine(table).kernel is None:  # a compact table: the engine asks the advisor
+            return None
+        return table
 
     def guide_for(self, rules: RuleSet) -> Guide | None:
         """The guide this bot plays under `rules`: only the `guide` level has one, and only
@@ -251,6 +306,16 @@ class Bot:
         rt = h.rule_tables(rules)
         dt = h.dice_tables(rt.dice)
         values = self.values_for(rules)
+        table = self.engine_table(rules)
+        if table is not None:
+            value_of, base = _engine_values(table, values, card, roll, rolls_left)
+            keeps = _kernel_dice_tables(rt.dice).keeps
+            first = rt.boxes  # option codes: the boxes, then every keep
+            return [
+                (keeps[k], value_of[first + k] - base)
+                for k in dt.roll_keeps[dt.roll_of[roll]].tolist()
+                if k >= 0
+            ]
         boxes, _ = h.card_arrays(card.columns)
         ends = np.empty(dt.rolls)
         h.end_values(boxes, h.player_args(rules, values), ends)
@@ -299,6 +364,15 @@ class Bot:
             held = np.zeros(6, dtype=np.int64)
             h.beginner_keep(counts, straight_open, held)
             return tuple(face + 1 for face in range(6) for _ in range(int(held[face])))
+        table = self.engine_table(rules)
+        if table is not None and self.profile.slip == 0:  # no slip: the best keep is enough
+            dt = h.dice_tables(rules.dice)
+            order = dt.roll_keeps[dt.roll_of[roll]].tolist()  # the kernels' order of the keeps
+            first = len(rules.boxes)
+            code = _engine_best(
+                table, card, roll, rolls_left, first, lambda c: order.index(c - first)
+            )
+            return ALL_KEEPS[code - first]
         options = self.keep_options(rules, card, roll, rolls_left)
         option_values = np.array([value for _, value in options])
         return options[self._pick(option_values, ("keep", card, roll, rolls_left))][0]
@@ -317,6 +391,16 @@ class Bot:
             scores = card.columns[0].scores
             options = [(rules.box_index(p.category), p.box_points) for p in legal]
             return legal[choose_box_index(guide, options, scores, bonus_threshold(rules))]
+        table = self.engine_table(rules)
+        if table is not None and self.profile.slip == 0:  # ties: the first box on the card
+            category = rules.boxes[_engine_best(table, card, roll, 0, 0, int)]
+            return next(placement for placement in legal if placement.category == category)
+        if table is not None:  # the legal boxes in card order, as the kernel lists them
+            values, base = _engine_values(table, self.values_for(rules), card, roll, 0)
+            option_values = np.array(
+                [values[rules.box_index(placement.category)] - base for placement in legal]
+            )
+            return legal[self._pick(option_values, ("box", card, roll))]
         boxes, _ = h.card_arrays(card.columns)
         cols, box_ids, _, option_values = h.card_placements(
             rules, boxes, roll, self.profile.greedy, self.values_for(rules)
@@ -353,3 +437,65 @@ class Bot:
             raise FivediceError("the card is complete: there is nothing left to decide")
         if rolls_left < 0:
             raise FivediceError(f"rolls left cannot be negative, not {rolls_left}")
+
+
+_engine: Any = None  # `turn_cache.query` and `solver.column_state`, bound on first use
+
+
+def _bound_engine() -> Any:
+    global _engine
+    if _engine is None:
+        from fivedice.strategy.solver import column_state
+        from fivedice.strategy.turn_cache import query
+
+        _engine = (query, column_state)
+    return _engine
+
+
+def _engine_best(
+    table: StrategyTable,
+    card: ScoreCard,
+    roll: Roll,
+    rolls_left: int,
+    first_keep: int,
+    rank: Callable[[int], int],
+) -> int:
+    """The option code the CPU kernels' `pick` takes without a slip, from the turn engine's
+    options (best first): among the options from code `first_keep` on (the keeps: the number
+    of boxes; 0 with no roll left, when every option is a box), the first by `rank` (the
+    kernels' order) of those within `policy.EPSILON` of the best.
+    """
+    query = _bound_engine()[0]
+    out, (count, _, _), _ = query(table, card.columns[0], roll, rolls_left)
+    flat = out[: 3 * count].tolist()
+    top = None
+    tied: list[int] = []
+    for i in range(0, 3 * count, 3):
+        code = int(flat[i])
+        if code < first_keep:
+            continue  # a box, when a keep is asked for
+        value = flat[i + 1]
+        if top is None:
+            top = value
+        elif value < top - EPSILON:
+            break
+        tied.append(code)
+    return tied[0] if len(tied) == 1 else min(tied, key=rank)
+
+
+def _engine_values(
+    table: StrategyTable, values: h.Values, card: ScoreCard, roll: Roll, rolls_left: int
+) -> tuple[dict[int, float], float]:
+    """The turn engine's value of each option at a one-column decision point (by its code: a
+    box's index, or the number of boxes plus a keep's index in `ALL_KEEPS`), and the card's
+    state value in `values`, which the CPU kernels subtract from every option."""
+    query, column_state = _bound_engine()
+    column = card.columns[0]
+    out, (count, _, _), found = query(table, column, roll, rolls_left)
+    flat = out[: 3 * count].tolist()
+    value_of = dict(zip(map(int, flat[0::3]), flat[1::3], strict=True))
+    last = found.last  # the state the engine read from this card (one tuple: thread-safe)
+    mask, upper_total, armed = last[1] if last[0] is column else column_state(table.rules, column)
+    cap = len(values[0]) - 1  # a full table's values: (masks, upper cap + 1, armed)
+    base = float(values[mask, min(upper_total, cap), int(armed)])  # type: ignore[call-overload]
+    return value_of, base

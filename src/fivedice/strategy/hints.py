@@ -13,7 +13,7 @@ layer's numpy/numba.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -206,6 +206,40 @@ def _holds(state: GameState, keep: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(hold_positions(state.dice, state.turn.held, keep)))
 
 
+def holds_finder(
+    dice: Sequence[int], held: Sequence[bool]
+) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """`hold_positions` for many keeps of the same dice, sorted: each face's positions (held
+    dice first, as there) are found once, and a keep takes the first ones of its faces. The
+    exact hints list up to 31 keeps of one roll, so this is most of a hint's time otherwise.
+
+    >>> holds = holds_finder((6, 2, 6, 3, 6), (False, False, False, False, True))
+    >>> holds((6, 6)), holds((2, 3, 6))
+    ((1, 5), (2, 4, 5))
+
+    Raises (the function returned):
+        ValueError: `keep` is not among the dice.
+    """
+    positions: dict[int, list[int]] = {}
+    for index in sorted(range(len(dice)), key=lambda i: not held[i]):
+        positions.setdefault(dice[index], []).append(index + 1)
+
+    def holds(keep: Sequence[int]) -> tuple[int, ...]:
+        taken: dict[int, int] = {}
+        chosen = []
+        try:
+            for face in keep:
+                count = taken.get(face, 0)
+                chosen.append(positions[face][count])
+                taken[face] = count + 1
+        except (KeyError, IndexError):
+            raise ValueError(f"cannot keep {tuple(keep)} from {tuple(dice)}") from None
+        chosen.sort()
+        return tuple(chosen)
+
+    return holds
+
+
 def _check_decision(state: GameState) -> tuple[int, ...]:
     if state.dice is None or state.is_match_over:
         raise ValueError("there is no decision to hint at: no dice rolled, or the game is over")
@@ -254,20 +288,26 @@ def exact_hints(
     table: StrategyTable, state: GameState, breakdown: BreakdownTable | None = None
 ) -> list[Hint]:
     """The advisor's exact options for a one-column state, best first, as hints; with
-    `breakdown` (of the same rules), each with its `parts` and (keeps) `chances`."""
-    from fivedice.strategy.advisor import advise
+    `breakdown` (of the same rules), each with its `parts` and (keeps) `chances`.
+
+    Asked of the engine that keeps each state's turn values (`turn_cache.advise`, the public
+    `fivedice.advise`'s): a turn asks up to three times on one card, and a review walks the
+    turns of a game, so most questions after a turn's first only read its kept values.
+    """
+    from fivedice.strategy.turn_cache import advise
 
     dice = _check_decision(state)
     column = state.cards[state.current_seat].columns[0]
     if breakdown is not None:
         return _explained_hints(breakdown, state, column, dice)
+    holds = holds_finder(dice, state.turn.held)
     return [
         Hint(
             option.keep,
             option.category,
             option.value,
             option.loss,
-            hold=None if option.keep is None else _holds(state, option.keep),
+            hold=None if option.keep is None else holds(option.keep),
         )
         for option in advise(table, column, dice, state.rolls_left)
     ]

@@ -42,7 +42,7 @@ from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.strategy import kernel
-from fivedice.strategy.advisor import armed_rule
+from fivedice.strategy.advisor import Option, armed_rule
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, PACKED_COUNT, UPPER_BOXES
 from fivedice.strategy.solver import (
     ADD_FACE,
@@ -62,6 +62,7 @@ __all__ = [
     "SLOTS",
     "WAYS",
     "CachedEngine",
+    "advise",
     "cached_advice",
     "engine",
     "forget",
@@ -366,6 +367,31 @@ def query(
         mask, upper_total, armed, roll, rolls_left, found.values, found.packed, found.cache, out
     )
     return out, head, found
+
+
+_new = tuple.__new__  # an Option from (keep, category, value, loss), without Option.__new__
+
+
+def advise(
+    table: StrategyTable, column: Column | None, dice: Sequence[int], rolls_left: int
+) -> list[Option]:
+    """Every legal option at a decision point with its value, best first: `advisor.advise`'s
+    list (the same options and numbers: the same kernel steps), from this engine, so that a
+    further question on the same card reads the turn's kept values. The coach, the review
+    and the optimal CPU levels ask here.
+
+    Raises:
+        DiceError: not five dice 1-6.
+        ValueError: rolls left outside 0 to rolls_per_turn - 1, or a complete card.
+    """
+    out, (count, _, _), found = query(table, column, dice, rolls_left)
+    flat = iter(out[: 3 * count].tolist())
+    keep_of = found.keep_of
+    category_of = found.category_of
+    return [
+        _new(Option, (keep_of[code], category_of[code], value, loss))
+        for code, value, loss in zip(map(int, flat), flat, flat, strict=True)
+    ]
 
 
 def _roll_index(dice: Sequence[int]) -> int:
