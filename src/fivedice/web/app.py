@@ -199,6 +199,7 @@ def create_app(
     app.state.hub = hub
     app.state.live = live
     app.state.driver = driver
+    app.state.drive_cpus = drive_cpus
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
     app.state.rates = client_rates

@@ -721,7 +721,7 @@ async def game_events(
     """
     gid = hub.game_id(game_id)
     after_version = _after(last_event_id, after)
-    return await _stream(
+    stream = await _stream(
         request,
         (Topic.GAME, gid),
         hub.events_since,
@@ -729,6 +729,22 @@ async def game_events(
         after_version,
         hub.events_async,
     )
+    _offer_to_drive(request, hub, gid)
+    return stream
+
+
+def _offer_to_drive(request: Request, hub: GameHub, game_id: int) -> None:
+    """A stream opened on a game whose CPU is to move: this worker offers to drive it now.
+
+    Its driver may be gone: when a host is killed, its games' streams come back through the
+    balancer to another host within a second or two, well before that host's next scan for
+    undriven CPU games (web/driver.py) would notice. The lease decides: a driver still alive
+    keeps the game, and the offer costs a few lease round trips."""
+    if not request.app.state.drive_cpus:
+        return
+    kept = hub.service.kept(game_id)
+    if kept is not None and kept.is_cpu_turn:
+        request.app.state.driver.poke(game_id, kept.version)
 
 
 # -- rooms -----------------------------------------------------------------------------------
