@@ -57,7 +57,9 @@ HOSTS = 3
 # What the balancer checks (and what a host is waited for): database reachable, migrations
 # current, tables loaded (fivedice.web.health).
 HEALTH_PATH = "/readyz"
-START_SECONDS = 90.0  # a loaded 2-core machine starts six workers slowly
+# A loaded 2-core machine starts six workers slowly: 20-30 s at a load of 10-18 (niced),
+# once more than 90 s at 18.
+START_SECONDS = 120.0
 
 
 class ClusterUnavailable(RuntimeError):
@@ -433,7 +435,11 @@ class Cluster:
                 if httpx.get(self.host_url(index) + HEALTH_PATH, timeout=2).status_code == 200:
                     return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"web host {index + 1} did not start in {timeout:.0f} s")
+                raise RuntimeError(
+                    f"web host {index + 1} did not answer {HEALTH_PATH} in {timeout:.0f} s"
+                    f" (load average {os.getloadavg()[0]:.1f}); its log:\n"
+                    + process.log.read_text(errors="replace")[-3000:]
+                )
             time.sleep(0.2)
 
     def kill_host(self, index: int) -> None:

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from fivedice.core.game import GameSettings, Seat
+from fivedice.core.record import ActionEntry
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_lease import GameLease
 from fivedice.store.pg_notify import NoticeListener
@@ -72,7 +73,34 @@ def test_every_saved_action_and_every_notice_reach_the_listeners(pg_store, servi
             task.cancel()
 
     asyncio.run(listen())
-    assert heard == [Notice(Topic.GAME, game.game_id, 1), Notice(Topic.SEATS, game.game_id, 1)]
+    action, seats = heard
+    assert seats == Notice(Topic.SEATS, game.game_id, 1)
+    assert action[:3] == (Topic.GAME, game.game_id, 1)
+    # The saved action travels with its notice, exactly as the log keeps it.
+    (stored,) = pg_store.load_game(game.game_id).actions
+    assert action.entry() == stored and stored.action == "roll" and len(stored.dice) == 5
+
+
+SAVED = [(0, (1, 2, 3, 4, 5), "roll"), (1, (), "hold 1 2"), (2, (6,), "score full_house")]
+
+
+@pytest.mark.parametrize(("seat", "dice", "action"), SAVED)
+def test_a_saved_actions_notice_carries_the_action_as_logged(seat, dice, action):
+    entry = ActionEntry(9, seat, action, dice)
+    notice = Notice.logging(12, entry)
+    assert notice[:3] == (Topic.GAME, 12, 9)
+    parsed = Notice.parse(notice.payload)
+    assert parsed == notice and parsed.entry() == entry
+
+
+NOT_ENTRIES = ["g:12:3", "g:12:3:x:12:roll", "g:12:3:0:12:", "g:12:3:0:12:undo",
+               "g:12:3:0:19:roll", "g:12:3:0:12:fly", "r:12:3:0:12:roll"]  # fmt: skip
+
+
+@pytest.mark.parametrize("payload", NOT_ENTRIES)
+def test_a_notice_without_a_usable_action_carries_none(payload):
+    notice = Notice.parse(payload)
+    assert notice is not None and notice.entry() is None
 
 
 def test_a_game_lease_has_one_holder_at_a_time(pg_store):

@@ -704,7 +704,13 @@ class Store:
         in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
         notice = None
         if self.announces_changes:
-            saved = Notice(Topic.GAME, game_id, expected_version + 1)
+            # (The action itself travels with it: a listener that keeps the version before
+            # applies it without reading the game back, see `notices`.)
+            saved = (
+                Notice.logging(game_id, entry)
+                if entry.seq == expected_version + 1
+                else Notice(Topic.GAME, game_id, expected_version + 1)
+            )
             notice = {"n_channel": CHANNEL, "n_payload": saved.payload}
         return advance, in_one, notice
 

@@ -152,7 +152,7 @@ def create_app(
         if topic in _GAME_TOPICS:  # (seats or status changed: the game is read again)
             hub.forget_older(ident, version, seats_changed=topic is not Topic.GAME)
 
-    live = Live(service.store, on_remote=on_remote)
+    live = Live(service.store, on_remote=on_remote, on_action=hub.heard_action)
     live.local_hooks.append(on_change)
     live.remote_hooks = [on_remote_change]
     hub.changed = live.changed

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fivedice.store import Store
+from fivedice.store import ActionEntry, Store
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_notify import NoticeListener
 from fivedice.web.metrics import OPEN_STREAMS, PUSH_DELAY, PUSHES
@@ -241,9 +241,15 @@ class Live:
             (the app drops stale cached views and pokes the CPU driver there).
     """
 
-    def __init__(self, store: Store, on_remote: Hook | None = None):
+    def __init__(
+        self,
+        store: Store,
+        on_remote: Hook | None = None,
+        on_action: Callable[[int, ActionEntry], object] | None = None,
+    ):
         self.store = store
         self.on_remote = on_remote
+        self.on_action = on_action
         self._subs: dict[Watched, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -381,9 +387,16 @@ class Live:
                 sub.wake.set()
 
     def _heard(self, notice: Notice) -> None:
-        topic, ident, version = notice
+        topic, ident, version, _logged = notice
         self._announce(topic, ident, version, origin=REMOTE)
         if self.on_remote is not None:
             self.on_remote(topic, ident, version)
         for hook in self.remote_hooks:
             hook(topic, ident, version)
+        if self.on_action is not None and notice.logged and (Topic.GAME, ident) in self._subs:
+            # Another worker's action, carried by its notice, for a game streamed here: the
+            # game moves on in memory now (after the hooks, which judge by the game as this
+            # worker knew it), before the streams woken above run and look for it.
+            entry = notice.entry()
+            if entry is not None:
+                self.on_action(ident, entry)
