@@ -41,7 +41,7 @@ from typing import Any
 
 import psycopg
 
-from tests.cluster.harness import HOSTS, Cluster
+from tests.cluster.harness import HOSTS, Cluster, WaitCancelled
 from tests.cluster.players import Crowd, Record
 
 CPU_DELAY_MS = 300  # the server's pace per CPU step in the drill
@@ -203,6 +203,8 @@ def _rolling_restart(cluster: Cluster, progress: Progress) -> str:
     again and wait until it answers; says how each stopped."""
     how = []
     for index in range(HOSTS):
+        if cluster.waits_cancelled.is_set():
+            raise WaitCancelled("the rolling restart was cancelled")
         began = time.monotonic()
         progress.step(f"rolling restart: waiting for web host {index + 1} to stop (SIGTERM)")
         gentle = cluster.stop_host(index, timeout=STOP_SECONDS)
@@ -311,8 +313,12 @@ async def drill(
             )
             closed = time.monotonic()
     except TimeoutError:
+        cluster.cancel_waits()  # (the threads still waiting for a host end now)
         message = f"the drill did not end within {deadline:.0f} s: it was {progress}"
         raise DrillTimeout(message + "\n" + diagnosis(cluster, crowd)) from None
+    except BaseException:
+        cluster.cancel_waits()  # (interrupted: asyncio.run waits for its threads to end)
+        raise
     finally:
         await crowd.stop()
     logs = stored_logs(cluster, [table.number for table in crowd.tables])

@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -64,6 +65,11 @@ START_SECONDS = 120.0
 
 class ClusterUnavailable(RuntimeError):
     """Namespaces cannot be made here (not root, no `ip netns`, no HAProxy or PostgreSQL)."""
+
+
+class WaitCancelled(RuntimeError):
+    """A wait of the harness (a host to answer) was cancelled: the cluster is being taken
+    down, or the drill that waited passed its deadline (`Cluster.cancel_waits`)."""
 
 
 def unavailable_reason() -> str | None:
@@ -213,6 +219,9 @@ class Cluster:
     balancer: Process | None = None
     pg_dir: Path | None = None
     closed: bool = False
+    # Set to end every wait of the harness at once (`cancel_waits`): a drill past its
+    # deadline leaves no thread behind polling a host for minutes.
+    waits_cancelled: threading.Event = field(default_factory=threading.Event)
 
     # --- names and addresses ---------------------------------------------------------------
 
@@ -440,7 +449,8 @@ class Cluster:
                     f" (load average {os.getloadavg()[0]:.1f}); its log:\n"
                     + process.log.read_text(errors="replace")[-3000:]
                 )
-            time.sleep(0.2)
+            if self.waits_cancelled.wait(0.2):
+                raise WaitCancelled(f"no longer waiting for web host {index + 1} to start")
 
     def kill_host(self, index: int) -> None:
         """SIGKILL to the whole host: its supervisor and both workers at once."""
@@ -510,9 +520,14 @@ class Cluster:
 
     # --- taking it down --------------------------------------------------------------------
 
+    def cancel_waits(self) -> None:
+        """Ends every wait of the harness, now and later (in any thread): `WaitCancelled`."""
+        self.waits_cancelled.set()
+
     def close(self) -> None:
         """Stops everything and removes the network and files (safe to call twice). A second
         Ctrl+C or SIGTERM while it runs is held back: half a cleanup would leave things."""
+        self.cancel_waits()
         if self.closed:
             return
         self.closed = True
