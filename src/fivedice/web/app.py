@@ -79,9 +79,12 @@ RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
 SERVER_SOLVE_WAIT_SECONDS = 2.0
 CPU_SCAN_ENV = "FIVEDICE_CPU_SCAN_SECONDS"
 CPU_DELAY_ENV = "FIVEDICE_CPU_DELAY_MS"
-# A game whose driving worker was killed is picked up within two scans: 2 s keeps its CPU
-# moving again within 5 s (tests/cluster/test_cluster_faults.py; 5 s measured 6.1–6.5 s).
-DEFAULT_CPU_SCAN_SECONDS = 2.0
+# A game whose driving worker was killed is picked up at the next scan of a worker that
+# follows it (within two scans otherwise), once PostgreSQL has let the dead worker's lease
+# go: 1 s keeps its CPU moving again within 5 s even on a loaded machine
+# (tests/cluster/test_cluster_faults.py; 5 s measured 6.1–6.5 s; 2 s, 5.6–6.6 s at a load
+# of 17, about one run in three). A scan is one small query per worker and second.
+DEFAULT_CPU_SCAN_SECONDS = 1.0
 _MOVES = frozenset({Topic.GAME, Topic.SEATS})  # changes after which a CPU may be to move
 _GAME_TOPICS = frozenset({Topic.GAME, Topic.SEATS, Topic.ENDED})
 
