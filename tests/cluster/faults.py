@@ -298,6 +298,7 @@ async def drill(
             progress.step("playing after the PostgreSQL restart")
             await asyncio.sleep(observe)
             finished = time.monotonic()
+            progress.step("stopping the players")
             await crowd.stop_playing()
             # The CPUs finish their turns and the last pushes arrive: waited for only as
             # long as they take (a CPU that never moves is then seen waiting that long).
