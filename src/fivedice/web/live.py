@@ -9,10 +9,11 @@ Across workers:
 - SQLite (one worker): the fan-out is in-process only.
 - PostgreSQL: the store tells the other workers (a `fivedice.store.notices.Notice`: the
   topic, id and version, never the state; a saved action's notice travels in the action's
-  own statement), and every worker keeps one listener (`fivedice.store.pg_notify`) that
-  feeds its own in-process fan-out. A worker thus hears its own writes twice (directly and
-  through PostgreSQL); streams send each version once anyway, because they remember the last
-  version they sent.
+  own statement and carries the action, which a worker streaming the game applies to the
+  version it keeps instead of reading the game back), and every worker keeps one listener
+  (`fivedice.store.pg_notify`) that feeds its own in-process fan-out. A worker thus hears
+  its own writes twice (directly and through PostgreSQL); streams send each version once
+  anyway, because they remember the last version they sent.
 
 `Topic.SEATS` tells the workers that a game's seats changed (a seat handed to a CPU) without
 a new version: they drop their cached view of it.
@@ -239,6 +240,9 @@ class Live:
         store: the database (its URL decides whether PostgreSQL carries notifications).
         on_remote: called in the event loop for every notice heard from PostgreSQL
             (the app drops stale cached views and pokes the CPU driver there).
+        on_action: called in the event loop with (game id, action) for another worker's
+            saved action that its notice carried, when a stream of the game is open here
+            (the hub moves its kept game on without a read: `GameHub.heard_action`).
     """
 
     def __init__(
