@@ -299,7 +299,7 @@ def main() -> int:
             Path(tmp), web_env=env, haproxy_config=config, src=args.src.resolve()
         ) as cluster:
             if args.faults:
-                figures = asyncio.run(faults.drill(cluster, tables=args.tables))
+                figures, _crowd = asyncio.run(faults.drill(cluster, tables=args.tables))
                 print(faults.table_text(figures), file=sys.stderr)
                 print(json.dumps(faults.as_json(figures), indent=2))
             else:

@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -57,11 +58,18 @@ HOSTS = 3
 # What the balancer checks (and what a host is waited for): database reachable, migrations
 # current, tables loaded (fivedice.web.health).
 HEALTH_PATH = "/readyz"
-START_SECONDS = 90.0  # a loaded 2-core machine starts six workers slowly
+# A loaded 2-core machine starts six workers slowly: 20-30 s at a load of 10-18 (niced),
+# once more than 90 s at 18.
+START_SECONDS = 120.0
 
 
 class ClusterUnavailable(RuntimeError):
     """Namespaces cannot be made here (not root, no `ip netns`, no HAProxy or PostgreSQL)."""
+
+
+class WaitCancelled(RuntimeError):
+    """A wait of the harness (a host to answer) was cancelled: the cluster is being taken
+    down, or the drill that waited passed its deadline (`Cluster.cancel_waits`)."""
 
 
 def unavailable_reason() -> str | None:
@@ -211,6 +219,9 @@ class Cluster:
     balancer: Process | None = None
     pg_dir: Path | None = None
     closed: bool = False
+    # Set to end every wait of the harness at once (`cancel_waits`): a drill past its
+    # deadline leaves no thread behind polling a host for minutes.
+    waits_cancelled: threading.Event = field(default_factory=threading.Event)
 
     # --- names and addresses ---------------------------------------------------------------
 
@@ -433,8 +444,13 @@ class Cluster:
                 if httpx.get(self.host_url(index) + HEALTH_PATH, timeout=2).status_code == 200:
                     return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"web host {index + 1} did not start in {timeout:.0f} s")
-            time.sleep(0.2)
+                raise RuntimeError(
+                    f"web host {index + 1} did not answer {HEALTH_PATH} in {timeout:.0f} s"
+                    f" (load average {os.getloadavg()[0]:.1f}); its log:\n"
+                    + process.log.read_text(errors="replace")[-3000:]
+                )
+            if self.waits_cancelled.wait(0.2):
+                raise WaitCancelled(f"no longer waiting for web host {index + 1} to start")
 
     def kill_host(self, index: int) -> None:
         """SIGKILL to the whole host: its supervisor and both workers at once."""
@@ -504,9 +520,14 @@ class Cluster:
 
     # --- taking it down --------------------------------------------------------------------
 
+    def cancel_waits(self) -> None:
+        """Ends every wait of the harness, now and later (in any thread): `WaitCancelled`."""
+        self.waits_cancelled.set()
+
     def close(self) -> None:
         """Stops everything and removes the network and files (safe to call twice). A second
         Ctrl+C or SIGTERM while it runs is held back: half a cleanup would leave things."""
+        self.cancel_waits()
         if self.closed:
             return
         self.closed = True

@@ -159,6 +159,7 @@ class Crowd:
         self.tables: list[Table] = []
         self.action_latencies: list[tuple[float, float]] = []  # (answered, seconds)
         self.stopping = False
+        self.playing = True  # (False: nobody acts any more, see `stop_playing`)
         self._tasks: list[asyncio.Task[None]] = []
         # Streams each hold a connection of their own; actions share a bounded pool of
         # keep-alive connections (as many pages' short requests share a proxy's).
@@ -230,7 +231,12 @@ class Crowd:
                 self._tasks.append(asyncio.create_task(playing, name=f"play-{human.token}"))
 
     async def stop_playing(self) -> None:
-        """Nobody acts any more; the streams stay open (the last pushes still arrive)."""
+        """Nobody acts any more; the streams stay open (the last pushes still arrive).
+
+        Each player also sees `playing` turn False: on Python 3.11 `asyncio.wait_for` may
+        swallow a cancellation that comes as its wait ends, and a player that went on would
+        keep this gather waiting for good (a drill that never ended, once)."""
+        self.playing = False
         playing = [task for task in self._tasks if task.get_name().startswith("play-")]
         for task in playing:
             task.cancel()
@@ -315,7 +321,7 @@ class Crowd:
         rng = random.Random(f"{self.seed}-{me.token}")
         url = f"/api/games/{table.game_id}/actions"
         headers = {"Authorization": f"Bearer {me.token}", "Content-Type": "application/json"}
-        while not self.stopping:
+        while not self.stopping and self.playing:
             game = me.game
             if game.get("status") != "in_progress":
                 return
@@ -323,7 +329,8 @@ class Crowd:
                 me.changed.clear()
                 if me.game is game:
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(me.changed.wait(), self.refresh_seconds)
+                        async with asyncio.timeout(self.refresh_seconds):
+                            await me.changed.wait()
                     if me.game is game:  # nothing heard: read it, as a page does
                         await self._refresh(table, me)
                 continue

@@ -5,11 +5,21 @@ test_cluster_faults.py)."""
 from __future__ import annotations
 
 import subprocess
+import threading
+import time
+from types import SimpleNamespace
 
+import httpx
 import pytest
 
 from tests.cluster import harness
-from tests.cluster.harness import Cluster, ClusterUnavailable, sweep, unavailable_reason
+from tests.cluster.harness import (
+    Cluster,
+    ClusterUnavailable,
+    WaitCancelled,
+    sweep,
+    unavailable_reason,
+)
 
 
 def _ours(text: str, owner: int) -> list[str]:
@@ -79,3 +89,23 @@ def test_sweep_removes_what_a_killed_harness_left_and_nothing_else(tmp_path):
     finally:
         for name in (left, kept):
             harness._ip("netns", "delete", name, check=False)
+
+
+def test_a_cancelled_wait_for_a_host_ends_at_once(monkeypatch, tmp_path):
+    """A drill past its deadline cancels the harness's waits: the thread that waited for a
+    host to answer ends now, not after the host's start timeout (asyncio.run would wait for
+    it). No network: the host never answers."""
+
+    def refused(*_args, **_kwargs):
+        raise httpx.ConnectError("connection refused")
+
+    monkeypatch.setattr(harness.httpx, "get", refused)
+    cluster = Cluster(tmp_path, owner=harness.os.getpid(), octet=254)
+    (tmp_path / "web1.log").write_text("")
+    running = SimpleNamespace(poll=lambda: None)  # a host that runs and never answers
+    cluster.web[0] = harness.Process("web1", running, tmp_path / "web1.log")
+    threading.Timer(0.3, cluster.cancel_waits).start()
+    began = time.monotonic()
+    with pytest.raises(WaitCancelled):
+        cluster.wait_host(0, timeout=60)
+    assert time.monotonic() - began < 5

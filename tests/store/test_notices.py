@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from fivedice.core.game import GameSettings, Seat
+from fivedice.core.record import ActionEntry
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_lease import GameLease
 from fivedice.store.pg_notify import NoticeListener
@@ -41,8 +42,26 @@ def test_the_games_with_cpus_are_those_in_progress_with_a_cpu_seat(service):
     cpu = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Cee", "casual"))), seed=2)
     ended = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Dee", "casual"))), seed=3)
     service.abandon(ended.game_id)
-    assert store.games_with_cpus() == [(cpu.game_id, cpu.version)]
-    assert people.game_id not in dict(store.games_with_cpus())
+    assert store.games_with_cpus() == [(cpu.game_id, cpu.version, False)]
+    assert people.game_id not in {game for game, _version, _leased in store.games_with_cpus()}
+
+
+def test_the_games_with_cpus_say_whether_a_worker_holds_their_lease(pg_store, service):
+    cpu = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Cee", "casual"))), seed=2)
+    lease = GameLease(pg_store)
+
+    async def held_then_let_go() -> tuple[list[tuple[int, int, bool]], ...]:
+        try:
+            assert await lease.acquire(cpu.game_id)
+            held = await asyncio.to_thread(pg_store.games_with_cpus)
+            await lease.release(cpu.game_id)
+            return held, await asyncio.to_thread(pg_store.games_with_cpus)
+        finally:
+            await lease.close()
+
+    held, let_go = asyncio.run(held_then_let_go())
+    assert held == [(cpu.game_id, cpu.version, True)]
+    assert let_go == [(cpu.game_id, cpu.version, False)]
 
 
 @pytest.fixture
@@ -72,7 +91,34 @@ def test_every_saved_action_and_every_notice_reach_the_listeners(pg_store, servi
             task.cancel()
 
     asyncio.run(listen())
-    assert heard == [Notice(Topic.GAME, game.game_id, 1), Notice(Topic.SEATS, game.game_id, 1)]
+    action, seats = heard
+    assert seats == Notice(Topic.SEATS, game.game_id, 1)
+    assert action[:3] == (Topic.GAME, game.game_id, 1)
+    # The saved action travels with its notice, exactly as the log keeps it.
+    (stored,) = pg_store.load_game(game.game_id).actions
+    assert action.entry() == stored and stored.action == "roll" and len(stored.dice) == 5
+
+
+SAVED = [(0, (1, 2, 3, 4, 5), "roll"), (1, (), "hold 1 2"), (2, (6,), "score full_house")]
+
+
+@pytest.mark.parametrize(("seat", "dice", "action"), SAVED)
+def test_a_saved_actions_notice_carries_the_action_as_logged(seat, dice, action):
+    entry = ActionEntry(9, seat, action, dice)
+    notice = Notice.logging(12, entry)
+    assert notice[:3] == (Topic.GAME, 12, 9)
+    parsed = Notice.parse(notice.payload)
+    assert parsed == notice and parsed.entry() == entry
+
+
+NOT_ENTRIES = ["g:12:3", "g:12:3:x:12:roll", "g:12:3:0:12:", "g:12:3:0:12:undo",
+               "g:12:3:0:19:roll", "g:12:3:0:12:fly", "r:12:3:0:12:roll"]  # fmt: skip
+
+
+@pytest.mark.parametrize("payload", NOT_ENTRIES)
+def test_a_notice_without_a_usable_action_carries_none(payload):
+    notice = Notice.parse(payload)
+    assert notice is not None and notice.entry() is None
 
 
 def test_a_game_lease_has_one_holder_at_a_time(pg_store):

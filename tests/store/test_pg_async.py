@@ -12,7 +12,7 @@ import pytest
 from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import StaleVersionError
-from fivedice.store.notices import CHANNEL
+from fivedice.store.notices import CHANNEL, Notice, Topic
 from fivedice.store.pg_async import AsyncStatements
 from tests.support.players import human_move, simple_cpu_factory
 
@@ -120,4 +120,11 @@ def test_an_action_notifies_in_its_own_statement_only_when_saved(pg_service):
         with pytest.raises(StaleVersionError):  # refused by the database: no notification
             pg_service.store.append_action(game_id, 0, *_entry(pg_service, opening))
         heard = [note.payload for note in listener.notifies(timeout=2, stop_after=3)]
-    assert heard == [f"g:{game_id}:1", f"g:{game_id}:2"]
+    notices = [Notice.parse(payload) for payload in heard]
+    assert [notice and notice[:3] for notice in notices] == [
+        (Topic.GAME, game_id, 1),
+        (Topic.GAME, game_id, 2),
+    ]
+    # Each carries its action as the log keeps it (the synchronous and the awaited append).
+    stored = pg_service.store.load_game(game_id).actions
+    assert [notice and notice.entry() for notice in notices] == list(stored)

@@ -239,4 +239,4 @@ def test_a_notification_with_odd_digits_is_ignored(number):
 
     assert Notice.parse(f"g:{number}:1") is None
     assert Notice.parse(f"g:1:{number}") is None
-    assert Notice.parse("g:12:3") == ("g", 12, 3)
+    assert Notice.parse("g:12:3") == ("g", 12, 3, "")  # (no action carried)

@@ -249,3 +249,52 @@ def test_a_change_the_stream_has_sent_does_not_wake_it(service):
         live.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.postgres
+def test_another_workers_action_reaches_the_streams_here_from_its_notice_without_a_read(
+    postgres_databases,
+):
+    """The notice of a saved action carries the action: a worker that keeps the game at the
+    version before moves it on in memory, and its streams send the new version without
+    reading the game back; what they send is what the writer's worker sends."""
+    from fivedice.core.game import GameSettings, Seat
+    from fivedice.web.live import Live
+    from fivedice.web.security import Signer
+
+    url = postgres_databases.create()
+    writer, reader = GameService.open(url), GameService.open(url)
+    try:
+        game = writer.create_game(GameSettings(seats=(Seat("Ann"), Seat("Bob"))), seed=4)
+        here, there = GameHub(reader, Signer(SECRET)), GameHub(writer, Signer(SECRET))
+        here.load(game.game_id)  # (this worker keeps version 0: a stream of it opened here)
+
+        async def scenario() -> list[tuple[int, str, str]] | None:
+            live = Live(reader.store, on_action=here.heard_action)
+            sub = live.subscribe((Topic.GAME, game.game_id))
+            live.start(asyncio.get_running_loop())
+            try:
+                assert await sub.wait(WAIT_SECONDS) is None  # (the listener is connected)
+                rolled = await asyncio.to_thread(writer.apply_action, game.game_id, "roll", 0)
+                held = await asyncio.to_thread(writer.apply_action, game.game_id, "hold 1 2", 1)
+                known = None
+                while known != 2:
+                    known = await sub.wait(WAIT_SECONDS)
+                    assert known != -1, "the notices never came"
+                # (No statements in this loop and no read allowed: from memory or None.)
+                events = here.events_now(game.game_id, 0, 2)
+                assert [there.json_text(rolled), there.json_text(held)] == [
+                    text for _version, text, _name in events or []
+                ]
+                return events
+            finally:
+                live.stop()
+
+        events = asyncio.run(scenario())
+        assert [(version, name) for version, _text, name in events or []] == [
+            (1, "game"),
+            (2, "game"),
+        ]
+    finally:
+        writer.store.close()
+        reader.store.close()

@@ -224,6 +224,23 @@ class SavedGames:
             steps.extend(between)
         return view
 
+    def advance_kept(self, game_id: int, entry: ActionEntry) -> GameView | None:
+        """The kept view one action on: `entry`, saved by another process (its notice
+        carried it, `fivedice.store.notices`), applied without reading the database. None,
+        with nothing changed, unless the kept view is the version just before and the
+        action replays on it (the next read of the game catches up as usual then)."""
+        cached = self.kept(game_id)
+        if cached is None or cached.status != IN_PROGRESS or entry.seq != cached.version + 1:
+            return None
+        try:
+            state = apply_logged(cached.state, entry)
+        except RecordError:
+            return None
+        status = FINISHED if state.is_match_over else IN_PROGRESS
+        view = replace(cached, state=state, version=entry.seq, status=status)
+        self._remember(view)
+        return view
+
     def kept(self, game_id: int) -> GameView | None:
         """The view this service keeps of the game, if any (no database read; it may be
         behind the database, see `view`)."""

@@ -704,7 +704,13 @@ class Store:
         in_one |= {"a_dice": dice_text(entry.dice), "a_at": now}
         notice = None
         if self.announces_changes:
-            saved = Notice(Topic.GAME, game_id, expected_version + 1)
+            # (The action itself travels with it: a listener that keeps the version before
+            # applies it without reading the game back, see `notices`.)
+            saved = (
+                Notice.logging(game_id, entry)
+                if entry.seq == expected_version + 1
+                else Notice(Topic.GAME, game_id, expected_version + 1)
+            )
             notice = {"n_channel": CHANNEL, "n_payload": saved.payload}
         return advance, in_one, notice
 
@@ -973,11 +979,14 @@ class Store:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
 
-    def games_with_cpus(self) -> list[tuple[int, int]]:
-        """The games in progress with a CPU seat, each with its version (id, version)."""
+    def games_with_cpus(self) -> list[tuple[int, int, bool]]:
+        """The games in progress with a CPU seat: (id, version, leased), `leased` whether a
+        worker holds the game's CPU lease now (`pg_lease`; always False on SQLite, whose one
+        worker needs no lease)."""
+        query = statements.GAMES_WITH_CPUS if self.is_sqlite else statements.GAMES_WITH_CPUS_LEASED
         with self._errors(N_("look for CPU turns")), self._reader.begin() as connection:
-            rows = connection.execute(statements.GAMES_WITH_CPUS)
-            return [(int(row.id), int(row.version)) for row in rows]
+            rows = connection.execute(query)
+            return [(int(row.id), int(row.version), bool(row.leased)) for row in rows]
 
     def profile_names(self) -> list[str]:
         with self._errors(N_("read the profiles")), self._reader.begin() as connection:

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
     from fivedice.store.database import Store
 
 POOL_SIZE = 8  # connections per event loop: statements in flight at once
+STATEMENT_SECONDS = 10.0
+"""How long one statement may take, with its wait for a free connection and its connecting:
+past it the connection is dropped and the caller gets `StoreUnavailableError`, as for a lost
+database. Nothing here may wait for good: a CPU game's task awaits these statements, and one
+that never returned would keep its game from moving (its worker thinks it drives it)."""
 
 
 def _compiled(statement: Any) -> tuple[str, dict[str, Any]]:
@@ -66,39 +71,57 @@ class AsyncStatements:
 
         if self._freed is None:
             self._freed = asyncio.Condition()
-        async with self._freed:
-            while not self._idle and self._open >= POOL_SIZE:
-                await self._freed.wait()
-            connection = self._idle.pop() if self._idle else None
-            if connection is None:
-                self._open += 1
+        connection = None
+        taken = False  # (a place in the pool: `_open` counts it until it is dropped)
         try:
-            if connection is None:
-                connection = await connect(self.store, row_factory=namedtuple_row)
-            yield connection
+            async with asyncio.timeout(STATEMENT_SECONDS):
+                async with self._freed:
+                    while not self._idle and self._open >= POOL_SIZE:
+                        await self._freed.wait()
+                    connection = self._idle.pop() if self._idle else None
+                    if connection is None:
+                        self._open += 1
+                    taken = True
+                if connection is None:
+                    connection = await connect(self.store, row_factory=namedtuple_row)
+                yield connection
         except psycopg.Error as error:
             broken = connection is None or connection.broken or connection.closed
-            if broken:
+            if broken and taken:
                 await self._drop(connection)
                 connection = None
+                # The idle ones were opened before the same failure (a restarted server
+                # closed them all): each would fail its next statement in turn.
+                await self.close()
             if isinstance(error, psycopg.IntegrityError):
                 raise  # (a stale version: the caller's answer, not a database error)
             self.store.signals.error(signals.UNAVAILABLE)
-            raise StoreUnavailableError(
-                N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
-                doing=Phrase(doing),
-                database=self.store.description,
-                reason=str(error),
-            ) from None
+            raise self._unavailable(doing, str(error)) from None
+        except TimeoutError:
+            if taken:
+                await self._drop(connection)
+            connection = None
+            self.store.signals.error(signals.UNAVAILABLE)
+            raise self._unavailable(doing, f"no answer in {STATEMENT_SECONDS:.0f} s") from None
         except BaseException:
-            await self._drop(connection)  # (cancelled mid-statement: its state is unknown)
+            if taken:
+                await self._drop(connection)  # (cancelled mid-statement: state unknown)
             connection = None
             raise
         finally:
-            async with self._freed:
-                if connection is not None:
-                    self._idle.append(connection)
-                self._freed.notify()
+            if taken:
+                async with self._freed:
+                    if connection is not None:
+                        self._idle.append(connection)
+                    self._freed.notify()
+
+    def _unavailable(self, doing: str, reason: str) -> StoreUnavailableError:
+        return StoreUnavailableError(
+            N_("could not {doing} ({database}): {reason}; nothing was changed, try again"),
+            doing=Phrase(doing),
+            database=self.store.description,
+            reason=reason,
+        )
 
     async def _drop(self, connection: psycopg.AsyncConnection[Any] | None) -> None:
         self._open -= 1
@@ -143,7 +166,8 @@ class AsyncStatements:
         return self.store.tail_of(game_id, after, rows)
 
     async def close(self) -> None:
-        """Closes the idle connections (the app's shutdown)."""
+        """Closes the idle connections (the app's shutdown, or a lost server: new ones are
+        opened as needed)."""
         idle, self._idle = self._idle, []
         for connection in idle:
             await self._drop(connection)

@@ -7,9 +7,28 @@ action, `n_` the notice): an UPDATE would take a column's name as a value.
 
 from __future__ import annotations
 
-from sqlalchemy import DateTime, Integer, Text, and_, bindparam, func, select
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    DateTime,
+    Integer,
+    Text,
+    and_,
+    bindparam,
+    cast,
+    column,
+    exists,
+    false,
+    func,
+    select,
+    table,
+)
+from sqlalchemy.sql import Select
 
 from fivedice.store import schema
+from fivedice.store.pg_lease import LOCK_CLASS
 from fivedice.store.rows import IN_PROGRESS
 
 # A game's row moves to the next version, if it is still at the expected one and in progress.
@@ -75,9 +94,33 @@ GAME_TAIL = (
     .order_by(schema.actions.c.seq)
 )
 
-GAMES_WITH_CPUS = (
-    select(schema.games.c.id, schema.games.c.version)
-    .join(schema.game_seats, schema.game_seats.c.game_id == schema.games.c.id)
-    .where(schema.games.c.status == IN_PROGRESS, schema.game_seats.c.cpu_level.is_not(None))
-    .group_by(schema.games.c.id, schema.games.c.version)
+# The games in progress with a CPU seat, and whether a worker holds the game's CPU lease
+# (`pg_lease`: an advisory lock, seen in `pg_locks`; SQLite has one worker and no locks).
+_PG_LOCKS = table(
+    "pg_locks",
+    column("locktype"),
+    column("classid"),
+    column("objid"),
+    column("objsubid"),
+    column("granted"),
 )
+_LEASED = exists().where(
+    _PG_LOCKS.c.locktype == "advisory",
+    cast(_PG_LOCKS.c.classid, BigInteger) == LOCK_CLASS,
+    cast(_PG_LOCKS.c.objid, BigInteger) == schema.games.c.id,
+    _PG_LOCKS.c.objsubid == 2,  # (a lock of two keys)
+    _PG_LOCKS.c.granted,
+)
+
+
+def _games_with_cpus(leased: ColumnElement[bool]) -> Select[Any]:
+    return (
+        select(schema.games.c.id, schema.games.c.version, leased.label("leased"))
+        .join(schema.game_seats, schema.game_seats.c.game_id == schema.games.c.id)
+        .where(schema.games.c.status == IN_PROGRESS, schema.game_seats.c.cpu_level.is_not(None))
+        .group_by(schema.games.c.id, schema.games.c.version)
+    )
+
+
+GAMES_WITH_CPUS = _games_with_cpus(false())
+GAMES_WITH_CPUS_LEASED = _games_with_cpus(_LEASED)

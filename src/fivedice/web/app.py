@@ -79,9 +79,12 @@ RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
 SERVER_SOLVE_WAIT_SECONDS = 2.0
 CPU_SCAN_ENV = "FIVEDICE_CPU_SCAN_SECONDS"
 CPU_DELAY_ENV = "FIVEDICE_CPU_DELAY_MS"
-# A game whose driving worker was killed is picked up within two scans: 2 s keeps its CPU
-# moving again within 5 s (tests/cluster/test_cluster_faults.py; 5 s measured 6.1–6.5 s).
-DEFAULT_CPU_SCAN_SECONDS = 2.0
+# A game whose driving worker was killed is picked up at the next scan of a worker that
+# follows it (within two scans otherwise), once PostgreSQL has let the dead worker's lease
+# go: 1 s keeps its CPU moving again within 5 s even on a loaded machine
+# (tests/cluster/test_cluster_faults.py; 5 s measured 6.1–6.5 s; 2 s, 5.6–6.6 s at a load
+# of 17, about one run in three). A scan is one small query per worker and second.
+DEFAULT_CPU_SCAN_SECONDS = 1.0
 _MOVES = frozenset({Topic.GAME, Topic.SEATS})  # changes after which a CPU may be to move
 _GAME_TOPICS = frozenset({Topic.GAME, Topic.SEATS, Topic.ENDED})
 
@@ -152,7 +155,7 @@ def create_app(
         if topic in _GAME_TOPICS:  # (seats or status changed: the game is read again)
             hub.forget_older(ident, version, seats_changed=topic is not Topic.GAME)
 
-    live = Live(service.store, on_remote=on_remote)
+    live = Live(service.store, on_remote=on_remote, on_action=hub.heard_action)
     live.local_hooks.append(on_change)
     live.remote_hooks = [on_remote_change]
     hub.changed = live.changed
@@ -199,6 +202,7 @@ def create_app(
     app.state.hub = hub
     app.state.live = live
     app.state.driver = driver
+    app.state.drive_cpus = drive_cpus
     app.state.cpu_delay_ms = cpu_delay_ms
     app.state.public_url = public_origin
     app.state.rates = client_rates

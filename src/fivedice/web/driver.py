@@ -2,9 +2,11 @@
 
 One `CpuDriver` per worker process runs in the app's event loop. It is poked whenever a game
 changes (by this worker, or by another one through PostgreSQL NOTIFY) and, every
-`scan_seconds`, it pokes every game in progress that has a CPU seat and whose version has
-not moved since the scan before (so a game whose worker died is picked up within two scans;
-a game whose kept view is at the version the scan read, with a human to move, is skipped).
+`scan_seconds`, it pokes every game in progress that has a CPU seat, whose CPU lease nobody
+holds, and whose version has not moved since the scan before, or whose kept view here says a
+CPU is to move at the version the scan read (so a game whose worker died is picked up at
+the next scan of a worker that follows it, else within two scans; a game whose kept view is
+at the version the scan read, with a human to move, is skipped).
 Pokes are cheap when nothing is to do: a change this worker made that left a
 human to move starts nothing (the kept view says so), and a change another worker made only
 wakes a task this worker already runs for the game - unless this worker has that version
@@ -205,17 +207,34 @@ class CpuDriver:
         while not self._stopping:
             try:
                 found = await run_in_threadpool(self.hub.service.store.games_with_cpus)
-                for game_id, version in found:
+                for game_id, version, leased in found:
+                    if leased:
+                        continue  # a worker holds its lease: it drives it
                     # A game whose version moved since the last scan has someone alive
                     # moving it: only the others are poked (the first scan pokes all).
                     # Otherwise every scan would poke every game another worker writes
                     # (this worker's kept view of it is behind), each a lease round trip.
-                    if before is None or before.get(game_id) == version:
+                    # But a game this worker knows to be at a CPU's turn at that version,
+                    # with nobody holding its lease, lost its driver (a host killed): it is
+                    # taken over at once, not a scan later.
+                    if (
+                        before is None
+                        or before.get(game_id) == version
+                        or self._orphan(game_id, version)
+                    ):
                         self.poke(game_id, version)  # (nothing to do if the kept view says so)
-                before = dict(found)
+                before = {game_id: version for game_id, version, _leased in found}
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
+
+    def _orphan(self, game_id: int, version: int) -> bool:
+        """Whether this worker's kept view says a CPU is to move at `version` (the scan
+        found nobody holding the game's lease)."""
+        if game_id in self._tasks:
+            return False  # (driving it here: between two steps, or letting it go)
+        kept = self.hub.service.kept(game_id)
+        return kept is not None and kept.version == version and kept.is_cpu_turn
 
     async def _drive(self, game_id: int, version: int | None = None) -> None:
         # This task's log lines name its game, not the request that happened to poke it

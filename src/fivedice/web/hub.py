@@ -37,6 +37,7 @@ from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import NotYourTurnError, game_facts, hand_to_cpu, turn_refusal
 from fivedice.store import (
     ABANDONED,
+    ActionEntry,
     DatabaseDamagedError,
     GameNotFoundError,
     StoreUnavailableError,
@@ -509,6 +510,22 @@ class GameHub:
             self.service.forget(game_id)
             self._drop_json(game_id)
             self._forget_generations(game_id)
+
+    def heard_action(self, game_id: int, entry: ActionEntry) -> bool:
+        """Another worker saved `entry` (its notice carried it): if this worker keeps the
+        version before, the game moves on here without a database read, and the streams of
+        it find the new version in memory (its JSON made when the first one sends it).
+        Whether it did; skipped (the streams read the tail as before) while a thread or a
+        coroutine holds the game's lock: it may be catching the game up itself. Runs in the
+        event loop."""
+        stripe = game_id % LOCK_STRIPES
+        if self._async_locks and self._async_locks[stripe].locked():
+            return False
+        with _taken(self._locks[stripe]) as taken:
+            view = self.service.advance_kept(game_id, entry) if taken else None
+            if view is not None:
+                self._keep(view)
+        return view is not None
 
     def _drop_json(self, game_id: int) -> None:
         """Forgets the game's kept JSON (its seats changed without a new version)."""

@@ -9,10 +9,11 @@ Across workers:
 - SQLite (one worker): the fan-out is in-process only.
 - PostgreSQL: the store tells the other workers (a `fivedice.store.notices.Notice`: the
   topic, id and version, never the state; a saved action's notice travels in the action's
-  own statement), and every worker keeps one listener (`fivedice.store.pg_notify`) that
-  feeds its own in-process fan-out. A worker thus hears its own writes twice (directly and
-  through PostgreSQL); streams send each version once anyway, because they remember the last
-  version they sent.
+  own statement and carries the action, which a worker streaming the game applies to the
+  version it keeps instead of reading the game back), and every worker keeps one listener
+  (`fivedice.store.pg_notify`) that feeds its own in-process fan-out. A worker thus hears
+  its own writes twice (directly and through PostgreSQL); streams send each version once
+  anyway, because they remember the last version they sent.
 
 `Topic.SEATS` tells the workers that a game's seats changed (a seat handed to a CPU) without
 a new version: they drop their cached view of it.
@@ -33,7 +34,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fivedice.store import Store
+from fivedice.store import ActionEntry, Store
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_notify import NoticeListener
 from fivedice.web.metrics import OPEN_STREAMS, PUSH_DELAY, PUSHES
@@ -239,11 +240,20 @@ class Live:
         store: the database (its URL decides whether PostgreSQL carries notifications).
         on_remote: called in the event loop for every notice heard from PostgreSQL
             (the app drops stale cached views and pokes the CPU driver there).
+        on_action: called in the event loop with (game id, action) for another worker's
+            saved action that its notice carried, when a stream of the game is open here
+            (the hub moves its kept game on without a read: `GameHub.heard_action`).
     """
 
-    def __init__(self, store: Store, on_remote: Hook | None = None):
+    def __init__(
+        self,
+        store: Store,
+        on_remote: Hook | None = None,
+        on_action: Callable[[int, ActionEntry], object] | None = None,
+    ):
         self.store = store
         self.on_remote = on_remote
+        self.on_action = on_action
         self._subs: dict[Watched, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -381,9 +391,16 @@ class Live:
                 sub.wake.set()
 
     def _heard(self, notice: Notice) -> None:
-        topic, ident, version = notice
+        topic, ident, version, _logged = notice
         self._announce(topic, ident, version, origin=REMOTE)
         if self.on_remote is not None:
             self.on_remote(topic, ident, version)
         for hook in self.remote_hooks:
             hook(topic, ident, version)
+        if self.on_action is not None and notice.logged and (Topic.GAME, ident) in self._subs:
+            # Another worker's action, carried by its notice, for a game streamed here: the
+            # game moves on in memory now (after the hooks, which judge by the game as this
+            # worker knew it), before the streams woken above run and look for it.
+            entry = notice.entry()
+            if entry is not None:
+                self.on_action(ident, entry)

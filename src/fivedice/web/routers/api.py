@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
@@ -22,7 +23,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from fivedice.core.errors import N_
+from fivedice.core.errors import N_, FivediceError
 from fivedice.core.fairdice import COMMITMENT_HANDLE_LENGTH, MAX_CLIENT_SEED
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.rules import MAX_COLUMNS, MAX_FIXED_SCORE, MAX_ROLLS, MAX_UPPER_TOTAL, PRESETS
@@ -40,6 +41,7 @@ from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hint_data, hmac_equal
 from fivedice.web.live import Live, Now, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
+log = logging.getLogger(__name__)
 
 MAX_UPPER_TOTAL_SIX_DICE = MAX_UPPER_TOTAL * 6 // 5
 """The upper boxes' most with six dice (126); the rule set checks the bound of its dice."""
@@ -649,11 +651,18 @@ class EventStream(Response):
                 if known is not None and last is not None and known <= last:
                     sub.changed_at = None  # (nothing to push: no delay to count)
                     continue  # (heard again through PostgreSQL: sent already)
-                ready = self._fetch_now(ident, last, known)
-                if ready is None and self._fetch_async is not None:
-                    ready = await self._fetch_async(ident, last, known)
-                if ready is None:
-                    ready = await run_in_threadpool(self._fetch, ident, last, known)
+                try:
+                    ready = self._fetch_now(ident, last, known)
+                    if ready is None and self._fetch_async is not None:
+                        ready = await self._fetch_async(ident, last, known)
+                    if ready is None:
+                        ready = await run_in_threadpool(self._fetch, ident, last, known)
+                except FivediceError as error:
+                    # The game could not be read (the database restarted, say): the stream
+                    # ends as any stream does, and its client comes back after its retry
+                    # with Last-Event-ID (the answer has begun: no error answer is possible).
+                    log.warning("event stream of %s ended: %s", sub.watched, error)
+                    break
                 batch = ready
         except OSError:
             gone = True  # the client went away while we wrote
@@ -721,7 +730,7 @@ async def game_events(
     """
     gid = hub.game_id(game_id)
     after_version = _after(last_event_id, after)
-    return await _stream(
+    stream = await _stream(
         request,
         (Topic.GAME, gid),
         hub.events_since,
@@ -729,6 +738,22 @@ async def game_events(
         after_version,
         hub.events_async,
     )
+    _offer_to_drive(request, hub, gid)
+    return stream
+
+
+def _offer_to_drive(request: Request, hub: GameHub, game_id: int) -> None:
+    """A stream opened on a game whose CPU is to move: this worker offers to drive it now.
+
+    Its driver may be gone: when a host is killed, its games' streams come back through the
+    balancer to another host within a second or two, well before that host's next scan for
+    undriven CPU games (web/driver.py) would notice. The lease decides: a driver still alive
+    keeps the game, and the offer costs a few lease round trips."""
+    if not request.app.state.drive_cpus:
+        return
+    kept = hub.service.kept(game_id)
+    if kept is not None and kept.is_cpu_turn:
+        request.app.state.driver.poke(game_id, kept.version)
 
 
 # -- rooms -----------------------------------------------------------------------------------
