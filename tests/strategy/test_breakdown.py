@@ -25,7 +25,7 @@ from fivedice.strategy.limits import is_supported
 from fivedice.strategy.moments import policy_layers
 from fivedice.strategy.simulate import simulate
 from fivedice.strategy.solver import StrategyTable
-from tests.strategy.brute import BruteBreakdown, BruteForce
+from tests.strategy.brute import BruteBreakdown
 from tests.strategy.support import column_with_open_boxes
 
 CLASSIC = find_ruleset("classic")
@@ -97,12 +97,12 @@ BRUTE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "open_boxes", "scores"), BRUTE_CASES)
 def test_breakdowns_match_brute_force(
-    solved_table, preset: str, open_boxes: tuple[str, ...], scores: dict[str, int]
+    solved_table, brute_force, preset: str, open_boxes: tuple[str, ...], scores: dict[str, int]
 ) -> None:
     rules = find_ruleset(preset)
     breakdown = _breakdown(solved_table(rules))
     column = column_with_open_boxes(rules, open_boxes, **scores)
-    brute = BruteBreakdown(BruteForce(rules))
+    brute = BruteBreakdown(brute_force(rules))
     expected = brute.start(column)
     got = breakdown.column(column)
     assert {key for key, points in expected.items() if points} <= set(got)

@@ -37,6 +37,13 @@ def moments(classic_table: s.StrategyTable) -> MomentTable:
 
 # --- The moment table against brute force ---------------------------------------------------
 
+
+@pytest.fixture(scope="module")
+def brute() -> BruteMoments:
+    """One brute force for the module: the cases share the positions below them."""
+    return BruteMoments(BruteForce(CLASSIC))
+
+
 CASES = [
     (("sixes", "full_house"), {"fives": 10}),  # the upper bonus hangs on the sixes
     (("fours", "chance", "large_straight"), {"threes": 6}),  # jokers, the extra bonus armed
@@ -47,10 +54,9 @@ CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("open_boxes", "scores"), CASES)
 def test_moments_match_brute_force(
-    moments: MomentTable, open_boxes: tuple[str, ...], scores: dict[str, int]
+    moments: MomentTable, brute: BruteMoments, open_boxes: tuple[str, ...], scores: dict[str, int]
 ) -> None:
     column = column_with_open_boxes(CLASSIC, open_boxes, **scores)
-    brute = BruteMoments(BruteForce(CLASSIC))
     m1, m2 = brute.start(column)
     mask, up, armed = s.column_state(CLASSIC, column)
     mean, variance = moments.state(mask, up, armed)
