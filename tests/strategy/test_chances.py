@@ -22,17 +22,18 @@ from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.chances import Outlook, combine, win_chances
 from fivedice.strategy.levels import LEVELS, parse_level
 from fivedice.strategy.master import MasterBot, win_turn
-from fivedice.strategy.moments import MomentTable, compute_moments, exact_pmf, exact_roll_pmf
+from fivedice.strategy.moments import MomentTable, exact_pmf, exact_roll_pmf
 from fivedice.strategy.players import make_bot
 from tests.strategy.brute import BruteForce, BruteMoments
 from tests.strategy.support import column_with_open_boxes
+from tests.support import tables
 
 CLASSIC = find_ruleset("classic")
 
 
 @pytest.fixture(scope="module")
 def moments(classic_table: s.StrategyTable) -> MomentTable:
-    return compute_moments(classic_table)
+    return tables.moments(classic_table)
 
 
 # --- The moment table against brute force ---------------------------------------------------
