@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 
 from fivedice.cli.strategy import register
 from fivedice.core.card import Column
-from fivedice.strategy import cache
+from fivedice.strategy import breakdown, cache
 from fivedice.strategy.advisor import advise
 from fivedice.strategy.solver import StrategyTable
+from tests.support import tables
 
 pytestmark = pytest.mark.slow
 
@@ -26,14 +27,19 @@ def app(
     free_choice_table: StrategyTable,
 ) -> typer.Typer:
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
-    tables = {t.rules: t for t in (classic_table, free_choice_table)}
+    solved = {t.rules: t for t in (classic_table, free_choice_table)}
 
     def fake_solve(rules: object, progress: object = None) -> StrategyTable:
         if callable(progress):
             progress(1, 1)
-        return tables[rules]  # type: ignore[index]
+        return solved[rules]  # type: ignore[index]
 
     monkeypatch.setattr(cache, "solve", fake_solve)
+    # The breakdown too is the session's (computed once): the commands still load it from
+    # their cache directory or save it there.
+    monkeypatch.setattr(
+        breakdown, "compute_breakdown", lambda table, progress=None: tables.breakdown(table)
+    )
     application = typer.Typer()
     register(application)
     return application

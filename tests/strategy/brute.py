@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from fivedice.core.card import Column
+import numpy as np
+import numpy.typing as npt
+
+from fivedice.core.card import Column, Placement
 from fivedice.core.dice import (
     ALL_KEEPS,
     ALL_ROLLS,
@@ -41,6 +44,18 @@ def _sub_keeps(roll: Roll) -> tuple[Roll, ...]:
     return sub_multisets(roll)
 
 
+Chances = npt.NDArray[np.float64]
+_ROW = {roll: i for i, roll in enumerate(ALL_ROLLS)}
+_KEEP_ROW = {keep: i for i, keep in enumerate(ALL_KEEPS)}
+_FIRST_ROLL_VECTOR = np.array([p for _, p in _FIRST_ROLL])
+# Every keep's outcomes one after another (rolls and probabilities), keep by keep in ALL_KEEPS
+# order: a keep's average is a sum over its run (a sparse product, without BLAS threads).
+_OUTCOME_ROLLS = np.array([_ROW[roll] for keep in ALL_KEEPS for roll, _ in _outcomes(keep)])
+_OUTCOME_PROBABILITIES = np.array([p for keep in ALL_KEEPS for _, p in _outcomes(keep)])
+_OUTCOME_STARTS = np.cumsum([0] + [len(_outcomes(keep)) for keep in ALL_KEEPS[:-1]])
+_SUB_KEEP_ROWS = [[_KEEP_ROW[keep] for keep in _sub_keeps(roll)] for roll in ALL_ROLLS]
+
+
 class BruteForce:
     """Expected points still to come from any column, under optimal play (any number of
     dice: the rules')."""
@@ -52,6 +67,12 @@ class BruteForce:
         self.keeps = all_keeps(self.dice)
         self._future: dict[Column, float] = {}
         self._turns: dict[Column, tuple[dict[Roll, float], ...]] = {}
+        # Per column, per rolls left (index 0 unused): every keep's value, computed once on
+        # the way to `roll_values` and reused by `keep_value` and the best keeps of the
+        # policies below (which ask for them a few hundred thousand times).
+        self._keeps: dict[Column, tuple[dict[Roll, float], ...]] = {}
+        self._moves: dict[Column, dict[Roll, tuple[tuple[Placement, Column], ...]]] = {}
+        self._children: dict[Column, dict[Placement, Column]] = {}
 
     def future(self, column: Column) -> float:
         """Expected points to come at the start of a turn."""
@@ -62,17 +83,38 @@ class BruteForce:
             self._future[column] = sum(p * last[roll] for roll, p in _first_roll(self.dice))
         return self._future[column]
 
+    def moves(self, column: Column, roll: Roll) -> tuple[tuple[Placement, Column], ...]:
+        """Each legal placement of the roll with the column it leaves (the core's answers,
+        asked once: the policies below walk the same moves again). Many rolls place alike
+        (any roll scoring 20 in Chance); the core fills the column once per placement."""
+        moves = self._moves.setdefault(column, {})
+        if roll not in moves:
+            children = self._children.setdefault(column, {})
+            for p in (placements := column.placements(self.rules, roll)):
+                if p not in children:
+                    children[p] = column.fill(self.rules, p.category, roll)
+            moves[roll] = tuple((p, children[p]) for p in placements)
+        return moves[roll]
+
     def box_values(self, column: Column, roll: Roll) -> dict[str, float]:
         """Each legal box's points now plus the future of the column it leaves."""
         return {
-            p.category.key: p.points + self.future(column.fill(self.rules, p.category, roll))
-            for p in column.placements(self.rules, roll)
+            p.category.key: p.points + self.future(after) for p, after in self.moves(column, roll)
         }
 
     def keep_value(self, column: Column, keep: Roll, rolls_left: int) -> float:
         """Keep `keep`, re-roll the rest, continue optimally with rolls_left - 1 left."""
-        after = self.roll_values(column)[rolls_left - 1]
-        return sum(p * after[roll] for roll, p in _outcomes(keep, self.dice))
+        return self.keep_values(column)[rolls_left][keep]
+
+    def keep_values(self, column: Column) -> tuple[dict[Roll, float], ...]:
+        """Per rolls left (index 0 empty: no keep without a roll left): each keep's value."""
+        self.roll_values(column)
+        return self._keeps[column]
+
+    def best_keep(self, column: Column, roll: Roll, rolls_left: int) -> Roll:
+        """The policy's keep: the first of `roll`'s keeps with the highest value."""
+        values = self.keep_values(column)[rolls_left]
+        return max(_sub_keeps(roll), key=values.__getitem__)
 
     def roll_values(self, column: Column) -> tuple[dict[Roll, float], ...]:
         """Per rolls left (0 … rolls_per_turn - 1): the value of holding each roll."""
@@ -80,16 +122,19 @@ class BruteForce:
             levels: list[dict[Roll, float]] = [
                 {roll: max(self.box_values(column, roll).values()) for roll in self.rolls}
             ]
+            keeps: list[dict[Roll, float]] = [{}]
             for _ in range(1, self.rules.rolls_per_turn):
                 previous = levels[-1]
                 keep_values = {
                     keep: sum(p * previous[roll] for roll, p in _outcomes(keep, self.dice))
                     for keep in self.keeps
                 }
+                keeps.append(keep_values)
                 levels.append(
                     {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in self.rolls}
                 )
             self._turns[column] = tuple(levels)
+            self._keeps[column] = tuple(keeps)
         return self._turns[column]
 
 
@@ -100,6 +145,7 @@ class BruteMoments:
     def __init__(self, brute: BruteForce) -> None:
         self.brute = brute
         self._memo: dict[Column, tuple[float, float]] = {}
+        self._turns: dict[Column, list[dict[Roll, tuple[float, float]]]] = {}
 
     def start(self, column: Column) -> tuple[float, float]:
         """(E[X], E[X²]) at the start of a turn."""
@@ -115,95 +161,100 @@ class BruteMoments:
 
     def rolls(self, column: Column) -> list[dict[Roll, tuple[float, float]]]:
         """Per rolls left: the moments of holding each roll (this turn's points included)."""
+        if column not in self._turns:
+            self._turns[column] = self._rolls(column)
+        return self._turns[column]
+
+    def _rolls(self, column: Column) -> list[dict[Roll, tuple[float, float]]]:
         brute, rules = self.brute, self.brute.rules
         scored: dict[Roll, tuple[float, float]] = {}
         for roll in ALL_ROLLS:
             values = brute.box_values(column, roll)
             best = max(values, key=lambda key: values[key])
-            placement = next(p for p in column.placements(rules, roll) if p.category.key == best)
-            m1, m2 = self.start(column.fill(rules, placement.category, roll))
+            placement, after = next(
+                m for m in brute.moves(column, roll) if m[0].category.key == best
+            )
+            m1, m2 = self.start(after)
             points = placement.points
             scored[roll] = (points + m1, points * points + 2 * points * m1 + m2)
         levels = [scored]
         for left in range(1, rules.rolls_per_turn):
             previous = levels[-1]
             level = {}
+            kept: dict[Roll, tuple[float, float]] = {}  # many rolls share their best keep
             for roll in ALL_ROLLS:
-                keep = max(_sub_keeps(roll), key=lambda k: brute.keep_value(column, k, left))
-                outcomes = _outcomes(keep)
-                level[roll] = (
-                    sum(p * previous[r][0] for r, p in outcomes),
-                    sum(p * previous[r][1] for r, p in outcomes),
-                )
+                keep = brute.best_keep(column, roll, left)
+                if keep not in kept:
+                    outcomes = _outcomes(keep)
+                    kept[keep] = (
+                        sum(p * previous[r][0] for r, p in outcomes),
+                        sum(p * previous[r][1] for r, p in outcomes),
+                    )
+                level[roll] = kept[keep]
             levels.append(level)
         return levels
 
 
 class BruteThresholds:
     """The best chance that the points still to come reach each target 0 … top (a vector per
-    position: each target's own best policy), computed on the core's API like `BruteForce`."""
+    position: each target's own best policy), computed on the core's API like `BruteForce`.
+
+    The turn's averages over re-rolls are the same sums as `BruteForce`'s (each keep's
+    outcomes from the core's `keep_outcomes`), taken for a vector of targets at once."""
 
     def __init__(self, rules: RuleSet, top: int) -> None:
-        import numpy as np
-
         self.rules = rules
         self.top = top
-        self._np = np
-        self._memo: dict[Column, object] = {}
-        self._turns: dict[Column, list[dict[Roll, object]]] = {}
+        self._moves = BruteForce(rules)  # only its memo of the core's placements
+        self._memo: dict[Column, Chances] = {}
+        self._turns: dict[Column, list[dict[Roll, Chances]]] = {}
+        self._keeps: dict[Column, list[Chances]] = {}
 
-    def shifted(self, chances: object, points: int) -> object:
+    def shifted(self, chances: Chances, points: int) -> Chances:
         """The chances after `points` more: target t needs t - points (met when ≤ 0)."""
-        np = self._np
-        return np.concatenate((np.ones(points), chances))[: self.top + 1]  # type: ignore[arg-type]
+        return np.concatenate((np.ones(points), chances))[: self.top + 1]
 
-    def start(self, column: Column) -> object:
+    def start(self, column: Column) -> Chances:
         """chance[t] at the start of a turn."""
-        np = self._np
         if column.is_complete:
             done = np.zeros(self.top + 1)
             done[0] = 1.0
             return done
         if column not in self._memo:
-            last = self.rolls(column)[-1]
-            self._memo[column] = sum(p * last[roll] for roll, p in _FIRST_ROLL)  # type: ignore[operator]
+            self.rolls(column)
         return self._memo[column]
 
-    def box_chances(self, column: Column, roll: Roll) -> dict[str, object]:
+    def box_chances(self, column: Column, roll: Roll) -> dict[str, Chances]:
         """Each legal box: the chances after scoring the roll there."""
         return {
-            p.category.key: self.shifted(
-                self.start(column.fill(self.rules, p.category, roll)), p.points
-            )
-            for p in column.placements(self.rules, roll)
+            p.category.key: self.shifted(self.start(after), p.points)
+            for p, after in self._moves.moves(column, roll)
         }
 
-    def keep_chances(self, column: Column, keep: Roll, rolls_left: int) -> object:
+    def keep_chances(self, column: Column, keep: Roll, rolls_left: int) -> Chances:
         """Keep `keep`, re-roll the rest, go on with rolls_left - 1 left."""
-        after = self.rolls(column)[rolls_left - 1]
-        return sum(p * after[roll] for roll, p in _outcomes(keep))  # type: ignore[operator]
+        self.rolls(column)
+        return self._keeps[column][rolls_left][_KEEP_ROW[keep]]
 
-    def rolls(self, column: Column) -> list[dict[Roll, object]]:
+    def rolls(self, column: Column) -> list[dict[Roll, Chances]]:
         """Per rolls left: the chances holding each roll (each target's best play)."""
-        np = self._np
         if column not in self._turns:
-            levels = [
-                {roll: np.max(list(self.box_chances(column, roll).values()), axis=0)
-                 for roll in ALL_ROLLS}
-            ]  # fmt: skip
+            level = np.array(
+                [
+                    np.max(list(self.box_chances(column, roll).values()), axis=0)
+                    for roll in ALL_ROLLS
+                ]
+            )
+            levels, keeps = [level], [np.empty(0)]
             for _ in range(1, self.rules.rolls_per_turn):
-                previous = levels[-1]
-                keeps = {
-                    keep: sum(p * previous[roll] for roll, p in _outcomes(keep))
-                    for keep in ALL_KEEPS
-                }
-                levels.append(
-                    {
-                        roll: np.max([keeps[k] for k in _sub_keeps(roll)], axis=0)
-                        for roll in ALL_ROLLS
-                    }
+                kept = np.add.reduceat(  # row k: keep k's chances
+                    _OUTCOME_PROBABILITIES[:, None] * levels[-1][_OUTCOME_ROLLS], _OUTCOME_STARTS
                 )
-            self._turns[column] = levels
+                keeps.append(kept)
+                levels.append(np.array([kept[rows].max(axis=0) for rows in _SUB_KEEP_ROWS]))
+            self._memo[column] = _FIRST_ROLL_VECTOR @ levels[-1]
+            self._turns[column] = [dict(zip(ALL_ROLLS, rows, strict=True)) for rows in levels]
+            self._keeps[column] = keeps
         return self._turns[column]
 
 
@@ -218,6 +269,7 @@ class BruteBreakdown:
     def __init__(self, brute: BruteForce) -> None:
         self.brute = brute
         self._memo: dict[Column, dict[str, float]] = {}
+        self._turns: dict[Column, list[dict[Roll, dict[str, float]]]] = {}
 
     def start(self, column: Column) -> dict[str, float]:
         """{component: expected points} at the start of a turn (absent: 0)."""
@@ -230,9 +282,10 @@ class BruteBreakdown:
 
     def scored(self, column: Column, roll: Roll, key: str) -> dict[str, float]:
         """Scoring roll in box `key` now: its parts plus the next state's breakdown."""
-        rules = self.brute.rules
-        placement = next(p for p in column.placements(rules, roll) if p.category.key == key)
-        parts = dict(self.start(column.fill(rules, placement.category, roll)))
+        placement, after = next(
+            m for m in self.brute.moves(column, roll) if m[0].category.key == key
+        )
+        parts = dict(self.start(after))
         for name, points in (
             (key, placement.box_points),
             (self.UPPER, placement.upper_bonus),
@@ -248,6 +301,11 @@ class BruteBreakdown:
 
     def rolls(self, column: Column) -> list[dict[Roll, dict[str, float]]]:
         """Per rolls left: the breakdown of holding each roll (this turn's points included)."""
+        if column not in self._turns:
+            self._turns[column] = self._rolls(column)
+        return self._turns[column]
+
+    def _rolls(self, column: Column) -> list[dict[Roll, dict[str, float]]]:
         brute, rules = self.brute, self.brute.rules
         scored = {}
         for roll in ALL_ROLLS:
@@ -257,9 +315,12 @@ class BruteBreakdown:
         for left in range(1, rules.rolls_per_turn):
             previous = levels[-1]
             level = {}
+            kept: dict[Roll, dict[str, float]] = {}  # many rolls share their best keep
             for roll in ALL_ROLLS:
-                keep = max(_sub_keeps(roll), key=lambda k: brute.keep_value(column, k, left))
-                level[roll] = _mix((p, previous[r]) for r, p in _outcomes(keep))
+                keep = brute.best_keep(column, roll, left)
+                if keep not in kept:
+                    kept[keep] = _mix((p, previous[r]) for r, p in _outcomes(keep))
+                level[roll] = kept[keep]
             levels.append(level)
         return levels
 

@@ -16,17 +16,15 @@ from fivedice.strategy.advisor import advise
 from fivedice.strategy.breakdown import (
     EXTRA_BONUS,
     UPPER_BONUS,
-    BreakdownTable,
     component_keys,
-    compute_breakdown,
     option_breakdowns,
 )
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.moments import policy_layers
 from fivedice.strategy.simulate import simulate
-from fivedice.strategy.solver import StrategyTable
-from tests.strategy.brute import BruteBreakdown, BruteForce
+from tests.strategy.brute import BruteBreakdown
 from tests.strategy.support import column_with_open_boxes
+from tests.support import tables
 
 CLASSIC = find_ruleset("classic")
 EXACT = 1e-9
@@ -35,14 +33,6 @@ SINGLE_COLUMN = [
     for preset in PRESETS
     if preset.rules.columns == 1 and is_supported(preset.rules) and not preset.rules.saved_rolls
 ]
-
-_BREAKDOWNS: dict[RuleSet, BreakdownTable] = {}
-
-
-def _breakdown(table: StrategyTable) -> BreakdownTable:
-    if table.rules not in _BREAKDOWNS:
-        _BREAKDOWNS[table.rules] = compute_breakdown(table)
-    return _BREAKDOWNS[table.rules]
 
 
 def test_single_column_presets_include_classic_and_yatzy() -> None:
@@ -66,7 +56,7 @@ def test_every_state_sums_to_its_table_value(solved_table, preset: str) -> None:
     """Exhaustive: every state the solver solved (and so every state it copies)."""
     rules = find_ruleset(preset)
     table = solved_table(rules)
-    breakdown = _breakdown(table)
+    breakdown = tables.breakdown(table)
     boxes = len(rules.boxes)
     for masks, ups, armeds, *_ in policy_layers(rules):
         if masks.size == 0:
@@ -97,12 +87,12 @@ BRUTE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "open_boxes", "scores"), BRUTE_CASES)
 def test_breakdowns_match_brute_force(
-    solved_table, preset: str, open_boxes: tuple[str, ...], scores: dict[str, int]
+    solved_table, brute_force, preset: str, open_boxes: tuple[str, ...], scores: dict[str, int]
 ) -> None:
     rules = find_ruleset(preset)
-    breakdown = _breakdown(solved_table(rules))
+    breakdown = tables.breakdown(solved_table(rules))
     column = column_with_open_boxes(rules, open_boxes, **scores)
-    brute = BruteBreakdown(BruteForce(rules))
+    brute = BruteBreakdown(brute_force(rules))
     expected = brute.start(column)
     got = breakdown.column(column)
     assert {key for key, points in expected.items() if points} <= set(got)
@@ -138,7 +128,7 @@ def _random_position(rules: RuleSet, rng: random.Random) -> Column:
 @pytest.mark.parametrize("preset", SINGLE_COLUMN)
 def test_option_breakdowns_sum_to_the_option_values(solved_table, preset: str) -> None:
     rules = find_ruleset(preset)
-    breakdown = _breakdown(solved_table(rules))
+    breakdown = tables.breakdown(solved_table(rules))
     rng = random.Random(preset)
     checked = 0
     for _ in range(40):
@@ -164,7 +154,7 @@ def test_option_breakdowns_sum_to_the_option_values(solved_table, preset: str) -
 
 
 def test_a_box_option_is_sure_of_its_box_and_a_keep_spreads_its_chances(classic_table) -> None:
-    breakdown = _breakdown(classic_table)
+    breakdown = tables.breakdown(classic_table)
     options = option_breakdowns(breakdown, Column(), (2, 3, 4, 5, 1), 0)
     straight = next(o for o in options if o.category and o.category.key == "large_straight")
     assert straight.chances == {"large_straight": 1.0}
@@ -185,7 +175,7 @@ def test_start_of_game_breakdown_matches_simulated_means(solved_table, preset: s
     """Each component's mean over 20,000 expert games is within 4 standard errors of the
     exact breakdown (the expert plays the same optimal policy)."""
     rules = find_ruleset(preset)
-    breakdown = _breakdown(solved_table(rules))
+    breakdown = tables.breakdown(solved_table(rules))
     result = simulate(rules, "expert", 20_000, seed=7)
     assert result.parts is not None
     np.testing.assert_array_equal(result.parts.sum(axis=1), result.scores)

@@ -22,20 +22,28 @@ from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.chances import Outlook, combine, win_chances
 from fivedice.strategy.levels import LEVELS, parse_level
 from fivedice.strategy.master import MasterBot, win_turn
-from fivedice.strategy.moments import MomentTable, compute_moments, exact_pmf, exact_roll_pmf
+from fivedice.strategy.moments import MomentTable, exact_pmf, exact_roll_pmf
 from fivedice.strategy.players import make_bot
 from tests.strategy.brute import BruteForce, BruteMoments
 from tests.strategy.support import column_with_open_boxes
+from tests.support import tables
 
 CLASSIC = find_ruleset("classic")
 
 
 @pytest.fixture(scope="module")
 def moments(classic_table: s.StrategyTable) -> MomentTable:
-    return compute_moments(classic_table)
+    return tables.moments(classic_table)
 
 
 # --- The moment table against brute force ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def brute() -> BruteMoments:
+    """One brute force for the module: the cases share the positions below them."""
+    return BruteMoments(BruteForce(CLASSIC))
+
 
 CASES = [
     (("sixes", "full_house"), {"fives": 10}),  # the upper bonus hangs on the sixes
@@ -47,10 +55,9 @@ CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("open_boxes", "scores"), CASES)
 def test_moments_match_brute_force(
-    moments: MomentTable, open_boxes: tuple[str, ...], scores: dict[str, int]
+    moments: MomentTable, brute: BruteMoments, open_boxes: tuple[str, ...], scores: dict[str, int]
 ) -> None:
     column = column_with_open_boxes(CLASSIC, open_boxes, **scores)
-    brute = BruteMoments(BruteForce(CLASSIC))
     m1, m2 = brute.start(column)
     mask, up, armed = s.column_state(CLASSIC, column)
     mean, variance = moments.state(mask, up, armed)

@@ -10,11 +10,11 @@ from fivedice.core.card import Column, ScoreCard
 from fivedice.core.game import GameSettings, GameState, Seat, Turn
 from fivedice.core.rules import PRESETS, RuleSet, find_ruleset
 from fivedice.strategy.bots import Level
-from fivedice.strategy.breakdown import compute_breakdown
 from fivedice.strategy.column_breakdown import card_breakdown
 from fivedice.strategy.hints import estimated_hints
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.players import make_bot
+from tests.support import tables
 
 EXACT = 1e-9
 SEVERAL_COLUMNS = [
@@ -56,7 +56,7 @@ def test_there_are_several_column_presets() -> None:
 def test_every_options_parts_sum_to_its_estimate(solved_table, preset: str) -> None:
     rules = _rules(preset)
     single = rules.replace(column_multipliers=(1,))
-    breakdown = compute_breakdown(solved_table(single))
+    breakdown = tables.breakdown(solved_table(single))
     bot = make_bot(Level.EXPERT, rules)
     values = bot.values_for(rules)
     rng = random.Random(preset)

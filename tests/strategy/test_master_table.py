@@ -16,9 +16,10 @@ from fivedice.core.rules import find_ruleset
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Level
 from fivedice.strategy.master import play_table, seat_roll, seatings, win_turn
-from fivedice.strategy.moments import MomentTable, compute_moments, outcome
+from fivedice.strategy.moments import MomentTable, outcome
 from fivedice.strategy.simulate import table_outcomes
 from tests.strategy.support import column_with_open_boxes
+from tests.support import tables
 
 CLASSIC = find_ruleset("classic")
 BOXES = (
@@ -29,7 +30,7 @@ BOXES = (
 
 @pytest.fixture(scope="module")
 def moments(classic_table: s.StrategyTable) -> MomentTable:
-    return compute_moments(classic_table)
+    return tables.moments(classic_table)
 
 
 # --- The dice: a seat's own stream ------------------------------------------------------------

@@ -118,12 +118,16 @@ CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "open_boxes", "scores"), CASES)
 def test_state_values_match_brute_force(
-    solved_table: Solved, variant: str, open_boxes: tuple[str, ...], scores: dict[str, int]
+    solved_table: Solved,
+    brute_force: Callable[[RuleSet], BruteForce],
+    variant: str,
+    open_boxes: tuple[str, ...],
+    scores: dict[str, int],
 ) -> None:
     rules = VARIANTS[variant]
     table = solved_table(rules)
     column = column_with_open_boxes(rules, open_boxes, **scores)
-    brute = BruteForce(rules)
+    brute = brute_force(rules)
     assert table.column_value(column) == pytest.approx(brute.future(column), abs=EXACT)
     # Turn values and advisor engine at a few decision points of that turn.
     rng = random.Random(len(open_boxes) * 100 + len(scores))

@@ -105,13 +105,17 @@ def test_yatzy_published_optimum(solved_table: Solved) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "open_boxes", "scores"), CASES)
 def test_variants_match_brute_force(
-    solved_table: Solved, variant: str, open_boxes: tuple[str, ...], scores: dict[str, int]
+    solved_table: Solved,
+    brute_force: Callable[[RuleSet], BruteForce],
+    variant: str,
+    open_boxes: tuple[str, ...],
+    scores: dict[str, int],
 ) -> None:
     rules = VARIANTS[variant]
     table = solved_table(rules)
     column = _card(rules, open_boxes, **scores)
     assert not column.is_complete
-    brute = BruteForce(rules)
+    brute = brute_force(rules)
     assert table.column_value(column) == pytest.approx(brute.future(column), abs=EXACT)
     rng = random.Random(variant + "".join(open_boxes))
     turn = turn_values(table, column)

@@ -27,6 +27,13 @@ def late_classic() -> ThresholdTable:
     return compute_thresholds(CLASSIC, TOP, min_filled=10)
 
 
+@pytest.fixture(scope="module")
+def brute() -> BruteThresholds:
+    """One exhaustive computation for the module: its memo of positions serves every case
+    (the goal tests ask about the same column as a case below)."""
+    return BruteThresholds(CLASSIC, TOP)
+
+
 CASES = [
     (("sixes", "full_house"), {"fives": 10}),  # the upper bonus hangs on the sixes
     (("fours", "chance", "large_straight"), {"threes": 6}),  # jokers, the extra bonus armed
@@ -38,10 +45,12 @@ CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("open_boxes", "scores"), CASES)
 def test_chances_match_an_exhaustive_computation(
-    late_classic: ThresholdTable, open_boxes: tuple[str, ...], scores: dict[str, int]
+    late_classic: ThresholdTable,
+    brute: BruteThresholds,
+    open_boxes: tuple[str, ...],
+    scores: dict[str, int],
 ) -> None:
     column = column_with_open_boxes(CLASSIC, open_boxes, **scores)
-    brute = BruteThresholds(CLASSIC, TOP)
     mask, up, armed = s.column_state(CLASSIC, column)
     expected = np.asarray(brute.start(column))
     got = late_classic.state_chances(mask, up, armed)
@@ -56,11 +65,11 @@ def test_chances_match_an_exhaustive_computation(
         turn = late_classic.turn(mask, up, armed, need, CLASSIC.rolls_per_turn)
         assert turn.start == pytest.approx(expected[need], abs=2e-6)
         for left, level in enumerate(levels):
-            want = np.array([level[roll][need] for roll in ALL_ROLLS])  # type: ignore[index]
+            want = np.array([level[roll][need] for roll in ALL_ROLLS])
             np.testing.assert_allclose(turn.roll_chances[left], want, atol=2e-6)
         for left in range(1, CLASSIC.rolls_per_turn):
             for keep in ALL_KEEPS[::37]:
-                want_keep = brute.keep_chances(column, keep, left)[need]  # type: ignore[index]
+                want_keep = brute.keep_chances(column, keep, left)[need]
                 got_keep = turn.keep_chances[left, s.KEEP_INDEX[keep]]
                 assert got_keep == pytest.approx(want_keep, abs=2e-6)
         for roll in ALL_ROLLS[::25]:
@@ -68,7 +77,7 @@ def test_chances_match_an_exhaustive_computation(
             want_boxes = brute.box_chances(column, roll)
             assert {CLASSIC.boxes[b].key for b in boxes} == set(want_boxes)
             for b, chance in boxes.items():
-                want_box = want_boxes[CLASSIC.boxes[b].key][need]  # type: ignore[index]
+                want_box = want_boxes[CLASSIC.boxes[b].key][need]
                 assert chance == pytest.approx(want_box, abs=2e-6)
 
 
@@ -104,10 +113,9 @@ def test_targets_out_of_range_are_refused(late_classic: ThresholdTable) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rolls_left", [0, 1, 2])
 def test_goal_options_are_ranked_by_their_exact_chance(
-    late_classic: ThresholdTable, rolls_left: int
+    late_classic: ThresholdTable, brute: BruteThresholds, rolls_left: int
 ) -> None:
     column = column_with_open_boxes(CLASSIC, ("fours", "chance", "large_straight"), threes=6)
-    brute = BruteThresholds(CLASSIC, TOP)
     total = column.total(CLASSIC)
     goal = total + 45
     for dice in [(1, 2, 3, 4, 4), (4, 4, 4, 6, 6), (2, 3, 4, 5, 5)]:
@@ -120,10 +128,10 @@ def test_goal_options_are_ranked_by_their_exact_chance(
         for hint in hints:
             assert hint.loss == pytest.approx(chances[0] - hint.value, abs=1e-9)
             if hint.category is not None:
-                want = boxes[hint.category.key][45]  # type: ignore[index]
+                want = boxes[hint.category.key][45]
             else:
                 assert hint.keep is not None
-                want = brute.keep_chances(column, hint.keep, rolls_left)[45]  # type: ignore[index]
+                want = brute.keep_chances(column, hint.keep, rolls_left)[45]
             assert hint.value == pytest.approx(want, abs=2e-6)
         assert {h.box for h in hints if h.category} == set(boxes)
         assert (len(hints) > len(boxes)) == (rolls_left > 0)

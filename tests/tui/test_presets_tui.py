@@ -3,8 +3,6 @@ card lists the rule set's boxes (translated), six dice fit, the coach refuses cl
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from textual.pilot import Pilot
 
@@ -15,7 +13,8 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.board import Die, ScoreTable
-from tests.tui.support import SIZE, screen_text
+from tests.support.players import human_move
+from tests.tui.support import SIZE, open_service, run, screen_text
 
 
 async def wait_for(pilot: Pilot[None], condition, seconds: float = 20) -> None:
@@ -38,15 +37,24 @@ async def press_until(pilot: Pilot[None], key: str, condition, tries: int = 10) 
     raise AssertionError(f"pressing {key!r} did not do it")
 
 
+ROUNDS_IN_THE_APP = 2
+"""The rounds each game ends with in the app. The keys of a turn are the same every turn, and
+a whole game through the keys is played by tests/tui/test_app.py: the middle of these games
+goes through the service, so a preset's long card costs the suite seconds, not a minute."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
+    """The game starts in the app (the preset's boxes, translated; six dice that fit; the
+    coach), goes on through the service, and its last rounds are played in the app again,
+    through the keys, to the end screen."""
     rules = find_ruleset(preset)
     settings = GameSettings(seats=(Seat("Ann"), Seat("Bob")), rules=rules)
     app = FivediceApp(settings, seed=11, pace=0.05, start_now=True)
     set_language("nl")
 
-    async def script(pilot: Pilot[None]) -> None:
+    async def start(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, GameScreen)
         table = app.screen.query_one(ScoreTable)
         named = [label for label, box in table._row_labels(app.service.state) if box]
@@ -68,41 +76,52 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
             await pilot.press("c")
             assert app.play.coach_mode
             await pilot.press("c")
+
+    run(app, start)
+    game_id = app.service.view.game_id
+    service = open_service()
+    view = service.load(game_id)
+    assert view.state.dice is not None  # the roll made in the app was saved
+    while sum(len(rules.boxes) - card.boxes_filled for card in view.state.cards) > (
+        2 * ROUNDS_IN_THE_APP
+    ):
+        view = service.apply_action(game_id, human_move(view.state), view.version)
+    service.store.close()
+    again = FivediceApp(resume=game_id, pace=0.05)
+
+    async def finish(pilot: Pilot[None]) -> None:
+        assert isinstance(again.screen, GameScreen)
+        assert again.service.state == view.state
         turns = 0
         # The end screen comes a moment after the last score: the game's state says when
         # to stop pressing keys, then the screen is awaited.
-        while not app.service.state.is_game_over:
-            before = app.service.state.cards
-            if app.service.state.dice is None:
-                await press_until(pilot, "r", lambda: app.service.state.dice is not None)
-            if rules.dice == 6 and app.service.state.rolls_left > 0:
+        while not again.service.state.is_game_over:
+            before = again.service.state.cards
+            if again.service.state.dice is None:
+                await press_until(pilot, "r", lambda: again.service.state.dice is not None)
+            if rules.dice == 6 and again.service.state.rolls_left > 0:
                 # Die 6 has a key.
-                await press_until(pilot, "6", lambda: app.service.state.turn.held[5])
-                rolls = app.service.state.turn.rolls_used
+                await press_until(pilot, "6", lambda: again.service.state.turn.held[5])
+                rolls = again.service.state.turn.rolls_used
                 await press_until(
                     pilot,
                     "space",
-                    lambda rolls=rolls: app.service.state.turn.rolls_used > rolls,
+                    lambda rolls=rolls: again.service.state.turn.rolls_used > rolls,
                 )
 
             def scored(before=before) -> bool:
-                return isinstance(app.screen, EndScreen) or app.service.state.cards != before
+                return isinstance(again.screen, EndScreen) or again.service.state.cards != before
 
             await press_until(
-                pilot, "enter", lambda: isinstance(app.screen, ConfirmScreen) or scored()
+                pilot, "enter", lambda: isinstance(again.screen, ConfirmScreen) or scored()
             )
-            if isinstance(app.screen, ConfirmScreen):
+            if isinstance(again.screen, ConfirmScreen):
                 await press_until(pilot, "y", scored)
             turns += 1
-            assert turns <= 2 * len(rules.boxes) + 2
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
-        final = app.service.state
+        assert turns == 2 * ROUNDS_IN_THE_APP
+        await wait_for(pilot, lambda: isinstance(again.screen, EndScreen))
+        final = again.service.state
         assert final.is_game_over
         assert [card.boxes_filled for card in final.cards] == [len(rules.boxes)] * 2
 
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
+    run(again, finish)
