@@ -84,3 +84,20 @@ def test_a_value_pydantic_refuses_is_left_to_it() -> None:
     assert not known
     with pytest.raises(ValidationError):
         TypeAdapter(int).validate_python("x")
+
+
+@pytest.mark.parametrize(("given", "left"), [(None, "1"), ("4", "4")])
+def test_the_command_line_starts_no_blas_threads_unless_the_user_asks(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, left: str
+) -> None:
+    """numpy is not loaded yet when the command line starts, so OpenBLAS reads the setting."""
+    from fivedice.cli import main
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    monkeypatch.setattr(sys, "argv", ["fivedice", "--help"])
+    with pytest.raises(SystemExit):
+        main()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == left

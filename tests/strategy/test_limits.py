@@ -342,9 +342,9 @@ def test_a_bad_cache_limit_is_a_clear_error(
     assert solver.calls == []
 
 
-def test_the_default_limit_is_1000_mb(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_limit_is_2000_mb(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(cache.CACHE_MAX_ENV, raising=False)
-    assert cache.cache_limit_bytes() == 1_000_000_000
+    assert cache.cache_limit_bytes() == 2_000_000_000
     monkeypatch.setenv(cache.CACHE_MAX_ENV, "50")
     assert cache.cache_limit_bytes() == 50_000_000
 

@@ -6,7 +6,7 @@ bit, any burst up to 32 bits changes it; 3 × faster than SHA-256: a one-off `fi
 spends most of its time loading the table); files of older versions, without one, are checked by
 their SHA-256. Files are written atomically (temp file + `os.replace`);
 a file that fails any check on load is solved again and rewritten rather than trusted.
-The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 1,000) by deleting the least
+The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 2,000) by deleting the least
 recently used tables after each new one, and solving is bounded by `fivedice.strategy.limits`.
 
 A table in use is never deleted to make room: a table used within the last
@@ -75,7 +75,7 @@ and the size limit prunes them as the least recently used)."""
 
 CACHE_ENV = "FIVEDICE_CACHE_DIR"
 CACHE_MAX_ENV = "FIVEDICE_CACHE_MAX_MB"
-DEFAULT_CACHE_MAX_MB = 1_000
+DEFAULT_CACHE_MAX_MB = 2_000
 """About 23 classic-sized tables (8.4 MB each)."""
 CACHE_PIN_ENV = "FIVEDICE_CACHE_PIN_MINUTES"
 DEFAULT_CACHE_PIN_MINUTES = 60.0
@@ -283,8 +283,8 @@ class CacheSettingError(FivediceError):
 
 
 def cache_limit_bytes() -> int:
-    """The cache's size limit: `$FIVEDICE_CACHE_MAX_MB` megabytes (default 1,000: one rule
-    set's goal tables, 577 MB for classic, beside many tables).
+    """The cache's size limit: `$FIVEDICE_CACHE_MAX_MB` megabytes (default 2,000: one rule
+    set's goal tables, 577 MB for classic and 1.45 GB for Yatzy, beside many tables).
 
     Raises:
         CacheSettingError: the variable is not a positive number.
