@@ -81,9 +81,9 @@ def main() -> None:
     """Console-script entry point: the command line with its help in the player's language."""
     from fivedice.cli.help import localized_command
 
-    # fivedice computes in numba kernels, its few matrix products small; OpenBLAS would start a thread per
-    # core when numpy loads, a third of a one-off command's CPU (`fivedice advise`: 0.22 s
-    # with them, 0.15 s without). A user's own setting stands; servers' workers inherit it.
+    # fivedice computes in numba kernels, its few matrix products small; OpenBLAS would start
+    # a thread per core when numpy loads, a third of a one-off command's CPU (`fivedice
+    # advise`: 0.22 s with them, 0.15 s without). A user's setting stands; workers inherit it.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
     localized_command(app, sys.argv[1:])()
