@@ -178,7 +178,7 @@ def test_the_coach_ranks_typed_dice_through_the_service(db_url, monkeypatch):
         ranked.append((tuple(dice), rolls_left))
         return []
 
-    monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
+    monkeypatch.setattr("fivedice.strategy.turn_cache.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
     service = GameService(Store(db_url))
     view = service.create_game(build_table_settings(CLASSIC, ["Ann"]))

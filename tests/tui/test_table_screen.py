@@ -89,7 +89,7 @@ def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
         seen.append((tuple(dice), rolls_left))
         return [Option((6, 6, 6), None, 240.0), Option((1, 1, 6, 6, 6), None, 232.5, 7.5)]
 
-    monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
+    monkeypatch.setattr("fivedice.strategy.turn_cache.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
     # No breakdown of the fake table: the coach's options come without reasons.
     monkeypatch.setattr("fivedice.strategy.breakdown.breakdown_for", lambda table, wait: None)

@@ -94,7 +94,7 @@ def test_the_coach_ranks_typed_dice(client, monkeypatch):
         seen.append((tuple(dice), rolls_left))
         return [Option((6, 6, 6), None, 240.0), Option(None, Category.SIXES, 225.0, 15.0)]
 
-    monkeypatch.setattr("fivedice.strategy.advisor.advise", advise)
+    monkeypatch.setattr("fivedice.strategy.turn_cache.advise", advise)
     monkeypatch.setattr("fivedice.strategy.cache.load_or_solve", lambda rules: None)
     # No breakdown of the fake table: the coach's options come without reasons.
     monkeypatch.setattr("fivedice.strategy.breakdown.breakdown_for", lambda table, wait: None)

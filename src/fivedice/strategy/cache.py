@@ -45,7 +45,7 @@ from fivedice.strategy.limits import (
     is_supported,
     solving_slot,
 )
-from fivedice.strategy.solver import StrategyTable, _check_rules, layout_for, solve
+from fivedice.strategy.solver import StrategyTable, check_rules, layout_for, solve
 
 __all__ = [
     "CACHE_ENV",
@@ -208,7 +208,7 @@ def load_or_solve(
         SolverBusyError: another table is being solved, longer than the caller may wait.
         CacheSettingError: `$FIVEDICE_CACHE_MAX_MB` is not a size.
     """
-    _check_rules(rules)  # before anything else: never "busy" for rules it cannot solve
+    check_rules(rules)  # before anything else: never "busy" for rules it cannot solve
     check_allowed(rules)
     if not use_cache:
         with solving_slot():

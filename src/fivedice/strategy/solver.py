@@ -90,7 +90,7 @@ _reroll = kernel.reroll
 _turn = kernel.turn
 
 
-def _check_rules(rules: RuleSet) -> None:
+def check_rules(rules: RuleSet) -> None:
     """Refuses what the exact solver cannot solve.
 
     The extra turn on a Yahtzee is accepted: it changes who plays next, not what a column's
@@ -379,7 +379,7 @@ def solve(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         UnsupportedRulesError: the rules have more than one column, or options the exact
             solver does not handle.
     """
-    _check_rules(rules)
+    check_rules(rules)
     arrays = rule_arrays(rules)
     if arrays.boxes > COMPACT_BOXES:
         values, layout, total_states = solve_compact(arrays, progress)

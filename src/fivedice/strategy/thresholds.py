@@ -440,7 +440,7 @@ def _rows(arrays: RuleArrays) -> tuple[IntArray, list[_Layer], int]:
 def check_rules(rules: RuleSet) -> None:
     """Refuses rules the threshold tables cannot be computed for (those the exact solver
     does not handle, and Maxi Yatzy's compact table: `UnsupportedRulesError`)."""
-    s._check_rules(rules)
+    s.check_rules(rules)
     if not has_layer_tables(rules):
         raise s.UnsupportedRulesError("no threshold tables over a compact table (Maxi Yatzy)")
 
