@@ -21,15 +21,20 @@ from fivedice.strategy.simulate import table_outcomes
 from tests.strategy.support import column_with_open_boxes
 
 CLASSIC = find_ruleset("classic")
-BOXES = (
-    "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
-    "full_house", "small_straight", "large_straight", "yahtzee", "chance",
-)  # fmt: skip
+YATZY = find_ruleset("yatzy")
 
 
 @pytest.fixture(scope="module")
 def moments(classic_table: s.StrategyTable) -> MomentTable:
     return compute_moments(classic_table)
+
+
+@pytest.fixture(scope="module", params=["classic", "yatzy"])
+def family_moments(request, moments: MomentTable, solved_table) -> MomentTable:
+    """The moment table of classic Yahtzee (13 boxes) and of Scandinavian Yatzy (15)."""
+    if request.param == "classic":
+        return moments
+    return compute_moments(solved_table(YATZY))
 
 
 # --- The dice: a seat's own stream ------------------------------------------------------------
@@ -82,26 +87,29 @@ def test_paired_seatings_rotate_players_and_their_streams() -> None:
 # --- Paired games -----------------------------------------------------------------------------
 
 
-def test_paired_games_swap_the_seats_exactly(moments: MomentTable) -> None:
+def test_paired_games_swap_the_seats_exactly(family_moments: MomentTable) -> None:
     """Two experts, paired: the second game of each pair is the first with the players
     swapped, turn by turn (the expert plays the same dice the same way in either seat)."""
-    played = play_table(moments, ("expert", "expert"), 40, seed=3, paired=True)
+    played = play_table(family_moments, ("expert", "expert"), 40, seed=3, paired=True)
     first, second = slice(0, None, 2), slice(1, None, 2)
     assert (played.positions[second] == played.positions[first][:, ::-1]).all()
     assert (played.streams[second] == played.streams[first][:, ::-1]).all()
     assert (played.finals[second] == played.finals[first][:, ::-1]).all()
     # The records follow the order of play: the same seat moves at the same step.
     assert (played.records[second] == played.records[first][:, :, ::-1]).all()
+    assert played.records.shape[1] == 2 * len(family_moments.rules.boxes)  # a turn a box
     assert len(set(played.finals[:, 0].tolist())) > 5  # real games, not one repeated
     rates, _, _, _ = table_outcomes([Level.EXPERT, Level.EXPERT], played.finals.T, 2)
     assert rates[Level.EXPERT] == pytest.approx(1.0)
 
 
-def test_the_experts_games_do_not_depend_on_who_sits_beside_it(moments: MomentTable) -> None:
+def test_the_experts_games_do_not_depend_on_who_sits_beside_it(
+    family_moments: MomentTable,
+) -> None:
     """The expert's seat has the same dice against master as against another expert, so its
     games are the same: only the player who swaps in changes the pair."""
-    mixed = play_table(moments, ("master", "expert"), 30, seed=8, paired=True)
-    experts = play_table(moments, ("expert", "expert"), 30, seed=8, paired=True)
+    mixed = play_table(family_moments, ("master", "expert"), 30, seed=8, paired=True)
+    experts = play_table(family_moments, ("expert", "expert"), 30, seed=8, paired=True)
     assert (mixed.finals[:, 1] == experts.finals[:, 1]).all()
     assert (mixed.finals[:, 0] != experts.finals[:, 0]).any()  # master plays otherwise
 
@@ -115,21 +123,22 @@ def test_paired_games_must_come_in_whole_sets(moments: MomentTable) -> None:
 
 @pytest.mark.parametrize("kinds", [("master", "expert"), ("expert", "master", "master", "expert")])
 def test_every_turn_at_the_table_fills_exactly_one_open_box(
-    moments: MomentTable, kinds: tuple[str, ...]
+    family_moments: MomentTable, kinds: tuple[str, ...]
 ) -> None:
     """Master's and expert's decisions in the numba games are legal: each turn fills one box
     that was open, the totals never go down, and the cards end full with those totals."""
-    played = play_table(moments, kinds, 2 * len(kinds), seed=5, paired=True)
+    played = play_table(family_moments, kinds, 2 * len(kinds), seed=5, paired=True)
     seats = len(kinds)
+    boxes = len(family_moments.rules.boxes)
     for g in range(played.finals.shape[0]):
         mover = np.argsort(played.positions[g])  # the player at each seat
-        for step in range(13 * seats):
+        for step in range(boxes * seats):
             player = mover[step % seats]
             before = played.records[g, step, player]
             after = (
                 played.records[g, step + seats, player]
-                if step + seats < 13 * seats
-                else (s.FULL_MASK, 0, 0, played.finals[g, player])
+                if step + seats < boxes * seats
+                else (family_moments.table.full_mask, 0, 0, played.finals[g, player])
             )
             new = int(after[0]) & ~int(before[0])
             assert int(after[0]) & int(before[0]) == int(before[0])
@@ -159,28 +168,34 @@ def _chance_of_policy(
 
 
 @pytest.mark.slow
-def test_master_last_turn_is_never_worse_than_the_experts_choice(moments: MomentTable) -> None:
+def test_master_last_turn_is_never_worse_than_the_experts_choice(
+    family_moments: MomentTable,
+) -> None:
     """Master moves last, one box open, the opponent finished: its chance of winning (ties ½),
     computed exactly by enumerating the dice under its decisions, is at least that of the
     expert's decisions, on every position of a varied set - and better on some."""
-    arrays = s._rule_arrays(CLASSIC)
+    moments = family_moments
+    rules_set = moments.rules
+    keys = [box.key for box in rules_set.boxes]
+    five = keys[rules_set.boxes.index(rules_set.all_same_box)]  # yahtzee / yatzy
+    arrays = s._rule_arrays(rules_set)
     rules = arrays.kernel_rules
     levels = 3
     rng = random.Random(24)
     better = 0
     positions = 0
-    for box in BOXES:
-        scores = {"yahtzee": rng.choice((0, 50)), "sixes": rng.choice((12, 18, 24))}
+    for box in keys:
+        scores = {five: rng.choice((0, 50)), "sixes": rng.choice((12, 18, 24))}
         scores.pop(box, None)
-        column = column_with_open_boxes(CLASSIC, (box,), **scores)
-        mask, up, armed = s.column_state(CLASSIC, column)
+        column = column_with_open_boxes(rules_set, (box,), **scores)
+        mask, up, armed = s.column_state(rules_set, column)
         up = min(up, moments.table.upper_cap)
-        total = column.total(CLASSIC)
+        total = column.total(rules_set)
         expert = s.turn_values(moments.table, column)
         for need in rng.sample(range(0, 45), 3):
             opponent = total + need
-            ends = np.zeros((13, 252))
-            b = BOXES.index(box)
+            ends = np.zeros((len(keys), 252))
+            b = keys.index(box)
             for r in range(252):
                 points = outcome(b, r, mask, up, int(armed), rules)[0]
                 final = total + points
@@ -189,7 +204,7 @@ def test_master_last_turn_is_never_worse_than_the_experts_choice(moments: Moment
             best_box = np.empty(252, dtype=np.int64)
             win_turn(
                 mask, up, int(armed), total, float(opponent), 0.0, np.ones(1), opponent,
-                moments.moments, np.zeros((13, 64, 2, 1)), rules, np.empty((levels, 252)),
+                moments.moments, np.zeros((len(keys), 64, 2, 1)), rules, np.empty((levels, 252)),
                 np.empty((levels, 462)), best_keep, best_box, np.empty(462),
                 np.empty(462, dtype=np.int64),
             )  # fmt: skip
@@ -198,7 +213,7 @@ def test_master_last_turn_is_never_worse_than_the_experts_choice(moments: Moment
             assert masters >= experts - 1e-12, (box, need)
             positions += 1
             better += masters > experts + 1e-9
-    assert positions == 39
+    assert positions == 3 * len(keys)
     assert better >= 5  # where it matters, master plays for the win
 
 

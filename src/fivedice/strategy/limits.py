@@ -102,8 +102,9 @@ def cpus_supported(rules: RuleSet) -> bool:
 
 def has_win_chances(rules: RuleSet) -> bool:
     """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
-    available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
-    return is_supported(rules) and rules.family is Family.YAHTZEE
+    available: wherever the solver plays (Yahtzee and Yatzy; the moment tables follow the
+    solver's layers over any card)."""
+    return is_supported(rules)
 
 
 def check_coached(rules: RuleSet) -> None:
