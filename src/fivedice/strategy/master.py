@@ -619,8 +619,12 @@ def _play_game(
             p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
             if b == yahtzee and score[b, r] > 0:
                 stats[seat, 1] = 1
-            if five_face[r] > 0 and yahtzee >= 0 and (mask >> yahtzee) & 1 and armed == 1 and (
-                config[CFG_YAHTZEE_BONUS] > 0
+            if (
+                five_face[r] > 0
+                and yahtzee >= 0
+                and (mask >> yahtzee) & 1
+                and armed == 1
+                and (config[CFG_YAHTZEE_BONUS] > 0)
             ):
                 stats[seat, 2] += 1
             state[seat, 0] = nm
