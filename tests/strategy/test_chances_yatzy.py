@@ -147,9 +147,8 @@ def test_master_plays_to_win_at_a_yatzy_table(moments: MomentTable) -> None:
     """Under Yatzy rules master watches the other seats (it played like the expert before the
     moment tables covered Yatzy) and still plays legal moves."""
     assert has_win_chances(YATZY)
-    bot = make_bot("master", YATZY, 1)
-    assert isinstance(bot, MasterBot)
-    bot._moments = moments
+    assert isinstance(make_bot("master", YATZY, 1), MasterBot)
+    bot = MasterBot(YATZY, moments=moments, thresholds=False)  # no table build in a test
     state = new_game(GameSettings(seats=(Seat("M", "master"), Seat("E", "expert")), rules=YATZY))
     from fivedice.core.dice import RandomDice
 

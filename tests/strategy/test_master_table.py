@@ -10,13 +10,21 @@ from functools import cache
 import numpy as np
 import pytest
 
-from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, keep_outcomes, roll_probability
+from fivedice.core.dice import (
+    ALL_KEEPS,
+    ALL_ROLLS,
+    keep_outcomes,
+    roll_probability,
+    sub_multisets,
+)
 from fivedice.core.errors import FivediceError
+from fivedice.core.game import GameState
 from fivedice.core.rules import find_ruleset
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Level
 from fivedice.strategy.master import play_table, seat_roll, seatings, win_turn
 from fivedice.strategy.moments import MomentTable, compute_moments, outcome
+from fivedice.strategy.players import make_bot
 from fivedice.strategy.simulate import table_outcomes
 from tests.strategy.support import column_with_open_boxes
 
@@ -259,3 +267,87 @@ def test_paired_head_to_head_rounds_up_to_whole_pairs_and_reports_draws_apart() 
         assert low <= match.win_rates[level] <= high
     assert sum(match.win_rates.values()) == pytest.approx(1.0)
     assert match.summary()["paired"] is True
+
+
+# --- The level in games: the threshold tables when at hand ----------------------------------
+
+
+def _last_turn_position(behind: int) -> GameState:
+    """Two classic seats: the opponent has finished `behind` points ahead of master, whose card
+    has only Chance open (Yahtzee scratched); master to move, its dice 1 3 4 5 6 rolled once."""
+    from fivedice.core.card import ScoreCard
+    from fivedice.core.dice import ScriptedDice
+    from fivedice.core.game import GameSettings, Seat, apply, new_game
+
+    column = column_with_open_boxes(CLASSIC, ("chance",), yahtzee=0)
+    done = column_with_open_boxes(CLASSIC, (), yahtzee=0, chance=behind)  # the same, and Chance
+    seats = (Seat("M", "master"), Seat("E", "expert"))
+    dice = ScriptedDice([1, 3, 4, 5, 6])
+    state = apply(new_game(GameSettings(seats=seats)), "roll", dice)
+    cards = (ScoreCard((column,)), ScoreCard((done,)))
+    return GameState(state.settings, cards, state.turn)
+
+
+@pytest.mark.slow
+def test_master_plays_from_the_threshold_table_when_it_is_at_hand(
+    moments: MomentTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the rules' threshold table at hand, master's turn comes from it: its keep is one
+    with the exact best chance of winning (every keep of the roll enumerated)."""
+    from fivedice.strategy import master as m
+    from fivedice.strategy.thresholds import compute_thresholds
+
+    table = compute_thresholds(CLASSIC, top=400, min_filled=12)
+    calls = []
+    real_turn = m.threshold_turn
+
+    def recording(*args: object) -> None:
+        calls.append(args[3])  # the total
+        real_turn(*args)
+
+    monkeypatch.setattr(m, "thresholds_if_ready", lambda rules, top: table)
+    monkeypatch.setattr(m, "threshold_turn", recording)
+    state = _last_turn_position(behind=22)  # 23 or more wins: keep 4 5 6, not the expert's 5 6
+    bot = m.MasterBot(CLASSIC, moments=moments)
+    bot.observe(state)
+    keep = bot.choose_keep(CLASSIC, state.cards[0], state.dice, state.rolls_left)
+    assert calls  # the table's turn, not the normal model's
+
+    @cache
+    def chance(keep: tuple[int, ...], rolls_left: int) -> float:
+        """The exact best chance (a tie ½) of a Chance box over 22 after keeping `keep`."""
+        total = 0.0
+        for roll, p in keep_outcomes(keep):
+            if rolls_left == 1:
+                best = 1.0 if sum(roll) > 22 else (0.5 if sum(roll) == 22 else 0.0)
+            else:
+                best = max(chance(k, rolls_left - 1) for k in sub_multisets(roll))
+            total += float(p) * best
+        return total
+
+    options = {k: chance(k, 2) for k in sub_multisets(tuple(sorted(state.dice)))}
+    assert chance(tuple(sorted(keep)), 2) == pytest.approx(max(options.values()), abs=1e-9)
+    expert = make_bot("expert", CLASSIC, 1).choose_keep(CLASSIC, state.cards[0], state.dice, 2)
+    assert options[tuple(sorted(expert))] < max(options.values()) - 1e-3  # a real choice
+
+
+def test_master_plays_the_normal_model_while_the_table_is_built(
+    moments: MomentTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No threshold table at hand (it is being built): master does not wait, and plays exactly
+    as it does without tables."""
+    from fivedice.strategy import master as m
+
+    asked = []
+    monkeypatch.setattr(m, "thresholds_if_ready", lambda rules, top: asked.append(top))
+    state = _last_turn_position(behind=24)
+    waiting = m.MasterBot(CLASSIC, moments=moments)
+    without = m.MasterBot(CLASSIC, moments=moments, thresholds=False)
+    for bot in (waiting, without):
+        bot.observe(state)
+    dice, left = state.dice, state.rolls_left
+    card = state.cards[0]
+    assert waiting.choose_keep(CLASSIC, card, dice, left) == without.choose_keep(
+        CLASSIC, card, dice, left
+    )
+    assert asked == [400]  # it asked for the table (and would have it built), once

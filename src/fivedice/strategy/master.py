@@ -55,18 +55,20 @@ from fivedice.strategy.rule_arrays import (
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
 )
-from fivedice.strategy.thresholds import ThresholdTable
+from fivedice.strategy.thresholds import ThresholdTable, default_top, thresholds_if_ready
 
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
 
 __all__ = [
+    "PLAYS_FROM_THRESHOLDS",
     "SEAT_KINDS",
     "MasterBot",
     "TableGames",
     "play_table",
     "seat_roll",
     "seatings",
+    "thresholds_at_hand",
     "win_turn",
 ]
 
@@ -290,12 +292,31 @@ def _last_box_pmfs(moments: MomentTable) -> FloatArray:
     return table
 
 
+PLAYS_FROM_THRESHOLDS = True
+"""Whether master values a turn's end from the threshold tables (`threshold_turn`) when the
+rules' table is at hand: the stronger policy in paired games (benchmarks/README.md, "Playing
+to win"). While the table is being built (minutes, in the background), the normal model."""
+
+
+def thresholds_at_hand(rules: RuleSet) -> ThresholdTable | None:
+    """The rules' threshold table (every target the coach for a goal holds) if it is at hand;
+    else None, and it is built in the background (`thresholds.thresholds_if_ready`: a game
+    never waits for it). None too when a server refuses the build (no permit left)."""
+    try:
+        return thresholds_if_ready(rules, default_top(rules))
+    except FivediceError:  # SolverBusyError: this client may not start a build now
+        return None
+
+
 class MasterBot(Bot):
     """A CPU player that maximises its chance of winning (see the module docstring).
 
     It needs to see the table: the service calls `observe(state)` before every decision. Until
     it has seen other seats (or solo, or with several columns) it plays like the expert.
-    Arguments as for `Bot`; `moments` skips loading the moment table.
+    With the rules' threshold table at hand it values a turn's end from it (`threshold_turn`,
+    `PLAYS_FROM_THRESHOLDS`), else from normals (`win_turn`).
+    Arguments as for `Bot`; `moments` skips loading the moment table; `thresholds` gives the
+    threshold table to play from (None: `thresholds_at_hand`; False: never).
     """
 
     def __init__(
@@ -304,10 +325,12 @@ class MasterBot(Bot):
         rng: random.Random | None = None,
         *,
         moments: MomentTable | None = None,
+        thresholds: ThresholdTable | bool | None = None,
         **options: Any,
     ) -> None:
         super().__init__(Level.MASTER, rules, rng, **options)
         self._moments = moments
+        self._thresholds = thresholds
         self._opponent: tuple[float, float, FloatArray, int] | None = None
 
     def observe(self, state: GameState) -> None:
@@ -360,13 +383,37 @@ class MasterBot(Bot):
         best_keep = np.full((levels, 252), -1, dtype=np.int64)
         best_box = np.empty(252, dtype=np.int64)
         mean, sd, pmf, low = self._opponent
+        up = min(up, moments.table.upper_cap)
+        thresholds = self.thresholds_for(rules)
+        if thresholds is not None:
+            if pmf.size > 0:
+                points, weights = np.arange(pmf.size) + float(low), pmf
+            else:
+                points = mean + sd * normal_quantiles(QUANTILES)
+                weights = np.full(QUANTILES, 1.0 / QUANTILES)
+            threshold_turn(
+                mask, up, int(armed), card.total(rules), points, weights, moments.moments,
+                thresholds.row_of, np.asarray(thresholds.chances), arrays.kernel_rules,
+                np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
+                np.empty(462), np.empty(462, dtype=np.int64),
+            )  # fmt: skip
+            return best_keep, best_box
         win_turn(
-            mask, min(up, moments.table.upper_cap), int(armed), card.total(rules), mean, sd,
-            pmf, low, moments.moments, last_box_pmfs(moments), arrays.kernel_rules,
-            np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
-            np.empty(462), np.empty(462, dtype=np.int64),
+            mask, up, int(armed), card.total(rules), mean, sd, pmf, low, moments.moments,
+            last_box_pmfs(moments), arrays.kernel_rules, np.empty((levels, 252)),
+            np.empty((levels, 462)), best_keep, best_box, np.empty(462),
+            np.empty(462, dtype=np.int64),
         )  # fmt: skip
         return best_keep, best_box
+
+    def thresholds_for(self, rules: RuleSet) -> ThresholdTable | None:
+        """The threshold table master plays from now, if any (see the class docstring)."""
+        given = self._thresholds
+        if isinstance(given, ThresholdTable):
+            return given if given.rules == rules else None
+        if given is False or not PLAYS_FROM_THRESHOLDS:
+            return None
+        return thresholds_at_hand(rules)
 
     def _plays_to_win(self, rules: RuleSet, card: ScoreCard) -> bool:
         return self._opponent is not None and rules.columns == 1 and rules == self.rules
