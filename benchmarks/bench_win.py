@@ -73,7 +73,13 @@ def threshold_table(rules_name: str, last_turns: int) -> ThresholdTable:
 
 
 def master_table(
-    rules_name: str, seats: int, games: int, seed: int, policy: str, last_turns: int
+    rules_name: str,
+    seats: int,
+    games: int,
+    seed: int,
+    policy: str,
+    last_turns: int,
+    spread: float = 1.0,
 ) -> dict[str, object]:
     """One master and seats − 1 experts, paired: master's results."""
     moments: MomentTable = moments_of(find_ruleset(rules_name))
@@ -85,6 +91,7 @@ def master_table(
         options = {
             "thresholds": threshold_table(rules_name, last_turns),
             "threshold_from": boxes - min(last_turns, boxes),
+            "spread": spread,
         }
     play_table(moments, kinds, seats, seed=seed, paired=True, **options)  # compile
     start = time.perf_counter()
@@ -101,6 +108,7 @@ def master_table(
         "policy": policy
         if policy == "normal" or last_turns >= boxes
         else f"thresholds in the last {last_turns} turns",
+        "spread": spread if policy == "thresholds" else None,
         "games": games,
         "win_rate": round(rate, 4),
         "interval_95": [round(low, 4), round(high, 4)],
@@ -162,13 +170,21 @@ def main() -> None:
         default=99,
         help="turns played from the threshold tables (default: all)",
     )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=1.0,
+        help="thresholds policy: the opponent's standard deviation times this",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
     policies = ("normal", "thresholds") if args.policy == "both" else (args.policy,)
     report: dict[str, object] = {
         "master": [
-            master_table(name, int(seats), args.games, args.seed, policy, args.last_turns)
+            master_table(
+                name, int(seats), args.games, args.seed, policy, args.last_turns, args.spread
+            )
             for name in args.rules.split(",")
             for seats in args.seats.split(",")
             if seats != "none"

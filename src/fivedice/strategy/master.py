@@ -748,6 +748,7 @@ def play_table(
     thresholds: ThresholdTable | None = None,
     threshold_from: int = 0,
     quantiles: int = QUANTILES,
+    spread: float = 1.0,
 ) -> TableGames:
     """Plays games of 2-8 seats, expert or master in each, one column (see `seatings` for who
     sits where, and the comment above `SEAT_KINDS` for the dice).
@@ -762,6 +763,10 @@ def play_table(
         thresholds: the rules' threshold table: from turn `threshold_from` on, master values
             a turn's end by it (`threshold_turn`; the opponent's normal taken at `quantiles`
             equally likely points) instead of by normals (`win_turn`).
+        spread: scales the opponent's standard deviation in `threshold_turn` (below 1: master
+            plays for a narrower band of the opponent's totals - the tables' chances assume it
+            knows the total, which it learns only as the opponent plays); an exact opponent
+            distribution (one box left) is never scaled.
 
     Raises:
         FivediceError: a player is neither expert nor master, fewer than 2 or more than 8
@@ -800,8 +805,8 @@ def play_table(
     _play_tables(
         seat_streams, seat_kinds, moments.values, moments.moments, last_box_pmfs(moments),
         arrays.kernel_rules, rules.rolls_per_turn, master_from, row_of, chances,
-        normal_quantiles(quantiles), threshold_from if thresholds is not None else 99, records,
-        finals, stats,
+        normal_quantiles(quantiles) * spread,
+        threshold_from if thresholds is not None else 99, records, finals, stats,
     )  # fmt: skip
     return TableGames(
         kinds=tuple(kinds),
