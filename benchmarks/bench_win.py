@@ -2,11 +2,12 @@
 
 Prints one JSON object:
 
-* `master` (classic): `--games` paired games of master against expert for each number of
-  seats in `--seats` (one master, the other seats experts; `strategy.master.play_table`, every
-  set of dice streams played once per rotation of the players round the seats): master's win
-  rate (a tie for first shared), its 95% interval over the independent sets, its outright wins
-  and draws apart, the fair share (1 / seats) and the margin above it, both levels' means.
+* `master` (under each preset of `--rules`, e.g. classic,yatzy): `--games` paired games of
+  master against expert for each number of seats in `--seats` (one master, the other seats
+  experts; `strategy.master.play_table`, every set of dice streams played once per rotation of
+  the players round the seats): master's win rate (a tie for first shared), its 95% interval
+  over the independent sets, its outright wins and draws apart, the fair share (1 / seats) and
+  the margin above it, both levels' means.
   `--policy` picks how master values a turn's end: `normal` (normals from the moment tables,
   the level as it plays in games), `thresholds` (the threshold tables against the best
   opponent's outcome distribution, `master.threshold_turn`) or `both`, each on the same dice.
@@ -15,14 +16,17 @@ Prints one JSON object:
   beating it: `strategy.clairvoyant`) against expert: its win rate with interval, draws apart.
   The published figure for Yatzy is 55.3%.
 
-    nice .venv/bin/python benchmarks/bench_win.py [--games 100000] [--seats 2,3,4]
-        [--policy normal|thresholds|both] [--ceiling] [--ceiling-games 100000] [--seed 1]
+    nice .venv/bin/python benchmarks/bench_win.py [--rules classic,yatzy] [--games 100000]
+        [--seats 2,3,4] [--policy normal|thresholds|both] [--ceiling] [--ceiling-games 100000]
+        [--seed 1]
 
-`--last-turns N` (below 13) plays from the threshold tables in the last N turns only (master's
-`thresholds` policy and the clairvoyant; the expert's play before): the tables of those turns
-are computed on the spot in minutes, where the full tables (hundreds of MB, read from the
-cache or computed once) take far longer. With N < 13 the clairvoyant's rate is a lower bound
-on the ceiling (it knows the opponent's total but uses it only at the end).
+`--last-turns N` (below the card's boxes: 13, Yatzy 15) plays from the threshold tables in the
+last N turns only (master's `thresholds` policy and the clairvoyant; the expert's play
+before): the tables of those turns are computed on the spot in minutes, where the full tables
+(hundreds of MB, read from the cache or computed once) take far longer. With fewer turns than
+boxes the clairvoyant's rate is a lower bound on the ceiling (it knows the opponent's total
+but uses it only at the end). The full tables hold targets up to `thresholds.default_top`
+(400, Yatzy 378), the same files the goal coach uses.
 """
 
 from __future__ import annotations
@@ -43,7 +47,12 @@ from fivedice.strategy.clairvoyant import play_ceiling
 from fivedice.strategy.master import play_table
 from fivedice.strategy.moments import MomentTable, moments_of
 from fivedice.strategy.simulate import table_outcomes
-from fivedice.strategy.thresholds import ThresholdTable, compute_thresholds, thresholds_of
+from fivedice.strategy.thresholds import (
+    ThresholdTable,
+    compute_thresholds,
+    default_top,
+    thresholds_of,
+)
 
 
 def interval(values: np.ndarray) -> list[float]:
@@ -59,21 +68,30 @@ def threshold_table(rules_name: str, last_turns: int) -> ThresholdTable:
     rules = find_ruleset(rules_name)
     boxes = len(rules.boxes)
     if last_turns >= boxes:
-        return thresholds_of(rules)
-    return compute_thresholds(rules, min_filled=boxes - last_turns)
+        return thresholds_of(rules, default_top(rules))
+    return compute_thresholds(rules, default_top(rules), min_filled=boxes - last_turns)
 
 
 def master_table(
-    moments: MomentTable, seats: int, games: int, seed: int, policy: str, last_turns: int
+    rules_name: str,
+    seats: int,
+    games: int,
+    seed: int,
+    policy: str,
+    last_turns: int,
+    spread: float = 1.0,
 ) -> dict[str, object]:
     """One master and seats − 1 experts, paired: master's results."""
+    moments: MomentTable = moments_of(find_ruleset(rules_name))
+    boxes = len(moments.rules.boxes)
     kinds = ("master",) + ("expert",) * (seats - 1)
     games = -(-games // seats) * seats
     options: dict[str, Any] = {}
     if policy == "thresholds":
         options = {
-            "thresholds": threshold_table("classic", last_turns),
-            "threshold_from": 13 - min(last_turns, 13),
+            "thresholds": threshold_table(rules_name, last_turns),
+            "threshold_from": boxes - min(last_turns, boxes),
+            "spread": spread,
         }
     play_table(moments, kinds, seats, seed=seed, paired=True, **options)  # compile
     start = time.perf_counter()
@@ -85,10 +103,12 @@ def master_table(
     low, high = intervals[Level.MASTER]
     fair = 1 / seats
     return {
+        "rules": rules_name,
         "seats": seats,
         "policy": policy
-        if policy == "normal" or last_turns >= 13
+        if policy == "normal" or last_turns >= boxes
         else f"thresholds in the last {last_turns} turns",
+        "spread": spread if policy == "thresholds" else None,
         "games": games,
         "win_rate": round(rate, 4),
         "interval_95": [round(low, 4), round(high, 4)],
@@ -135,6 +155,9 @@ def ceiling(rules_name: str, games: int, seed: int, last_turns: int) -> dict[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--rules", default="classic", help="master's rule presets, e.g. classic,yatzy"
+    )
     parser.add_argument("--games", type=int, default=100_000, help="paired games per table")
     parser.add_argument("--seats", default="2,3,4", help="numbers of seats, e.g. 2,3,4 (none)")
     parser.add_argument("--policy", choices=("normal", "thresholds", "both"), default="normal")
@@ -142,16 +165,27 @@ def main() -> None:
     parser.add_argument("--ceiling-games", type=int, default=100_000)
     parser.add_argument("--ceiling-rules", default="classic,yatzy", help="rule presets")
     parser.add_argument(
-        "--last-turns", type=int, default=13, help="turns played from the threshold tables"
+        "--last-turns",
+        type=int,
+        default=99,
+        help="turns played from the threshold tables (default: all)",
+    )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=1.0,
+        help="thresholds policy: the opponent's standard deviation times this",
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    moments = moments_of(find_ruleset("classic"))
     policies = ("normal", "thresholds") if args.policy == "both" else (args.policy,)
     report: dict[str, object] = {
         "master": [
-            master_table(moments, int(seats), args.games, args.seed, policy, args.last_turns)
+            master_table(
+                name, int(seats), args.games, args.seed, policy, args.last_turns, args.spread
+            )
+            for name in args.rules.split(",")
             for seats in args.seats.split(",")
             if seats != "none"
             for policy in policies

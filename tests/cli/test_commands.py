@@ -283,7 +283,7 @@ def test_the_rules_say_a_yahtzee_bonus_exactly_when_play_pays_one(bonus, conditi
     [
         (["--bot", "master"], "--paired needs at least two players"),
         (["--bot", "casual", "--vs", "expert"], "paired games seat expert and master players"),
-        (["--bot", "master", "--vs", "expert", "--rules", "yatzy"], "under Yahtzee rules"),
+        (["--bot", "master", "--vs", "expert", "--rules", "maxi-yatzy"], "(not Maxi Yatzy)"),
     ],
 )
 def test_simulate_paired_refuses_what_it_cannot_pair(levels, message):

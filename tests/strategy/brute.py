@@ -195,6 +195,55 @@ class BruteMoments:
         return levels
 
 
+class BruteDistribution:
+    """The whole distribution of the points still to come when playing the brute force's
+    optimal policy (its first best box and keep), as {points: probability}, on the core's API
+    like `BruteMoments` (a placement's points are the column's total after minus before, so
+    every bonus counts)."""
+
+    def __init__(self, brute: BruteForce) -> None:
+        self.brute = brute
+        self._memo: dict[Column, dict[int, float]] = {}
+
+    def start(self, column: Column) -> dict[int, float]:
+        """P(X = x) at the start of a turn."""
+        if column.is_complete:
+            return {0: 1.0}
+        if column not in self._memo:
+            last = self.rolls(column)[-1]
+            self._memo[column] = _mixture((p, last[roll]) for roll, p in _FIRST_ROLL)
+        return self._memo[column]
+
+    def rolls(self, column: Column) -> list[dict[Roll, dict[int, float]]]:
+        """Per rolls left: the distribution holding each roll (this turn's points included)."""
+        brute, rules = self.brute, self.brute.rules
+        before = column.total(rules)
+        scored = {}
+        for roll in ALL_ROLLS:
+            values = brute.box_values(column, roll)
+            best = max(values, key=lambda key: values[key])
+            after = column.fill(rules, rules.box(best), roll)
+            points = after.total(rules) - before
+            scored[roll] = {points + x: q for x, q in self.start(after).items()}
+        levels = [scored]
+        for left in range(1, rules.rolls_per_turn):
+            previous = levels[-1]
+            level = {}
+            for roll in ALL_ROLLS:
+                keep = max(_sub_keeps(roll), key=lambda k: brute.keep_value(column, k, left))
+                level[roll] = _mixture((p, previous[r]) for r, p in _outcomes(keep))
+            levels.append(level)
+        return levels
+
+
+def _mixture(weighted: Iterable[tuple[float, dict[int, float]]]) -> dict[int, float]:
+    mixed: dict[int, float] = {}
+    for weight, pmf in weighted:
+        for x, q in pmf.items():
+            mixed[x] = mixed.get(x, 0.0) + weight * q
+    return mixed
+
+
 class BruteThresholds:
     """The best chance that the points still to come reach each target 0 … top (a vector per
     position: each target's own best policy), computed on the core's API like `BruteForce`.

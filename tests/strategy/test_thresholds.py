@@ -175,3 +175,35 @@ def test_a_server_client_without_a_permit_starts_no_goal_table(tmp_path, monkeyp
     assert not thresholds._BACKGROUND
     assert threading.active_count() == before
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.processes
+@pytest.mark.slow
+def test_a_build_cut_short_by_the_process_exiting_leaves_no_file(tmp_path) -> None:
+    """A background build dies with its process (a terminal game that quits): its temporary
+    file, hundreds of MB when complete, is removed at exit."""
+    import os
+    import subprocess
+    import sys
+
+    script = f"""
+import threading, time
+from pathlib import Path
+from fivedice.core.rules import find_ruleset
+from fivedice.strategy import thresholds as th
+th.compute_thresholds = lambda *args, **kwargs: time.sleep(60)  # a build still under way
+threading.Thread(
+    target=th.load_or_compute, args=(find_ruleset("classic"), 10),
+    kwargs={{"cache_dir": {str(tmp_path)!r}}}, daemon=True,
+).start()
+while not list(Path({str(tmp_path)!r}).glob("*.tmp")):
+    time.sleep(0.05)
+print("building", flush=True)
+"""
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True,
+        timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == "building"
+    assert list(tmp_path.iterdir()) == []

@@ -133,11 +133,16 @@ def column_pmf(table: MomentTable, mask: int, up: int, armed: bool) -> FloatArra
     return _column_pmf(table, mask, min(up, table.table.upper_cap), bool(armed))
 
 
+def _open_boxes(table: MomentTable, mask: int) -> int:
+    """How many boxes of the card (13 in Yahtzee, 15 in Yatzy) the mask leaves open."""
+    return table.table.full_mask.bit_count() - mask.bit_count()
+
+
 @lru_cache(maxsize=8192)
 def _column_pmf(table: MomentTable, mask: int, up: int, armed: bool) -> FloatArray:
-    if mask == s.FULL_MASK:
+    if mask == table.table.full_mask:
         return np.ones(1)
-    if 13 - mask.bit_count() <= EXACT_BOXES:
+    if _open_boxes(table, mask) <= EXACT_BOXES:
         return exact_pmf(table, mask, up, armed)
     return _normal_pmf(*table.state(mask, up, armed))
 
@@ -146,7 +151,7 @@ def _roll_pmf(
     table: MomentTable, mask: int, up: int, armed: bool, roll: tuple[int, ...], rolls_left: int
 ) -> FloatArray:
     r = s.ROLL_INDEX[roll]
-    if 13 - mask.bit_count() <= EXACT_BOXES:
+    if _open_boxes(table, mask) <= EXACT_BOXES:
         pmf: FloatArray = exact_roll_pmf(table, mask, up, armed, rolls_left + 1)[rolls_left, r]
         return pmf
     m1, m2 = table.in_turn(mask, up, armed, rolls_left + 1)[rolls_left, r]

@@ -125,8 +125,9 @@ def has_layer_tables(rules: RuleSet) -> bool:
 
 def has_win_chances(rules: RuleSet) -> bool:
     """Whether the winning chances (`strategy.chances`, and the master CPU's play to win) are
-    available: the Yahtzee family only (they are built on the thirteen-box moment tables)."""
-    return has_layer_tables(rules) and rules.family is Family.YAHTZEE
+    available: wherever the moment tables follow the solver's layers (Yahtzee and Yatzy;
+    not Maxi Yatzy, whose table is compact: `has_layer_tables`)."""
+    return has_layer_tables(rules)
 
 
 def check_coached(rules: RuleSet) -> None:

@@ -40,27 +40,35 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from fivedice.core.card import Placement, ScoreCard
-from fivedice.core.categories import CATEGORIES
 from fivedice.core.dice import ALL_KEEPS, check_roll
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
+from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
 from fivedice.strategy.playout import game_seeds, next_random
-from fivedice.strategy.thresholds import ThresholdTable
+from fivedice.strategy.rule_arrays import (
+    CFG_BOXES,
+    CFG_STRIDE,
+    CFG_YAHTZEE,
+    CFG_YAHTZEE_BONUS,
+)
+from fivedice.strategy.thresholds import ThresholdTable, default_top, thresholds_if_ready
 
 if TYPE_CHECKING:
     from fivedice.core.game import GameState
 
 __all__ = [
+    "PLAYS_FROM_THRESHOLDS",
     "SEAT_KINDS",
     "MasterBot",
     "TableGames",
     "play_table",
     "seat_roll",
     "seatings",
+    "thresholds_at_hand",
     "win_turn",
 ]
 
@@ -107,13 +115,14 @@ def _end_chance(
     low: int,
     moments: FloatArray,
     last: FloatArray,
+    full: int,
 ) -> tuple[float, float]:
     """The chance of winning, and the expected final total, with t points after this turn
-    and the card in state (nm, nu, na)."""
-    if nm == 0x1FFF:
+    and the card in state (nm, nu, na); `full` is the mask of a complete card."""
+    if nm == full:
         return _opponent_below(t, opp_mean, opp_sd, cdf, low), float(t)
     m1 = moments[nm, nu, na, 0]
-    if (nm | (nm + 1)) == 0x1FFF:  # one box left: its distribution is known exactly
+    if (nm | (nm + 1)) == full:  # one box left: its distribution is known exactly
         b = 0
         while (nm >> b) & 1:
             b += 1
@@ -163,31 +172,27 @@ def win_turn(
     of holding roll r / keeping k with n rolls left; best_keep[n, r], best_box[r] as in
     `solver.TurnValues`.
     """
-    config, five_face = rules[4], rules[3]
+    config = rules[4]
+    boxes = config[CFG_BOXES]
+    full = (1 << boxes) - 1
     cdf = np.empty(opp_pmf.size)
     below = 0.0
     for i in range(opp_pmf.size):
         cdf[i] = below + 0.5 * opp_pmf[i]
         below += opp_pmf[i]
-    open_boxes = ~mask & 0x1FFF
-    allowed = open_boxes
-    if config[5] != 0 and (open_boxes & 0x3F) != 0:
-        allowed = open_boxes & 0x3F
+    open_boxes, allowed = kernel.open_and_allowed(mask, config)
     for r in range(252):
-        chosen = allowed
-        if five_face[r] > 0 and (mask >> 11) & 1:
-            chosen, _joker, _extra = s._joker_boxes(
-                five_face[r], open_boxes, allowed, armed, config
-            )
+        chosen, _joker, _extra = kernel.boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
         best = -1.0e300
         best_b = -1
-        for b in range(13):
+        for b in range(boxes):
             if not (chosen >> b) & 1:
                 continue
             p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
             w, mean = _end_chance(
-                total + p, nm, nu, na, opp_mean, opp_sd, opp_pmf, cdf, opp_low, moments, last
-            )
+                total + p, nm, nu, na, opp_mean, opp_sd, opp_pmf, cdf, opp_low, moments, last,
+                full,
+            )  # fmt: skip
             value = w + TIE_BREAK * mean
             if value > best:
                 best = value
@@ -224,21 +229,15 @@ def threshold_turn(
     the best opponent's final total O = opp_points[k] with weight opp_weights[k], a box that
     leaves T points and state s' is worth Σ_k w_k·½·(P*(s', O_k − T + 1) + P*(s', O_k − T)),
     P*(s', t) the best chance of t points more (`thresholds`; 0 beyond the table's top)."""
-    config, five_face = rules[4], rules[3]
+    config = rules[4]
+    boxes = config[CFG_BOXES]
     top = chances.shape[1] - 1
-    open_boxes = ~mask & 0x1FFF
-    allowed = open_boxes
-    if config[5] != 0 and (open_boxes & 0x3F) != 0:
-        allowed = open_boxes & 0x3F
+    open_boxes, allowed = kernel.open_and_allowed(mask, config)
     for r in range(252):
-        chosen = allowed
-        if five_face[r] > 0 and (mask >> 11) & 1:
-            chosen, _joker, _extra = s._joker_boxes(
-                five_face[r], open_boxes, allowed, armed, config
-            )
+        chosen, _joker, _extra = kernel.boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
         best = -1.0e300
         best_b = -1
-        for b in range(13):
+        for b in range(boxes):
             if not (chosen >> b) & 1:
                 continue
             p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
@@ -276,20 +275,37 @@ def last_box_pmfs(moments: MomentTable) -> FloatArray:
 @lru_cache(maxsize=2)
 def _last_box_pmfs(moments: MomentTable) -> FloatArray:
     cap = moments.table.upper_cap
+    boxes = len(moments.rules.boxes)
     found = {}
-    for b in range(13):
-        mask = s.FULL_MASK ^ (1 << b)
+    for b in range(boxes):
+        mask = moments.table.full_mask ^ (1 << b)
         for up in range(cap + 1):
             for armed in (0, 1):
                 if np.isnan(moments.table.values[mask, up, armed]):
                     continue
                 found[b, up, armed] = exact_pmf(moments, mask, up, bool(armed))
     width = max(pmf.size for pmf in found.values())
-    table = np.zeros((13, cap + 1, 2, width))
+    table = np.zeros((boxes, cap + 1, 2, width))
     for (b, up, armed), pmf in found.items():
         table[b, up, armed, : pmf.size] = pmf
     table.setflags(write=False)
     return table
+
+
+PLAYS_FROM_THRESHOLDS = True
+"""Whether master values a turn's end from the threshold tables (`threshold_turn`) when the
+rules' table is at hand: the stronger policy in paired games (benchmarks/README.md, "Playing
+to win"). While the table is being built (minutes, in the background), the normal model."""
+
+
+def thresholds_at_hand(rules: RuleSet) -> ThresholdTable | None:
+    """The rules' threshold table (every target the coach for a goal holds) if it is at hand;
+    else None, and it is built in the background (`thresholds.thresholds_if_ready`: a game
+    never waits for it). None too when a server refuses the build (no permit left)."""
+    try:
+        return thresholds_if_ready(rules, default_top(rules))
+    except FivediceError:  # SolverBusyError: this client may not start a build now
+        return None
 
 
 class MasterBot(Bot):
@@ -297,7 +313,10 @@ class MasterBot(Bot):
 
     It needs to see the table: the service calls `observe(state)` before every decision. Until
     it has seen other seats (or solo, or with several columns) it plays like the expert.
-    Arguments as for `Bot`; `moments` skips loading the moment table.
+    With the rules' threshold table at hand it values a turn's end from it (`threshold_turn`,
+    `PLAYS_FROM_THRESHOLDS`), else from normals (`win_turn`).
+    Arguments as for `Bot`; `moments` skips loading the moment table; `thresholds` gives the
+    threshold table to play from (None: `thresholds_at_hand`; False: never).
     """
 
     def __init__(
@@ -306,10 +325,12 @@ class MasterBot(Bot):
         rng: random.Random | None = None,
         *,
         moments: MomentTable | None = None,
+        thresholds: ThresholdTable | bool | None = None,
         **options: Any,
     ) -> None:
         super().__init__(Level.MASTER, rules, rng, **options)
         self._moments = moments
+        self._thresholds = thresholds
         self._opponent: tuple[float, float, FloatArray, int] | None = None
 
     def observe(self, state: GameState) -> None:
@@ -362,13 +383,37 @@ class MasterBot(Bot):
         best_keep = np.full((levels, 252), -1, dtype=np.int64)
         best_box = np.empty(252, dtype=np.int64)
         mean, sd, pmf, low = self._opponent
+        up = min(up, moments.table.upper_cap)
+        thresholds = self.thresholds_for(rules)
+        if thresholds is not None:
+            if pmf.size > 0:
+                points, weights = np.arange(pmf.size) + float(low), pmf
+            else:
+                points = mean + sd * normal_quantiles(QUANTILES)
+                weights = np.full(QUANTILES, 1.0 / QUANTILES)
+            threshold_turn(
+                mask, up, int(armed), card.total(rules), points, weights, moments.moments,
+                thresholds.row_of, np.asarray(thresholds.chances), arrays.kernel_rules,
+                np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
+                np.empty(462), np.empty(462, dtype=np.int64),
+            )  # fmt: skip
+            return best_keep, best_box
         win_turn(
-            mask, min(up, moments.table.upper_cap), int(armed), card.total(rules), mean, sd,
-            pmf, low, moments.moments, last_box_pmfs(moments), arrays.kernel_rules,
-            np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
-            np.empty(462), np.empty(462, dtype=np.int64),
+            mask, up, int(armed), card.total(rules), mean, sd, pmf, low, moments.moments,
+            last_box_pmfs(moments), arrays.kernel_rules, np.empty((levels, 252)),
+            np.empty((levels, 462)), best_keep, best_box, np.empty(462),
+            np.empty(462, dtype=np.int64),
         )  # fmt: skip
         return best_keep, best_box
+
+    def thresholds_for(self, rules: RuleSet) -> ThresholdTable | None:
+        """The threshold table master plays from now, if any (see the class docstring)."""
+        given = self._thresholds
+        if isinstance(given, ThresholdTable):
+            return given if given.rules == rules else None
+        if given is False or not PLAYS_FROM_THRESHOLDS:
+            return None
+        return thresholds_at_hand(rules)
 
     def _plays_to_win(self, rules: RuleSet, card: ScoreCard) -> bool:
         return self._opponent is not None and rules.columns == 1 and rules == self.rules
@@ -391,18 +436,18 @@ class MasterBot(Bot):
             return super().choose_box(rules, card, dice)
         roll = check_roll(dice)
         _, best_box = self._turn(rules, card, 1)
-        category = CATEGORIES[int(best_box[s.ROLL_INDEX[roll]])]
+        box = rules.boxes[int(best_box[s.ROLL_INDEX[roll]])]  # the card's own order
         for placement in card.placements(rules, roll):
-            if placement.category == category:
+            if placement.category == box:
                 return placement
-        raise FivediceError(f"no legal box {category.key} for {roll}")  # pragma: no cover
+        raise FivediceError(f"no legal box {box.key} for {roll}")  # pragma: no cover
 
 
 # ---------------------------------------------------------------------------------------------
 # Games at one table in numba (the simulator and the benchmarks)
 #
 # The dice of a seat. Every seat of a game draws from its own dice *stream* (a 64-bit number).
-# The faces of a roll depend only on (stream, the seat's own turn 0-12, the roll 0-2 of the
+# The faces of a roll depend only on (stream, the seat's own turn 0, 1, …, the roll 0-2 of the
 # turn): they are drawn from a splitmix64 generator seeded from those three, and rolling k dice
 # (the ones not kept) takes the first k faces. So a seat's dice never depend on what the other
 # seats do, nor on the order in which the seats play; two players who keep the same dice from
@@ -425,7 +470,7 @@ class TableGames(NamedTuple):
 
     Attributes:
         kinds: each player's level.
-        records: (games, 13 × players, players, 4) before each turn, in the order of play,
+        records: (games, boxes × players, players, 4) before each turn, in the order of play,
             every player's (mask, upper, armed, total).
         finals: (games, players) the final totals.
         positions: (games, players) each player's place in the turn order (0 starts).
@@ -476,17 +521,18 @@ def _best_opponent(
     exact when every other card has at most one open box, else empty (a normal: one opponent's
     own, several opponents' maximum computed on a grid of normals, then taken as normal)."""
     seats = state.shape[0]
+    full = (1 << last.shape[0]) - 1
     exact = True
     for o in range(seats):
         om = state[o, 0]
-        if o != mover and om != 0x1FFF and (om | (om + 1)) != 0x1FFF:
+        if o != mover and om != full and (om | (om + 1)) != full:
             exact = False
     if exact:
         low = 1 << 30
         high = -(1 << 30)
         for o in range(seats):
             if o != mover:
-                size = 1 if state[o, 0] == 0x1FFF else last.shape[3]
+                size = 1 if state[o, 0] == full else last.shape[3]
                 low = min(low, state[o, 3])
                 high = max(high, state[o, 3] + size)
         cdf = np.ones(high - low)
@@ -495,7 +541,7 @@ def _best_opponent(
                 continue
             om, ou, oa, ot = state[o, 0], state[o, 1], state[o, 2], state[o, 3]
             grid = np.zeros(high - low)
-            if om == 0x1FFF:
+            if om == full:
                 grid[ot - low] = 1.0
             else:
                 b = 0
@@ -565,6 +611,8 @@ def _play_game(
     `_play_tables` takes them; record, final and stats are indexed by seat."""
     values, moments, last, rules, levels, master_from, row_of, chances, quantiles, t_from = shared
     score, joker_score, arms, five_face, config = rules
+    boxes = config[CFG_BOXES]
+    yahtzee = config[CFG_YAHTZEE]
     seats = streams.shape[0]
     rng = np.empty(1, dtype=np.uint64)
     state = np.zeros((seats, 4), dtype=np.int64)  # mask, upper, armed, total
@@ -574,8 +622,10 @@ def _play_game(
     best_box = np.empty(252, dtype=np.int64)
     running_max = np.empty(462)
     running_arg = np.empty(462, dtype=np.int64)
+    upper_value = np.empty(kernel.upper_value_size(config[CFG_STRIDE]))
+    lower_value = np.empty(boxes + 1)
     step = 0
-    for turn in range(13):
+    for turn in range(boxes):
         for seat in range(seats):
             record[step] = state
             step += 1
@@ -604,7 +654,7 @@ def _play_game(
                 s._turn(
                     mask, up, armed, values, score, joker_score, arms, five_face, config,
                     s.ADD_FACE, s.REMOVE_FACE, s.ROLL_PROBABILITY, roll_v, keep_v, best_keep,
-                    best_box, running_max, running_arg, np.empty(186), np.empty(16),
+                    best_box, running_max, running_arg, upper_value, lower_value,
                 )  # fmt: skip
             r = seat_roll(EMPTY_KEEP, streams[seat], turn, 0, rng)
             for n in range(levels - 1, 0, -1):
@@ -614,9 +664,15 @@ def _play_game(
                 r = seat_roll(keep, streams[seat], turn, levels - n, rng)
             b = best_box[r]
             p, nm, nu, na = outcome(b, r, mask, up, armed, rules)
-            if b == 11 and score[11, r] > 0:
+            if b == yahtzee and score[b, r] > 0:
                 stats[seat, 1] = 1
-            if five_face[r] > 0 and (mask >> 11) & 1 and armed == 1 and config[3] > 0:
+            if (
+                five_face[r] > 0
+                and yahtzee >= 0
+                and (mask >> yahtzee) & 1
+                and armed == 1
+                and (config[CFG_YAHTZEE_BONUS] > 0)
+            ):
                 stats[seat, 2] += 1
             state[seat, 0] = nm
             state[seat, 1] = nu
@@ -692,6 +748,7 @@ def play_table(
     thresholds: ThresholdTable | None = None,
     threshold_from: int = 0,
     quantiles: int = QUANTILES,
+    spread: float = 1.0,
 ) -> TableGames:
     """Plays games of 2-8 seats, expert or master in each, one column (see `seatings` for who
     sits where, and the comment above `SEAT_KINDS` for the dice).
@@ -702,10 +759,14 @@ def play_table(
         games: how many games (paired: a multiple of the number of players).
         seed: the dice seed.
         paired: play each set of dice streams once per rotation of the players.
-        master_from: master plays like the expert in its first turns, until this turn (0-12).
+        master_from: master plays like the expert in its first turns, until this turn (0, 1, …).
         thresholds: the rules' threshold table: from turn `threshold_from` on, master values
             a turn's end by it (`threshold_turn`; the opponent's normal taken at `quantiles`
             equally likely points) instead of by normals (`win_turn`).
+        spread: scales the opponent's standard deviation in `threshold_turn` (below 1: master
+            plays for a narrower band of the opponent's totals - the tables' chances assume it
+            knows the total, which it learns only as the opponent plays); an exact opponent
+            distribution (one box left) is never scaled.
 
     Raises:
         FivediceError: a player is neither expert nor master, fewer than 2 or more than 8
@@ -738,14 +799,14 @@ def play_table(
         row_of, chances = np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), np.float32)
     else:
         row_of, chances = thresholds.row_of, np.asarray(thresholds.chances)
-    records = np.zeros((games, 13 * players, players, 4), dtype=np.int64)
+    records = np.zeros((games, arrays.boxes * players, players, 4), dtype=np.int64)
     finals = np.zeros((games, players), dtype=np.int64)
     stats = np.zeros((games, players, 3), dtype=np.int64)
     _play_tables(
         seat_streams, seat_kinds, moments.values, moments.moments, last_box_pmfs(moments),
         arrays.kernel_rules, rules.rolls_per_turn, master_from, row_of, chances,
-        normal_quantiles(quantiles), threshold_from if thresholds is not None else 99, records,
-        finals, stats,
+        normal_quantiles(quantiles) * spread,
+        threshold_from if thresholds is not None else 99, records, finals, stats,
     )  # fmt: skip
     return TableGames(
         kinds=tuple(kinds),

@@ -40,6 +40,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.limits import has_layer_tables
+from fivedice.strategy.rule_arrays import MAX_BOXES
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 
@@ -74,11 +75,12 @@ def outcome(
 @njit(cache=True, nogil=True)
 def _turn_work(levels: int) -> tuple[Any, ...]:
     """Scratch for `s._turn` over `levels` rolls left: (roll_values, keep_values, best_keep,
-    best_box, running_max, running_arg, upper_value, lower_value)."""
+    best_box, running_max, running_arg, upper_value, lower_value), for any card of five dice
+    (lower_value: up to `MAX_BOXES` boxes and the armed slot)."""
     return (
         np.empty((levels, 252)), np.empty((levels, 462)),
         np.empty((levels, 252), dtype=np.int64), np.empty(252, dtype=np.int64),
-        np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(16),
+        np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(MAX_BOXES + 1),
     )  # fmt: skip
 
 
@@ -372,7 +374,7 @@ def _turn_policy(
         mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
         s.REMOVE_FACE, s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
         best_keep, best_box, np.empty(462), np.empty(462, dtype=np.int64), np.empty(186),
-        np.empty(16),
+        np.empty(MAX_BOXES + 1),
     )  # fmt: skip
     points = np.empty(252, dtype=np.int64)
     nexts = np.empty((252, 3), dtype=np.int64)

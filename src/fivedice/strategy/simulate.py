@@ -377,9 +377,12 @@ def head_to_head(
         raise FivediceError("a head-to-head needs at least two levels")
     if paired and not (has_win_chances(rules) and set(parsed) <= {Level.MASTER, Level.EXPERT}):
         raise FivediceError(
-            N_("paired games seat expert and master players only, under Yahtzee rules")
+            N_(
+                "paired games seat expert and master players only, under Yahtzee or Yatzy"
+                " rules (not Maxi Yatzy)"
+            )
         )
-    # Without winning chances (Yatzy, Maxi Yatzy) master plays exactly like expert, alone.
+    # Without winning chances (Maxi Yatzy) master plays exactly like expert, alone.
     if paired or (Level.MASTER in parsed and has_win_chances(rules)):
         return _master_head_to_head(
             rules, parsed, games, seed, use_cache, cache_dir, progress, paired=paired

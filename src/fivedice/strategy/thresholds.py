@@ -35,6 +35,7 @@ Example (a small table of the last layers, quick: not a doctest, numba compiles 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import tempfile
@@ -538,6 +539,7 @@ def load_or_compute(
     row_of, _, rows = _rows(arrays)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
     os.close(descriptor)
+    _UNFINISHED.add(temporary)
     try:
         out = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.float32,
                                         shape=(rows, top + 1))  # fmt: skip
@@ -546,6 +548,7 @@ def load_or_compute(
         del out
         os.replace(temporary, path)
     finally:
+        _UNFINISHED.discard(temporary)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
     from fivedice.strategy.cache import keep_in_bounds
@@ -553,6 +556,19 @@ def load_or_compute(
     keep_in_bounds(rules, cache_dir)  # they count towards the rules' table (`companions`)
     loaded = np.load(path, mmap_mode="r", allow_pickle=False)
     return ThresholdTable(rules, top, row_of, loaded)
+
+
+_UNFINISHED: set[str] = set()
+"""Temporary files of builds under way. A build in a background thread (`thresholds_if_ready`)
+dies with the process when it exits (a game in the terminal that quits): its file, hundreds
+of MB, is removed at exit (`_remove_unfinished`)."""
+
+
+@atexit.register
+def _remove_unfinished() -> None:
+    for temporary in list(_UNFINISHED):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 _LOADED: dict[tuple[RuleSet, int, str | None], ThresholdTable] = {}
