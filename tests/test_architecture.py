@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SOURCE / "fivedice"
 FRONT_ENDS = ("plain", "tui", "web")
@@ -260,6 +262,7 @@ def _private_store_names() -> Iterator[str]:
                 yield f"{name}:{node.lineno} reads store.{node.attr}"
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_nothing_outside_the_store_touches_its_private_names() -> None:
     bad = sorted(set(_private_store_names()))
     assert bad == [], "private names of the store used outside it:\n" + "\n".join(bad)

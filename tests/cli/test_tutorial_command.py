@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from fivedice.service.tutorial import LESSONS
 from tests.support.cli import run
 
@@ -43,6 +45,7 @@ def test_the_plain_tutorial_plays_a_lesson_from_stdin_and_keeps_the_progress():
     assert "✓ 3. The upper section, its bonus and par (done)" in text.output
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_plain_skip_restart_bad_lines_and_end_of_input():
     script = "--lesson\n"  # not a lesson number: said, then the menu again
     script += "1\nroll\nbogus\nhold 9\nrestart\nroll\nhold 1 2 4\nskip\n"

@@ -66,6 +66,7 @@ def verify(tmp_path: Path, text: str | bytes, *options: str):
     return runner.invoke(app, ["verify", str(path), *options])
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("preset", [preset.name for preset in PRESETS])
 def test_a_true_record_of_every_preset_is_verified(records, tmp_path, preset):
     text = records[preset]
@@ -116,6 +117,7 @@ def test_a_change_the_dice_and_the_log_cannot_see_is_named_as_a_broken_signature
     assert record_key().fingerprint in result.stdout
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_changing_any_single_line_of_a_true_record_is_never_verified(records):
     """Property-style: every line, changed in one of several ways, breaks the verdict."""
     text = records["classic"]

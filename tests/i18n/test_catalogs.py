@@ -33,6 +33,7 @@ def source_plurals() -> set[tuple[str, ...]]:
     return {tuple(message) for message in _extracted() if not isinstance(message, str)}
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
 def test_catalog_covers_every_message(language):
     with catalog_path(language).open("rb") as source:
@@ -48,6 +49,7 @@ def test_catalog_covers_every_message(language):
         )
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
 def test_catalog_translates_every_plural_form(language):
     """A message shown with a count has every plural form of the language, each with the

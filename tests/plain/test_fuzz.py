@@ -91,6 +91,7 @@ TABLES = [
 ]
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @settings(
     max_examples=60,
     deadline=None,

@@ -68,6 +68,7 @@ def test_boxes_are_typed_by_name_and_other_cards_boxes_refused(tmp_path):
     assert "in Two pairs" in out
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("rules_name", ["yatzy", "maxi-yatzy"])
 def test_a_cpu_seat_plays_the_new_families(tmp_path, rules_name):
     """Yatzy's CPUs play from its exact table, Maxi Yatzy's from calibrated estimates."""

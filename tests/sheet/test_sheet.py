@@ -216,6 +216,7 @@ def test_up_to_six_columns_fit_on_one_page(count, rules_name):
     assert "Grand total" in text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_more_columns_continue_on_more_pages_each_a_whole_sheet():
     sheet = build_sheet(find_ruleset("classic"), blank_columns([], 13))
     pages, text = pdf_text(render_pdf(sheet, Paper.LETTER))
@@ -252,6 +253,7 @@ def _japanese_font_or_skip() -> None:
         pytest.skip("Noto Sans CJK is missing (scripts/system-deps.sh installs fonts-noto-cjk)")
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_japanese_sheet_holds_japanese_text():
     """Japanese box names come out as text in Noto Sans CJK JP; Latin stays DejaVu Sans."""
     _japanese_font_or_skip()
@@ -325,6 +327,7 @@ def test_a_filled_sheet_holds_the_scores_and_totals():
     assert "✓" in text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_rendered_pages_for_a_person(tmp_path):
     """pdftoppm renders the sheets (English blank, German triple, a filled game) to PNGs."""
     if shutil.which("pdftoppm") is None:

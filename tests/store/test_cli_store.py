@@ -90,6 +90,7 @@ def test_export_and_replay_round_trip(db_url, tmp_path):
     assert "not a fivedice game record" in run("replay", str(path)).stderr
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_stats_and_highscores_json(db_url):
     totals = []
     for _ in range(3):

@@ -55,6 +55,7 @@ def test_a_commitment_makes_one_game_whichever_worker_takes_it(db_url):
         other.store.close()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_six_creations_at_once_with_one_handle_make_one_game(db_url):
     commitments = Commitments(_keyed)
     drawn = commitments.draw()

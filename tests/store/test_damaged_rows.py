@@ -140,6 +140,7 @@ def sql_for(url: str, statement: str) -> str:
     return statement.replace("char(10)", "chr(10)") if url.startswith("postgresql") else statement
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("case", list(DAMAGE))
 def test_a_damaged_game_is_named_and_left_as_it_is(db_url, case):
     statement, what, listed = DAMAGE[case]

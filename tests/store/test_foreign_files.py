@@ -23,6 +23,7 @@ from tests.support.files import (
 runner = CliRunner()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("kind", list(FOREIGN))
 def test_a_file_that_is_not_ours_is_never_modified(tmp_path, kind):
     path = tmp_path / "other.sqlite3"

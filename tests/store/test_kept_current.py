@@ -39,6 +39,7 @@ def _step(worker: GameService, game_id: int, rng: random.Random) -> None:
         worker.apply_action(game_id, rng.choice(legal_actions(view.state)), view.version)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @settings(
     max_examples=12,
     deadline=None,

@@ -74,6 +74,7 @@ def test_unfinished_games_play_on_and_replay_to_what_was_saved(service):
         assert service.load(game_id).state == after.state
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_rooms_and_tutorial_progress_read_as_before(service):
     rooms = Rooms(service.store)
     started = rooms.by_code(EXPECTED["rooms"]["started"])

@@ -237,6 +237,7 @@ def test_abandon(service):
         service.load(999)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_match_with_a_roll_off_round_trips(service):
     settings = GameSettings(
         (Seat("Ann"), Seat("Bob")),
@@ -255,6 +256,7 @@ def test_match_with_a_roll_off_round_trips(service):
     assert stats[("Ann", "triple")].multiplayer_games == 2
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_statistics_and_high_scores_match_the_games(service):
     totals = []
     for _ in range(12):

@@ -194,6 +194,7 @@ def test_the_coach_ranks_typed_dice_through_the_service(db_url, monkeypatch):
     assert service.load(view.game_id).version == 1  # asking the coach changes nothing
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_games_saved_before_table_games_read_as_played(tmp_path):
     from alembic import command
 

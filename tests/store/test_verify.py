@@ -373,6 +373,7 @@ def hostile_records(record_text: str) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("command", ["verify", "replay"])
 def test_a_hostile_record_is_refused_with_status_2_and_a_short_message(
     sqlite_service, tmp_path, command

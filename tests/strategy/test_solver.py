@@ -186,6 +186,7 @@ def _random_table(rules: RuleSet, seed: int) -> StrategyTable:
     return StrategyTable(rules, values, float(values[0, 0, 0]), 0)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("joker", list(Joker))
 @pytest.mark.parametrize("upper_first", [False, True])
 @pytest.mark.parametrize(

@@ -199,6 +199,7 @@ def _random_column(rules: RuleSet, rng: random.Random) -> Column:
     )
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_legal_boxes_and_points_match_placements(variant: str) -> None:
     rules = VARIANTS[variant]

@@ -111,6 +111,7 @@ def test_quit_and_resume_keeps_the_game() -> None:
     run(again, second)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_setup_screen_offers_every_rule_option_and_switches_language() -> None:
     app = FivediceApp()
 
@@ -415,6 +416,7 @@ def test_triple_with_three_seats_fits_and_hints_estimates() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_classic_with_six_seats_fits_at_80_columns() -> None:
     seats = (Seat("Ann"), *(Seat(f"CPU {i} (expert)", "beginner") for i in range(1, 6)))
     app = FivediceApp(GameSettings(seats=seats), seed=4, start_now=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from fivedice.core.game import GameSettings, Seat
@@ -11,6 +12,7 @@ from fivedice.tui.widgets.chances_bar import ChancesBar, chances_text
 from tests.tui.support import run, screen_text, wait_for
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_bar_shows_both_seats_and_w_switches_it() -> None:
     app = FivediceApp(
         GameSettings(seats=(Seat("Ann"), Seat("Bot", "master"))), seed=4, pace=2.5, start_now=True
@@ -34,6 +36,7 @@ def test_the_bar_shows_both_seats_and_w_switches_it() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_solo_game_shows_no_bar() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("Ann"),)), seed=4, start_now=True)
 

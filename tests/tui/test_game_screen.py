@@ -77,6 +77,7 @@ def test_the_upper_bonus_row_says_0_once_out_of_reach() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_upper_bonus_row_counts_down_while_reachable() -> None:
     app = FivediceApp(SOLO, seed=1, start_now=True)
 
@@ -181,6 +182,7 @@ def test_hint_lines_are_never_wrapped() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_cursor_skips_rows_that_cannot_be_scored() -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
 
@@ -223,6 +225,7 @@ def test_escape_on_the_end_screen_asks_before_quitting() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_switches_say_on_or_off_in_words() -> None:
     from textual.widgets import Label, Switch
 
@@ -278,6 +281,7 @@ def test_undo_takes_back_the_last_action_and_says_why_not_otherwise() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_undo_is_refused_in_a_game_against_others() -> None:
     app = FivediceApp(DUEL, seed=None, start_now=True)  # seeded games are practice: undo
     notes = record_notes(app)

@@ -83,6 +83,7 @@ def test_a_whole_solo_game_in_japanese_shows_no_english() -> None:
     assert sorted(seen - KEYS) == []
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_new_game_screen_shows_no_english() -> None:
     app = FivediceApp()
 

@@ -54,6 +54,7 @@ def test_holds_are_logged_by_position_with_their_faces() -> None:
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_switching_language_rewrites_the_whole_log() -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
 

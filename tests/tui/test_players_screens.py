@@ -61,6 +61,7 @@ def three_seats() -> GameSettings:
     )
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_game_screen_keeps_its_status_tags_and_quit_key(
@@ -122,6 +123,7 @@ def test_maxi_yatzy_fits_80_by_24_with_its_last_box_and_total() -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_hint_marks_its_dice_by_position_and_a_holds_them() -> None:
     app = FivediceApp(GameSettings(seats=(Seat("You"),)), seed=5, start_now=True)
 

@@ -78,6 +78,7 @@ def test_the_end_screen_opens_the_review_of_the_game(url) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_tab_shows_the_next_seat(url) -> None:
     game_id = finished_cpu_game(url, (Seat("Ann", "beginner"), Seat("Bob", "expert")))
     app = ReviewApp(game_id)

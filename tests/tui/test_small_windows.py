@@ -27,6 +27,7 @@ DUEL = GameSettings(seats=(Seat("Ann"), Seat("Bot", "beginner")))
 # 60×20 works, smaller says so -------------------------------------------------------------------
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_game_fits_60_by_20(language: str) -> None:
     set_language(language)
@@ -49,6 +50,7 @@ def test_the_game_fits_60_by_20(language: str) -> None:
     run(app, script, (60, 20))
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_v_shows_one_seat_at_a_time_at_60_by_20() -> None:
     settings = GameSettings(
         seats=(Seat("Ann"), Seat("Bert"), Seat("Cleo"), Seat("Dirk"), Seat("Eefje"))
@@ -67,6 +69,7 @@ def test_v_shows_one_seat_at_a_time_at_60_by_20() -> None:
     run(app, script, (60, 20))
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("size", [(40, 12), (59, 24), (80, 19)])
 def test_a_smaller_window_says_how_large_it_must_be(size: tuple[int, int]) -> None:
     app = FivediceApp(DUEL, seed=5, pace=0.05, start_now=True)
@@ -88,6 +91,7 @@ def test_a_smaller_window_says_how_large_it_must_be(size: tuple[int, int]) -> No
 # The Abandon button stays on screen at 80 columns -----------------------------------------------
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_abandon_stays_on_screen_with_long_names() -> None:
     service = open_service()
     long_names = GameSettings(

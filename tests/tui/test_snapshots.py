@@ -70,6 +70,7 @@ def check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name} differs from {path}"
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_new_game_screen(language: str) -> None:
     set_language(language)
@@ -85,6 +86,7 @@ def test_new_game_screen(language: str) -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_game_screen_after_a_roll_and_a_hold(language: str) -> None:
     set_language(language)
@@ -100,6 +102,7 @@ def test_game_screen_after_a_roll_and_a_hold(language: str) -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_rules_screen(language: str) -> None:
     set_language(language)
@@ -113,6 +116,7 @@ def test_rules_screen(language: str) -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_triple_game_with_three_seats() -> None:
     settings = GameSettings(
         seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
@@ -134,6 +138,7 @@ def save_svg(name: str, svg: str) -> None:
     (ARTIFACTS / f"{name}.svg").write_text(svg, encoding="utf-8")
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_new_game_screen_in_japanese() -> None:
     """Double-width text: every label whole, the form's fields in line."""
     set_language("ja")
@@ -161,6 +166,7 @@ def test_new_game_screen_in_japanese() -> None:
     run(app, script, settle=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_game_screen_in_japanese() -> None:
     """The card's box names take two cells a character: the points still line up, the dice
     keep their shape and nothing is cut."""

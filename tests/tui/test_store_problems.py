@@ -49,6 +49,7 @@ def tmp_path() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("kind", list(REASONS))
 def test_a_foreign_or_damaged_file_is_shown_with_its_path_and_reason(
     tmp_path: Path, kind: str
@@ -201,6 +202,7 @@ def test_a_failed_save_of_a_cpu_turn_shows_a_banner_and_resumes_by_itself(monkey
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_failed_save_of_a_human_action_is_retried_with_t(monkeypatch) -> None:
     app = FivediceApp(SOLO, seed=5, start_now=True)
 
@@ -238,6 +240,7 @@ def foreign_file(path: Path) -> None:
     connection.close()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("make", [damaged_file, foreign_file])
 def test_a_database_that_cannot_be_opened_is_shown(
     tmp_path: Path, make, monkeypatch: pytest.MonkeyPatch

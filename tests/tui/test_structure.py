@@ -82,6 +82,7 @@ def test_session_module_keeps_no_state() -> None:
             assert not any(isinstance(n, ast.Global) for n in ast.walk(node)), node.name
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_two_apps_with_their_own_databases_do_not_share_them(tmp_path: Path) -> None:
     """The database is the App's (its Backend), not the process's: two apps, two files."""
     urls = [f"sqlite:///{tmp_path / name}" for name in ("a.sqlite3", "b.sqlite3")]

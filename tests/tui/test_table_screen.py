@@ -80,6 +80,7 @@ def test_typing_dice_picking_a_box_points_and_undo(tmp_path):
     ]
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_coach_ranks_the_typed_dice_with_rolls_left(tmp_path, monkeypatch):
     seen = []
 
@@ -150,6 +151,7 @@ def test_points_for_a_box_named_in_the_players_language(tmp_path):
         set_language("en")
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
     """A narrow window keeps the card readable (names and numbers) next to the boxes."""
     from textual.widgets import DataTable
@@ -175,6 +177,7 @@ def test_at_60_by_20_the_card_shows_every_players_scores(tmp_path):
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_failed_save_says_not_saved_and_keeps_the_dice(tmp_path, monkeypatch):
     """A locked database is not a refused entry: the screen says the entry was not saved
     and how to try again, and nothing changes."""
@@ -231,6 +234,7 @@ def test_the_footer_offers_only_quit_and_help_once_the_game_is_over(tmp_path):
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_with_six_long_names_the_entry_and_boxes_stay_in_sight(tmp_path):
     names = ["Alexandrina", "Bartholomew", "Christopher", "Dominique", "Evangeline", "Ferdinand"]
     service = GameService(Store(f"sqlite:///{tmp_path / 'table.sqlite3'}"))
@@ -287,6 +291,7 @@ def test_a_box_the_dice_give_0_is_asked_about_first(tmp_path):
     assert [e.action for e in service.record(1).actions] == ["dice 1 2 3 4 6", "score yahtzee"]
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_line_says_what_was_scored_and_the_heading_asks_for_a_box(tmp_path):
     app, _service = make_app(tmp_path)
 
@@ -330,6 +335,7 @@ def test_the_coachs_rolls_left_start_at_0_for_each_player(tmp_path):
     run(app, script)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_undo_says_what_it_took_back(tmp_path):
     app, _service = make_app(tmp_path)
 

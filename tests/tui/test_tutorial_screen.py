@@ -103,6 +103,7 @@ def test_skip_from_the_list_and_the_entry_on_the_new_game_screen():
     assert open_service().tutorial_progress()["upper"].status == "skipped"
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_lesson_screen_in_german_fits_80_columns():
     set_language("de")
     app = FivediceApp(tutorial=TutorialStart(RuleSet(), "yahtzee"))

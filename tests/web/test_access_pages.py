@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from tests.web.support import start, version_of
 
 
@@ -94,6 +96,7 @@ def test_a_several_column_card_names_column_and_multiplier_and_shows_the_worth(c
     assert "Column 2 ×2" in page
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_previews_are_marked_as_previews_for_a_watcher(client):
     location = start(client)
     client.post(location + "/act", data={"action": "roll", "version": 0})

@@ -202,6 +202,7 @@ def test_hint_lists_options_best_first(client):
     unchanged(client, state)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_hint_in_a_triple_game_names_columns_and_its_actions_apply(client):
     game, seats = new_game(client, [{"name": "Solo"}], rules="triple")
     state = act(client, game, seats[0], "roll").json()

@@ -42,6 +42,7 @@ def test_the_latest_json_cache_never_exceeds_its_limit(service, monkeypatch):
         assert len(hub._latest) <= 3
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_game_locks_are_a_fixed_set_however_many_games(service):
     hub = GameHub(service, Signer(SECRET))
     for n in range(LOCK_STRIPES + 20):

@@ -32,6 +32,7 @@ def server():
     STOPPING.reset()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_stopping_worker_answers_what_comes_and_then_closes(server):
     limits = EdgeLimits(keep_alive_timeout=60)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import time
 
+import pytest
+
 from fivedice.core.record import parse_record
 from fivedice.service.creation import Commitments
 from tests.web.support import SECRET, TestClient, new_game
@@ -41,6 +43,7 @@ def test_commitment_from_the_start_and_the_seed_revealed_at_the_end(client):
     assert hashlib.sha256(bytes.fromhex(revealed)).hexdigest() == commitment
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_seeded_game_is_practice_without_a_commitment(client):
     game, _ = new_game(client, [{"name": "Solo"}], seed=3)
     assert game["practice"] and game["dice_commitment"] is None and game["server_seed"] is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+import pytest
+
 from fivedice.core.fairdice import HmacDice
 from fivedice.core.record import parse_record, record_terms
 from fivedice.core.verify import verify_record
@@ -150,6 +152,7 @@ def test_a_form_refused_for_another_reason_keeps_its_commitment_and_seed(client,
     assert made.status_code == 303 and _game_of(app, made).dice_commitment == commitment
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_new_game_page_explains_the_commitment_in_the_visitors_language(client):
     page = client.get("/", headers={"Accept-Language": "nl"}).text
     assert 'id="form-commitment"' in page and "heeft zich al vastgelegd" in page

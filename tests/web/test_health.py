@@ -113,6 +113,7 @@ def test_readyz_is_not_ready_on_a_database_behind_the_migrations(raw_client, ser
     assert _checks(response)["migrations"] == (False, "not at this version's newest")
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_probes_are_never_rate_limited(service):
     from fivedice.web import create_app
     from fivedice.web.rates import RateSettings

@@ -39,6 +39,7 @@ def _act(base, game_id, seat_headers, action, version):
     return response.json()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_reconnecting_stream_gets_every_missed_version_once_in_order(live_app):
     with running(live_app) as base:
         game, seats = _new(base, [{"name": "Ann"}])
@@ -101,6 +102,7 @@ def test_the_server_plays_a_cpu_with_no_browser_open(live_app):
         assert final["version"] == seen[-1]  # exactly once: no step was applied twice
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_room_over_the_api(live_app):
     with running(live_app) as base:
         body = {
@@ -201,6 +203,7 @@ def test_streams_end_when_the_server_shuts_down_and_leave_no_subscription(live_a
         wait_until(lambda: live.watchers(topic) == 0, "the subscription to be dropped")
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_an_abandoned_game_is_pushed_to_its_streams(live_app):
     """Abandoning changes a game's status, not its version: its open streams get it once
     more as an "abandoned" event (status and revealed seed), and so does a stream that

@@ -124,6 +124,7 @@ def counted_room_reads(monkeypatch):
     return counter
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_every_watcher_of_a_room_hears_a_join_from_one_read_of_the_room(
     service, counted_room_reads
 ):

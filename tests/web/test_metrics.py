@@ -120,6 +120,7 @@ def test_the_open_streams_gauge_and_pushes_follow_a_stream(service):
         )
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_database_errors_are_counted(open_app, service):
     import os
 

@@ -6,6 +6,8 @@ import os
 import re
 import stat
 
+import pytest
+
 from fivedice.core.rules import find_ruleset
 from fivedice.i18n import LANGUAGES, set_language
 from fivedice.web.guard import LANG_COOKIE, SESSION_COOKIE
@@ -74,6 +76,7 @@ def test_fragment_requests_return_the_board_only(client):
     assert stale.status_code == 409 and "version" in stale.text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_cpu_turn_is_watched_not_stepped_by_the_page(client):
     # CPU seats are played by the server (tests/web/test_live.py); the page only listens.
     location = start(client)

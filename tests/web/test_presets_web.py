@@ -19,6 +19,7 @@ def act(client, game, headers, action):
     return response.json()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
 def test_two_people_play_a_preset_to_the_end_over_the_api(client, preset):
     rules = find_ruleset(preset)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from PIL import Image
 
 from tests.web.support import open_room
@@ -104,6 +105,7 @@ def test_the_seat_colours_are_a_stylesheet_of_the_one_palette(client):
         assert f".chance-{seat}, .seat-{seat} {{ --seat: {color}; fill: {color};" in response.text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_invitations_offer_copy_and_share_buttons(client):
     page = client.get(open_room(client)).text
     boxes = re.findall(r'<span class="invite-box">(.*?)</span></span>', page, re.S)

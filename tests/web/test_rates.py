@@ -162,6 +162,7 @@ def _hint(client, full_house):
     return client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_client_solves_three_new_rule_sets_then_503_and_known_ones_stay_free(service, solves):
     app = _app(service, new_solves="3/hour")
     with TestClient(app, client=ATTACKER) as attacker, TestClient(app, client=PLAYER) as player:
@@ -207,6 +208,7 @@ def renders(monkeypatch):
     return counted
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_sheet_asked_again_is_not_rendered_again(service, renders):
     with TestClient(_app(service)) as client:
         first = client.get("/sheet.pdf?preset=yatzy&columns=12")
@@ -218,6 +220,7 @@ def test_a_sheet_asked_again_is_not_rendered_again(service, renders):
         assert len(renders) == 2  # another paper: another PDF
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_sheet_of_too_many_score_columns_is_refused_before_any_rendering(service, renders):
     multipliers = ",".join(["1"] * 20)
     with TestClient(_app(service)) as client:
@@ -234,6 +237,7 @@ def test_a_sheet_of_too_many_score_columns_is_refused_before_any_rendering(servi
         assert six.status_code == 200
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_uncached_sheets_past_the_rate_are_429_and_cached_ones_still_served(service, renders):
     with TestClient(_app(service, sheets="2/minute"), client=ATTACKER) as client:
         for columns in (1, 2):
@@ -279,6 +283,7 @@ def test_expiry_ages_come_from_the_environment_and_a_bad_one_is_refused():
         ExpirySettings.from_environment({"FIVEDICE_GAME_EXPIRY_DAYS": "-1"})
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_requests_served_at_once_in_threads_are_held_to_the_rate():
     """Sheets (and solves) are served in worker threads: 20 at once from one client get the
     rate's 5, not 20 (each would pass the check before any was counted)."""

@@ -6,6 +6,8 @@ import base64
 import re
 from html import escape
 
+import pytest
+
 from fivedice.wording.review import percent
 from tests.web.support import finish, start
 
@@ -22,6 +24,7 @@ def chart_of(page: str) -> bytes:
     return base64.b64decode(found[0])
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_finished_game_links_to_its_review_which_shows_every_decision(client, app, service):
     public_id, game_id = started_game(client, app)
     finish(service, game_id)
@@ -78,6 +81,7 @@ def test_the_review_speaks_the_visitors_language(client, app, service):
     assert "verwachte eindscore" in chart_of(html).decode()
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_match_review_counts_games_and_marks_where_each_begins(client, app, service):
     public_id, game_id = started_game(client, app, kind1="none", match_length="2")
     finish(service, game_id)

@@ -10,6 +10,7 @@ import pytest
 from tests.web.support import FORM, another_browser, invitations, open_room
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_friend_joins_by_invitation_and_the_host_starts(client, app):
     room = open_room(client, kind2="cpu", name2="Cee", kind3="local", name3="Dee")
     page = client.get(room).text

@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -26,6 +27,7 @@ _app = create_app(_service, SECRET, rates=RateSettings(**UNCOUNTED))
 schema = schemathesis.openapi.from_asgi("/openapi.json", _app)
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @schema.parametrize()
 @settings(
     max_examples=30,

@@ -161,6 +161,7 @@ def test_open_seats_go_by_room_code_and_invited_seats_never(client, app):
     assert client.post(f"/api/rooms/{api_code}/join", json={}).status_code == 409
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_started_rooms_code_reveals_nothing_to_outsiders(client, app):
     code, game, host, _ann, device_key, _bob = started_api_room(client)
     outsider = client.get(f"/api/rooms/{code}")

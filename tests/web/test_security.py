@@ -68,6 +68,7 @@ def test_an_odd_cookie_of_another_app_does_not_hide_the_session(client, app):
     assert "set-cookie" not in page.headers and 'id="roll"' in page.text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_browser_holds_more_than_thirty_games(client, app):
     locations = [start(client, kind1="none", seed=str(n)) for n in range(35)]
     listed = client.get("/resume").text
@@ -91,6 +92,7 @@ def test_sessions_share_nothing(client, app):
 # -- item 2 and 3: CSRF, framing, headers --------------------------------------------------
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize(
     "headers",
     [
@@ -219,6 +221,7 @@ def test_the_session_cookie_is_http_only_and_same_site(raw_client):
     assert "set-cookie" not in raw_client.post("/games", data=FORM).headers
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_huge_forms_are_refused_before_parsing(client, app):
     location = start(client)
     response = client.post(location + "/act", data={"action": "x" * 200_000, "version": "0"})

@@ -58,6 +58,7 @@ def public_id(location: str) -> str:
 # -- only ids this server issued -----------------------------------------------------------
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize(
     "forged",
     [
@@ -308,6 +309,7 @@ def test_behind_a_trusted_proxy_an_https_request_gets_the_host_prefixed_cookie(a
         assert cookie.startswith(f"{SECURE_SESSION_COOKIE}=") and "Secure" in cookie
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_over_plain_http_the_cookie_keeps_its_name_without_secure(client):
     (cookie,) = session_cookies(client.get("/rules"))
     assert cookie.startswith(f"{SESSION_COOKIE}=") and "Secure" not in cookie

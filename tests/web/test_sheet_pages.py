@@ -54,6 +54,7 @@ def test_the_pdf_download(client):
     assert "Ann" in text and "Bob" in text and "Eindtotaal" in text and "×3" in text
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize(
     ("params", "words"),
     [

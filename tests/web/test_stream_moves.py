@@ -49,6 +49,7 @@ def _retry(block: list[str]) -> int:
     return int(block[0].removeprefix("retry: "))
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_stopping_worker_tells_each_stream_to_reconnect_and_is_not_ready(app):
     with running(app) as base:
         game = httpx.post(f"{base}/api/games", json={"players": [{"name": "Ann"}]}).json()

@@ -69,6 +69,7 @@ def test_undo_takes_back_the_last_entry(client, service):
     assert [e.action for e in service.record(1).actions][-2:] == ["score sixes 24", "undo"]
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_only_the_browser_that_started_may_enter(client, app):
     location = start_table(client, "Ann", "Bob")
     with PageClient(app, headers={"Origin": ORIGIN}) as other:

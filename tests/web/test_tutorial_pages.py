@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from fivedice.service.tutorial import LESSONS
 from fivedice.store.browser_seats import session_key
 from fivedice.web.guard import SESSION_COOKIE
@@ -75,6 +77,7 @@ def test_bad_actions_unknown_lessons_and_skips(client, service):
     assert service.tutorial_progress(owner(client))["lower"].status == "skipped"
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_the_lesson_follows_the_chosen_preset_and_language(client):
     client.get("/lang/nl?next=/tutorial")
     client.post("/tutorial/yahtzee/restart", data={"preset": "free-choice"})
