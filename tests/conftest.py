@@ -56,6 +56,14 @@ def english(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def no_background_goal_tables(monkeypatch):
+    """A master CPU in a game has its rules' threshold table built in the background when it
+    is not at hand (minutes of CPU, hundreds of MB): every test that plays a master seat would
+    start one beside the suite. The tests of that behaviour turn it back on."""
+    monkeypatch.setattr("fivedice.strategy.master.PLAYS_FROM_THRESHOLDS", False)
+
+
+@pytest.fixture(autouse=True)
 def server_logging_removed():
     """A server a test runs in-process (often in a thread, set up by a fixture) puts its log
     handler on the root logger, writing to the stderr pytest gave that test; once the test

@@ -306,6 +306,7 @@ def test_master_plays_from_the_threshold_table_when_it_is_at_hand(
         calls.append(args[3])  # the total
         real_turn(*args)
 
+    monkeypatch.setattr(m, "PLAYS_FROM_THRESHOLDS", True)  # off for the rest of the suite
     monkeypatch.setattr(m, "thresholds_if_ready", lambda rules, top: table)
     monkeypatch.setattr(m, "threshold_turn", recording)
     state = _last_turn_position(behind=22)  # 23 or more wins: keep 4 5 6, not the expert's 5 6
@@ -340,6 +341,7 @@ def test_master_plays_the_normal_model_while_the_table_is_built(
     from fivedice.strategy import master as m
 
     asked = []
+    monkeypatch.setattr(m, "PLAYS_FROM_THRESHOLDS", True)  # off for the rest of the suite
     monkeypatch.setattr(m, "thresholds_if_ready", lambda rules, top: asked.append(top))
     state = _last_turn_position(behind=24)
     waiting = m.MasterBot(CLASSIC, moments=moments)

@@ -165,6 +165,9 @@ def test_a_server_client_without_a_permit_starts_no_goal_table(tmp_path, monkeyp
     from fivedice.strategy.limits import SolverBusyError, permitting_new_solves
 
     monkeypatch.setenv("FIVEDICE_CACHE_DIR", str(tmp_path))
+    # Nothing loaded or being built by an earlier test in this process.
+    monkeypatch.setattr(thresholds, "_LOADED", {})
+    monkeypatch.setattr(thresholds, "_BACKGROUND", set())
 
     def refuse(_rules: object) -> None:
         raise SolverBusyError()
