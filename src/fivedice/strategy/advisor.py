@@ -14,7 +14,6 @@ it is read.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -27,6 +26,7 @@ from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.rules import BonusCondition, RuleSet
+from fivedice.strategy.per_table import PerTable
 from fivedice.strategy.solver import (
     ADVICE_WORK,
     MAX_OPTIONS,
@@ -133,7 +133,7 @@ class Engine:
     )
 
     def __init__(self, table: StrategyTable) -> None:
-        self.table = weakref.ref(table)  # weak: `_engines` drops the engine with its table
+        self.table = weakref.ref(table)  # weak: `_engine` drops it with its table
         self.rules = table.rules
         self.rolls_per_turn = table.rules.rolls_per_turn
         # Option codes: a code below the number of boxes B is the box at that place on the
@@ -181,19 +181,8 @@ def armed_rule(rules: RuleSet) -> tuple[int, bool]:
     return box, rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
 
 
-_engine_lock = threading.Lock()
-_engines: weakref.WeakKeyDictionary[StrategyTable, Engine] = weakref.WeakKeyDictionary()
-_last_engine: Engine | None = None  # the last table's, checked by identity first
-
-
-def _engine(table: StrategyTable) -> Engine:
-    global _last_engine
-    with _engine_lock:
-        engine = _engines.get(table)
-        if engine is None:
-            engine = _engines[table] = Engine(table)
-    _last_engine = engine
-    return engine
+_engine = PerTable(Engine)
+"""Each table's engine (`_engine.last`: the last one asked for, checked by identity first)."""
 
 
 def query(
@@ -212,7 +201,7 @@ def query(
             card.
     """
     # This runs once per coach hint, per bot decision and per library query: kept lean.
-    engine = _last_engine
+    engine = _engine.last
     if engine is None or engine.table() is not table:
         engine = _engine(table)
     if engine.kernel is None:

@@ -27,7 +27,6 @@ seen before) or sorted once, and the compiled kernel is called through its entry
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Sequence
 from itertools import compress
@@ -43,6 +42,7 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.strategy import kernel
 from fivedice.strategy.advisor import Option, armed_rule
+from fivedice.strategy.per_table import PerTable
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, PACKED_COUNT, UPPER_BOXES
 from fivedice.strategy.solver import (
     ADD_FACE,
@@ -227,7 +227,7 @@ class CachedEngine:
     )
 
     def __init__(self, table: StrategyTable) -> None:
-        self.table = weakref.ref(table)  # weak: `_engines` drops the engine with its table
+        self.table = weakref.ref(table)  # weak: `_engines` drops it with its table
         rules = table.rules
         self.rolls_per_turn = rules.rolls_per_turn
         # Option codes: a code below the number of boxes B is the box at that place on the
@@ -272,29 +272,19 @@ class CachedEngine:
             self.cache[:, 2] = 0.0
 
 
-_engine_lock = threading.Lock()
-_engines: weakref.WeakKeyDictionary[StrategyTable, CachedEngine] = weakref.WeakKeyDictionary()
-_last_engine: CachedEngine | None = None  # the last table's, checked by identity first
+_engines = PerTable(CachedEngine)
 
 
 def engine(table: StrategyTable) -> CachedEngine:
     """The table's engine (made on first use: the kernel compiled or loaded, the cache empty)."""
-    global _last_engine
-    with _engine_lock:
-        found = _engines.get(table)
-        if found is None:
-            found = _engines[table] = CachedEngine(table)
-    _last_engine = found
-    return found
+    return _engines(table)
 
 
 def forget() -> None:
     """Forgets the turn values of every table's engine, so that the next question about any
     card is a first one (for measurements: the table `fivedice.advise` uses for a RuleSet is
     the one `solve` gave it when first asked, not necessarily the caller's)."""
-    with _engine_lock:
-        engines = list(_engines.values())
-    for each in engines:
+    for each in _engines.made():
         each.clear()
         each.last = (None, _EMPTY_STATE)
 
@@ -324,7 +314,7 @@ def query(
             card.
     """
     # Every line here runs on every query: kept to the checks that must be made.
-    found = _last_engine
+    found = _engines.last
     if found is None or found.table() is not table:
         found = engine(table)
     if found.kernel is None:  # not five dice on a full table: the advisor's general query
