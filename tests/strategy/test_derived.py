@@ -79,19 +79,27 @@ import sys, time
 from pathlib import Path
 from fivedice.strategy.derived import load_or_build
 path, name, log = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+seen_waiting = path.with_name("seen-waiting")
 def read(p):
     return p.read_text() if p.exists() else None
 def build(temporary, step):
     with log.open("a") as handle:
         handle.write(name + "\\n")
-    for done in range(1, 11):
-        time.sleep(0.1)
-        step(done, 10)
+    deadline = time.monotonic() + 60
+    done = 0
+    while not seen_waiting.exists() and time.monotonic() < deadline:  # until one waits
+        done = min(done + 1, 99)
+        step(done, 100)
+        time.sleep(0.05)
     temporary.write_text(name)
     return name
-seen = []
-table = load_or_build(path, read, build, kind="test", listener=seen.append)
-print(table, any(p.waiting for p in seen), flush=True)
+waited = []
+def listen(progress):
+    if progress.waiting:
+        waited.append(progress)
+        seen_waiting.touch()
+table = load_or_build(path, read, build, kind="test", listener=listen)
+print(table, bool(waited), flush=True)
 """
 
 
@@ -119,7 +127,7 @@ def test_two_processes_build_the_same_table_once(tmp_path: Path) -> None:
     assert out.split() == ["first", "False"]
     assert second.stdout.split() == ["first", "True"]  # read the first's file, after waiting
     assert log.read_text().split() == ["first"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["builds.log", "table.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["builds.log", "seen-waiting", "table.txt"]
 
 
 def test_a_cancelled_build_leaves_no_file(tmp_path: Path) -> None:
@@ -271,7 +279,7 @@ def test_a_background_build_reports_progress_and_its_failure_is_not_raised(
         return tables.get("k", path, _read, build, listener=listener)
 
     assert tables.if_ready("k", path, get) is None
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120
     while (tables.progress("k", path) or BuildProgress("t", 0, None, 0)).fraction < 0.25:
         assert time.monotonic() < deadline
         time.sleep(0.01)

@@ -46,6 +46,7 @@ from fivedice.strategy.derived import (
     Step,
     both_steps,
     build_in_memory,
+    build_progress,
     load_or_build,
     remove_stale_temporaries,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "prune_cache",
     "resolve_cache_dir",
     "save_table",
+    "strategy_progress",
     "write_table",
 ]
 
@@ -270,6 +272,13 @@ def load_or_solve(
     )  # fmt: skip
     _remember(path, table)
     return table
+
+
+def strategy_progress(
+    rules: RuleSet, cache_dir: str | os.PathLike[str] | None = None
+) -> BuildProgress | None:
+    """The progress of the rules' table's solve under way in any process, if any."""
+    return build_progress(STRATEGY_KIND, cache_path(rules, cache_dir))
 
 
 def load_cached(

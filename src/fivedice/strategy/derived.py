@@ -32,6 +32,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -50,6 +51,7 @@ __all__ = [
     "build_progress",
     "load_or_build",
     "remove_stale_temporaries",
+    "reporting_builds",
 ]
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,8 @@ class BuildCancelled(FivediceError):
     """A table's build was cancelled (nothing was written)."""
 
     def __init__(self, kind: str = "") -> None:
-        super().__init__(N_("the build of the {kind} table was cancelled"), kind=kind)
+        super().__init__(N_("the table's build was cancelled: nothing was saved"))
+        self.kind = kind
 
 
 class CancelToken:
@@ -117,6 +120,21 @@ class BuildProgress:
 
 
 ProgressListener = Callable[[BuildProgress], None]
+
+_LISTENER: ContextVar[ProgressListener | None] = ContextVar("fivedice_build_listener", default=None)
+
+
+@contextlib.contextmanager
+def reporting_builds(listener: ProgressListener | None) -> Iterator[None]:
+    """Builds started in this context (this thread, not those it starts) without a listener
+    of their own report to `listener`: a front end shows every build a command causes (a
+    hint that solves new rules, computes a breakdown or a goal table) without passing a
+    listener through every layer."""
+    token = _LISTENER.set(listener)
+    try:
+        yield
+    finally:
+        _LISTENER.reset(token)
 
 
 class _Reporter:
@@ -328,6 +346,7 @@ def load_or_build(
     found = load(path)
     if found is not None:
         return found
+    listener = listener or _LISTENER.get()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         os.close(os.open(_lock_path(path), os.O_RDWR | os.O_CREAT, 0o644))
@@ -370,7 +389,7 @@ def build_in_memory(
 ) -> T:
     """Builds a table without the cache (`build(None, step)`), with the same progress and
     cancellation as `load_or_build`."""
-    reporter = _Reporter(kind, listener, cancel, None)
+    reporter = _Reporter(kind, listener or _LISTENER.get(), cancel, None)
     reporter(0, 1)
     table = build(None, reporter)
     if cancel is not None and cancel.cancelled:

@@ -76,9 +76,11 @@ from fivedice.strategy.tables import FloatArray, IntArray
 
 __all__ = [
     "DEFAULT_TOP",
+    "BuildCost",
     "TargetTooHigh",
     "ThresholdTable",
     "TurnChances",
+    "build_cost",
     "check_rules",
     "compute_thresholds",
     "load_or_compute",
@@ -618,6 +620,28 @@ def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
         lambda listener: thresholds_of(rules, top, listener=listener),
         before_start=lambda: ask_new_solve_permit(rules),
     )
+
+
+CPU_SECONDS_PER_CELL = 313.5 / (359_613 * 401)
+"""The build's CPU time per stored chance, measured: classic (359,613 rows × 401 targets) in
+313.5 s of CPU (benchmarks/bench_thresholds.py --build; README, "Coach for a goal")."""
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """What building a goal table costs, told before it starts: bytes on disk, CPU seconds."""
+
+    size: int
+    cpu_seconds: float
+
+
+def build_cost(rules: RuleSet, top: int) -> BuildCost | None:
+    """The cost of the rules' goal table up to `top` if it is not on disk yet, else None."""
+    if _path(rules, top, None).exists():
+        return None
+    _, _, rows = _rows(rule_arrays(rules))
+    cells = rows * (top + 1)
+    return BuildCost(cells * 4 + 128, cells * CPU_SECONDS_PER_CELL)
 
 
 def thresholds_progress(rules: RuleSet, top: int) -> BuildProgress | None:
