@@ -19,6 +19,7 @@ from fivedice.strategy.derived import (
     CancelToken,
     DerivedTables,
     Step,
+    build_progress,
     load_or_build,
     remove_stale_temporaries,
 )
@@ -201,8 +202,10 @@ def test_a_killed_builds_temporary_file_is_removed(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.txt"]
     other = tmp_path / "strategy-abc.bin.4242-1.tmp"
     other.write_text("half")
-    assert other in cache.prune_cache(tmp_path, 10**9)
-    assert not other.exists()
+    lock = tmp_path / "strategy-abc.bin.lock"
+    lock.write_text('{"fraction": 0.5}')
+    assert {other, lock} <= set(cache.prune_cache(tmp_path, 10**9))
+    assert not other.exists() and not lock.exists()
 
 
 @pytest.mark.processes
@@ -226,6 +229,8 @@ load_or_build(Path({str(path)!r}), lambda p: None, build, kind="test")
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
     assert list(tmp_path.glob("*.tmp"))  # what a killed build leaves
+    assert list(tmp_path.glob("*.lock"))
+    assert build_progress("test", path) is None  # nobody holds its lock: no build under way
     assert load_or_build(path, _read, _builder("values"), kind="test") == "values"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.txt"]
 
@@ -293,8 +298,6 @@ def test_a_background_build_reports_progress_and_its_failure_is_not_raised(
 
 
 def test_the_lock_file_shows_the_builders_progress(tmp_path: Path) -> None:
-    from fivedice.strategy.derived import build_progress
-
     path = tmp_path / "table.txt"
     seen: list[BuildProgress | None] = []
 

@@ -191,7 +191,10 @@ def _lock_path(path: Path) -> Path:
 
 def build_progress(kind: str, path: Path) -> BuildProgress | None:
     """The progress of a build of the table at `path` under way in any process (read from its
-    lock file), or None when none is under way."""
+    lock file), or None when none is under way (no lock file, or one no process holds: left
+    by a killed build)."""
+    if _lock_is_free(path):
+        return None
     try:
         text = _lock_path(path).read_text()
         data = json.loads(text) if text else {}
@@ -282,8 +285,14 @@ def _temporaries(path: Path) -> list[Path]:
 
 def remove_stale_temporaries(directory: Path) -> list[Path]:
     """Removes the temporary files (`NAME.PID.tmp`) no process is writing any more (their
-    table's lock is free: the process that wrote it was killed). Returns them."""
+    table's lock is free: the process that wrote it was killed), and lock files no process
+    holds. Returns them."""
     removed = []
+    for lock in directory.glob("*.lock"):  # a killed build's (a waiter sees it go: reopens)
+        if _lock_is_free(lock.with_name(lock.name.removesuffix(".lock"))):
+            with contextlib.suppress(OSError):
+                lock.unlink()
+                removed.append(lock)
     for temporary in directory.glob("*.*.tmp"):
         table = temporary.with_name(temporary.name.rsplit(".", 2)[0])
         if temporary in _UNFINISHED or not _lock_is_free(table):
