@@ -468,6 +468,27 @@ class DerivedTables(Generic[T]):
         Raises:
             BuildCancelled: cancelled; nothing written.
         """
+        if path is None:
+            return self.remembered(
+                key,
+                lambda: build_in_memory(build, kind=self.kind, listener=listener, cancel=cancel),
+            )
+        return self.remembered(
+            key,
+            lambda: load_or_build(
+                path,
+                load,
+                build,
+                kind=self.kind,
+                written=written,
+                listener=listener,
+                cancel=cancel,
+            ),
+        )
+
+    def remembered(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The table of `key` from memory, else made by `make` (once, whichever threads ask)
+        and kept."""
         found = self.at_hand(key)
         if found is not None:
             return found
@@ -477,14 +498,7 @@ class DerivedTables(Generic[T]):
             found = self.at_hand(key)
             if found is not None:
                 return found
-            if path is None:
-                table = build_in_memory(build, kind=self.kind, listener=listener, cancel=cancel)
-            else:
-                table = load_or_build(
-                    path, load, build, kind=self.kind, written=written, listener=listener,
-                    cancel=cancel,
-                )  # fmt: skip
-            return self.remember(key, table)
+            return self.remember(key, make())
 
     def if_ready(
         self,

@@ -599,13 +599,9 @@ def thresholds_of(
     cancel: CancelToken | None = None,
 ) -> ThresholdTable:
     """The threshold table of the rules (from memory, disk or computed once; kept in memory)."""
-    return GOAL_TABLES.get(
+    return GOAL_TABLES.remembered(
         _key(rules, top, cache_dir),
-        None,
-        lambda _path: None,
-        lambda _temporary, _step: load_or_compute(
-            rules, top, cache_dir=cache_dir, listener=listener, cancel=cancel
-        ),
+        lambda: load_or_compute(rules, top, cache_dir=cache_dir, listener=listener, cancel=cancel),
     )
 
 
