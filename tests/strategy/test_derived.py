@@ -186,7 +186,9 @@ def test_progress_goes_up_only_and_reaches_one_with_an_estimate(tmp_path: Path) 
     fractions = [p.fraction for p in seen]
     assert fractions == sorted(fractions)
     assert fractions[-1] == 1.0
-    assert all(p.seconds_left is not None for p in seen if p.fraction > 0)
+    # The rate is measured from the first step on: an estimate from the second step.
+    assert [p.seconds_left for p in seen[:2]] == [None, None]
+    assert all(p.seconds_left is not None for p in seen[2:])
     assert seen[-1].seconds_left == 0.0
 
 

@@ -154,6 +154,7 @@ class _Reporter:
         self.lock_handle = lock_handle
         self.started = time.monotonic()
         self.fraction = 0.0
+        self.first: tuple[float, float] | None = None  # (time, fraction) of the first step
         self.last: BuildProgress = BuildProgress(kind, 0.0, None, 0.0)
 
     def __call__(self, done: int, total: int) -> None:
@@ -161,8 +162,17 @@ class _Reporter:
             raise BuildCancelled(self.kind)
         fraction = min(1.0, max(self.fraction, done / total if total > 0 else 1.0))
         self.fraction = fraction
-        elapsed = time.monotonic() - self.started
-        left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else None
+        now = time.monotonic()
+        elapsed = now - self.started
+        # The rate is measured from the first step on: the time before it (numba compiling
+        # the kernels, the layers' walk) says nothing of the steps to come.
+        left = None
+        if self.first is None:
+            if fraction > 0:
+                self.first = (now, fraction)
+        elif fraction > self.first[1]:
+            rate = (fraction - self.first[1]) / max(now - self.first[0], 1e-9)
+            left = (1.0 - fraction) / rate
         self.emit(BuildProgress(self.kind, fraction, left, elapsed))
 
     def emit(self, progress: BuildProgress) -> None:
