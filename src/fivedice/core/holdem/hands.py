@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from functools import total_ordering
+from functools import cache, total_ordering
 
 from fivedice.core.errors import N_, DiceError
 from fivedice.core.holdem.dice import Die
@@ -62,10 +62,11 @@ class HandValue:
 
     key: HandKey
     faces: tuple[int, ...]
+    order: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The rank of the key, then the faces: hands compare by it."""
 
-    @property
-    def order(self) -> tuple[int, ...]:
-        return (self.key.rank, *self.faces)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", (_RANKS[self.key], *self.faces))
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -94,8 +95,10 @@ def _colour_hand(faces: list[int]) -> HandValue:
     return HandValue(HandKey.FLUSH, tuple(sorted(faces, reverse=True)[:5]))
 
 
-def _face_hand(faces: Sequence[int]) -> HandValue:
-    """The best hand of five of the faces, colours aside."""
+@cache
+def _face_hand(faces: tuple[int, ...]) -> HandValue:
+    """The best hand of five of the faces (sorted), colours aside; kept for each of the few
+    hundred multisets of faces, as a hand's colours matter only with five of one colour."""
     counts = Counter(faces)
     # Faces by how many dice show them, then by face: the first is the biggest group.
     groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
@@ -134,14 +137,11 @@ def best_hand(dice: Sequence[Die]) -> HandValue:
     """
     if not 5 <= len(dice) <= 7:
         raise DiceError(N_("a hand is made of 5 to 7 dice, not {count}"), count=len(dice))
-    faces = [die.face for die in dice]
-    best = _face_hand(faces)
-    by_colour: dict[object, list[int]] = {}
-    for die in dice:
-        by_colour.setdefault(die.colour, []).append(die.face)
-    for colour_faces in by_colour.values():
-        if len(colour_faces) >= 5:
-            best = max(best, _colour_hand(colour_faces))
+    best = _face_hand(tuple(sorted([die.face for die in dice])))
+    colours = [die.colour for die in dice]
+    for colour in set(colours):
+        if colours.count(colour) >= 5:
+            best = max(best, _colour_hand([die.face for die in dice if die.colour is colour]))
     return best
 
 
