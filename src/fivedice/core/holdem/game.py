@@ -183,8 +183,12 @@ class HandResult:
     awards: tuple[PotAward, ...]
     won: tuple[int, ...]
     """Chips each seat took from the pots (not its profit)."""
+    committed: tuple[int, ...]
+    """Chips each seat put in this hand (its profit: `won` less this)."""
+    stacks: tuple[int, ...] = ()
+    """Each seat's chips once the pots were paid (before the next hand's antes)."""
     yahtzee_flush: int | None = None
-    """The seat whose Yahtzee Flush won the whole game, if one did."""
+    """The seat whose Yahtzee Flush won the whole game, if one did (it took every chip)."""
 
     @property
     def showdown(self) -> bool:
@@ -465,6 +469,11 @@ def _settle(state: HoldemState, dice: DiceSource) -> HoldemState:
     if flushes:
         best_flush = max(hands[n] for n in flushes)  # type: ignore[type-var]
         yahtzee_flush = next(n for n in flushes if hands[n] == best_flush)
+    if yahtzee_flush is not None:
+        total = sum(hand.stack for hand in seats)
+        seats = [
+            replace(hand, stack=total if n == yahtzee_flush else 0) for n, hand in enumerate(seats)
+        ]
     result = HandResult(
         state.hand_number,
         state.button,
@@ -476,13 +485,10 @@ def _settle(state: HoldemState, dice: DiceSource) -> HoldemState:
         tuple(hands),
         tuple(awards),
         tuple(won),
+        tuple(hand.committed for hand in state.seats),
+        tuple(hand.stack for hand in seats),
         yahtzee_flush,
     )
-    if yahtzee_flush is not None:
-        total = sum(hand.stack for hand in seats)
-        seats = [
-            replace(hand, stack=total if n == yahtzee_flush else 0) for n, hand in enumerate(seats)
-        ]
     settled = replace(
         state,
         seats=tuple(replace(hand, pocket=(), folded=False, acted=False) for hand in seats),

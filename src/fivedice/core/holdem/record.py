@@ -57,6 +57,7 @@ __all__ = [
     "HOLDEM_HEADER",
     "HoldemEntry",
     "HoldemRecord",
+    "holdem_record_to_text",
     "holdem_terms",
     "is_holdem_record",
     "parse_holdem_record",
@@ -227,9 +228,10 @@ def _faces_text(faces: tuple[int, ...]) -> str:
     return "".join(map(str, faces))
 
 
-def holdem_record_to_text(record: HoldemRecord) -> str:
-    """The record as text (faces and server seed only once the game is over)."""
-    over = record.is_over
+def holdem_record_to_text(record: HoldemRecord, *, kept: bool = False) -> str:
+    """The record as text: the faces and the server seed only once the game is over, or
+    always with `kept` (the text a store keeps, never shown to a player)."""
+    over = record.is_over or kept
     lines = [HOLDEM_HEADER]
     lines.append(
         f"rules: {json.dumps(rules_settings(record.rules), sort_keys=True, separators=(',', ':'))}"
