@@ -338,7 +338,7 @@ class HoldemService:
             if entry is not None and before is not None:
                 view = view_for(before, entry.seat)
                 rng = random.Random(f"holdem-review/{game_id}/{entry.seq}")
-                best = strongest_decision(view, rng, mixed=False, budget=(3, samples))
+                best = strongest_decision(view, rng, mixed=False, budget=(2, samples))
                 assert best.equity is not None
                 lines.append(
                     ReviewLine(

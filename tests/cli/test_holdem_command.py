@@ -1,0 +1,50 @@
+"""`fivedice holdem`: the odds, a simulation, the rules and a whole plain game."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from tests.support.cli import run
+
+
+def test_odds_json_sums_to_one():
+    result = run("holdem", "odds", "--json")
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    assert len(table) == 11
+    assert sum(Fraction(row["seven_dice"]) for row in table.values()) == 1
+    assert sum(Fraction(row["five_dice"]) for row in table.values()) == 1
+
+
+def test_equity_at_the_river_is_exact_and_says_so():
+    result = run("holdem", "odds", "--pocket", "6r 6b", "--board", "6w 6y 1r 2b 3w")
+    assert result.exit_code == 0, result.output
+    assert "Exact" in result.output
+
+
+def test_simulate_json_has_an_interval():
+    result = run("holdem", "simulate", "--bot", "master", "--vs", "station", "--hands", "4",
+                 "--seed", "1", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    low, high = figures["interval"]
+    assert low <= figures["chips_per_hand"] <= high and figures["hands"] == 4
+
+
+def test_rules_say_which_are_ours():
+    result = run("holdem", "rules")
+    assert result.exit_code == 0 and "Ours, where the box is silent" in result.output
+
+
+def test_a_whole_plain_game_to_a_winner():
+    result = run("holdem", "play", "--plain", "--cpu", "casual", "--dice-seed", "7",
+                 input="help\ncoach\nfair\n" + "allin\n" * 400)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "wins the game." in result.output
+    assert max(len(line) for line in result.output.splitlines()) < 200
+
+
+def test_a_bad_part_is_refused():
+    result = run("holdem", "poker")
+    assert result.exit_code == 2
