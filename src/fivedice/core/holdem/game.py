@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from fivedice.core.dice import DiceSource
-from fivedice.core.errors import N_, IllegalActionError, SettingsError
+from fivedice.core.errors import N_, IllegalActionError, MalformedActionError, SettingsError
 from fivedice.core.game import Seat
 from fivedice.core.holdem.actions import (
     AllIn,
@@ -568,7 +568,10 @@ def apply(
         if state.current_bet == 0:
             raise _illegal(N_("there is no bet to raise: bet instead"))
         return _raise_to(state, acting, action.to, dice=dice)
-    raise _illegal(N_("an action is check, call, fold, allin, bet AMOUNT or raise AMOUNT"))
+    raise MalformedActionError(
+        N_("an action is check, call, fold, allin, bet AMOUNT or raise AMOUNT, not {text!r}"),
+        text=str(action),
+    )
 
 
 def _with(seats: tuple[SeatHand, ...], number: int, hand: SeatHand) -> tuple[SeatHand, ...]:
