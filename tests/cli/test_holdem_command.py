@@ -37,8 +37,9 @@ def test_rules_say_which_are_ours():
     assert result.exit_code == 0 and "Ours, where the box is silent" in result.output
 
 
-def test_a_whole_plain_game_to_a_winner():
-    result = run("holdem", "play", "--plain", "--cpu", "casual", "--dice-seed", "7",
+def test_a_whole_plain_game_to_a_winner(tmp_path):
+    db = f"sqlite:///{tmp_path / 'holdem.sqlite3'}"
+    result = run("holdem", "play", "--plain", "--cpu", "casual", "--dice-seed", "7", "--db", db,
                  input="help\ncoach\nfair\n" + "allin\n" * 400)  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "wins the game." in result.output
@@ -48,3 +49,13 @@ def test_a_whole_plain_game_to_a_winner():
 def test_a_bad_part_is_refused():
     result = run("holdem", "poker")
     assert result.exit_code == 2
+
+
+def test_a_plain_game_left_half_way_is_resumed(tmp_path):
+    db = f"sqlite:///{tmp_path / 'holdem.sqlite3'}"
+    first = run("holdem", "play", "--plain", "--cpu", "casual", "--dice-seed", "3", "--db", db,
+                input="show\n")  # fmt: skip
+    assert first.exit_code == 0 and "the game is kept" in first.output
+    again = run("holdem", "play", "--plain", "--resume", "--db", db, input="allin\n" * 400)
+    assert again.exit_code == 0, again.output
+    assert "wins the game." in again.output and "Hand 1." in again.output

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli.common import check_seed, fail, fail_with
+from fivedice.cli.common import DbOption, check_seed, fail, fail_with
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 
@@ -66,6 +66,10 @@ def holdem(
         int | None,
         typer.Option("--dice-seed", help="Play with dice from this seed (a practice game)."),
     ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue GAME, or the latest unfinished game.")
+    ] = False,
+    db: DbOption = None,
 ) -> None:
     """Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules."""
     part = what.strip().lower()
@@ -79,7 +83,7 @@ def holdem(
             _simulate(bot, versus, hands, seed, as_json)
         elif part == "play":
             check_seed(practice_seed)
-            _play(plain, player, cpus or ["casual", "master"], practice_seed)
+            _play(plain, player, cpus or ["casual", "master"], practice_seed, resume, db)
         else:
             from fivedice.wording.holdem import rules_lines
 
@@ -158,7 +162,9 @@ def _simulate(bot: str, versus: str, hands: int, seed: int, as_json: bool) -> No
     )
 
 
-def _play(plain: bool, player: str, cpus: list[str], seed: int | None) -> None:
+def _play(
+    plain: bool, player: str, cpus: list[str], seed: int | None, resume: bool, db: str | None
+) -> None:
     from fivedice.core.game import Seat
     from fivedice.plain.holdem import PlainHoldem
     from fivedice.service.holdem import HoldemService
@@ -171,6 +177,8 @@ def _play(plain: bool, player: str, cpus: list[str], seed: int | None) -> None:
         Seat(_("CPU {number}").format(number=number), level)
         for number, level in enumerate(levels, start=1)
     ]
-    service = HoldemService()
-    game_id = service.new_game(seats, seed=seed)
+    service = HoldemService.open(db)
+    game_id = service.latest_unfinished() if resume else None
+    if game_id is None:
+        game_id = service.new_game(seats, seed=seed)
     raise typer.Exit(PlainHoldem(service, game_id, 0, sys.stdin, sys.stdout).run())

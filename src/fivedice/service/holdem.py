@@ -19,6 +19,8 @@ changes nothing then):
 - `export(game_id) -> str`: the signed record (the faces and seed only once it is over).
 - `review(game_id) -> list[ReviewLine]`: a finished game's decisions with their equity.
 - `games() -> list[HoldemSummary]`, `abandon(game_id)`, `stats() -> list[HoldemStats]`.
+- `HoldemService.open(url)`: kept in the database; `latest_unfinished() -> int | None`
+  and every method above with a saved game's id resume it.
 """
 
 from __future__ import annotations
@@ -160,6 +162,22 @@ class HoldemService:
         self.kept: HoldemGames = games if games is not None else MemoryHoldemGames()
         self.sign = sign
         self._cache: dict[int, tuple[str, HoldemRecord, HoldemState]] = {}
+
+    @classmethod
+    def open(cls, url: str | None = None) -> HoldemService:
+        """A service keeping its games in the database at `url` (default:
+        `$FIVEDICE_DATABASE_URL` or the user data directory), migrated to the current schema."""
+        from fivedice.store import Store
+        from fivedice.store.holdem import HoldemStore
+
+        return cls(HoldemStore(Store(url)))
+
+    def latest_unfinished(self) -> int | None:
+        """The newest game still in progress, if any."""
+        for game_id in self.kept.ids():
+            if self._load(game_id)[0].status == "in_progress":
+                return game_id
+        return None
 
     # -- games ------------------------------------------------------------------------------
 
