@@ -16,7 +16,14 @@ from typing import Annotated
 
 import typer
 
-from fivedice.cli.common import DbOption, check_seed, fail, fail_with
+from fivedice.cli.common import (
+    CpuOption,
+    DbOption,
+    PlainOption,
+    check_seed,
+    fail,
+    fail_with,
+)
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 
@@ -50,18 +57,9 @@ def holdem(
     seed: Annotated[
         int, typer.Option("--seed", help="Seed for reproducible dice (0 to 2^63 - 1).")
     ] = 0,
-    plain: Annotated[
-        bool,
-        typer.Option("--plain", help="Line-based play on stdin/stdout, terse for screen readers."),
-    ] = False,
+    plain: PlainOption = False,
     player: Annotated[str, typer.Option("--player", help="Your name.")] = "You",
-    cpus: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--cpu",
-            help="A CPU seat: beginner, casual, guide, strong, expert or master (repeatable).",
-        ),
-    ] = None,
+    cpus: CpuOption = None,
     practice_seed: Annotated[
         int | None,
         typer.Option("--dice-seed", help="Play with dice from this seed (a practice game)."),

@@ -37,7 +37,6 @@ from fivedice.core.fairdice import (
     LEGACY_SCHEME,
     SCHEME_V2,
     HmacDice,
-    commitment_of,
     parse_server_seed,
 )
 from fivedice.core.game import Seat
@@ -49,6 +48,8 @@ from fivedice.core.verify import (
     Problem,
     Verification,
     VerifyRefusedError,
+    commitment_problems,
+    revealed_seed,
 )
 
 HOLDEM_HEADER = "# fivedice holdem record 1"
@@ -351,28 +352,8 @@ def verify_holdem_record(record: HoldemRecord) -> Verification:
     committed = record.dice_scheme != LEGACY_SCHEME
     problems: list[Problem] = []
     if committed:
-        if record.server_seed is None:
-            if not record.is_over:
-                raise VerifyRefusedError(
-                    N_(
-                        "the game is still in progress: its server seed is revealed when it"
-                        " ends, and only then can its dice be checked"
-                    )
-                )
-            raise VerifyRefusedError(N_("the record has no server seed to check the dice with"))
-        if commitment_of(record.server_seed) != (record.dice_commitment or "").lower():
-            problems.append(
-                Problem(
-                    None,
-                    DiceMismatchError(
-                        N_(
-                            "the server seed does not match the commitment {commitment}:"
-                            " it is not the seed the game committed to at its start"
-                        ),
-                        commitment=record.dice_commitment or "-",
-                    ),
-                )
-            )
+        seed = revealed_seed(record.server_seed, in_progress=not record.is_over)
+        problems += commitment_problems(seed, record.dice_commitment)
     rolls = 0
     streams = [(0, "deal", record.deal_faces)] + [
         (entry.seq, entry.action, entry.faces) for entry in record.actions

@@ -140,6 +140,20 @@ def _showdown(mine: tuple[int, ...], others: Sequence[tuple[int, ...]]) -> tuple
     return 0, sum(1 for other in others if other == mine)
 
 
+def _deal_outcome(
+    pocket: Sequence[Die], board: Sequence[Die], dice: Sequence[Die], players: int
+) -> tuple[int, int]:
+    """`_showdown` of one deal: `dice` are the rest of the board, then each other pocket."""
+    to_come = 5 - len(board)
+    full_board = (*board, *dice[:to_come])
+    mine = best_hand((*pocket, *full_board)).order
+    others = [
+        best_hand((*dice[to_come + 2 * n : to_come + 2 * n + 2], *full_board)).order
+        for n in range(players - 1)
+    ]
+    return _showdown(mine, others)
+
+
 _DIE_TYPES = tuple(Die(face, colour) for colour in COLOURS for face in range(1, 7))
 
 
@@ -173,13 +187,7 @@ def exact_equity(pocket: Sequence[Die], board: Sequence[Die], players: int) -> E
         if chance == 0:
             continue
         deals += 1
-        full_board = (*board, *dice[:to_come])
-        mine = best_hand((*pocket, *full_board)).order
-        others = [
-            best_hand((*dice[to_come + 2 * n : to_come + 2 * n + 2], *full_board)).order
-            for n in range(players - 1)
-        ]
-        alone, tied = _showdown(mine, others)
+        alone, tied = _deal_outcome(pocket, board, dice, players)
         win += chance * alone
         if tied:
             tie += chance
@@ -208,14 +216,7 @@ def monte_carlo_equity(
     wins = ties = 0
     share = 0.0
     for _ in range(samples):
-        dice = _draw(pool, unknown, rng)
-        full_board = (*board, *dice[:to_come])
-        mine = best_hand((*pocket, *full_board)).order
-        others = [
-            best_hand((*dice[to_come + 2 * n : to_come + 2 * n + 2], *full_board)).order
-            for n in range(players - 1)
-        ]
-        alone, tied = _showdown(mine, others)
+        alone, tied = _deal_outcome(pocket, board, _draw(pool, unknown, rng), players)
         wins += alone
         if tied:
             ties += 1
