@@ -59,3 +59,23 @@ def test_a_plain_game_left_half_way_is_resumed(tmp_path):
     again = run("holdem", "play", "--plain", "--resume", "--db", db, input="allin\n" * 400)
     assert again.exit_code == 0, again.output
     assert "wins the game." in again.output and "Hand 1." in again.output
+
+
+def test_fivedice_verify_checks_a_holdem_record(tmp_path):
+    from fivedice.core.game import Seat
+    from fivedice.core.holdem import HoldemRules
+    from fivedice.service.holdem import HoldemService
+
+    service = HoldemService()
+    seats = (Seat("Ann", "casual"), Seat("Bob", "beginner"))
+    game = service.new_game(seats, HoldemRules(starting_stack=40))
+    service.run_cpus(game)
+    record = tmp_path / "holdem.txt"
+    record.write_text(service.export(game), encoding="utf-8")
+    verified = run("verify", str(record))
+    assert verified.exit_code == 0, verified.output
+    text = record.read_text(encoding="utf-8")
+    head, _, faces = text.partition("0 deal | ")
+    record.write_text(head + "0 deal | " + ("1" if faces[0] != "1" else "2") + faces[1:])
+    altered = run("verify", str(record))
+    assert altered.exit_code == 1, altered.output
