@@ -55,7 +55,7 @@ class PlainHoldem:
             if move.seat != self.seat:  # (the player knows what they typed)
                 self.say(_("{name} {does}.").format(name=move.name, does=action_text(move.action)))
             if move.ended_hand is not None:
-                self.say(*result_lines(move.ended_hand, self.names()))
+                self.say(*result_lines(move.ended_hand, self.names(), self.seat))
 
     def heading(self, hand_number: int) -> None:
         if hand_number != self.hand_shown:

@@ -143,21 +143,27 @@ def table_lines(view: HoldemView) -> list[str]:
     return lines
 
 
-def result_lines(result: HandResult, names: Sequence[str]) -> list[str]:
-    """How a hand ended: the hands shown, and who took which pot."""
+def result_lines(result: HandResult, names: Sequence[str], viewer: int | None = None) -> list[str]:
+    """How a hand ended: the hands shown, and who took which pot (the viewer's as "You")."""
     lines = []
     if result.showdown:
         lines.append(_("Board: {dice}.").format(dice=" ".join(map(str, result.board))))
     for number, (pocket, value) in enumerate(zip(result.shown, result.hands, strict=True)):
         if pocket is not None and value is not None:
+            shows = (
+                _("You show {dice}: {hand}.")
+                if number == viewer
+                else _("{name} shows {dice}: {hand}.")
+            )
             lines.append(
-                _("{name} shows {dice}: {hand}.").format(
+                shows.format(
                     name=names[number], dice=" ".join(map(str, pocket)), hand=hand_text(value)
                 )
             )
     for number, chips in enumerate(result.won):
         if chips:
-            lines.append(_("{name} takes {chips}.").format(name=names[number], chips=chips))
+            takes = _("You take {chips}.") if number == viewer else _("{name} takes {chips}.")
+            lines.append(takes.format(name=names[number], chips=chips))
     if result.yahtzee_flush is not None:
         lines.append(
             _("A Yahtzee Flush! {name} wins the whole game.").format(
