@@ -149,29 +149,10 @@ def verify_record(record: GameRecord) -> Verification:
     committed = record.dice_scheme != LEGACY_SCHEME
     problems: list[Problem] = []
     if committed:
-        server_seed = record.server_seed
-        if server_seed is None:
-            if record.status in (None, "in_progress"):
-                raise VerifyRefusedError(
-                    N_(
-                        "the game is still in progress: its server seed is revealed when it"
-                        " ends, and only then can its dice be checked"
-                    )
-                )
-            raise VerifyRefusedError(N_("the record has no server seed to check the dice with"))
-        if commitment_of(server_seed) != (record.dice_commitment or "").lower():
-            problems.append(
-                Problem(
-                    None,
-                    DiceMismatchError(
-                        N_(
-                            "the server seed does not match the commitment {commitment}:"
-                            " it is not the seed the game committed to at its start"
-                        ),
-                        commitment=record.dice_commitment or "-",
-                    ),
-                )
-            )
+        server_seed = revealed_seed(
+            record.server_seed, in_progress=record.status in (None, "in_progress")
+        )
+        problems += commitment_problems(server_seed, record.dice_commitment)
         seeds = record.client_seeds
         terms = record_terms(record)  # (a changed name or rule changes every die)
 
@@ -194,6 +175,38 @@ def verify_record(record: GameRecord) -> Verification:
     numbered = sorted((p for p in problems if p.action is not None), key=lambda p: p.action or 0)
     rest = [p for p in problems if p.action is None and p not in commitment]
     return Verification(rolls, committed, (*commitment, *numbered, *rest))
+
+
+def revealed_seed(server_seed: bytes | None, *, in_progress: bool) -> bytes:
+    """The server seed a record's dice are checked with.
+
+    Raises:
+        VerifyRefusedError: none - the game is in progress, or the record lacks it.
+    """
+    if server_seed is None:
+        if in_progress:
+            raise VerifyRefusedError(
+                N_(
+                    "the game is still in progress: its server seed is revealed when it"
+                    " ends, and only then can its dice be checked"
+                )
+            )
+        raise VerifyRefusedError(N_("the record has no server seed to check the dice with"))
+    return server_seed
+
+
+def commitment_problems(server_seed: bytes, commitment: str | None) -> list[Problem]:
+    """The problem of a server seed that is not the one committed to (none when it is)."""
+    if commitment_of(server_seed) == (commitment or "").lower():
+        return []
+    mismatch = DiceMismatchError(
+        N_(
+            "the server seed does not match the commitment {commitment}:"
+            " it is not the seed the game committed to at its start"
+        ),
+        commitment=commitment or "-",
+    )
+    return [Problem(None, mismatch)]
 
 
 def _check_rolls(

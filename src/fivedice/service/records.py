@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameKind
-from fivedice.core.record import parse_record
+from fivedice.core.holdem.record import (
+    is_holdem_record,
+    parse_holdem_record,
+    verify_holdem_record,
+)
+from fivedice.core.record import parse_record, split_signature
 from fivedice.core.rules import PRESETS, RuleSet
 from fivedice.core.verify import (
     Problem,
@@ -99,13 +105,20 @@ def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordChe
         RecordError: the text is not a record that can be read.
     """
     signature = check_signature(text, trusted)
-    record = parse_record(text, check=False)
+    if is_holdem_record(text):  # a Texas Hold'em Yahtzee game: its own log, the same checks
+        holdem = parse_holdem_record(split_signature(text)[0])
+        practice = holdem.practice
+        verify = partial(verify_holdem_record, holdem)
+    else:
+        record = parse_record(text, check=False)
+        practice = record.practice
+        verify = partial(verify_record, record)
     try:
-        verification: Verification | None = verify_record(record)
+        verification: Verification | None = verify()
         refused = None
     except VerifyRefusedError as error:
         verification, refused = None, error
-    verdict = record_verdict(signature.status, verification, practice=record.practice)
+    verdict = record_verdict(signature.status, verification, practice=practice)
     return RecordCheck(verdict, signature, verification, refused, trusted)
 
 
