@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels
+.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels docs docs-serve docs-check similar-code screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -78,8 +78,28 @@ FAST_TESTS := not (browser or processes or postgres or tables or slow or full_so
 test-fast: $(VENV)/.installed-dev
 	$(PYTEST_ENV) $(BIN)/pytest -n 2 --dist worksteal -m "$(FAST_TESTS)"
 
+# The docs site (mkdocs.yml, docs/): built strictly into site/ (git-ignored); a broken link, a
+# page left out of the nav or a docstring mkdocstrings cannot read fails the build.
+docs: dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+docs-serve: dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+docs-check: docs
+
+# Repeated code held down: pylint's similarity check against the pairs known when it came in
+# (scripts/similar_code_baseline.txt); a new pair fails.
+similar-code: dev
+	$(PY) scripts/similar_code.py
+
+# The pictures of the docs, made again from real runs (Chromium pages, the terminal app's own
+# SVG screenshots) into docs/images/.
+screenshots: dev
+	$(PYTEST_ENV) $(PY) scripts/screenshots.py
+
 test: lint
-	$(MAKE) --no-print-directory -j 2 typecheck warm-kernels
+	$(MAKE) --no-print-directory -j 2 typecheck warm-kernels similar-code docs-check
 	$(MAKE) --no-print-directory pytest
 
 clean:
