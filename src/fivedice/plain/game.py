@@ -37,6 +37,7 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
+from fivedice.service.errors import StaleVersionError, StoreError
 from fivedice.service.games import (
     CpuFactory,
     GameService,
@@ -48,7 +49,6 @@ from fivedice.service.games import (
 )
 from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
-from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,

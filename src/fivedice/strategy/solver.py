@@ -28,7 +28,12 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
 from fivedice.core.rules import BonusCondition, Family, RuleSet
 from fivedice.strategy import kernel
-from fivedice.strategy.compact import CompactLayout, compact_index, compact_layout
+from fivedice.strategy.compact import (
+    CompactLayout,
+    compact_index,
+    compact_layout,
+    reachable_upper,
+)
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
@@ -288,31 +293,12 @@ _BOX_BITS = tuple(1 << i for i in range(32))
 _NONES = (None,) * 32
 
 
-def _reachable_upper(cap: int, dice: int = 5) -> npt.NDArray[np.bool_]:
-    """reach[upper_mask, total]: whether the filled upper boxes can total `total` (capped)."""
-    reach = np.zeros((64, cap + 1), dtype=np.bool_)
-    reach[0, 0] = True
-    for upper_mask in range(1, 64):
-        low = upper_mask & -upper_mask
-        face = low.bit_length()
-        previous = reach[upper_mask ^ low]
-        for total in np.flatnonzero(previous):
-            for n in range(dice + 1):
-                reach[upper_mask, min(cap, int(total) + face * n)] = True
-    return reach
-
-
-def _layer_states(
-    rules: RuleSet, filled: int, reach: npt.NDArray[np.bool_]
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
-    """`_layer_states_of` the rules' arrays."""
-    return _layer_states_of(rule_arrays(rules), filled, reach)
-
-
-def _layer_states_of(
+def layer_to_solve(
     arrays: RuleArrays, filled: int, reach: npt.NDArray[np.bool_]
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
-    """The states with `filled` boxes filled to solve, and the (mask, total) copies to make.
+    """The states with `filled` boxes filled to solve, and the (mask, total) copies to make:
+    the layers every table computed over the solver's states walks (the moments, breakdowns
+    and thresholds as well as the values), a full card back to the empty one.
 
     An upper total from which the bonus can no longer be reached plays exactly like any other
     such total (the total only matters for the bonus), so one of them is solved per mask and
@@ -463,8 +449,8 @@ def solve_arrays(
     """`solve` on a rule set's arrays: the table of values and the number of states solved."""
     dice = arrays.dice
     full = arrays.full_mask
-    reach = _reachable_upper(arrays.cap, dice.dice)
-    layers = [_layer_states_of(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
+    reach = reachable_upper(arrays.cap, dice.dice)
+    layers = [layer_to_solve(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
     total_states = sum(int(layer[0].size) for layer in layers)
     table = np.full((full + 1, arrays.cap + 1, arrays.armed_states), np.nan, dtype=np.float64)
     table[full] = 0.0
@@ -484,11 +470,11 @@ def solve_arrays(
             if progress is not None:
                 progress(done, total_states)
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
-        _fill_copies(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
+        fill_copied_states(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     return table, total_states
 
 
-def _fill_copies(
+def fill_copied_states(
     table: npt.NDArray[Any],
     masks: IntArray,
     armeds: IntArray,
@@ -497,7 +483,7 @@ def _fill_copies(
     copy_from: IntArray,
     yahtzee: int | None,
 ) -> None:
-    """After a layer of `_layer_states_of` is solved, fills the states it did not solve: each
+    """After a layer of `layer_to_solve` is solved, fills the states it did not solve: each
     copied upper total from the one solved for its mask, and the armed entry of a state whose
     bonus flag cannot matter from its unarmed one.
 

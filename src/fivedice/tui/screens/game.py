@@ -32,9 +32,9 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
+from fivedice.service.errors import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.service.games import goal_total, strategy_refusal
 from fivedice.service.settings import is_default_human_name, zero_score_to_confirm
-from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.tui.play import PlaySession
 from fivedice.tui.screens.dialogs import (
     ConfirmScreen,

@@ -24,9 +24,9 @@ from textual.widgets.option_list import Option
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
+from fivedice.service.errors import StoreError
 from fivedice.service.settings import zero_score_to_confirm
 from fivedice.service.table import entry_between
-from fivedice.store import StoreError
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.session import TableGame
 from fivedice.tui.wording import localize_bindings
