@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import LEGACY_SCHEME
 from fivedice.core.game import GameKind
 from fivedice.core.record import parse_record
 from fivedice.core.rules import PRESETS, RuleSet
@@ -50,6 +51,8 @@ class RecordCheck:
     verification: Verification | None
     refused: VerifyRefusedError | None = None
     trusted: TrustedKey | None = None
+    server_alone: bool = False
+    """Whether the server alone chose the dice (committed dice, but no player gave a seed)."""
 
     @property
     def ok(self) -> bool:
@@ -106,7 +109,8 @@ def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordChe
     except VerifyRefusedError as error:
         verification, refused = None, error
     verdict = record_verdict(signature.status, verification, practice=record.practice)
-    return RecordCheck(verdict, signature, verification, refused, trusted)
+    server_alone = record.dice_scheme != LEGACY_SCHEME and not any(record.client_seeds)
+    return RecordCheck(verdict, signature, verification, refused, trusted, server_alone)
 
 
 class Records(SavedGames):
@@ -199,9 +203,12 @@ class Records(SavedGames):
             titles[row.rules] = rules_title(rules)
         return titles
 
-    def high_scores(self) -> dict[str, list[HighScore]]:
-        """The top 10 solo results per rule preset (practice games excluded)."""
-        return high_scores(_one_profile_per_person(self.store.results()))
+    def high_scores(self, *, typed: bool = False) -> dict[str, list[HighScore]]:
+        """The top 10 solo results per rule preset (practice games excluded) of the games the
+        app rolled the dice of; `typed`: of the games at the table instead (dice typed in,
+        which nobody can check: never on the same board)."""
+        kind = GameKind.TABLE if typed else GameKind.PLAY
+        return high_scores(_one_profile_per_person(self.store.results()), kind=kind.value)
 
 
 def find_preset_rules(key: str) -> RuleSet | None:
