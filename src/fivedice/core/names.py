@@ -101,26 +101,24 @@ def check_name(name: object) -> str:
     """
     if not isinstance(name, str):
         raise PlayerNameError(N_("every seat needs a name"))
-    for char in name:
-        if _is_refused(char):
-            raise PlayerNameError(
-                N_(
-                    "a name cannot hold control characters, line breaks or direction marks"
-                    " ({code} in {name})"
-                ),
-                code=f"U+{ord(char):04X}",
-                name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
-            )
     for before, char in zip(" " + name, name, strict=False):
-        if _is_invisible(char, before.strip()):
-            raise PlayerNameError(
-                N_(
-                    "a name cannot hold invisible characters or characters that only look"
-                    " like a space ({code} in {name})"
-                ),
-                code=f"U+{ord(char):04X}",
-                name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
+        if _is_refused(char):
+            reason = N_(
+                "a name cannot hold control characters, line breaks or direction marks"
+                " ({code} in {name})"
             )
+        elif _is_invisible(char, before.strip()):
+            reason = N_(
+                "a name cannot hold invisible characters or characters that only look"
+                " like a space ({code} in {name})"
+            )
+        else:
+            continue
+        raise PlayerNameError(
+            reason,
+            code=f"U+{ord(char):04X}",
+            name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
+        )
     trimmed = name.strip()
     if not any(_is_visible(char) for char in trimmed):
         raise PlayerNameError(N_("every seat needs a name"))
