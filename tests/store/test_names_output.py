@@ -85,8 +85,8 @@ NAMES = (
     "12. Twelve",
     "Jörg Müller",
     "👨\u200d👩\u200d👧 family",
-    "no\u00a0break",
-    "zero\u200bwidth",
+    "❤\ufe0f heart",
+    "山田\u3000太郎",
     "b -> 6 score chance",
     'Eve" cpu=expert',
 )

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -73,7 +73,7 @@ from fivedice.service.records import Records
 from fivedice.service.review import Reviews
 from fivedice.service.saved import SavedGames
 from fivedice.service.tutorial.service import Tutorials
-from fivedice.service.undo import TABLE_KIND, is_table_game, undo_refusal
+from fivedice.service.undo import TABLE_KIND, is_table_game, is_undo, undo_refusal
 from fivedice.service.view import GameView, action_dice
 from fivedice.store import (
     FINISHED,
@@ -242,13 +242,21 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             _check_version(view, version)
         return view
 
-    def apply_action(self, game_id: int, action: Action | str, version: int) -> GameView:
+    def apply_action(
+        self,
+        game_id: int,
+        action: Action | str,
+        version: int,
+        *,
+        by_seats: Collection[int] | None = None,
+    ) -> GameView:
         """Validates the action, saves it, and only then returns the new state.
 
         Args:
             game_id: the game.
             action: an action of the seat to move, or its notation.
             version: the version the action was made against (`GameView.version`).
+            by_seats: the seats whoever asks holds (for ``undo``; None: every seat).
 
         Raises:
             MalformedActionError, IllegalActionError: nothing is saved.
@@ -259,8 +267,8 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
                 retried.
             UndoRefusedError: the action was ``undo`` (see `undo`) and it is not allowed.
         """
-        if isinstance(action, str) and action.strip().lower() == UNDO:
-            return self.undo(game_id, version)
+        if is_undo(action):
+            return self.undo(game_id, version, by_seats=by_seats)
         view = self._view_at(game_id, version)
         entry, after, finished = self._prepared(view, action)
         try:
@@ -293,7 +301,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
         Raises:
             As `apply_action`.
         """
-        if isinstance(action, str) and action.strip().lower() == UNDO:
+        if is_undo(action):
             return None
         view = self.kept(game_id)
         if view is None:
@@ -349,7 +357,9 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
         self._remember(new_view)
         return new_view
 
-    def can_undo(self, game_id: int) -> UndoRefusedError | None:
+    def can_undo(
+        self, game_id: int, by_seats: Collection[int] | None = None
+    ) -> UndoRefusedError | None:
         """Why `undo` would be refused now (None: it would be allowed); see `undo_refusal`.
 
         Reads the game's log (one query and a replay): call it when the answer is shown,
@@ -360,9 +370,13 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             GameNotFoundError; RecordError when the log does not replay.
         """
         record = self.store.load_game(game_id)
-        return undo_refusal(record, record.undo_target(), table=is_table_game(record))
+        return undo_refusal(
+            record, record.undo_target(), table=is_table_game(record), by_seats=by_seats
+        )
 
-    def undo(self, game_id: int, version: int) -> GameView:
+    def undo(
+        self, game_id: int, version: int, *, by_seats: Collection[int] | None = None
+    ) -> GameView:
         """Takes back the most recent action in effect, if `undo_refusal` allows it.
 
         The undo is appended to the log as an entry of its own (nothing is deleted), and the
@@ -379,7 +393,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             self.forget(game_id)
             raise StaleVersionError(game_id, version, record.version)
         target = record.undo_target()
-        refusal = undo_refusal(record, target, table=is_table_game(record))
+        refusal = undo_refusal(record, target, table=is_table_game(record), by_seats=by_seats)
         if refusal is not None:
             raise refusal
         assert target is not None  # undo_refusal refuses when there is nothing to undo

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import LEGACY_SCHEME
 from fivedice.core.game import GameKind
 from fivedice.core.holdem.record import (
     is_holdem_record,
@@ -56,6 +57,8 @@ class RecordCheck:
     verification: Verification | None
     refused: VerifyRefusedError | None = None
     trusted: TrustedKey | None = None
+    server_alone: bool = False
+    """Whether the server alone chose the dice (committed dice, but no player gave a seed)."""
 
     @property
     def ok(self) -> bool:
@@ -107,11 +110,11 @@ def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordChe
     signature = check_signature(text, trusted)
     if is_holdem_record(text):  # a Texas Hold'em Yahtzee game: its own log, the same checks
         holdem = parse_holdem_record(split_signature(text)[0])
-        practice = holdem.practice
+        practice, scheme, seeds = holdem.practice, holdem.dice_scheme, holdem.client_seeds
         verify = partial(verify_holdem_record, holdem)
     else:
         record = parse_record(text, check=False)
-        practice = record.practice
+        practice, scheme, seeds = record.practice, record.dice_scheme, record.client_seeds
         verify = partial(verify_record, record)
     try:
         verification: Verification | None = verify()
@@ -119,7 +122,8 @@ def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordChe
     except VerifyRefusedError as error:
         verification, refused = None, error
     verdict = record_verdict(signature.status, verification, practice=practice)
-    return RecordCheck(verdict, signature, verification, refused, trusted)
+    server_alone = scheme != LEGACY_SCHEME and not any(seeds)
+    return RecordCheck(verdict, signature, verification, refused, trusted, server_alone)
 
 
 class Records(SavedGames):
@@ -212,9 +216,12 @@ class Records(SavedGames):
             titles[row.rules] = rules_title(rules)
         return titles
 
-    def high_scores(self) -> dict[str, list[HighScore]]:
-        """The top 10 solo results per rule preset (practice games excluded)."""
-        return high_scores(_one_profile_per_person(self.store.results()))
+    def high_scores(self, *, typed: bool = False) -> dict[str, list[HighScore]]:
+        """The top 10 solo results per rule preset (practice games excluded) of the games the
+        app rolled the dice of; `typed`: of the games at the table instead (dice typed in,
+        which nobody can check: never on the same board)."""
+        kind = GameKind.TABLE if typed else GameKind.PLAY
+        return high_scores(_one_profile_per_person(self.store.results()), kind=kind.value)
 
 
 def find_preset_rules(key: str) -> RuleSet | None:

@@ -70,7 +70,9 @@ def game_facts(
     """The facts of `seat_refusal` for someone who holds the game seats `held` (and is the
     room's host, or not) asking about game seat `seat` (None: the game as a whole).
 
-    A game made without a room has no host: whoever holds one of its seats made it.
+    A game made without a room has no host: its creator is whoever holds every person's
+    seat of it (the creator was given every seat's token; a seat token handed to someone
+    else gives them that seat, not the game).
     """
     seats = view.state.seats
     kind = "cpu"
@@ -78,7 +80,7 @@ def game_facts(
         kind = next((s.kind for s in (room.seats if room else ()) if s.game_seat == seat), "me")
     people = {index for index, s in enumerate(seats) if not s.is_cpu}
     return SeatFacts(
-        is_host=is_host if room is not None else bool(held),
+        is_host=is_host if room is not None else bool(held) and people <= set(held),
         holds_seat=bool(held) if seat is None else seat in held,
         seat_kind=kind,
         others_play=bool(people - set(held)),

@@ -981,6 +981,7 @@ class Store:
                 games.c.rules_key,
                 games.c.rules_json,
                 games.c.seat_count,
+                games.c.kind,
             )
             .join(games, games.c.id == results.c.game_id)
             .join(profiles, profiles.c.id == results.c.profile_id)

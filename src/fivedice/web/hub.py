@@ -29,12 +29,14 @@ import orjson
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.game import SettingsError
+from fivedice.core.record import UNDO
 from fivedice.service.creation import Commitments, GameOptions, PlayerSpec, create_game
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService, GameView, Hint
 from fivedice.service.rights import Right, SeatFacts, SeatRightError, seat_refusal
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import NotYourTurnError, game_facts, hand_to_cpu, turn_refusal
+from fivedice.service.undo import is_undo
 from fivedice.store import (
     ABANDONED,
     ActionEntry,
@@ -347,6 +349,26 @@ class GameHub:
         self._published(after)
         return after
 
+    def undo(self, game_id: int, tokens: Sequence[str], version: int) -> GameView:
+        """Takes back the last action if one of the seats of `tokens` made it (and
+        `undo_refusal` allows it): a page acts with every seat its browser holds.
+
+        Raises:
+            SeatError: 401 without a token of this game; UndoRefusedError: as `undo_refusal`.
+        """
+        with self._locked(game_id):
+            after = self._undo(self._view_at(game_id, version), tokens, version)
+        self._published(after)
+        return after
+
+    def _undo(self, view: GameView, tokens: Sequence[str], version: int) -> GameView:
+        seats = {seat for token in tokens if (seat := self.seat_of(view, token)) is not None}
+        if not seats:
+            self.check_member(view, None)  # (raises: 401)
+        people = {seat for seat in seats if not view.state.seats[seat].is_cpu}
+        with timed_action(action_kind(UNDO)):
+            return self.service.apply_action(view.game_id, UNDO, version, by_seats=people)
+
     def try_act(
         self, game_id: int, token: str | None, action: str, version: int
     ) -> GameView | None:
@@ -361,6 +383,8 @@ class GameHub:
     def _act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
         """`act`'s step under the game's lock."""
         view = self._view_at(game_id, version)
+        if is_undo(action):  # the token's own last action, whoever is to move
+            return self._undo(view, [token] if token else [], version)
         self.check_turn(view, token)
         with timed_action(action_kind(action)):
             return self.service.apply_action(game_id, action, version)
@@ -410,8 +434,8 @@ class GameHub:
             view = self.service.kept(game_id)
             if view is not None and view.version != version:
                 view = await self._current_async(statements, game_id)
-            if view is None or not self.generations_known(game_id):
-                return None  # (the generations are read once, in a thread)
+            if view is None or not self.generations_known(game_id) or is_undo(action):
+                return None  # (the generations are read once, in a thread; undo: one too)
             self.check_turn(view, token)
             with timed_action(action_kind(action)) as timing:
                 after = await self.service.apply_action_async(statements, game_id, action, version)

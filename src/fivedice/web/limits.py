@@ -7,7 +7,11 @@ outermost middleware of the app) answers them before any route reads or parses a
 - every request body is bounded (`EdgeLimits.max_body_bytes`, 64 kB: the largest body a
   page or the API sends is about 1 kB): a `Content-Length` over it is a 413 at once, a chunked
   body is counted while it arrives and refused as soon as it passes the bound, so no more
-  than that is ever held;
+  than that is ever held. The 413 closes lingering, as nginx does: its answer is sent, then
+  what the client goes on sending is read and dropped (up to `LINGER_BYTES` and
+  `LINGER_SECONDS`) before the connection closes, so a client that sends its whole body
+  before it reads (Python's urllib) reads the 413 instead of a reset; a client that waits
+  for `100 Continue` gets none and is closed at once;
 - JSON sent to the API may nest at most `MAX_JSON_DEPTH` deep (a game's action is 2 deep):
   deeper is a 422 before `json.loads` (whose recursion would end in a 500);
 - one client address may hold `streams_per_client` event streams at once (per worker); the
@@ -22,6 +26,7 @@ which `fivedice serve` passes to its workers in environment variables.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import os
@@ -195,6 +200,12 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+LINGER_BYTES = 4 * 1024 * 1024
+"""How much of a refused body is still read (and dropped) before the connection closes."""
+LINGER_SECONDS = 5.0
+"""How long a refused body is still read before the connection closes (nginx: 5 s)."""
+
+
 class RequestLimits:
     """The middleware of the module docstring: body bound, JSON depth, streams per client."""
 
@@ -211,12 +222,12 @@ class RequestLimits:
         is_api = path.startswith("/api/")
         length = _content_length(scope)
         if length is not None and length > self.limits.max_body_bytes:
-            await self._too_large(scope, send, is_api)
+            await self._too_large(scope, send, is_api, receive)
             return
         if length or _header(scope, b"transfer-encoding") is not None:
             body, too_large = await read_body(receive, self.limits.max_body_bytes)
             if too_large:
-                await self._too_large(scope, send, is_api)
+                await self._too_large(scope, send, is_api, receive)
                 return
             if is_api and json_depth_exceeds(body):
                 detail = f"malformed request: body: JSON nested more than {MAX_JSON_DEPTH} deep"
@@ -247,19 +258,30 @@ class RequestLimits:
             if not self.streams[address]:
                 del self.streams[address]
 
-    async def _too_large(self, scope: Scope, send: Send, is_api: bool) -> None:
+    async def _too_large(
+        self, scope: Scope, send: Send, is_api: bool, receive: Receive | None = None
+    ) -> None:
         limit = self.limits.max_body_bytes
         if is_api:
-            body = _json(f"request body too large (at most {limit} bytes)")
-            await _answer(send, 413, body, b"application/json")
+            body, media = (
+                _json(f"request body too large (at most {limit} bytes)"),
+                b"application/json",
+            )
+        else:
+            # A page visitor reads it in their language (the words of the form guard's refusal).
+            connection = HTTPConnection(scope)
+            language = pick_language(
+                connection.cookies.get(LANG_COOKIE), connection.headers.get("accept-language")
+            )
+            body = gettext_for(language)("the form is too large").encode()
+            media = b"text/plain; charset=utf-8"
+        waits = (_header(scope, b"expect") or b"").lower() == b"100-continue"
+        if receive is None or waits:
+            await _answer(send, 413, body, media)
             return
-        # A page visitor reads it in their language (the words of the form guard's refusal).
-        connection = HTTPConnection(scope)
-        language = pick_language(
-            connection.cookies.get(LANG_COOKIE), connection.headers.get("accept-language")
-        )
-        text = gettext_for(language)("the form is too large")
-        await _answer(send, 413, text.encode(), b"text/plain; charset=utf-8")
+        await _answer(send, 413, body, media, done=False)
+        await _linger(receive)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def _json(detail: str) -> bytes:
@@ -272,8 +294,11 @@ async def _answer(
     body: bytes,
     media_type: bytes,
     headers: list[tuple[bytes, bytes]] | None = None,
+    *,
+    done: bool = True,
 ) -> None:
-    """A small whole answer (what is left of an unread body, uvicorn reads and drops)."""
+    """A small whole answer (what is left of an unread body, uvicorn reads and drops);
+    `done=False`: its last (empty) part is still to be sent."""
     start: Message = {
         "type": "http.response.start",
         "status": status,
@@ -284,7 +309,27 @@ async def _answer(
         ],
     }
     await send(start)
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+    await send({"type": "http.response.body", "body": body, "more_body": not done})
+
+
+async def _linger(receive: Receive) -> None:
+    """Reads and drops what the client still sends of its body, up to LINGER_BYTES and
+    LINGER_SECONDS (the lingering close of nginx)."""
+    read = 0
+    deadline = asyncio.get_running_loop().time() + LINGER_SECONDS
+    while read <= LINGER_BYTES:
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            return
+        try:
+            message = await asyncio.wait_for(receive(), left)
+        except TimeoutError:
+            return
+        if message["type"] != "http.request":
+            return
+        read += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:

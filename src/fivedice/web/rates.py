@@ -15,6 +15,8 @@ taken from `X-Forwarded-For` only when the connection comes from a trusted proxy
   carries a permit (`permitting_new_solves`) that lets a client start only a few per hour,
   the rest 503 (`SolverBusyError`, as when the solver is busy). Tables already solved cost
   nothing and are never counted.
+* **seats joined** (`POST /g/ID/join`, `POST /r/CODE/device`, `POST /join`) count as
+  *grants*: each rotates the browser's session id, and nobody may do that without end.
 * **PDF sheets rendered** (not served from the sheet cache): past the rate, 429.
 
 A refusal says when to ask again (`Retry-After`); the API answers JSON, pages a message page
@@ -94,6 +96,9 @@ class RateSettings:
     """Rule sets nobody solved before whose tables one client may have solved."""
     sheets: str = "20/minute"
     """PDF sheets one client may have rendered (sheets served from the cache are free)."""
+    grants: str = "30/minute;600/day"
+    """Seats one client may join by link or device code (each gives its browser a new
+    session id: nobody can rotate one id over and over)."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> RateSettings:
@@ -139,6 +144,7 @@ RATE_ENVIRONMENT = {
     "wrong_codes": "FIVEDICE_RATE_WRONG_CODES",
     "new_solves": "FIVEDICE_RATE_NEW_SOLVES",
     "sheets": "FIVEDICE_RATE_SHEETS",
+    "grants": "FIVEDICE_RATE_GRANTS",
 }
 """The environment variable of each rate."""
 
@@ -238,6 +244,9 @@ _CREATIONS = {
     ("POST", "/table"): "games",
     ("POST", "/api/rooms"): "rooms",
 }
+_GRANT = re.compile(r"^/(?:g/[^/]+/join|r/[^/]+/device|join)$")
+"""The pages that give a browser a seat it did not make (a link's seat, a device code,
+an invitation or open seat by room code): POSTs of them count as *grants*."""
 _CODE_LOOKUP = re.compile(r"^/(?:r|api/rooms)/[^/]+(?:/.*)?$")
 
 
@@ -268,6 +277,8 @@ class RateGuard:
         client = client_of(scope)
         method, path = scope["method"], scope["path"]
         creation = _CREATIONS.get((method, path))
+        if creation is None and method == "POST" and _GRANT.match(path):
+            creation = "grants"
         looks_up = is_code_lookup(method, path)
         try:
             if creation is not None:
