@@ -386,9 +386,7 @@ def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> Ga
         )
     values = _require_turn_started(state, "score")
     seat = state.turn.seat
-    card = state.cards[seat].fill(
-        state.rules, action.column, action.category, values, state.served
-    )
+    card = state.cards[seat].fill(state.rules, action.column, action.category, values, state.served)
     return _next_turn(state, card, dice, is_yahtzee(state.rules, values))
 
 

@@ -25,28 +25,28 @@ from fivedice.core.boxes import (
     CHOICE,
     DOUBLE_GENERALA,
     ESCALERA,
+    FIVE_OF_A_KIND,
     FLUSH,
+    FOUR_OF_A_KIND,
     FULL,
+    FULL_HOUSE,
     FULL_HOUSE_SAME_COLOUR,
+    FULL_STRAIGHT,
     GENERALA,
     KISMET,
-    LITTLE_STRAIGHT,
-    POKER,
-    TWO_PAIRS_SAME_COLOUR,
-    YACHT,
-    FIVE_OF_A_KIND,
-    FOUR_OF_A_KIND,
-    FULL_HOUSE,
-    FULL_STRAIGHT,
     LARGE_STRAIGHT,
+    LITTLE_STRAIGHT,
     MAXI_YATZY,
     ONE_PAIR,
+    POKER,
     SMALL_STRAIGHT,
     THREE_OF_A_KIND,
     THREE_PAIRS,
     TOWER,
     TWO_PAIRS,
+    TWO_PAIRS_SAME_COLOUR,
     UPPER_BOXES,
+    YACHT,
     YAHTZEE,
     YATZY,
     Box,
@@ -181,8 +181,9 @@ class RuleSet:
         if not self.upper_bonus:
             return ()
         more = self.upper_bonus_tiers
-        return ((self.upper_bonus_threshold, self.upper_bonus_value),) + tuple(
-            zip(more[::2], more[1::2], strict=True)
+        return (
+            (self.upper_bonus_threshold, self.upper_bonus_value),
+            *zip(more[::2], more[1::2], strict=True),
         )
 
     def upper_bonus_points(self, upper_total: int) -> int:
@@ -523,9 +524,7 @@ def _check_combination(rules: RuleSet) -> None:
             name=_option("full_house"),
         )
     thresholds = [threshold for threshold, _ in rules.bonus_tiers]
-    if thresholds[1:] and (
-        thresholds != sorted(set(thresholds)) or thresholds[-1] > most
-    ):
+    if thresholds[1:] and (thresholds != sorted(set(thresholds)) or thresholds[-1] > most):
         raise RuleSetError(
             N_(
                 "the thresholds of the upper bonus tiers must rise above {name}"
