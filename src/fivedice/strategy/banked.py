@@ -29,14 +29,13 @@ from numba import njit, prange
 
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
-from fivedice.strategy.kernel import mean_keep_values
+from fivedice.strategy.kernel import mean_keep_values, upper_bonus_at
 from fivedice.strategy.playout import count_code, game_seeds, next_random
 from fivedice.strategy.policy import column_key, end_values, pick, placement, placement_options
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_ROLLS,
     CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     UPPER_BOXES,
 )
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -183,7 +182,7 @@ def _play_banked(seeds: Any, player: Any, keeps: Any, bank: FloatArray, out: Int
             if c < UPPER_BOXES:
                 upper += card[col, c]
         if upper >= params[CFG_THRESHOLD]:
-            total += params[CFG_UPPER_BONUS]
+            total += upper_bonus_at(upper, params)
             bonuses += 1
         score += multipliers[col] * total
     out[0] = score

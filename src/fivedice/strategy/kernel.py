@@ -30,6 +30,10 @@ from fivedice.strategy.rule_arrays import (
     CFG_JOKER,
     CFG_STRIDE,
     CFG_THRESHOLD,
+    CFG_TIER2,
+    CFG_TIER2_BONUS,
+    CFG_TIER3,
+    CFG_TIER3_BONUS,
     CFG_UPPER_BONUS,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
@@ -88,6 +92,25 @@ except ImportError:  # pragma: no cover
     pass
 else:
     overload(state_value, inline="always")(_state_value_overload)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def upper_bonus_at(total: int, config: IntArray) -> int:
+    """The upper bonus an upper total earns: the points of the highest tier reached (one tier
+    but Kismet's 35 at 63, 55 at 71, 75 at 78; `RuleSet.upper_bonus_points`)."""
+    if total >= config[CFG_TIER3]:
+        return int(config[CFG_TIER3_BONUS])
+    if total >= config[CFG_TIER2]:
+        return int(config[CFG_TIER2_BONUS])
+    if total >= config[CFG_THRESHOLD]:
+        return int(config[CFG_UPPER_BONUS])
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def upper_bonus_gain(up: int, points: int, config: IntArray) -> int:
+    """The upper bonus earned by adding `points` to the upper total `up` (capped or not)."""
+    return upper_bonus_at(up + points, config) - upper_bonus_at(up, config)
 
 
 @njit(cache=True, nogil=True)
@@ -149,8 +172,6 @@ def prepare_futures(
     """
     upper_value, lower_value = futures
     cap = config[CFG_CAP]
-    threshold = config[CFG_THRESHOLD]
-    upper_bonus = config[CFG_UPPER_BONUS]
     boxes = config[CFG_BOXES]
     stride = config[CFG_STRIDE]
     dice = (stride - 1) // 6
@@ -162,7 +183,7 @@ def prepare_futures(
             for n in range(dice + 1):
                 points = (b + 1) * n
                 total = up + points
-                bonus = upper_bonus if (up < threshold and total >= threshold) else 0
+                bonus = upper_bonus_gain(up, points, config)
                 if total > cap:
                     total = cap
                 upper_value[b * stride + points] = (
@@ -569,8 +590,7 @@ def placement_outcome(
     if b < UPPER_BOXES:
         points = score[b, r]
         total = up + points
-        threshold = config[CFG_THRESHOLD]
-        bonus = config[CFG_UPPER_BONUS] if (up < threshold and total >= threshold) else 0
+        bonus = upper_bonus_gain(up, points, config)
         if total > config[CFG_CAP]:
             total = config[CFG_CAP]
         return points, bonus, extra, after, total, armed

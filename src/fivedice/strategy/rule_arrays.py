@@ -39,13 +39,18 @@ UPPER_BOXES = 6
     CFG_BONUS_IF_FILLED,
     CFG_STRAIGHTS,
     CFG_SAVED_ROLLS,
-) = range(13)
-CONFIG_SIZE = 13
+    CFG_TIER2,
+    CFG_TIER2_BONUS,
+    CFG_TIER3,
+    CFG_TIER3_BONUS,
+) = range(17)
+CONFIG_SIZE = 17
+MAX_KERNEL_TIERS = 3  # the upper bonus tiers the kernels read (Kismet's 63, 71 and 78)
 
 # `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
 # column PACKED_COUNT on: how many rolls score in each box), the box scores (B rows), the
 # joker scores (B rows), the arms row, and for each box the rolls that score in it (B rows).
-PACKED_COUNT = 16
+PACKED_COUNT = 24
 MAX_BOXES = 32
 
 
@@ -116,6 +121,7 @@ class RuleSpec:
         straights: mask of the straight boxes (the beginner CPU draws to them).
         upper_bonus_threshold: the upper total that earns the bonus (0: no upper bonus).
         upper_bonus_value: its points.
+        bonus_tiers: further (threshold, points) tiers of the upper bonus, rising (Kismet).
         yahtzee_bonus_value: points of a further all-same roll (0: no such bonus).
         bonus_if_filled: the bonus is paid once the Yahtzee box is filled, even with 0.
         joker: JOKER_CODE of the joker rule.
@@ -131,6 +137,7 @@ class RuleSpec:
     straights: int = 0
     upper_bonus_threshold: int = 0
     upper_bonus_value: int = 0
+    bonus_tiers: tuple[tuple[int, int], ...] = ()
     yahtzee_bonus_value: int = 0
     bonus_if_filled: bool = False
     joker: int = 0
@@ -152,6 +159,10 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         or not all(b.is_upper for b in boxes[:UPPER_BOXES])
     ):
         raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
+    if len(rules.bonus_tiers) > MAX_KERNEL_TIERS:
+        raise UnsupportedRulesError(
+            f"the strategy engine reads at most {MAX_KERNEL_TIERS} upper bonus tiers"
+        )
     rolls = dice_tables(rules.dice).rolls
     score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
     # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
@@ -177,6 +188,7 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         straights=sum(1 << i for i, box in enumerate(boxes) if box.kind is BoxKind.STRAIGHT),
         upper_bonus_threshold=rules.upper_bonus_threshold if rules.upper_bonus else 0,
         upper_bonus_value=rules.upper_bonus_value if rules.upper_bonus else 0,
+        bonus_tiers=rules.bonus_tiers[1:],
         yahtzee_bonus_value=rules.yahtzee_bonus_value if bonus else -1,
         bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
         joker=JOKER_CODE[rules.joker],
@@ -209,7 +221,9 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
         dtype=np.int64,
     )
     upper_bonus = spec.upper_bonus_threshold > 0
-    cap = spec.upper_bonus_threshold if upper_bonus else 0
+    tiers = spec.bonus_tiers if upper_bonus else ()
+    # The state tells upper totals apart up to the top tier's threshold.
+    cap = (tiers[-1][0] if tiers else spec.upper_bonus_threshold) if upper_bonus else 0
     config = np.zeros(CONFIG_SIZE, dtype=np.int64)
     config[CFG_CAP] = cap
     config[CFG_THRESHOLD] = spec.upper_bonus_threshold if upper_bonus else NO_THRESHOLD
@@ -224,6 +238,9 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
     config[CFG_STRAIGHTS] = spec.straights
     config[CFG_SAVED_ROLLS] = int(spec.saved_rolls)
+    padded = (*tiers, (NO_THRESHOLD, 0), (NO_THRESHOLD, 0))
+    for slot, (threshold, points) in zip((CFG_TIER2, CFG_TIER3), padded[:2], strict=True):
+        config[slot], config[slot + 1] = threshold, points
     rolls = len(dice.rolls)
     packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
     packed[0, :CONFIG_SIZE] = config

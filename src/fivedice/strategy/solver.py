@@ -35,6 +35,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_FILL,
     CFG_ROLLS,
     CFG_STRIDE,
+    CFG_THRESHOLD,
     FILL_FORCED,
     MAX_BOXES,
     PACKED_COUNT,
@@ -107,6 +108,10 @@ def check_rules(rules: RuleSet) -> None:
         )
     if rules.dice not in (5, 6):
         raise UnsupportedRulesError(f"the exact solver plays five or six dice, not {rules.dice}")
+    if any(box.served or box.second for box in rules.boxes):
+        raise UnsupportedRulesError(
+            "the exact solver does not handle served points or a second all-same box (Generala)"
+        )
 
 
 @njit(cache=True, parallel=True)
@@ -341,7 +346,8 @@ def _layer_states_of(
         dead = empty
         if arrays.upper_bonus:
             still_possible = sum(dice * (b + 1) for b in range(6) if not (upper >> b) & 1)
-            dead = totals[totals < arrays.cap - still_possible]
+            # Totals that can reach no tier of the bonus are worth the same: solved once.
+            dead = totals[totals < arrays.config[CFG_THRESHOLD] - still_possible]
             if dead.size > 1:
                 totals = np.concatenate((dead[:1], totals[dead.size :]))
             else:
@@ -398,7 +404,14 @@ def layout_for(rules: RuleSet) -> CompactLayout | None:
     if arrays.boxes <= COMPACT_BOXES:
         return None
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    return compact_layout(arrays.cap, arrays.dice.dice, arrays.boxes, armed_box)
+    return compact_layout(
+        arrays.cap, arrays.dice.dice, arrays.boxes, armed_box, _first_tier(arrays)
+    )
+
+
+def _first_tier(arrays: RuleArrays) -> int:
+    """The lowest threshold of the upper bonus (0 without one)."""
+    return int(arrays.config[CFG_THRESHOLD]) if arrays.upper_bonus else 0
 
 
 def solve_compact(
@@ -422,7 +435,7 @@ def solve_compact(
     """
     dice = arrays.dice
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box)
+    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box, _first_tier(arrays))
     values = np.zeros(layout.states)  # a full card's states stay 0
     every = np.arange(arrays.full_mask + 1, dtype=np.int64)
     if arrays.config[CFG_FILL] == FILL_FORCED:  # boxes top to bottom: one mask a layer
