@@ -44,7 +44,7 @@ CASES = [
         "kismet",
         ("fours", "two_pairs_same_colour", "flush"),
         {"sixes": 24, "fives": 20, "threes": 9, "twos": 6, "ones": 3},
-    ),  # fmt: skip
+    ),
     # Sums plus a constant, five of a kind as a full house, colours.
     ("kismet", ("full_house", "full_house_same_colour", "kismet"), {}),
     ("kismet", ("four_of_a_kind", "three_of_a_kind", "large_straight"), {}),

@@ -767,6 +767,9 @@ class Preset:
     description: str
     rules: RuleSet
     aliases: tuple[str, ...] = ()
+    optimum: float | None = None
+    """The expected score of optimal solitaire play (fivedice's exact solver), where the
+    rules text quotes it (None: not quoted there)."""
 
 
 CLASSIC = RuleSet()
@@ -880,12 +883,14 @@ PRESETS: tuple[Preset, ...] = (
         "The Yacht Game (1938): 12 boxes, full house and four of a kind score sums, no bonus",
         YACHT_RULES,
         ("yacht-1938",),
+        166.955068,
     ),
     Preset(
         "yacht-dice",
         "Yacht Dice (51 Worldwide Games): 12 boxes, bonus 35 at 63, straights 15 and 30",
         YACHT_DICE_RULES,
         ("yacht_dice", "51-worldwide-games"),
+        191.774369,
     ),
     Preset(
         "generala",
@@ -896,6 +901,7 @@ PRESETS: tuple[Preset, ...] = (
         "kismet",
         "Kismet (as GNOME Tali): colours of pips, bonus 35/55/75 at 63/71/78",
         KISMET_RULES,
+        optimum=316.914080,
     ),
 )
 
