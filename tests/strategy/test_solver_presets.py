@@ -10,8 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
+from fivedice.core.card import Column
 from fivedice.core.dice import ALL_ROLLS
-from fivedice.core.rules import RuleSet, find_ruleset
+from fivedice.core.rules import Joker, RuleSet, find_ruleset
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.rule_arrays import rule_arrays
 from fivedice.strategy.solver import (
@@ -23,9 +24,20 @@ from fivedice.strategy.solver import (
     turn_values,
 )
 from tests.strategy.brute import BruteForce
-from tests.strategy.test_solver_families import _card
+from tests.strategy.test_solver_families import _card as _yatzy_card
 
 Solved = Callable[[RuleSet], StrategyTable]
+
+_TYPICAL = {"choice": 22, "little_straight": 30, "big_straight": 30, "yacht": 50,
+            "escalera": 20, "full": 30, "poker": 40, "generala": 50}  # fmt: skip
+
+
+def _card(rules: RuleSet, open_boxes: tuple[str, ...], **scores: int) -> Column:
+    """`test_solver_families._card` with typical scores of these cards' own boxes too."""
+    typical = {k: v for k, v in _TYPICAL.items() if rules.has_box(k) and k not in open_boxes}
+    return _yatzy_card(rules, open_boxes, **(typical | scores))
+
+
 EXACT = 1e-9
 
 RULES: dict[str, RuleSet] = {
@@ -103,11 +115,39 @@ def test_the_kernels_read_the_tiers() -> None:
     assert arrays.cap == 78  # upper totals told apart up to the top tier
 
 
-@pytest.mark.parametrize("name", ["generala"])
-def test_served_points_are_refused_cleanly(name: str) -> None:
-    rules = find_ruleset(name)
-    assert not is_supported(rules)
-    with pytest.raises(UnsupportedRulesError, match="served"):
-        solve(rules)
-    plain = rules.with_settings({"served_bonus": 0})
-    assert not is_supported(plain)  # Double Generala still needs Generala's points
+GENERALA = find_ruleset("generala")
+GENERALA_CASES = [
+    # Served hands: the first roll may be scored at once for 5 more.
+    (GENERALA, ("escalera", "full", "poker"), {}),
+    (GENERALA, ("escalera", "sixes"), {}),
+    # Double Generala: open with Generala holding 50, holding 0, or open too.
+    (GENERALA, ("double_generala", "poker"), {"generala": 50}),
+    (GENERALA, ("double_generala", "poker"), {"generala": 0}),
+    (GENERALA, ("generala", "double_generala", "full"), {}),
+    # Without the 1 standing in, and without served points.
+    (GENERALA.with_settings({"ones_in_straights": "off"}), ("escalera", "ones", "full"), {}),
+    (GENERALA.with_settings({"served_bonus": 0}), ("escalera", "full", "poker"), {}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "open_boxes", "scores"), GENERALA_CASES)
+def test_generala_values_match_brute_force(
+    solved_table: Solved,
+    brute_force: Callable[[RuleSet], BruteForce],
+    rules: RuleSet,
+    open_boxes: tuple[str, ...],
+    scores: dict[str, int],
+) -> None:
+    """The solve is exact with served points and Double Generala (the values of the states);
+    the coach and the CPUs are not served-aware yet, so these rules are not `is_supported`."""
+    table = solved_table(rules)
+    column = _card(rules, open_boxes, **scores)
+    assert table.column_value(column) == pytest.approx(brute_force(rules).future(column), abs=EXACT)
+
+
+def test_generala_coach_and_cpus_are_refused_cleanly() -> None:
+    assert not is_supported(GENERALA)
+    assert not is_supported(GENERALA.with_settings({"served_bonus": 0}))  # Double Generala
+    with pytest.raises(UnsupportedRulesError, match="second all-same box"):
+        solve(GENERALA.replace(joker=Joker.FORCED))

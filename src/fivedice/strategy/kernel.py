@@ -28,6 +28,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_CAP,
     CFG_FILL,
     CFG_JOKER,
+    CFG_SERVED,
     CFG_STRIDE,
     CFG_THRESHOLD,
     CFG_TIER2,
@@ -149,6 +150,8 @@ def joker_boxes(
         return allowed, True, extra
     if joker_mode == 2:  # free choice: a joker only once the face's upper box is filled
         return allowed, (open_boxes & face_bit) == 0, extra
+    if joker_mode == 3:  # a second all-same box: it scores only while the first holds points
+        return allowed, armed == 1, extra
     return allowed, False, extra
 
 
@@ -470,18 +473,31 @@ def turn_value(
     keep_value: FloatArray,
     running_max: FloatArray,
     futures: tuple[FloatArray, FloatArray],
+    served_score: IntArray,
 ) -> float:
     """`turn` without the policy: only the expected points before the first roll (the solve).
 
-    `dice` is (add_face, remove_face, probability) of the dice tables."""
+    `dice` is (add_face, remove_face, probability) of the dice tables. With served points
+    (`config[CFG_SERVED]`: `served_score`, the box scores of the turn's first roll) the first
+    roll may also be scored at once with them: its value is the better of that and its best
+    keep (a keep of every die keeps the dice, not the served points)."""
     add_face, remove_face, probability = dice
-    open_boxes, allowed = prepare_futures(mask, up, armed, table, rules[4], futures)
+    config = rules[4]
+    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
     scored_values(
         mask, open_boxes, allowed, armed, rules, scoring, scoring_count, futures, roll_value
     )
     for _ in range(1, levels):
         mean_keep_values(roll_value, keep_value, add_face)
         best_keep_values(keep_value, running_max, roll_value, remove_face)
+    if config[CFG_SERVED] == 1:
+        served_rules = (served_score, rules[1], rules[2], rules[3], config)
+        now = keep_value[: roll_value.shape[0]]  # free again: scratch
+        scored_values(
+            mask, open_boxes, allowed, armed, served_rules, scoring, scoring_count, futures, now
+        )
+        for r in range(roll_value.shape[0]):
+            roll_value[r] = now[r] if now[r] > roll_value[r] else roll_value[r]
     total = 0.0
     for r in range(roll_value.shape[0]):
         total += probability[r] * roll_value[r]

@@ -20,6 +20,9 @@ from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
 __all__ = ["RuleArrays", "UnsupportedRulesError", "rule_arrays"]
 
 JOKER_CODE = {Joker.NONE: 0, Joker.FORCED: 1, Joker.FREE_CHOICE: 2}
+JOKER_SECOND = 3
+"""A further all-same roll goes in any allowed box, scoring as a 'joker' (its `joker_score`)
+only while the bonus is armed: a second all-same box (Double Generala) scores then only."""
 FILL_FREE, FILL_UPPER_FIRST, FILL_FORCED = 0, 1, 2
 NO_THRESHOLD = 1 << 30  # an upper threshold never reached when the upper bonus is off
 UPPER_BOXES = 6
@@ -43,8 +46,9 @@ UPPER_BOXES = 6
     CFG_TIER2_BONUS,
     CFG_TIER3,
     CFG_TIER3_BONUS,
-) = range(17)
-CONFIG_SIZE = 17
+    CFG_SERVED,
+) = range(18)
+CONFIG_SIZE = 18
 MAX_KERNEL_TIERS = 3  # the upper bonus tiers the kernels read (Kismet's 63, 71 and 78)
 
 # `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
@@ -78,6 +82,8 @@ class RuleArrays:
         armed_states: the size of the table's last axis (2: unarmed, armed).
         packed: the advice kernel's rules (see PACKED_*).
         dice: the dice tables for the rules' number of dice.
+        served_score: (B, R) box scores of the turn's first roll (with served points; the
+            plain scores when the rules have none, `config[CFG_SERVED]` 0).
     """
 
     boxes: int
@@ -94,6 +100,12 @@ class RuleArrays:
     armed_states: int
     packed: IntArray
     dice: DiceTables
+    served_score: IntArray | None = None
+
+    @property
+    def first_roll_score(self) -> IntArray:
+        """`served_score`, or the plain scores (what the solve's kernel takes)."""
+        return self.score if self.served_score is None else self.served_score
 
     @property
     def full_mask(self) -> int:
@@ -127,6 +139,7 @@ class RuleSpec:
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
         saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
+        served_score: (B, R) the scores of a turn's first roll, when they differ (Generala).
     """
 
     score: IntArray = field(repr=False)
@@ -143,6 +156,7 @@ class RuleSpec:
     joker: int = 0
     fill: int = FILL_FREE
     saved_rolls: bool = False
+    served_score: IntArray | None = field(default=None, repr=False)
 
 
 def spec_of(rules: RuleSet) -> RuleSpec:
@@ -172,9 +186,29 @@ def spec_of(rules: RuleSet) -> RuleSpec:
     for r, roll in enumerate(rolls):
         if len(set(roll)) == 1:
             joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
+    served = None
+    if any(box.served for box in boxes):
+        served = np.array(
+            [[score_box(box, roll, served=True) for roll in rolls] for box in boxes]
+        ).astype(np.int64)
     all_same = rules.all_same_box
     yahtzee = -1 if all_same is None else boxes.index(all_same)
     bonus = rules.yahtzee_bonus and yahtzee >= 0
+    joker_code = JOKER_CODE[rules.joker]
+    second = [b for b, box in enumerate(boxes) if box.second]
+    if second:
+        # A second all-same box scores only while the first holds points: the armed bit
+        # says so (a bonus of 0 points arms), and such a roll scores there as a 'joker'.
+        if bonus or rules.joker is not Joker.NONE:
+            raise UnsupportedRulesError(
+                "a second all-same box with an extra-Yahtzee bonus or a joker is not solved"
+            )
+        bonus, joker_code = True, JOKER_SECOND
+        for b in second:
+            joker[b] = np.where(np.array([len(set(roll)) == 1 for roll in rolls]), score[b], 0)
+            score[b] = 0
+            if served is not None:
+                served[b] = 0
     if rules.fill_order is FillOrder.FORCED:
         fill = FILL_FORCED
     else:
@@ -189,11 +223,15 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         upper_bonus_threshold=rules.upper_bonus_threshold if rules.upper_bonus else 0,
         upper_bonus_value=rules.upper_bonus_value if rules.upper_bonus else 0,
         bonus_tiers=rules.bonus_tiers[1:],
-        yahtzee_bonus_value=rules.yahtzee_bonus_value if bonus else -1,
-        bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
-        joker=JOKER_CODE[rules.joker],
+        yahtzee_bonus_value=(rules.yahtzee_bonus_value if rules.yahtzee_bonus else 0)
+        if bonus
+        else -1,
+        bonus_if_filled=rules.yahtzee_bonus
+        and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
+        joker=joker_code,
         fill=fill,
         saved_rolls=rules.saved_rolls,
+        served_score=served,
     )
 
 
@@ -238,6 +276,7 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
     config[CFG_STRAIGHTS] = spec.straights
     config[CFG_SAVED_ROLLS] = int(spec.saved_rolls)
+    config[CFG_SERVED] = int(spec.served_score is not None)
     padded = (*tiers, (NO_THRESHOLD, 0), (NO_THRESHOLD, 0))
     for slot, (threshold, points) in zip((CFG_TIER2, CFG_TIER3), padded[:2], strict=True):
         config[slot], config[slot + 1] = threshold, points
@@ -253,9 +292,13 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
         packed[2 + 2 * boxes + b, : rolls_scoring.size] = rolls_scoring
     scoring = packed[2 + 2 * boxes : 2 + 3 * boxes, :rolls]
     scoring_count = packed[0, PACKED_COUNT : PACKED_COUNT + boxes]
+    served = None
+    if spec.served_score is not None:
+        served = np.ascontiguousarray(spec.served_score, dtype=np.int64)
+        served.setflags(write=False)
     for array in (score, joker_score, arms, config, packed):
         array.setflags(write=False)
     return RuleArrays(
         boxes, yahtzee, score, joker_score, arms, config, scoring, scoring_count, cap,
-        upper_bonus, bonus, 2, packed, dice,
+        upper_bonus, bonus, 2, packed, dice, served,
     )  # fmt: skip

@@ -108,10 +108,6 @@ def check_rules(rules: RuleSet) -> None:
         )
     if rules.dice not in (5, 6):
         raise UnsupportedRulesError(f"the exact solver plays five or six dice, not {rules.dice}")
-    if any(box.served or box.second for box in rules.boxes):
-        raise UnsupportedRulesError(
-            "the exact solver does not handle served points or a second all-same box (Generala)"
-        )
 
 
 @njit(cache=True, parallel=True)
@@ -125,9 +121,10 @@ def _solve_batch(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves a batch of independent states (same filled count) and writes their values
-    (`rules` and `dice` as `kernel.turn_value` takes them)."""
+    (`rules`, `dice` and `served_score` as `kernel.turn_value` takes them)."""
     n = masks.shape[0]
     chunks = min(n, 64)
     rolls = rules[0].shape[1]
@@ -140,7 +137,7 @@ def _solve_batch(
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             table[masks[i], ups[i], armeds[i]] = kernel.turn_value(
                 masks[i], ups[i], armeds[i], table, rules, scoring, scoring_count, dice, levels,
-                roll_value, keep_value, running_max, futures,
+                roll_value, keep_value, running_max, futures, served_score,
             )  # fmt: skip
 
 
@@ -157,6 +154,7 @@ def _solve_compact_masks(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves every state of a batch of masks (same filled count) of a compact table: each
     mask's solved upper totals (`CompactLayout.solved_totals`) and, when its all-same box is
@@ -184,7 +182,7 @@ def _solve_compact_masks(
                     up = solved_totals[upper, j]
                     values[compact_index(slot, layout, mask, up, armed)] = kernel.turn_value(
                         mask, up, armed, table, rules, scoring, scoring_count, dice, levels,
-                        roll_value, keep_value, running_max, futures,
+                        roll_value, keep_value, running_max, futures, served_score,
                     )  # fmt: skip
 
 
@@ -277,16 +275,23 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
     # advisor calls this once per query).
     mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
     armed = False
-    if rules.yahtzee_bonus:  # armed: as `Column.pays_yahtzee_bonus`
+    if rules.yahtzee_bonus or _has_second(rules):  # armed: as `Column.pays_yahtzee_bonus`
         if rules.family is Family.YAHTZEE:
             held = scores[YAHTZEE_BIT]
         else:
             box = rules.all_same_box
             held = None if box is None else scores[rules.box_index(box)]
         armed = held is not None and (
-            rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
+            (rules.yahtzee_bonus and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED)
+            or held > 0
         )
     return mask, sum(filter(None, scores[:6])), armed
+
+
+def _has_second(rules: RuleSet) -> bool:
+    """A second all-same box (Double Generala) scores while the first holds points: the
+    armed bit of the state tells (`rule_arrays.JOKER_SECOND`)."""
+    return any(box.second for box in rules.boxes)
 
 
 _BOX_BITS = tuple(1 << i for i in range(32))
@@ -463,6 +468,7 @@ def solve_compact(
                 layer[start:stop], values, layout.slot, layout.layout, layout.solved_totals,
                 layout.solved_count, arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += int(sizes[start:stop].sum())
             if progress is not None:
@@ -492,6 +498,7 @@ def solve_arrays(
                 masks[start:stop], ups[start:stop], armeds[start:stop], table,
                 arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += stop - start
             if progress is not None:
