@@ -44,7 +44,9 @@ goes through the service, so a preset's long card costs the suite seconds, not a
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("preset", ["yatzy", "maxi-yatzy"])
+@pytest.mark.parametrize(
+    "preset", ["yatzy", "maxi-yatzy", "yacht", "yacht-dice", "generala", "kismet"]
+)
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
     """The game starts in the app (the preset's boxes, translated; six dice that fit; the
     coach), goes on through the service, and its last rounds are played in the app again,
