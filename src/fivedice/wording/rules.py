@@ -222,11 +222,11 @@ def _box_rule(box: Box, rules: RuleSet) -> str:
     if box.kind is BoxKind.CHANCE:
         return _("any dice, the sum")
     if box.kind is BoxKind.ALL_SAME:
-        first = rules.all_same_box
-        if box.second and first is not None:
+        first_box = rules.all_same_box
+        if box.second and first_box is not None:
             return _(
                 "all {dice} dice the same face, while the {box} box holds its points: {points}"
-            ).format(dice=rules.dice, box=box_name(first), points=box.points)
+            ).format(dice=rules.dice, box=box_name(first_box), points=box.points)
         return _("all {dice} dice the same face: {points}").format(
             dice=rules.dice, points=_points_words(box.points, box.extra)
         )
