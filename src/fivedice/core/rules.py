@@ -215,6 +215,12 @@ class RuleSet:
         the extra-Yahtzee bonus, the joker and the extra turn are judged by it."""
         return next((box for box in self.boxes if box.kind is BoxKind.ALL_SAME), None)
 
+    @property
+    def arms_second_box(self) -> bool:
+        """Whether a second all-same box (Double Generala) scores only while the first holds
+        points: the first box's score arms it, as it arms the extra-Yahtzee bonus."""
+        return any(box.second for box in self.boxes)
+
     def box(self, key: str | Box) -> Box:
         """This rule set's box with that key (its parameters are the ones that score).
 

@@ -156,6 +156,13 @@ def check_supported(rules: RuleSet) -> None:
     Raises:
         UnsupportedByStrategyError: not `is_supported(rules)`.
     """
+    if has_turn_state_rules(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not know served points or Double Generala"
+                " yet: play these rules with people"
+            )
+        )
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(

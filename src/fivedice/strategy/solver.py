@@ -275,7 +275,7 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
     # advisor calls this once per query).
     mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
     armed = False
-    if rules.yahtzee_bonus or _has_second(rules):  # armed: as `Column.pays_yahtzee_bonus`
+    if rules.yahtzee_bonus or rules.arms_second_box:  # armed: as `Column.pays_yahtzee_bonus`
         if rules.family is Family.YAHTZEE:
             held = scores[YAHTZEE_BIT]
         else:
@@ -286,12 +286,6 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
             or held > 0
         )
     return mask, sum(filter(None, scores[:6])), armed
-
-
-def _has_second(rules: RuleSet) -> bool:
-    """A second all-same box (Double Generala) scores while the first holds points: the
-    armed bit of the state tells (`rule_arrays.JOKER_SECOND`)."""
-    return any(box.second for box in rules.boxes)
 
 
 _BOX_BITS = tuple(1 << i for i in range(32))
