@@ -21,7 +21,7 @@ from fivedice.core import (
 )
 from fivedice.core.card import Column
 from fivedice.core.dice import all_rolls
-from fivedice.core.errors import RuleSetError
+from fivedice.core.errors import IllegalActionError, RuleSetError
 
 YACHT = find_ruleset("yacht")
 YACHT_DICE = find_ruleset("yacht-dice")
@@ -514,3 +514,16 @@ def test_a_whole_game_plays_and_replays(rules):
     # All sixes on the first roll every turn, boxes in card order: every box made and served
     # (Double Generala comes after Generala, which holds its 50 by then).
     assert state.totals == (expected + rules.upper_bonus_points(30),) * 2
+
+
+def test_the_table_keeper_takes_served_points():
+    """At the table the players enter the points: a served Full's 35 is accepted, as is 30."""
+    column = Column.empty(GENERALA)
+    assert column.fill_points(GENERALA, GENERALA.box("full"), 35).score(GENERALA.box("full")) == 35
+    assert column.fill_points(GENERALA, GENERALA.box("full"), 30).score(GENERALA.box("full")) == 30
+    with pytest.raises(IllegalActionError):
+        column.fill_points(GENERALA, GENERALA.box("full"), 33)
+    with pytest.raises(IllegalActionError):  # Double Generala before Generala holds 50
+        column.fill_points(GENERALA, GENERALA.box("double_generala"), 100)
+    held = column.fill_points(GENERALA, GENERALA.box("generala"), 50)
+    assert held.fill_points(GENERALA, GENERALA.box("double_generala"), 100).total(GENERALA) == 150
