@@ -19,12 +19,10 @@ import json
 import os
 import time
 
-import numpy as np
+from bench_maxi import expert_against_optimum  # (benchmarks/ is the script's directory)
 
 from fivedice.core.rules import find_ruleset
-from fivedice.strategy.bots import values_from_table
 from fivedice.strategy.limits import is_supported
-from fivedice.strategy.simulate import simulate
 from fivedice.strategy.solver import solve
 
 PUBLISHED = {"yacht-dice": 191.77}
@@ -43,18 +41,7 @@ def measure(name: str, games: int, seed: int) -> dict[str, object]:
     if name in PUBLISHED:
         result["published"] = PUBLISHED[name]
     if games and is_supported(rules):
-        start = time.perf_counter()
-        played = simulate(rules, "expert", games, seed=seed, values=values_from_table(table))
-        scores = played.scores.astype(np.float64)
-        mean, error = float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(scores.size))
-        result["expert"] = {
-            "games": int(scores.size),
-            "mean": round(mean, 3),
-            "standard_error": round(error, 3),
-            "sd": round(float(scores.std(ddof=1)), 2),
-            "z": round((mean - table.expected_score) / error, 2),
-            "seconds": round(time.perf_counter() - start, 1),
-        }
+        result["expert"] = expert_against_optimum(rules, table, games, seed)
     elif games:
         result["expert"] = "not played: the CPUs do not know served points yet"
     return result
