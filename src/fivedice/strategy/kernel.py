@@ -480,7 +480,8 @@ def turn_value(
     `dice` is (add_face, remove_face, probability) of the dice tables. With served points
     (`config[CFG_SERVED]`: `served_score`, the box scores of the turn's first roll) the first
     roll may also be scored at once with them: its value is the better of that and its best
-    keep (a keep of every die keeps the dice, not the served points)."""
+    keep (a keep of every die keeps the dice, not the served points); `served_score[0]` and
+    `served_score[1]` are that roll's scores and joker scores."""
     add_face, remove_face, probability = dice
     config = rules[4]
     open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
@@ -491,7 +492,7 @@ def turn_value(
         mean_keep_values(roll_value, keep_value, add_face)
         best_keep_values(keep_value, running_max, roll_value, remove_face)
     if config[CFG_SERVED] == 1:
-        served_rules = (served_score, rules[1], rules[2], rules[3], config)
+        served_rules = (served_score[0], served_score[1], rules[2], rules[3], config)
         now = keep_value[: roll_value.shape[0]]  # free again: scratch
         scored_values(
             mask, open_boxes, allowed, armed, served_rules, scoring, scoring_count, futures, now

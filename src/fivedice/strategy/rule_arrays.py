@@ -82,8 +82,8 @@ class RuleArrays:
         armed_states: the size of the table's last axis (2: unarmed, armed).
         packed: the advice kernel's rules (see PACKED_*).
         dice: the dice tables for the rules' number of dice.
-        served_score: (B, R) box scores of the turn's first roll (with served points; the
-            plain scores when the rules have none, `config[CFG_SERVED]` 0).
+        served_score: (2, B, R) box scores and joker scores of the turn's first roll (with
+            served points), or None when the rules have none (`config[CFG_SERVED]` 0).
     """
 
     boxes: int
@@ -102,10 +102,15 @@ class RuleArrays:
     dice: DiceTables
     served_score: IntArray | None = None
 
-    @property
+    @cached_property
     def first_roll_score(self) -> IntArray:
-        """`served_score`, or the plain scores (what the solve's kernel takes)."""
-        return self.score if self.served_score is None else self.served_score
+        """`served_score`, or the plain scores and joker scores (what the solve's kernel
+        takes)."""
+        if self.served_score is not None:
+            return self.served_score
+        both = np.stack((self.score, self.joker_score))
+        both.setflags(write=False)
+        return both
 
     @property
     def full_mask(self) -> int:
@@ -139,7 +144,8 @@ class RuleSpec:
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
         saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
-        served_score: (B, R) the scores of a turn's first roll, when they differ (Generala).
+        served_score: (2, B, R) the scores and joker scores of a turn's first roll, when they
+            differ (served points: Generala).
     """
 
     score: IntArray = field(repr=False)
@@ -186,11 +192,15 @@ def spec_of(rules: RuleSet) -> RuleSpec:
     for r, roll in enumerate(rolls):
         if len(set(roll)) == 1:
             joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
-    served = None
+    served = served_joker = None
     if any(box.served for box in boxes):
         served = np.array(
             [[score_box(box, roll, served=True) for roll in rolls] for box in boxes]
         ).astype(np.int64)
+        served_joker = served.copy()
+        for r, roll in enumerate(rolls):
+            if len(set(roll)) == 1:
+                served_joker[:, r] = [score_box(box, roll, True, True) for box in boxes]
     all_same = rules.all_same_box
     yahtzee = -1 if all_same is None else boxes.index(all_same)
     bonus = rules.yahtzee_bonus and yahtzee >= 0
@@ -203,11 +213,18 @@ def spec_of(rules: RuleSet) -> RuleSpec:
             raise UnsupportedRulesError(
                 "a second all-same box with an extra-Yahtzee bonus or a joker is not solved"
             )
+        # Under it the other boxes score a further all-same roll as an ordinary one (no joker
+        # rule): their 'joker' scores are their plain scores.
         bonus, joker_code = True, JOKER_SECOND
+        once = np.array([len(set(roll)) == 1 for roll in rolls])
+        joker = score.copy()
+        if served is not None:
+            served_joker = served.copy()
         for b in second:
-            joker[b] = np.where(np.array([len(set(roll)) == 1 for roll in rolls]), score[b], 0)
+            joker[b] = np.where(once, score[b], 0)
             score[b] = 0
-            if served is not None:
+            if served is not None and served_joker is not None:
+                served_joker[b] = joker[b]
                 served[b] = 0
     if rules.fill_order is FillOrder.FORCED:
         fill = FILL_FORCED
@@ -231,7 +248,9 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         joker=joker_code,
         fill=fill,
         saved_rolls=rules.saved_rolls,
-        served_score=served,
+        served_score=None
+        if served is None or served_joker is None
+        else np.stack((served, served_joker)),
     )
 
 
