@@ -93,8 +93,16 @@ def is_supported(rules: RuleSet) -> bool:
     saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    Not yet: served points (Generala's hands made on the first roll of the turn) and a second
+    all-same box (Double Generala), which the kernels' states do not hold.
     """
-    return not rules.saved_rolls
+    return not rules.saved_rolls and not has_turn_state_rules(rules)
+
+
+def has_turn_state_rules(rules: RuleSet) -> bool:
+    """Whether the rules score by more than the dice and the filled boxes' mask, upper total
+    and armed bit: served points, or a second all-same box (Generala)."""
+    return any(box.served or box.second for box in rules.boxes)
 
 
 def cpus_supported(rules: RuleSet) -> bool:
@@ -148,6 +156,13 @@ def check_supported(rules: RuleSet) -> None:
     Raises:
         UnsupportedByStrategyError: not `is_supported(rules)`.
     """
+    if has_turn_state_rules(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not know served points or Double Generala"
+                " yet: play these rules with people"
+            )
+        )
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from fivedice.strategy.kernel import upper_bonus_at
 from fivedice.strategy.policy import (
     beginner_keep,
     column_key,
@@ -28,7 +29,6 @@ from fivedice.strategy.rule_arrays import (
     CFG_ROLLS,
     CFG_SAVED_ROLLS,
     CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
@@ -127,7 +127,7 @@ def card_score(card: IntArray, extras: IntArray, multipliers: IntArray, params: 
             if c < UPPER_BOXES:
                 upper += card[col, c]
         if upper >= params[CFG_THRESHOLD]:
-            total += params[CFG_UPPER_BONUS]
+            total += upper_bonus_at(upper, params)
             bonuses += 1
         total += extras[col] * params[CFG_YAHTZEE_BONUS]
         score += multipliers[col] * total
@@ -239,8 +239,7 @@ def play_game(
                 out[BOX_POINTS + c] += multipliers[col] * card[col, c]
                 if c < UPPER_BOXES:
                     upper += card[col, c]
-            if upper >= params[CFG_THRESHOLD]:
-                out[BOX_POINTS + boxes] += multipliers[col] * params[CFG_UPPER_BONUS]
+            out[BOX_POINTS + boxes] += multipliers[col] * upper_bonus_at(upper, params)
             out[BOX_POINTS + boxes + 1] += (
                 multipliers[col] * extras[col] * params[CFG_YAHTZEE_BONUS]
             )

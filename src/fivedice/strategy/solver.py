@@ -40,6 +40,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_FILL,
     CFG_ROLLS,
     CFG_STRIDE,
+    CFG_THRESHOLD,
     FILL_FORCED,
     MAX_BOXES,
     PACKED_COUNT,
@@ -125,9 +126,10 @@ def _solve_batch(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves a batch of independent states (same filled count) and writes their values
-    (`rules` and `dice` as `kernel.turn_value` takes them)."""
+    (`rules`, `dice` and `served_score` as `kernel.turn_value` takes them)."""
     n = masks.shape[0]
     chunks = min(n, 64)
     rolls = rules[0].shape[1]
@@ -140,7 +142,7 @@ def _solve_batch(
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             table[masks[i], ups[i], armeds[i]] = kernel.turn_value(
                 masks[i], ups[i], armeds[i], table, rules, scoring, scoring_count, dice, levels,
-                roll_value, keep_value, running_max, futures,
+                roll_value, keep_value, running_max, futures, served_score,
             )  # fmt: skip
 
 
@@ -157,6 +159,7 @@ def _solve_compact_masks(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves every state of a batch of masks (same filled count) of a compact table: each
     mask's solved upper totals (`CompactLayout.solved_totals`) and, when its all-same box is
@@ -184,7 +187,7 @@ def _solve_compact_masks(
                     up = solved_totals[upper, j]
                     values[compact_index(slot, layout, mask, up, armed)] = kernel.turn_value(
                         mask, up, armed, table, rules, scoring, scoring_count, dice, levels,
-                        roll_value, keep_value, running_max, futures,
+                        roll_value, keep_value, running_max, futures, served_score,
                     )  # fmt: skip
 
 
@@ -277,14 +280,15 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
     # advisor calls this once per query).
     mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
     armed = False
-    if rules.yahtzee_bonus:  # armed: as `Column.pays_yahtzee_bonus`
+    if rules.yahtzee_bonus or rules.arms_second_box:  # armed: as `Column.pays_yahtzee_bonus`
         if rules.family is Family.YAHTZEE:
             held = scores[YAHTZEE_BIT]
         else:
             box = rules.all_same_box
             held = None if box is None else scores[rules.box_index(box)]
         armed = held is not None and (
-            rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
+            (rules.yahtzee_bonus and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED)
+            or held > 0
         )
     return mask, sum(filter(None, scores[:6])), armed
 
@@ -327,7 +331,8 @@ def layer_to_solve(
         dead = empty
         if arrays.upper_bonus:
             still_possible = sum(dice * (b + 1) for b in range(6) if not (upper >> b) & 1)
-            dead = totals[totals < arrays.cap - still_possible]
+            # Totals that can reach no tier of the bonus are worth the same: solved once.
+            dead = totals[totals < arrays.config[CFG_THRESHOLD] - still_possible]
             if dead.size > 1:
                 totals = np.concatenate((dead[:1], totals[dead.size :]))
             else:
@@ -384,7 +389,14 @@ def layout_for(rules: RuleSet) -> CompactLayout | None:
     if arrays.boxes <= COMPACT_BOXES:
         return None
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    return compact_layout(arrays.cap, arrays.dice.dice, arrays.boxes, armed_box)
+    return compact_layout(
+        arrays.cap, arrays.dice.dice, arrays.boxes, armed_box, _first_tier(arrays)
+    )
+
+
+def _first_tier(arrays: RuleArrays) -> int:
+    """The lowest threshold of the upper bonus (0 without one)."""
+    return int(arrays.config[CFG_THRESHOLD]) if arrays.upper_bonus else 0
 
 
 def solve_compact(
@@ -408,7 +420,7 @@ def solve_compact(
     """
     dice = arrays.dice
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box)
+    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box, _first_tier(arrays))
     values = np.zeros(layout.states)  # a full card's states stay 0
     every = np.arange(arrays.full_mask + 1, dtype=np.int64)
     if arrays.config[CFG_FILL] == FILL_FORCED:  # boxes top to bottom: one mask a layer
@@ -436,6 +448,7 @@ def solve_compact(
                 layer[start:stop], values, layout.slot, layout.layout, layout.solved_totals,
                 layout.solved_count, arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += int(sizes[start:stop].sum())
             if progress is not None:
@@ -465,6 +478,7 @@ def solve_arrays(
                 masks[start:stop], ups[start:stop], armeds[start:stop], table,
                 arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += stop - start
             if progress is not None:

@@ -59,8 +59,6 @@ from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
     CFG_ROLLS,
-    CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
     RuleArrays,
@@ -109,8 +107,7 @@ def box_outcome(
     if b < UPPER_BOXES:
         p = score[b, r]
         total = up + p
-        bonus = config[CFG_UPPER_BONUS] if (up < config[CFG_THRESHOLD] and total >= config[
-            CFG_THRESHOLD]) else 0  # fmt: skip
+        bonus = kernel.upper_bonus_gain(up, p, config)
         total = min(total, config[CFG_CAP])
         return extra + p + bonus, after, total, armed
     if b == config[6]:  # the Yahtzee box (CFG_YAHTZEE): scoring a five of a kind arms the bonus
@@ -452,7 +449,7 @@ def default_top(rules: RuleSet) -> int:
     (every box at its best, the upper bonus, an extra-Yahtzee bonus on every other turn)."""
     arrays = rule_arrays(rules)
     best = int(np.maximum(arrays.score, arrays.joker_score).max(axis=1).sum())
-    best += int(arrays.config[CFG_UPPER_BONUS]) if arrays.upper_bonus else 0
+    best += rules.upper_bonus_points(rules.upper_bonus_cap)
     if arrays.yahtzee_bonus:
         best += int(arrays.config[CFG_YAHTZEE_BONUS]) * (arrays.boxes - 1)
     return min(DEFAULT_TOP, best)

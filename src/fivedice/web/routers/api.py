@@ -104,11 +104,20 @@ class RuleOptionsIn(BaseModel):
     yahtzee_bonus_condition: Literal["box_scored", "box_filled"] | None = None
     joker: Literal["forced", "free_choice", "none"] | None = None
     upper_first: bool | None = None
-    family: Literal["yahtzee", "yatzy", "maxi_yatzy"] | None = None
+    family: (
+        Literal["yahtzee", "yatzy", "maxi_yatzy", "yacht", "yacht_dice", "generala", "kismet"]
+        | None
+    ) = None
     four_of_a_kind_is_two_pairs: bool | None = None
     fill_order: Literal["free", "forced"] | None = None
     extra_turn_on_yahtzee: bool | None = None
     saved_rolls: bool | None = None
+    upper_bonus_tiers: (
+        list[Annotated[int, Ge(0), Le(MAX_UPPER_TOTAL_SIX_DICE), BeforeValidator(_json_integer)]]
+        | None
+    ) = Field(default=None, max_length=16)
+    served_bonus: Points | None = None
+    ones_in_straights: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
     ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)

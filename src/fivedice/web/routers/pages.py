@@ -986,7 +986,7 @@ def new_game_context(visitor: Visitor) -> dict[str, Any]:
                 "straights": ["runs", "fixed"],
                 "yahtzee_bonus_condition": ["box_scored", "box_filled"],
                 "joker": ["forced", "free_choice", "none"],
-                "family": ["yahtzee", "yatzy", "maxi_yatzy"],
+                "family": [family.value for family in Family],
                 "fill_order": ["free", "forced"],
             }[name]
         else:
