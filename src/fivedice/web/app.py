@@ -139,7 +139,7 @@ def create_app(
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
     hub = GameHub(service, signer)
-    driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds)
+    driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds, permit=client_rates.server_permit)
 
     def on_change(topic: Topic, ident: int, version: int) -> None:
         if topic in _MOVES and drive_cpus:
