@@ -108,10 +108,36 @@ def run_server(
     if workers == 1:
         uvicorn.Server(config).run()
         return
+    os.environ[SUPERVISOR_ENV] = str(os.getpid())  # (its workers follow it: `follow_supervisor`)
     listener = config.bind_socket()
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C ends the server quietly
         GentleSupervisor(config, sockets=[listener]).run()
+
+
+SUPERVISOR_ENV = "FIVEDICE_SUPERVISOR_PID"
+_PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
+
+
+def follow_supervisor() -> None:
+    """In a worker of several: asks Linux to send it SIGTERM when its supervisor dies
+    (`prctl(PR_SET_PDEATHSIG)`), so that a supervisor killed outright (SIGKILL, a crash)
+    leaves no worker behind; the worker then stops as on any SIGTERM. Nothing elsewhere
+    (one process, or not Linux)."""
+    import ctypes
+    import os
+    import signal
+    import sys
+
+    supervisor = os.environ.get(SUPERVISOR_ENV, "")
+    if not supervisor.isdigit() or not sys.platform.startswith("linux"):
+        return
+    if os.getpid() == int(supervisor):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != int(supervisor):  # it died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 class GentleSupervisor(Multiprocess):
