@@ -131,7 +131,7 @@ async def started_game(port: int, process: subprocess.Popen[bytes]) -> str:
         b"POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
         b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
     ) + body
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 120  # (a loaded 2-core machine: ~26 s seen at load 8)
     while True:
         try:
             status, answer = await exchange(port, request)

@@ -14,7 +14,7 @@ from collections.abc import Collection
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import SettingsError
-from fivedice.service.games import GameService, GameView
+from fivedice.service.games import GameService, GameView, check_cpu_seats
 from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.service.rooms import RoomService
 from fivedice.store import GameClosedError
@@ -107,7 +107,9 @@ def hand_to_cpu(
     old tokens are refused from now on, and no browser holds it any more.
 
     Raises:
-        SettingsError: no such level, one a seat is not handed to, or not a person's seat;
+        SettingsError: no such level, one a seat is not handed to, not a person's seat, or
+        rules this process may not solve for that level; SolverBusyError: a level that
+        needs a table nobody solved, past the permit (`check_cpu_seats`);
         SeatRightError: not the host (hand-over), not the seat's holder (leave), or the
         seat is mid-turn (hand-over); GameClosedError: game over; GameNotFoundError.
     """
@@ -121,6 +123,7 @@ def hand_to_cpu(
         refusal = seat_refusal(right, facts)
     if refusal is not None:
         raise refusal
+    check_cpu_seats(view.state.rules, [level])  # the same permit as a new game's CPU seat
     rooms.hand_to_cpu(game_id, seat, level)
     games.forget(game_id)  # the seats are not in the log: the game is read again
     return games.latest(game_id)

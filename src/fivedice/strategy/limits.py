@@ -38,6 +38,7 @@ __all__ = [
     "SOLVE_QUEUE_WATCHERS",
     "SOLVE_RULES_ENV",
     "SolveNotAllowedError",
+    "SolveQuotaSpentError",
     "SolverBusyError",
     "UnsupportedByStrategyError",
     "allowed_rules",
@@ -45,6 +46,7 @@ __all__ = [
     "check_allowed",
     "check_cpu_levels",
     "check_supported",
+    "current_permit",
     "has_layer_tables",
     "is_supported",
     "parse_allowed",
@@ -56,7 +58,7 @@ __all__ = [
 SOLVE_RULES_ENV = "FIVEDICE_SOLVE_RULES"
 RETRY_AFTER_SECONDS = 10
 """What a busy answer suggests waiting: about one table solve on a small machine."""
-OPTIMAL_LEVELS = frozenset({"strong", "expert"})
+OPTIMAL_LEVELS = frozenset({"strong", "expert", "master"})
 """CPU levels that play from the solved table (`bots.PROFILES[...].optimal_values`)."""
 
 
@@ -70,6 +72,23 @@ class SolverBusyError(FivediceError):
     def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
         super().__init__(
             N_("the solver is busy with other rules; try again in {seconds} seconds"),
+            seconds=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+class SolveQuotaSpentError(SolverBusyError):
+    """The permit refuses a table nobody solved yet: this client's quota of new rule sets
+    is spent (or, for the server's own work, no client was permitted these rules)."""
+
+    def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        FivediceError.__init__(
+            self,
+            N_(
+                "these rules need tables this server has not built, and it builds only a few"
+                " for each visitor: play them without strong, expert or master CPUs, or try"
+                " again in {seconds} seconds"
+            ),
             seconds=retry_after,
         )
         self.retry_after = retry_after
@@ -200,6 +219,11 @@ def permitting_new_solves(permit: NewSolvePermit | None) -> Iterator[None]:
         yield
     finally:
         _PERMIT.reset(token)
+
+
+def current_permit() -> NewSolvePermit | None:
+    """The permit of the current context (None: every solve is allowed)."""
+    return _PERMIT.get()
 
 
 def ask_new_solve_permit(rules: RuleSet) -> None:

@@ -40,7 +40,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.compact import reachable_upper
-from fivedice.strategy.limits import has_layer_tables
+from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
 from fivedice.strategy.rule_arrays import MAX_BOXES, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -52,6 +52,7 @@ __all__ = [
     "load_or_compute",
     "moments_if_ready",
     "moments_of",
+    "moments_ready",
 ]
 
 
@@ -306,19 +307,31 @@ def moments_of(
         return _LOADED[key]
 
 
+def moments_ready(rules: RuleSet) -> bool:
+    """Whether the moment table of these rules is at hand: in memory, or both tables on disk
+    (a quick load). Never computes."""
+    if (rules, True, None) in _LOADED:
+        return True
+    from fivedice.strategy.cache import cache_path
+
+    return cache_path(rules).exists() and _moments_path(rules, None).exists()
+
+
 def moments_if_ready(rules: RuleSet) -> MomentTable | None:
     """The moment table if it is at hand (in memory, or both tables on disk: a quick load);
     else None, and it is prepared in a background thread (one rule set at a time), so that a
     web page never waits for a solve."""
-    key = (rules, True, None)
-    if key in _LOADED:
-        return _LOADED[key]
+    if moments_ready(rules):
+        return moments_of(rules)
     from fivedice.strategy.cache import cache_path
 
-    if cache_path(rules).exists() and _moments_path(rules, None).exists():
-        return moments_of(rules)
+    check_allowed(rules)  # (the build solves the rules' table if nobody did)
     with _BACKGROUND_LOCK:
         if not _BACKGROUND:
+            if not cache_path(rules).exists():
+                # A new table: a server's client asks the same permit as for any other
+                # (raises SolverBusyError when its quota is spent).
+                ask_new_solve_permit(rules)
             _BACKGROUND.add(rules)
             threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
     return None

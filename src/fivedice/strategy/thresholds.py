@@ -54,7 +54,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.compact import reachable_upper
-from fivedice.strategy.limits import ask_new_solve_permit, has_layer_tables
+from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
@@ -596,6 +596,7 @@ def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
         return _LOADED[key]
     if _path(rules, top, None).exists():
         return thresholds_of(rules, top)
+    check_allowed(rules)  # (`--solve-only`: no build for rules this server does not solve)
     with _BACKGROUND_LOCK:
         if not _BACKGROUND:
             # Minutes of CPU and hundreds of MB: a server's client asks the same permit as

@@ -14,10 +14,14 @@ outermost middleware of the app) answers them before any route reads or parses a
   for `100 Continue` gets none and is closed at once;
 - JSON sent to the API may nest at most `MAX_JSON_DEPTH` deep (a game's action is 2 deep):
   deeper is a 422 before `json.loads` (whose recursion would end in a 500);
-- one client address may hold `streams_per_client` event streams at once (per worker); the
-  next is a 429 with Retry-After. Behind a reverse proxy the address is the one the trusted
-  proxy forwarded (uvicorn's proxy headers rewrite `scope["client"]` only for the addresses of
-  `--forwarded-allow-ips`).
+- one client address may hold `streams_per_client` event streams at once (per worker), one
+  network prefix (an IPv4 /24, an IPv6 /64: `client_prefix`) `streams_per_prefix`, and all
+  clients together at most three quarters of the worker's connections (`stream_cap`), so
+  ordinary requests always find a place; the next stream is a 429 (503 for the worker's
+  cap) with Retry-After. A stream with no event for `stream_idle_timeout` seconds ends
+  (a browser's EventSource reconnects at once, from the version it has). Behind a reverse
+  proxy the address is the one the trusted proxy forwarded (uvicorn's proxy headers rewrite
+  `scope["client"]` only for the addresses of `--forwarded-allow-ips`).
 
 The connection-level limits (connections per address, the global cap, header and body read
 timeouts, header size) live in the HTTP protocol of web/server.py; both read `EdgeLimits`,
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import ipaddress
 import json
 import os
 import re
@@ -66,6 +71,10 @@ class EdgeLimits:
     Attributes:
         max_body_bytes: the largest request body (413 beyond it, before it is parsed).
         streams_per_client: open event streams per client address and worker (429 beyond).
+        streams_per_prefix: open event streams per network prefix (`client_prefix`) and
+            worker (429 beyond).
+        connections_per_prefix: open connections per network prefix and worker (429).
+        stream_idle_timeout: seconds an event stream stays open without sending an event.
         connections_per_client: open connections per client address and worker (a trusted
             proxy's own address is not capped: the proxy must cap its clients itself).
         max_connections: open connections per worker; beyond it a 503 with Retry-After.
@@ -80,6 +89,9 @@ class EdgeLimits:
     max_body_bytes: int = 64 * 1024
     streams_per_client: int = 20
     connections_per_client: int = 50
+    streams_per_prefix: int = 60
+    connections_per_prefix: int = 150
+    stream_idle_timeout: float = 600.0
     max_connections: int = 0
     header_timeout: float = 10.0
     body_timeout: float = 30.0
@@ -97,6 +109,12 @@ class EdgeLimits:
     def connection_cap(self) -> int:
         """`max_connections`, or the one derived from the file limit when it is 0."""
         return self.max_connections or default_max_connections()
+
+    @property
+    def stream_cap(self) -> int:
+        """The most event streams of all clients per worker: three quarters of its
+        connections, so that a quarter is always left for ordinary requests."""
+        return max(1, self.connection_cap * 3 // 4)
 
     def environment(self) -> dict[str, str]:
         """These limits as the environment variables `from_environment` reads."""
@@ -124,6 +142,23 @@ class EdgeLimits:
                 except ValueError:
                     raise ValueError(f"{ENV_PREFIX}{field.name.upper()}={text!r}") from None
         return cls(**values)
+
+
+def client_prefix(address: str) -> str:
+    """The network a client address belongs to for the caps: its IPv4 /24 or IPv6 /64 (an
+    IPv4 address mapped into IPv6 counts as IPv4); anything else as itself.
+
+    >>> client_prefix("203.0.113.7"), client_prefix("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.0/24', '2001:db8:1:2::/64')
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    bits = 24 if parsed.version == 4 else 64
+    return str(ipaddress.ip_network(f"{parsed}/{bits}", strict=False))
 
 
 def default_max_connections(file_limit: int | None = None) -> int:
@@ -212,7 +247,8 @@ class RequestLimits:
     def __init__(self, app: ASGIApp, limits: EdgeLimits | None = None) -> None:
         self.app = app
         self.limits = limits or EdgeLimits()
-        self.streams: Counter[str] = Counter()  # open event streams per client address
+        self.streams: Counter[str] = Counter()  # open event streams per address and prefix
+        self.stream_total = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -242,21 +278,31 @@ class RequestLimits:
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         address = str(client[0]) if client else ""
-        if self.streams[address] >= self.limits.streams_per_client:
-            detail = (
-                f"too many event streams from this address (at most "
-                f"{self.limits.streams_per_client}); close one, or try again later"
-            )
-            headers = [(b"retry-after", str(self.limits.retry_after).encode())]
-            await _answer(send, 429, _json(detail), b"application/json", headers)
+        prefix = "net " + client_prefix(address)
+        limits = self.limits
+        status, detail = 0, ""
+        if self.streams[address] >= limits.streams_per_client:
+            status, detail = 429, f"from this address (at most {limits.streams_per_client})"
+        elif self.streams[prefix] >= limits.streams_per_prefix:
+            status, detail = 429, f"from this network (at most {limits.streams_per_prefix})"
+        elif self.stream_total >= limits.stream_cap:
+            status, detail = 503, "on this server now"
+        if status:
+            text = f"too many event streams {detail}; close one, or try again later"
+            headers = [(b"retry-after", str(limits.retry_after).encode())]
+            await _answer(send, status, _json(text), b"application/json", headers)
             return
         self.streams[address] += 1
+        self.streams[prefix] += 1
+        self.stream_total += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            self.streams[address] -= 1
-            if not self.streams[address]:
-                del self.streams[address]
+            self.stream_total -= 1
+            for key in (address, prefix):
+                self.streams[key] -= 1
+                if not self.streams[key]:
+                    del self.streams[key]
 
     async def _too_large(
         self, scope: Scope, send: Send, is_api: bool, receive: Receive | None = None
