@@ -7,7 +7,6 @@ Each test drives the app headless through its keys (Textual's `run_test` and `Pi
 from __future__ import annotations
 
 import pytest
-from rich.cells import cell_len
 from textual.pilot import Pilot
 
 from fivedice.core.categories import Category
@@ -17,9 +16,10 @@ from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.screens.game import GameScreen, advice_text
 from fivedice.tui.widgets.board import ScoreTable
-from fivedice.tui.widgets.wrapped import ELLIPSIS, WrappedVisual
+from fivedice.tui.widgets.wrapped import ELLIPSIS
 from fivedice.wording.reasons import chance_text, difference_lines, why_short
 from tests.tui.support import (
+    assert_whole_words,
     finish_game,
     game_screen,
     lines,
@@ -30,6 +30,7 @@ from tests.tui.support import (
     run,
     screen_text,
     wait_for,
+    wrapped_lines,
 )
 
 SOLO = GameSettings(seats=(Seat("Ann"),))
@@ -157,29 +158,8 @@ def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
 
 
 def hint_lines(app: FivediceApp) -> tuple[list[str], list[str]]:
-    """The coach panel's lines as drawn (its border and padding left out), checked to be all
-    on screen: none taller or wider than the panel; and the figures before its rows."""
-    hint = game_screen(app).query_one("#hint")
-    content = hint.render()
-    assert isinstance(content, WrappedVisual)
-    width = hint.content_size.width
-    drawn = [line for line, _style in content.wrapped.lines(width)]
-    assert hint.content_size.height == len(drawn)  # every line shown, none clipped
-    assert all(cell_len(line) <= width for line in drawn), (width, drawn)
-    return drawn, [row.prefix for row in content.wrapped.rows]
-
-
-def assert_whole_words(drawn: list[str], *texts: str) -> None:
-    """Every word drawn is a word of `texts` (a word cut mid-way, "Upp", is not), an ellipsis
-    only after a whole item, and every text's first words are drawn."""
-    words = {word for text in texts for word in text.split()}
-    for line in drawn:
-        for word in line.split():
-            assert word in words or word == ELLIPSIS, (word, drawn)
-    flat = " ".join(drawn).split()
-    for text in texts:
-        head = text.split()[:2]
-        assert any(flat[i : i + 2] == head for i in range(len(flat))), (head, drawn)
+    """The game's coach panel as drawn (see `wrapped_lines`)."""
+    return wrapped_lines(game_screen(app).query_one("#hint"))
 
 
 @pytest.mark.slow  # (a whole flow through the app, and the classic table)

@@ -974,6 +974,8 @@ class GameScreen(Screen[None]):
         rows = [Row.of(title, style="bold")]
         for index, option in enumerate(options[:4]):
             loss = _("best") if index == 0 else "−" + formats.number(option.loss, 2)
+            if index and round(option.loss, 2) == 0:  # as good as the best: not "−0.00"
+                loss = _("tie")
             exact = pad_cells(formats.number(option.value, 1), 6, ">")
             value = "≈" + formats.number(option.value) if estimate else exact
             prefix = f"{value} {pad_cells(loss, 6, '>')}  "
