@@ -1,0 +1,92 @@
+"""Every page laid out so that a person can read it, at 360 px (a phone) and 1280 px, in
+English and Japanese: no sideways scrolling, no word wider than its column, no two controls
+on top of each other, no sticky or fixed bar over a control once the page is scrolled to
+its end (what a bar hides while scrolling comes out from under it there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser.support import start_game
+
+pytest.importorskip("playwright.sync_api")
+
+PAGES = ["/", "/rules", "/stats", "/highscores", "/resume", "/sheet", "/guide", "/tutorial"]
+SIZES = [(360, 740), (1280, 800)]
+
+PROBLEMS = """() => {
+  const problems = [];
+  const shown = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.opacity !== '0'
+      && !el.closest('.visually-hidden') && !el.closest('details:not([open]) > :not(summary)')
+      && !(el.tagName === 'INPUT' && ['checkbox', 'radio'].includes(el.type) && el.closest('label')); };
+  if (document.documentElement.scrollWidth > window.innerWidth + 1)
+    problems.push('scrolls sideways: ' + document.documentElement.scrollWidth + ' px');
+  // A word wider than its column: the text runs out of its box.
+  for (const el of document.querySelectorAll('p, li, h1, h2, h3, label, td, th, dt, dd, legend, summary')) {
+    if (!shown(el) || getComputedStyle(el).overflowX !== 'visible') continue;
+    if (el.scrollWidth > el.clientWidth + 2 && el.clientWidth > 0 && !el.closest('.scroll, table'))
+      problems.push('text wider than its column: ' + el.tagName + ' ' + el.textContent.trim().slice(0, 40));
+  }
+  // Controls on top of each other.
+  const controls = [...document.querySelectorAll('button, a, input, select, textarea')].filter(shown);
+  // (each line box of a link that wraps: its bounding box would span both lines)
+  const rects = controls.map(el => [...el.getClientRects()]);
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    if (controls[i].contains(controls[j]) || controls[j].contains(controls[i])) continue;
+    if (rects[i].some(a => rects[j].some(b => meet(a, b)))) problems.push('controls overlap: ' + (controls[i].id || controls[i].textContent.trim().slice(0, 20)) + ' / ' + (controls[j].id || controls[j].textContent.trim().slice(0, 20)));
+  }
+  // A sticky or fixed bar over a control, with the page scrolled to its end.
+  for (const bar of document.querySelectorAll('body *')) {
+    const position = getComputedStyle(bar).position;
+    if ((position !== 'sticky' && position !== 'fixed') || !shown(bar)) continue;
+    const b = bar.getBoundingClientRect();
+    for (const el of controls) {
+      if (bar.contains(el) || el.contains(bar)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.bottom > b.top + 2 && r.top < b.bottom - 2 && r.right > b.left && r.left < b.right)
+        problems.push('a bar over a control: ' + (el.id || el.name || el.textContent.trim().slice(0, 20)));
+    }
+  }
+  return problems;
+}"""
+
+
+def problems_of(page, wide: bool) -> list[str]:
+    """What is wrong with the page scrolled to its end; on a wide screen at its top too (no
+    bar needs to stay over the content where everything fits beside it)."""
+    found = []
+    if wide:
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(50)
+        found += page.evaluate(PROBLEMS)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(50)
+    return sorted(set(found + page.evaluate(PROBLEMS)))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
+def test_every_page_can_be_read(browser, server, language, size):
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=width < 500, locale=language
+    )
+    page = context.new_page()
+    page.goto(f"{server}/lang/{language}?next=/")
+    found = {}
+    for path in PAGES:
+        page.goto(server + path)
+        said = problems_of(page, width >= 700)
+        if said:
+            found[path] = said
+    start_game(page, server)
+    page.keyboard.press("r")
+    page.wait_for_timeout(300)
+    said = problems_of(page, width >= 700)
+    if said:
+        found["the game"] = said
+    context.close()
+    assert not found, found
