@@ -181,7 +181,10 @@ def _coach(
                 "text": words,
                 "value": ("≈" if option.estimate else "")
                 + formats.number(option.value, 1, visitor.language),
-                "loss": formats.number(option.loss, 1, visitor.language),
+                # (a tie with the best, "0.0" at one decimal, says no loss: not "−0.0")
+                "loss": formats.number(option.loss, 1, visitor.language)
+                if round(option.loss, 1) > 0
+                else None,
                 "why": why if not shown else [],
             }
         )
