@@ -308,7 +308,7 @@ def permit_cpu_tables(
     *,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> None:
-    """Asks the current permit for the table a new game's strong or expert CPUs will play
+    """Asks the current permit for the table a new game's strong, expert or master CPUs play
     from, if nobody solved it yet: their moves are solved later in the background, where no
     client's permit is known, so the game's creation spends it.
 
@@ -613,16 +613,37 @@ class CompanionTables(DerivedTables[T]):
             table, use_cache=use_cache, cache_dir=cache_dir, listener=listener, cancel=cancel
         )
 
+    def is_ready(self, rules: RuleSet) -> bool:
+        """Whether the table of these rules is at hand: in memory, or both files on disk (a
+        quick load). Never computes."""
+        if self.at_hand(self.key(rules)) is not None:
+            return True
+        return cache_path(rules).exists() and self.path(rules).exists()
+
     def ready(self, rules: RuleSet) -> T | None:
         """The table if it is at hand (in memory, or both files on disk: a quick load); else
         None, and it is prepared in a background thread (one rule set at a time), so that a
-        front end never waits for it."""
-        path = self.path(rules)
+        front end never waits for it.
+
+        Raises:
+            SolveNotAllowedError: the rules are not on this process's allow-list (the build
+                solves the rules' table if nobody did).
+            SolverBusyError: the strategy table is new and the current permit refuses it (a
+                server's client asks the same permit as for any other table).
+        """
+        if not self.is_ready(rules):
+            check_allowed(rules)
+
+        def before_start() -> None:
+            if not cache_path(rules).exists():
+                ask_new_solve_permit(rules)
+
         return self.if_ready(
             self.key(rules),
-            path,
+            self.path(rules),
             lambda listener: self.of(rules, listener=listener),
-            quick=lambda: cache_path(rules).exists() and path.exists(),
+            quick=lambda: self.is_ready(rules),
+            before_start=before_start,
         )
 
     def build_progress(self, rules: RuleSet) -> BuildProgress | None:
