@@ -21,6 +21,7 @@ from enum import Enum
 from typing import ClassVar
 
 from fivedice.core.errors import N_, CardError, Phrase
+from fivedice.core.wild import has_wild, substitutions, yahtzee_face
 
 
 class BoxKind(Enum):
@@ -281,7 +282,12 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
 
     With `joker=True` (dice all of one face placed as a joker) a box whose pattern the dice
     do not make counts as made: fixed points, or the sum of the dice the box would use.
+
+    A roll with the wild die (`fivedice.core.wild`, the die coded 7-12) scores the best of the
+    plain rolls its ★ may stand for, in this box.
     """
+    if has_wild(dice):
+        return max(score_box(box, sub, joker) for sub in substitutions(tuple(sorted(dice))))
     kind = box.kind
     if kind is BoxKind.UPPER:
         return box.face * sum(1 for d in dice if d == box.face)
@@ -318,5 +324,8 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
 
 
 def all_same(dice: Sequence[int]) -> bool:
-    """Every die shows the same face (a Yahtzee with this many dice)."""
+    """Every die shows the same face (a Yahtzee with this many dice; the wild die's ★ stands
+    for any face)."""
+    if has_wild(dice):
+        return yahtzee_face(tuple(sorted(dice))) > 0
     return len(dice) > 0 and len(set(dice)) == 1

@@ -120,6 +120,7 @@ class RuleSet:
     fill_order: FillOrder = FillOrder.FREE
     extra_turn_on_yahtzee: bool = False
     saved_rolls: bool = False
+    wild_die: bool = False
     column_multipliers: tuple[int, ...] = (1,)
 
     def __post_init__(self) -> None:
@@ -308,7 +309,14 @@ class RuleSet:
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
 LATER_OPTIONS: frozenset[str] = frozenset(
-    {"family", "four_of_a_kind_is_two_pairs", "fill_order", "extra_turn_on_yahtzee", "saved_rolls"}
+    {
+        "family",
+        "four_of_a_kind_is_two_pairs",
+        "fill_order",
+        "extra_turn_on_yahtzee",
+        "saved_rolls",
+        "wild_die",
+    }
 )
 """Options added after the first release: `RuleSet.settings` lists them only when changed."""
 _DEFAULTS: dict[str, object] = {
@@ -339,6 +347,7 @@ OPTION_LABELS: dict[str, str] = {
     "fill_order": N_("Fill order"),
     "extra_turn_on_yahtzee": N_("Extra turn on a Yahtzee"),
     "saved_rolls": N_("Unused rolls are saved"),
+    "wild_die": N_("Wild die"),
     "columns": N_("Columns"),
     "column_multipliers": N_("Column multipliers"),
 }
@@ -368,6 +377,7 @@ _BOOLS = {
     "four_of_a_kind_is_two_pairs",
     "extra_turn_on_yahtzee",
     "saved_rolls",
+    "wild_die",
 }
 
 
