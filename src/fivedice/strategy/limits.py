@@ -114,13 +114,15 @@ def has_layer_tables(rules: RuleSet) -> bool:
     (`strategy.thresholds`) and the moment tables (`strategy.moments`). Maxi Yatzy without
     saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
     those tables would take 2^20 sets of boxes each, so its coach gives values without them.
+    The wild die (`wild_die`) is solved exactly too, but those tables walk the plain dice's
+    rolls and keeps only: its coach gives values without them as well.
 
     >>> from fivedice.core.rules import RuleSet
     >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
     >>> has_layer_tables(RuleSet.preset("yatzy")), is_supported(maxi), has_layer_tables(maxi)
     (True, True, False)
     """
-    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES
+    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES and not rules.wild_die
 
 
 def has_win_chances(rules: RuleSet) -> bool:

@@ -12,7 +12,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from fivedice.core.boxes import BoxKind, score_box
+from fivedice.core.boxes import BoxKind, all_same, score_box
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
 from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
@@ -121,6 +121,7 @@ class RuleSpec:
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
         saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
+        wild_die: the last die is the wild die (the rolls of `dice_tables(dice, True)`).
     """
 
     score: IntArray = field(repr=False)
@@ -136,6 +137,7 @@ class RuleSpec:
     joker: int = 0
     fill: int = FILL_FREE
     saved_rolls: bool = False
+    wild_die: bool = False
 
 
 def spec_of(rules: RuleSet) -> RuleSpec:
@@ -152,17 +154,17 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         or not all(b.is_upper for b in boxes[:UPPER_BOXES])
     ):
         raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
-    rolls = dice_tables(rules.dice).rolls
+    rolls = dice_tables(rules.dice, rules.wild_die).rolls
     score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
     # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
     # rolls' joker scores are never read, so they are the plain scores, not scored again
     # (this halves the set-up of a one-off `fivedice advise`).
     joker = score.copy()
     for r, roll in enumerate(rolls):
-        if len(set(roll)) == 1:
+        if all_same(roll):
             joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
-    all_same = rules.all_same_box
-    yahtzee = -1 if all_same is None else boxes.index(all_same)
+    all_same_box = rules.all_same_box
+    yahtzee = -1 if all_same_box is None else boxes.index(all_same_box)
     bonus = rules.yahtzee_bonus and yahtzee >= 0
     if rules.fill_order is FillOrder.FORCED:
         fill = FILL_FORCED
@@ -182,6 +184,7 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         joker=JOKER_CODE[rules.joker],
         fill=fill,
         saved_rolls=rules.saved_rolls,
+        wild_die=rules.wild_die,
     )
 
 
@@ -194,7 +197,7 @@ def rule_arrays(rules: RuleSet) -> RuleArrays:
 
 def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     """The kernels' arrays of a rule spec."""
-    dice = dice_tables(spec.dice)
+    dice = dice_tables(spec.dice, spec.wild_die)
     score = np.ascontiguousarray(spec.score, dtype=np.int64)
     joker_score = np.ascontiguousarray(spec.joker_score, dtype=np.int64)
     boxes = score.shape[0]
