@@ -209,3 +209,34 @@ def test_wild_dice_tables_count_and_sum_to_one() -> None:
     ]
     # Four alike with the ★ or with their own face on the wild die (for ones, the same roll).
     assert np.count_nonzero(tables.all_same) == 6 * 2 - 1
+
+
+@pytest.mark.slow
+def test_the_coach_and_the_cpus_hold_the_wild_die_by_its_position(tmp_path) -> None:
+    """Every hint's hold is the keep's dice, the wild die at its own position (5), never a
+    regular die of the same face; a CPU's keep is one of the coach's."""
+    from fivedice.core.dice import ScriptedDice
+    from fivedice.core.game import GameSettings, Seat, apply, new_game
+    from fivedice.core.scoring import position_codes
+    from fivedice.strategy.cache import load_or_solve
+    from fivedice.strategy.hints import exact_hints
+    from fivedice.strategy.players import make_bot
+
+    table = load_or_solve(CLASSIC_WILD, cache_dir=tmp_path)
+    state = new_game(GameSettings(seats=(Seat("Ann"),), rules=CLASSIC_WILD))
+    for dice in ([4, 4, 2, 4, 1], [3, 5, 6, 2, 5], [1, 1, 6, 6, 1]):
+        rolled = apply(state, "roll", ScriptedDice(dice))
+        coded = position_codes(CLASSIC_WILD, rolled.dice)
+        hints = exact_hints(table, rolled)
+        keeps = [hint for hint in hints if hint.keep is not None]
+        assert any(any(face > WILD for face in hint.keep) for hint in keeps)
+        for hint in keeps:
+            assert tuple(sorted(coded[p - 1] for p in hint.hold)) == hint.keep
+        for level in ("beginner", "strong", "expert", "master"):
+            bot = make_bot(level, CLASSIC_WILD, 1, table=table)
+            card = rolled.cards[0]
+            keep = bot.choose_keep(CLASSIC_WILD, card, rolled.dice, rolled.rolls_left)
+            assert keep in {hint.keep for hint in keeps} | {tuple(sorted(coded))}
+            placement = bot.choose_box(CLASSIC_WILD, card, rolled.dice)
+            assert placement in card.placements(CLASSIC_WILD, rolled.dice)
+    assert table.expected_score == pytest.approx(298.9374902, abs=1e-6)

@@ -22,7 +22,7 @@ from fivedice.core.boxes import all_same, score_box
 from fivedice.core.categories import Category
 from fivedice.core.dice import Roll, all_rolls, check_roll
 from fivedice.core.rules import Joker, RuleSet
-from fivedice.core.wild import wild_roll, wild_rolls
+from fivedice.core.wild import WILD, wild_roll, wild_rolls
 
 
 def scoring_roll(rules: RuleSet, dice: Sequence[int]) -> Roll:
@@ -35,6 +35,14 @@ def scoring_roll(rules: RuleSet, dice: Sequence[int]) -> Roll:
     if rules.wild_die:
         return wild_roll(dice, rules.dice)
     return check_roll(dice, rules.dice)
+
+
+def position_codes(rules: RuleSet, dice: Sequence[int]) -> tuple[int, ...]:
+    """The dice in position order, with the wild die (the last, under `wild_die`) coded apart
+    as in a roll: the positions a keep of coded values is held at (`hints.hold_positions`)."""
+    if rules.wild_die and dice and dice[-1] <= WILD:
+        return (*dice[:-1], dice[-1] + WILD)
+    return tuple(dice)
 
 
 def scoring_rolls(rules: RuleSet) -> tuple[Roll, ...]:

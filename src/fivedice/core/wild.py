@@ -123,3 +123,10 @@ def plain_faces(dice: Sequence[int]) -> Roll:
 def dice_text(dice: Sequence[int]) -> str:
     """The dice as digits, the wild die's ★ as ★ ("4444★")."""
     return "".join("★" if value == STAR_CODE else str(face_of(value)) for value in dice)
+
+
+def die_token(value: int) -> str:
+    """A die of a roll or keep in short text, the wild die in braces: "4", "{★}", "{4}"."""
+    if not is_wild_code(value):
+        return str(value)
+    return "{" + ("★" if value == STAR_CODE else str(face_of(value))) + "}"

@@ -27,6 +27,7 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.rules import BonusCondition, RuleSet
 from fivedice.core.scoring import scoring_roll
+from fivedice.core.wild import die_token
 from fivedice.strategy.per_table import PerTable
 from fivedice.strategy.solver import (
     ADVICE_WORK,
@@ -64,7 +65,7 @@ class Option(NamedTuple):
         """The option in words, e.g. "keep 6 6 6", "keep nothing" or "score sixes"."""
         if self.category is not None:
             return f"score {self.category.key}"
-        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+        return "keep " + (" ".join(map(die_token, self.keep)) if self.keep else "nothing")
 
 
 RESULT_SIZE = 3 * MAX_OPTIONS

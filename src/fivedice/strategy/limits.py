@@ -93,8 +93,9 @@ def is_supported(rules: RuleSet) -> bool:
     saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    The wild die is supported on one column (its CPUs play from the exact coach only).
     """
-    return not rules.saved_rolls
+    return not rules.saved_rolls and not (rules.wild_die and rules.columns > 1)
 
 
 def cpus_supported(rules: RuleSet) -> bool:

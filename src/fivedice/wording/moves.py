@@ -11,14 +11,16 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.record import UNDO
 from fivedice.core.rules import RuleSet
-from fivedice.core.scoring import is_yahtzee
+from fivedice.core.scoring import is_yahtzee, position_codes
+from fivedice.core.wild import die_token
 from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
 
 
 def dice_values(dice: tuple[int, ...]) -> str:
-    """Dice as words for a sentence: "3 3 5 6 6"."""
-    return " ".join(map(str, dice))
+    """Dice as words for a sentence: "3 3 5 6 6" (the wild die, coded apart, in braces:
+    "3 3 5 6 {★}")."""
+    return " ".join(map(die_token, dice))
 
 
 def placement_words(
@@ -100,15 +102,16 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
     """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
     3 3", "You score 25 in Full house" (`actor` None: the player reading it)."""
     if isinstance(action, Roll):
-        return roll_sentence(actor, after.turn.dice or ())
+        return roll_sentence(actor, position_codes(after.rules, after.turn.dice or ()))
     if isinstance(action, Hold):
         turn = after.turn
-        held = dice_values(tuple(d for d, h in zip(turn.dice or (), turn.held, strict=False) if h))
+        shown = position_codes(after.rules, turn.dice or ())
+        held = dice_values(tuple(d for d, h in zip(shown, turn.held, strict=False) if h))
         if actor is None:
             return _("You hold {dice}").format(dice=held)
         return _("{name} holds {dice}").format(name=actor, dice=held)
     if isinstance(action, Release):
-        faces = before.turn.dice or ()
+        faces = position_codes(before.rules, before.turn.dice or ())
         released = dice_values(tuple(faces[p - 1] for p in action.positions if p <= len(faces)))
         if actor is None:
             return _("You release {dice}").format(dice=released)
