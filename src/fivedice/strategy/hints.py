@@ -22,7 +22,7 @@ from fivedice.core.actions import Score
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
 from fivedice.core.scoring import position_codes
-from fivedice.core.wild import die_token
+from fivedice.core.wild import die_token, face_of
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
@@ -184,7 +184,9 @@ def find_hint(
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
-    """Positions (1-5) to hold so that exactly the values in `keep` are held.
+    """Positions (1-5) to hold so that exactly the values in `keep` are held (with the wild
+    die, `dice` coded as `scoring.position_codes` codes them: a plain face in `keep` is the
+    wild die showing it when no other die does).
 
     Dice already held are preferred, so a CPU changes as few holds as it can.
 
@@ -197,6 +199,11 @@ def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int
     for index in order:
         if wanted[dice[index]] > 0:
             wanted[dice[index]] -= 1
+            chosen.add(index + 1)
+    for index in order:  # a face kept without the wild die's code may be the wild die
+        face = face_of(dice[index])
+        if index + 1 not in chosen and face != dice[index] and wanted[face] > 0:
+            wanted[face] -= 1
             chosen.add(index + 1)
     if sum(wanted.values()):
         raise ValueError(f"cannot keep {tuple(keep)} from {tuple(dice)}")
