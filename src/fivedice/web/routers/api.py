@@ -109,6 +109,7 @@ class RuleOptionsIn(BaseModel):
     fill_order: Literal["free", "forced"] | None = None
     extra_turn_on_yahtzee: bool | None = None
     saved_rolls: bool | None = None
+    wild_die: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
     ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)
