@@ -88,6 +88,7 @@ def test_the_star_scores_as_the_best_face_in_each_box(rules, box, roll, expected
 WILD_MAXI = find_ruleset("maxi-yatzy", {"wild_die": "on"})
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize("rules", [WILD, WILD_YATZY, WILD_MAXI])
 def test_every_box_scores_the_best_of_the_six_faces_for_the_star(rules):
     """Brute force over every roll in position order (the last die wild): the ★ scores in each
@@ -102,6 +103,7 @@ def test_every_box_scores_the_best_of_the_six_faces_for_the_star(rules):
                     assert score_box(box, roll, joker) == best, (box, regular, wild, joker)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(1, 6), min_size=5, max_size=5))
 def test_a_wild_roll_is_a_yahtzee_when_some_face_for_the_star_makes_one(values):
     star = values[-1] == 1

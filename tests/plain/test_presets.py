@@ -80,6 +80,7 @@ def test_a_cpu_seat_plays_the_new_families(tmp_path, rules_name):
     assert "CPU 1 (casual) scores" in result.output
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_game_with_the_wild_die_shows_it_in_words_and_plays_to_the_end(tmp_path):
     """The wild die is named in words on every roll, the coach's keeps name it apart, and a
     CPU seat plays beside the player to the end."""

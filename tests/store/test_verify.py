@@ -423,11 +423,12 @@ def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
     assert bad.returncode != 0 and "InvalidSignature" in bad.stderr
 
 
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 def test_a_record_with_the_wild_die_names_it_and_verifies(sqlite_service):
     """The option is written in the record of a game that has it (and only there), and the
     record replays and verifies: the wild die's faces are recorded in their place."""
     rules = find_ruleset("classic", {"wild_die": "on"})
-    settings = GameSettings((Seat("Ann"), Seat("CPU", cpu_level="casual")), rules)
+    settings = GameSettings((Seat("Ann"), Seat("Bob")), rules)
     view = sqlite_service.create_game(settings, client_seeds=["ann's seed", None])
     play_out(sqlite_service, view.game_id)
     record_text = sqlite_service.export(view.game_id)

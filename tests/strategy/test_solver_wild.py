@@ -192,6 +192,7 @@ def test_small_wild_games_match_brute_force(
                     )
 
 
+@pytest.mark.slow
 def test_wild_dice_tables_count_and_sum_to_one() -> None:
     tables = dice_tables(5, wild=True)
     assert len(tables.rolls) == 126 * 6
