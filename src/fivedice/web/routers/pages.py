@@ -76,7 +76,7 @@ from fivedice.wording.text import (
     player_name,
     preset_title,
 )
-from fivedice.wording.wild import wild_die_words
+from fivedice.wording.wild import die_text, wild_die_words
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
 COACH_COOKIE = "fd_coach"
@@ -333,7 +333,8 @@ def board_context(
                 elif option["kind"] == "score":
                     option["text"] = t["score_box"].format(box=names[option["box"]])
                 elif option["keep"]:
-                    option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
+                    kept = " ".join(map(die_text, option["keep"]))  # the wild die in braces
+                    option["text"] = t["keep_dice"].format(dice=kept)
                 else:
                     option["text"] = t["reroll_all"]
         except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
