@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps
+.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels docs docs-serve docs-check similar-code screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ typecheck: dev
 # workers busy to the end (the terminal-app tests wait more than they compute).
 PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 
+# The strategy kernels (numba, cached in __pycache__) compiled once before the workers start,
+# so that both load them instead of compiling the same ones at the same time (minutes of CPU
+# each on a fresh clone); `make test` runs it beside mypy, which keeps one core busy.
+warm-kernels: dev
+	$(PYTEST_ENV) $(PY) -m tests.support.kernels
+
 # Two workers (pytest-xdist): every server a test starts takes a free port, every database
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
 # started (and stopped, also on failure) by scripts/with-postgres.sh. The fault drill across
@@ -72,7 +78,29 @@ FAST_TESTS := not (browser or processes or postgres or tables or slow or full_so
 test-fast: $(VENV)/.installed-dev
 	$(PYTEST_ENV) $(BIN)/pytest -n 2 --dist worksteal -m "$(FAST_TESTS)"
 
-test: lint typecheck pytest
+# The docs site (mkdocs.yml, docs/): built strictly into site/ (git-ignored); a broken link, a
+# page left out of the nav or a docstring mkdocstrings cannot read fails the build.
+docs: dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+docs-serve: dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+docs-check: docs
+
+# Repeated code held down: pylint's similarity check against the pairs known when it came in
+# (scripts/similar_code_baseline.txt); a new pair fails.
+similar-code: dev
+	$(PY) scripts/similar_code.py
+
+# The pictures of the docs, made again from real runs (Chromium pages, the terminal app's own
+# SVG screenshots) into docs/images/.
+screenshots: dev
+	$(PYTEST_ENV) $(PY) scripts/screenshots.py
+
+test: lint
+	$(MAKE) --no-print-directory -j 2 typecheck warm-kernels similar-code docs-check
+	$(MAKE) --no-print-directory pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

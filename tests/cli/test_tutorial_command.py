@@ -87,7 +87,12 @@ def test_the_plain_tutorial_says_each_steps_command_with_the_dice_positions():
     result = run("tutorial", "--plain", input=SCORING)
     assert result.exit_code == 0, result.output
     out = result.output
-    said = [line.removeprefix("> ") for line in out.splitlines()]
+    said: list[str] = []
+    for line in out.splitlines():  # (a long line is wrapped under 80 columns: join it again)
+        if line.startswith("  ") and said:
+            said[-1] += " " + line.strip()
+        else:
+            said.append(line.removeprefix("> "))
     # The step, then its command; after a refusal the command again.
     step = said.index("Type score full_house (Full house, 25).")
     assert said[step - 1].startswith("Your third and last roll brought three 3s and two 5s")

@@ -247,10 +247,38 @@ def test_names_with_control_characters_or_line_breaks_are_refused(name):
     assert message.isprintable() and caught.value.params["code"].startswith("U+")
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\u00a0\u3000", "\u200b", "\u200d\u0301"])
+@pytest.mark.parametrize("name", ["", "   ", "\u3000", " \u0301"])
 def test_names_with_nothing_visible_are_refused(name):
     with pytest.raises(PlayerNameError, match="every seat needs a name"):
         Seat(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u2800",  # the blank Braille pattern (a symbol, drawn as a space)
+        "\u3164",  # HANGUL FILLER, a letter drawn as nothing
+        "\u115f",  # HANGUL CHOSEONG FILLER
+        "\uffa0",  # HALFWIDTH HANGUL FILLER
+        "A\u200bnn",  # a zero-width space inside
+        "Ann\u2060",  # WORD JOINER
+        "Ann\U000e0041",  # a tag character
+        "\ufeffAnn",  # a leading byte order mark
+        "Ann\u00a0Lee",  # a space that only looks like one
+        "\u200dAnn",  # a joiner with nothing to join
+        "\u00a0\u3000",
+        "\u200d\u0301",
+    ],
+)
+def test_invisible_and_space_look_alike_characters_are_refused(name):
+    with pytest.raises(PlayerNameError, match="invisible characters") as caught:
+        Seat(name)
+    assert caught.value.params["code"].startswith("U+")
+
+
+@pytest.mark.parametrize("name", ["❤\ufe0f Ann", "👩\u200d💻", "山田\u3000太郎", "Jose\u0301"])
+def test_emoji_sequences_and_ideographic_spaces_are_names(name):
+    assert Seat(name).name == name
 
 
 def test_names_are_trimmed_and_at_most_40_characters_after_trimming():

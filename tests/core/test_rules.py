@@ -39,6 +39,10 @@ def test_presets_are_what_the_rule_book_says():
         "triple",
         "yatzy",
         "maxi-yatzy",
+        "yacht",
+        "yacht-dice",
+        "generala",
+        "kismet",
     ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from fivedice.core.categories import Category
 from fivedice.core.rules import RuleSet
@@ -95,9 +96,11 @@ def test_cpu_turns_are_said_with_their_dice_and_points(tmp_path):
             continue
         if entry.action == "roll":
             assert f"{cpu} rolls {' '.join(map(str, state.dice))}" in out
-        elif entry.action.startswith("hold"):
-            held = [d for d, h in zip(state.dice, state.turn.held, strict=True) if h]
-            assert f"{cpu} holds {' '.join(map(str, held))}" in out
+        elif entry.action.startswith("hold"):  # by position as a person types it, and faces
+            positions = entry.action.split()[1:]
+            faces = [str(state.dice[int(p) - 1]) for p in positions]
+            dice = "die" if len(positions) == 1 else "dice"
+            assert f"{cpu} holds {dice} {' '.join(positions)} ({' '.join(faces)})" in out
         elif entry.action.startswith("score"):
             box = Category(entry.action.split()[1])
             column = state.cards[1].columns[0]
@@ -126,7 +129,7 @@ def test_hint_gives_the_services_options_with_positions_to_hold(tmp_path):
     assert first.startswith("  1. ") and f": {best.value:.1f}" in first
     if best.category is None:
         assert first.startswith(f"  1. keep {' '.join(map(str, best.keep))}")
-    assert len([line for line in shown.splitlines() if line[:5].strip().endswith(".")]) == 5
+    assert len([line for line in shown.splitlines() if re.match(r"  \d\. ", line)]) == 5
 
 
 def test_a_zero_score_is_confirmed_once(tmp_path, monkeypatch):

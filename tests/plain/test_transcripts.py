@@ -106,12 +106,14 @@ def test_a_whole_game_reads_in_a_few_lines_a_move(whole_game):
     lines, out = whole_game
     start, said = answers(out)
     assert len(said) == len(lines)  # every line answered; the last ends the game
-    assert len(start) <= 5  # game number, fair dice, actions, help, the first heading
+    assert len(start) <= 6  # game number, fair dice, actions (two lines), help, the heading
+    assert all(len(line) < 80 for line in out.splitlines())  # short: under 80 columns
     assert start[-1] == "Turn 1 of 13."
     for line, answer in zip(lines, said, strict=False):
         if line == "r":
-            assert len(answer) == 2, answer  # the dice in words, and the boxes they score
+            # the dice in words, and the boxes they score (wrapped under 80 columns)
             assert answer[0].startswith("Roll ") and answer[1].startswith("Boxes: ")
+            assert all(more.startswith("  ") for more in answer[2:]), answer
         elif line.startswith("hold"):
             assert len(answer) == 1 and answer[0].startswith("Held: "), answer
         elif line.startswith("score") and line != "score chance":
@@ -120,8 +122,9 @@ def test_a_whole_game_reads_in_a_few_lines_a_move(whole_game):
     last = said[len(lines) - 1]
     assert last[0] == "You score 11 in Chance"
     assert last[1:3] == ["Game over.", "1. Ann: 282"]  # the standings, without the cards
-    assert "'fivedice export 1' and 'fivedice verify'" in last[3]
-    assert len(last) == 4
+    verify = " ".join(line.strip() for line in last[3:])  # (wrapped under 80 columns)
+    assert "'fivedice export 1' and 'fivedice verify'" in verify
+    assert all(line.startswith("  ") for line in last[4:])
 
 
 def test_the_commitment_and_the_card_only_when_asked(whole_game):

@@ -33,6 +33,28 @@ def test_sheet_rows_are_the_boxes_of_maxi_yatzy():
     assert "Three pairs" in text and "Tower" in text
 
 
+def test_sheet_rows_of_kismet_and_generala():
+    kismet = find_ruleset("kismet")
+    sheet = build_sheet(kismet, blank_columns(["Ann"]))
+    how = {row.key: row.how for row in sheet.rows}
+    assert [row.key for row in sheet.rows if kismet.has_box(row.key)] == [
+        box.key for box in kismet.boxes
+    ]
+    assert "35 at 63, 55 at 71, 75 at 78" in how["upper_bonus"]
+    assert how["kismet"] == "All 5 dice the same face: the sum of the dice + 50"
+    assert how["flush"].startswith("All dice of one colour of pips")
+    generala = find_ruleset("generala")
+    how = {row.key: row.how for row in build_sheet(generala, blank_columns(["Ann"])).rows}
+    assert how["full"].endswith("(5 more when made on the first roll of the turn)")
+    assert "upper_bonus" not in how
+    state = new_game(GameSettings(seats=(Seat("Ann"),), rules=kismet))
+    for box, dice in (("sixes", [6] * 5), ("fives", [5] * 5), ("fours", [4, 4, 4, 1, 2])):
+        state = apply(state, "roll", ScriptedDice(dice))
+        state = apply(state, f"score {box}")
+    rows = {row.key: row.cells for row in build_sheet(kismet, game_columns(state)).rows}
+    assert rows["upper_bonus"] == (("35",),)  # 30 + 25 + 12 = 67: the tier of 63
+
+
 def test_a_yatzy_game_fills_the_sheet():
     rules = find_ruleset("yatzy")
     state = new_game(GameSettings(seats=(Seat("Ann"),), rules=rules))

@@ -1,4 +1,9 @@
-"""Store fixtures: every store test runs on SQLite and on a real PostgreSQL server.
+"""Store fixtures. The contract suite (`test_store.py`: the store's round trips) runs on
+SQLite and on a real PostgreSQL server alike; every other store module runs on the one
+database its subject needs, named by its `DATABASES` (SQLite when it names none: the
+database a player's own games live in; PostgreSQL for races between writers, the pool and
+the server's column limits). So each behaviour is checked once, and the two databases are
+held to one contract by one suite.
 
 `make test` starts a throwaway server (scripts/with-postgres.sh) and exports its URL as
 FIVEDICE_TEST_POSTGRES_URL; without that variable the PostgreSQL cases are skipped. Each
@@ -15,7 +20,14 @@ from fivedice.store import Store
 from tests.support.players import simple_cpu_factory
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`db_url` takes each database the test's module names in `DATABASES` (default SQLite)."""
+    if "db_url" in metafunc.fixturenames:
+        kinds = getattr(metafunc.module, "DATABASES", ("sqlite",))
+        metafunc.parametrize("db_url", kinds, indirect=True)
+
+
+@pytest.fixture
 def db_url(request, tmp_path):
     """A fresh database URL of each kind: migrated on PostgreSQL (a copy of the template),
     unless the test is marked `empty_database`; a new file on SQLite."""

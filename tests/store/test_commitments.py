@@ -20,6 +20,8 @@ from fivedice.store.rooms import Room
 from fivedice.store.schema import used_commitments
 from tests.support.players import simple_cpu_factory
 
+DATABASES = ("postgresql",)  # workers racing for one handle: the server's concurrency
+
 SOLO = [PlayerSpec("Ann")]
 
 

@@ -17,6 +17,8 @@ from fivedice.store import Store, parse_record
 from tests.support.cli import run as run_command
 from tests.support.players import play_out, simple_cpu_factory
 
+DATABASES = ("postgresql",)  # the server's column limits and refused characters
+
 runner = CliRunner()
 FORGED = 'A\nseed: 9\nseat: "E"\x00\x1b]0;pw\x07\x1b[31m\u2028R!\x85\u202e'  # 37 characters
 
@@ -83,8 +85,8 @@ NAMES = (
     "12. Twelve",
     "Jörg Müller",
     "👨\u200d👩\u200d👧 family",
-    "no\u00a0break",
-    "zero\u200bwidth",
+    "❤\ufe0f heart",
+    "山田\u3000太郎",
     "b -> 6 score chance",
     'Eve" cpu=expert',
 )

@@ -10,6 +10,8 @@ from fivedice.core.game import GameSettings, Seat
 from fivedice.service.games import GameService
 from fivedice.store import Store, StoreUnavailableError, database
 
+DATABASES = ("postgresql",)  # the server's connection pool
+
 
 def _close_every_connection(url: str) -> None:
     """What a server restart does to the pool: every connection of the database closed."""

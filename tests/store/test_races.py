@@ -24,6 +24,8 @@ from fivedice.store import (
 from fivedice.store.rooms import RoomError
 from tests.support.players import simple_cpu_factory
 
+DATABASES = ("postgresql",)  # writers racing: real concurrency needs the server
+
 THREADS = 12
 
 

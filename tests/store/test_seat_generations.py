@@ -16,6 +16,8 @@ from fivedice.service.games import GameService
 from fivedice.store import Store, schema
 from fivedice.store.rooms import RoomError, Rooms
 
+DATABASES = ("postgresql",)  # devices racing for one seat: the server's concurrency
+
 BEFORE = "0003_roomseeds"  # the revision migration 0009 follows
 
 

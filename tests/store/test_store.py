@@ -29,6 +29,8 @@ from fivedice.store import (
 )
 from tests.support.players import human_move, play_out, simple_cpu_factory
 
+DATABASES = ("sqlite", "postgresql")  # the contract suite: both databases alike
+
 SOLO = GameSettings((Seat("Ann"),))
 DUEL = GameSettings((Seat("Ann"), Seat("CPU 1 (casual)", "casual")))
 

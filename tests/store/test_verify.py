@@ -310,13 +310,15 @@ def test_games_saved_before_verifiable_dice_replay_and_roll_as_before(tmp_path):
 
 
 def test_the_readme_recipe_checks_a_record(sqlite_service, tmp_path):
-    """The README's few lines of standard-library Python recompute every roll of a record."""
+    """The docs' few lines of standard-library Python (docs/how/fair-dice.md) recompute every
+    roll of a record."""
     import subprocess
     import sys
     from pathlib import Path
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Fair dice", 1)[1]
+    section = (Path(__file__).parents[2] / "docs" / "how" / "fair-dice.md").read_text(
+        encoding="utf-8"
+    )
     recipe = next(
         block.split("```", 1)[0]
         for block in section.split("```python\n")[1:]
@@ -394,16 +396,18 @@ def test_a_hostile_record_is_refused_with_status_2_and_a_short_message(
 
 
 def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
-    """The README's few lines of Python (with `cryptography`) check a record's signature and
-    print its key's fingerprint; a record changed in any line fails them."""
+    """The docs' few lines of Python (with `cryptography`, docs/how/fair-dice.md) check a
+    record's signature and print its key's fingerprint; a record changed in any line fails
+    them."""
     import subprocess
     import sys
     from pathlib import Path
 
     from fivedice.service.signing import record_key
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Fair dice", 1)[1]
+    section = (Path(__file__).parents[2] / "docs" / "how" / "fair-dice.md").read_text(
+        encoding="utf-8"
+    )
     recipe = next(
         block.split("```", 1)[0]
         for block in section.split("```python\n")[1:]

@@ -133,9 +133,24 @@ class BruteForce:
                 levels.append(
                     {roll: max(keep_values[k] for k in _sub_keeps(roll)) for roll in self.rolls}
                 )
+            if any(box.served for box in self.rules.boxes):
+                # The first roll may be scored at once with its served points (Generala).
+                first = levels[-1]
+                levels[-1] = {
+                    roll: max(first[roll], max(self.served_box_values(column, roll).values()))
+                    for roll in self.rolls
+                }
             self._turns[column] = tuple(levels)
             self._keeps[column] = tuple(keeps)
         return self._turns[column]
+
+    def served_box_values(self, column: Column, roll: Roll) -> dict[str, float]:
+        """`box_values` of the turn's first roll: with its served points."""
+        return {
+            p.category.key: p.points
+            + self.future(column.fill(self.rules, p.category, roll, served=True))
+            for p in column.placements(self.rules, roll, served=True)
+        }
 
 
 class BruteMoments:

@@ -95,6 +95,10 @@ def test_the_strategy_gates() -> None:
         ("maxi", Level.EXPERT),
         ("maxi", Level.BEGINNER),
         ("maxi", Level.CASUAL),
+        ("kismet", Level.EXPERT),
+        ("kismet", Level.CASUAL),
+        ("yacht", Level.EXPERT),
+        ("yacht-dice", Level.BEGINNER),
     ],
 )
 def test_simulated_games_match_the_core_move_for_move(
@@ -102,7 +106,7 @@ def test_simulated_games_match_the_core_move_for_move(
 ) -> None:
     """The numba playout (six dice, 20 boxes, saved rolls, forced order) against the bots
     playing the core card with the same dice, without slips."""
-    rules = {"yatzy": YATZY, "forced": FORCED, "maxi": MAXI}[name]
+    rules = {"yatzy": YATZY, "forced": FORCED, "maxi": MAXI}.get(name) or find_ruleset(name)
     bot = _bot(level, rules, solved_table)
     profile = profile_for(level, rules)
     bot.profile = type(profile)(profile.greedy, profile.optimal_values)

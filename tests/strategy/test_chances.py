@@ -24,6 +24,7 @@ from fivedice.strategy.levels import LEVELS, parse_level
 from fivedice.strategy.master import MasterBot, win_turn
 from fivedice.strategy.moments import MomentTable, exact_pmf, exact_roll_pmf
 from fivedice.strategy.players import make_bot
+from fivedice.strategy.rule_arrays import rule_arrays
 from tests.strategy.brute import BruteForce, BruteMoments
 from tests.strategy.support import column_with_open_boxes
 from tests.support import tables
@@ -203,7 +204,7 @@ def test_master_last_turn_maximises_the_chance_of_winning(moments: MomentTable) 
     total = column.total(CLASSIC)
     need = 26  # win with a chance of 27 or more, tie with 26
     mask, up, armed = s.column_state(CLASSIC, column)
-    arrays = s._rule_arrays(CLASSIC)
+    arrays = rule_arrays(CLASSIC)
     levels = 3
     roll_w = np.empty((levels, 252))
     best_keep = np.empty((levels, 252), dtype=np.int64)

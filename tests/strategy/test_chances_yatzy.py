@@ -9,7 +9,7 @@ import pytest
 
 from fivedice.core.card import Column, ScoreCard
 from fivedice.core.dice import ALL_ROLLS
-from fivedice.core.game import GameSettings, GameState, Seat, apply, new_game
+from fivedice.core.game import GameSettings, GameState, Seat, new_game
 from fivedice.core.rules import find_ruleset
 from fivedice.strategy import solver as s
 from fivedice.strategy.chances import column_pmf, win_chances
@@ -144,20 +144,34 @@ def test_yatzy_win_chances_equal_an_exhaustive_enumeration(
 
 
 def test_master_plays_to_win_at_a_yatzy_table(moments: MomentTable) -> None:
-    """Under Yatzy rules master watches the other seats (it played like the expert before the
-    moment tables covered Yatzy) and still plays legal moves."""
+    """Under Yatzy rules master watches the other seats: on its last turn, only Chance open and
+    the other seat finished 26 points ahead, every keep it makes with one roll left has the
+    best chance of winning (ties half), checked by enumerating the last roll; and where that
+    needs it, it keeps other dice than the expert, who plays for points."""
+    from fivedice.core.dice import keep_outcomes, sub_multisets
+
     assert has_win_chances(YATZY)
     assert isinstance(make_bot("master", YATZY, 1), MasterBot)
+    need = 26  # the dice must sum to 27 or more to win, 26 ties
+    mine = column_with_open_boxes(YATZY, ("chance",))
+    theirs = column_with_open_boxes(YATZY, (), chance=need)  # the same card, Chance filled
+    assert theirs.total(YATZY) == mine.total(YATZY) + need
+    state = _two_seat_state((mine, theirs))
     bot = MasterBot(YATZY, moments=moments, thresholds=False)  # no table build in a test
-    state = new_game(GameSettings(seats=(Seat("M", "master"), Seat("E", "expert")), rules=YATZY))
-    from fivedice.core.dice import RandomDice
-
-    dice = RandomDice(4)
-    state = apply(state, "roll", dice)
     bot.observe(state)
-    assert bot._opponent is not None
+    expert = make_bot("expert", YATZY, 1)
     card = state.cards[0]
-    keep = bot.choose_keep(YATZY, card, state.dice, state.rolls_left)
-    assert all(keep.count(face) <= state.dice.count(face) for face in set(keep))
-    placement = bot.choose_box(YATZY, card, state.dice)
-    assert placement.category in {p.category for p in card.placements(YATZY, state.dice)}
+
+    def chance_of_winning(keep: tuple[int, ...]) -> float:
+        return sum(
+            float(p) * (1.0 if sum(roll) > need else 0.5 * (sum(roll) == need))
+            for roll, p in keep_outcomes(keep)
+        )
+
+    differs = 0
+    for roll in ALL_ROLLS:
+        keep = bot.choose_keep(YATZY, card, roll, 1)
+        best = max(chance_of_winning(k) for k in sub_multisets(roll))
+        assert chance_of_winning(keep) == pytest.approx(best, abs=1e-9), roll
+        differs += tuple(sorted(keep)) != tuple(sorted(expert.choose_keep(YATZY, card, roll, 1)))
+    assert differs > 0  # needing 27, master rerolls dice the expert would keep for points

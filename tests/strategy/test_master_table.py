@@ -25,6 +25,7 @@ from fivedice.strategy.bots import Level
 from fivedice.strategy.master import play_table, seat_roll, seatings, win_turn
 from fivedice.strategy.moments import MomentTable, outcome
 from fivedice.strategy.players import make_bot
+from fivedice.strategy.rule_arrays import rule_arrays
 from fivedice.strategy.simulate import table_outcomes
 from tests.strategy.support import column_with_open_boxes
 from tests.support import tables
@@ -187,7 +188,7 @@ def test_master_last_turn_is_never_worse_than_the_experts_choice(
     rules_set = moments.rules
     keys = [box.key for box in rules_set.boxes]
     five = keys[rules_set.boxes.index(rules_set.all_same_box)]  # yahtzee / yatzy
-    arrays = s._rule_arrays(rules_set)
+    arrays = rule_arrays(rules_set)
     rules = arrays.kernel_rules
     levels = 3
     rng = random.Random(24)

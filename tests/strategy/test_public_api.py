@@ -1,5 +1,5 @@
 """The library API (`from fivedice import ...`): its answers against the advisor and the CLI,
-its lazy advice, its errors, a light import, and the README's examples run as doctests."""
+its lazy advice, its errors, a light import, and the library page's examples run as doctests."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from fivedice.strategy.solver import StrategyTable, UnsupportedRulesError
 
 pytestmark = pytest.mark.slow
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+LIBRARY_PAGE = Path(__file__).resolve().parents[2] / "docs" / "library.md"
 
 
 def _positions(rules: RuleSet, count: int, seed: int) -> list[tuple[Column, tuple[int, ...], int]]:
@@ -216,11 +216,14 @@ def test_bad_queries_raise_value_errors(classic_table: StrategyTable) -> None:
         advise("classic", (1, 2, 3, 4, 5), 0)  # type: ignore[arg-type]
 
 
-def test_readme_examples(cache_dir: Path) -> None:
-    """The README's ```python examples, run as doctests against the cached tables."""
-    text = README.read_text(encoding="utf-8")
+def test_the_library_pages_examples(cache_dir: Path) -> None:
+    """The ```python examples of the docs' library page, run as doctests against the cached
+    tables."""
+    text = LIBRARY_PAGE.read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README.md", str(README), 0)
+    test = doctest.DocTestParser().get_doctest(
+        "\n".join(blocks), {}, "library.md", str(LIBRARY_PAGE), 0
+    )
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     result = runner.summarize(verbose=False)

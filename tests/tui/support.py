@@ -12,8 +12,10 @@ import re
 from collections.abc import Awaitable, Callable
 
 import pytest
+from rich.cells import cell_len
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import RichLog
 
 from fivedice.core.categories import Category
@@ -22,6 +24,7 @@ from fivedice.service.games import GameService
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.game import GameScreen
 from fivedice.tui.widgets.board import ScoreTable
+from fivedice.tui.widgets.wrapped import ELLIPSIS, WrappedVisual
 
 SIZE = (80, 24)
 """The terminal the tests run the apps in, unless a test asks for another."""
@@ -130,3 +133,30 @@ def log_lines(app: FivediceApp) -> list[str]:
     """The lines the log widget shows."""
     log = game_screen(app).query_one("#log", RichLog)
     return [strip.text.rstrip() for strip in log.lines]
+
+
+def wrapped_lines(hint: Widget) -> tuple[list[str], list[str]]:
+    """A coach panel's lines as drawn (its border and padding left out), checked to be all
+    on screen: none taller or wider than the panel, the panel inside the window; and the
+    figures before its rows."""
+    content = hint.render()
+    assert isinstance(content, WrappedVisual)
+    width = hint.content_size.width
+    drawn = [line for line, _style in content.wrapped.lines(width)]
+    assert hint.content_size.height == len(drawn)  # every line shown, none clipped
+    assert all(cell_len(line) <= width for line in drawn), (width, drawn)
+    assert hint.region.bottom <= hint.app.size.height - 1  # above the footer
+    return drawn, [row.prefix for row in content.wrapped.rows]
+
+
+def assert_whole_words(drawn: list[str], *texts: str) -> None:
+    """Every word drawn is a word of `texts` (a word cut mid-way, "Upp", is not), an ellipsis
+    only after a whole item, and every text's first words are drawn."""
+    words = {word for text in texts for word in text.split()}
+    for line in drawn:
+        for word in line.split():
+            assert word in words or word == ELLIPSIS, (word, drawn)
+    flat = " ".join(drawn).split()
+    for text in texts:
+        head = text.split()[:2]
+        assert any(flat[i : i + 2] == head for i in range(len(flat))), (head, drawn)

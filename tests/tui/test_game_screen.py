@@ -11,12 +11,15 @@ from textual.pilot import Pilot
 
 from fivedice.core.categories import Category
 from fivedice.core.game import GameSettings, Seat
-from fivedice.i18n import set_language
+from fivedice.i18n import _, set_language
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen
-from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.game import GameScreen, advice_text
 from fivedice.tui.widgets.board import ScoreTable
+from fivedice.tui.widgets.wrapped import ELLIPSIS
+from fivedice.wording.reasons import chance_text, difference_lines, why_short
 from tests.tui.support import (
+    assert_whole_words,
     finish_game,
     game_screen,
     lines,
@@ -27,6 +30,7 @@ from tests.tui.support import (
     run,
     screen_text,
     wait_for,
+    wrapped_lines,
 )
 
 SOLO = GameSettings(seats=(Seat("Ann"),))
@@ -153,33 +157,48 @@ def test_practice_is_chosen_shown_resumable_and_n_asks() -> None:
 # The hint panel, the cursor, Escape on the end screen, switches in words ------------------------
 
 
-@pytest.mark.slow  # (a whole flow through the app: `make test`, not the fast lane)
-def test_hint_lines_are_never_wrapped() -> None:
-    from fivedice.core.rules import RuleSet
+def hint_lines(app: FivediceApp) -> tuple[list[str], list[str]]:
+    """The game's coach panel as drawn (see `wrapped_lines`)."""
+    return wrapped_lines(game_screen(app).query_one("#hint"))
 
-    settings = GameSettings(
-        seats=(Seat("Ann"), Seat("Cleo", "expert"), Seat("Dirk", "beginner")),
-        rules=RuleSet(column_multipliers=(1, 2, 3)),
-    )
-    app = FivediceApp(settings, seed=4, start_now=True)
+
+@pytest.mark.slow  # (a whole flow through the app, and the classic table)
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 20)])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_coach_lines_wrap_by_whole_words_at_every_size(
+    classic_table, size: tuple[int, int], language: str
+) -> None:
+    set_language(language)
+    app = FivediceApp(SOLO, seed=5, start_now=True)
 
     async def script(pilot: Pilot[None]) -> None:
-        await pilot.press("r", "r", "r", "h")  # the last roll: every option is a box
-        hint = game_screen(app).query_one("#hint")
-        await wait_for(pilot, lambda: "estimated" in str(hint.render()), seconds=40)
+        await pilot.press("r", "h")
+        screen = game_screen(app)
+        await wait_for(pilot, lambda: screen._advice is not None, seconds=60)
         await pilot.pause()
-        lines = str(hint.render()).splitlines()[1:]
-        assert hint.size.height == len(lines) + 1  # one line each: nothing wrapped
-        options = [line for line in lines if not line.startswith("Why (estimated): ")]
-        assert len(options) >= len(lines) - 1  # at most one line of reasons, under them
-        assert any("in column" in option for option in options)
-        assert len(options) >= 2
-        assert "best" in options[0]
-        for option in options[1:]:
-            value, loss = option.split()[:2]
-            assert value.startswith("≈") and loss.startswith("−")
+        state, options = screen.state, screen._options
+        why = why_short(state.rules, options)
+        assert why is not None
+        texts = [advice_text(option, state) for option in options[:4]]
+        drawn, figures = hint_lines(app)
+        assert_whole_words(drawn, *texts, why, *drawn[:1], *(f for f in figures if f.strip()))
+        assert not any(line.endswith(ELLIPSIS) for line in drawn[:-1])
+        if size[0] >= 120:  # a wide window has the room: the reasons are said in full
+            assert ELLIPSIS not in " ".join(drawn)
+        await pilot.press("y")
+        await pilot.pause()
+        best, other = options[:2]
+        reasons = difference_lines(state.rules, best, other)
+        chances = chance_text(state.rules, best)
+        assert chances is not None
+        drawn, figures = hint_lines(app)
+        title = _("{better} rather than {other}:").format(
+            better=advice_text(best, state), other=advice_text(other, state)
+        )
+        assert_whole_words(drawn, title, *reasons, chances, *(f for f in figures if f.strip()))
+        assert ELLIPSIS not in " ".join(drawn)
 
-    run(app, script)
+    run(app, script, size)
 
 
 @pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
@@ -354,7 +373,6 @@ def test_the_hint_says_why_in_one_line_and_y_gives_the_reasons_box_by_box(classi
         await pilot.pause()
         shown = str(hint.render()).splitlines()
         assert shown[0] == "Coach: expected points from here" and shown[-1].startswith("Why: ")
-        assert hint.size.height == len(shown)  # the reasons fit in the panel, cut not wrapped
         await pilot.press("y")
         await pilot.pause()
         reasons = str(hint.render()).splitlines()

@@ -17,7 +17,7 @@ from fivedice.store import Store
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.table import PointsScreen, TableScreen
 from fivedice.tui.session import TableGame
-from tests.tui.support import SIZE, run, screen_text, wait_for
+from tests.tui.support import SIZE, assert_whole_words, run, screen_text, wait_for, wrapped_lines
 
 
 def make_app(tmp_path: Path) -> tuple[FivediceApp, GameService]:
@@ -366,3 +366,34 @@ def test_the_points_prompt_is_shown_whole_at_80_by_24(tmp_path):
         assert prompt.region.height == 2
 
     run(app, script)
+
+
+@pytest.mark.slow  # (the classic table and a flow through the app)
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_coach_and_the_help_fit_the_window_and_the_help_closes(tmp_path, classic_table, size):
+    app, _service = make_app(tmp_path)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("3", "3", "3", "5", "4", "h")
+        coach = app.screen.query_one("#coach")
+        await wait_for(pilot, lambda: "Why: " in str(coach.render()), seconds=60)
+        await pilot.pause()
+        drawn, _figures = wrapped_lines(coach)
+        said = str(coach.render()).splitlines()
+        assert_whole_words(drawn, *said)
+        assert said[0].startswith("1. score Threes")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        drawn, _figures = wrapped_lines(coach)
+        said = str(coach.render()).splitlines()
+        assert said[-1] == "? or Esc: close this help"
+        assert_whole_words(drawn, *said)
+        await pilot.press("question_mark")  # ? again closes it
+        await pilot.pause()
+        assert not coach.display
+        await pilot.press("question_mark", "escape")  # and so does Escape
+        await pilot.pause()
+        assert not coach.display
+        assert app.table.view.state.dice == (3, 3, 3, 4, 5)  # (nothing else changed)
+
+    run(app, script, size)

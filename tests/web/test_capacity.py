@@ -16,7 +16,7 @@ from fivedice.service.creation import PlayerSpec
 from fivedice.service.games import GameService
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.web import hub as hub_module
-from fivedice.web.hub import LOCK_STRIPES, GameHub
+from fivedice.web.hub import GameHub
 from fivedice.web.routers.api import GameOut
 from fivedice.web.security import Signer
 from tests.web.support import SECRET
@@ -42,13 +42,13 @@ def test_the_latest_json_cache_never_exceeds_its_limit(service, monkeypatch):
         assert len(hub._latest) <= 3
 
 
-@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
-def test_game_locks_are_a_fixed_set_however_many_games(service):
+def test_game_locks_are_dropped_when_unused_however_many_games(service):
     hub = GameHub(service, Signer(SECRET))
-    for n in range(LOCK_STRIPES + 20):
+    for n in range(300):  # (more than the 256 stripes games once shared)
         view = hub.create(_players(), seed=n)
+        hub.act(view.game_id, hub.seat_tokens(view)[0]["token"], "roll", 0)
         hub.load(view.game_id)
-    assert len(hub._locks) == LOCK_STRIPES
+    assert len(hub._locks) == 0
 
 
 def test_a_game_dropped_from_every_cache_reloads_the_same(service, monkeypatch):

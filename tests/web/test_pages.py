@@ -178,8 +178,10 @@ def test_resume_join_and_abandon(client, app):
     assert client.get(forged).status_code == 403
     assert client.post(f"{location}/join", data={"seat": "1", "token": "0" * 64}).status_code == 403
     client.post(f"{location}/join", data={"seat": "1", "token": token})
-    client.post(location + "/abandon")
-    assert public_id not in client.get("/resume").text
+    # Bob's seat alone does not make this browser the game's creator: it does not abandon
+    # the game for everyone (the creator's browser, holding both seats, would).
+    assert client.post(location + "/abandon").status_code == 403
+    assert public_id in client.get("/resume").text
 
 
 def test_statistics_and_high_scores_after_a_finished_game(client):

@@ -325,3 +325,24 @@ def test_a_trailing_slash_redirect_never_names_the_host_header(raw_client, path)
     assert location.startswith("/") and not location.startswith("//"), location
     assert "evil" not in location
     assert location == path.replace("/?", "?").rstrip("/")
+
+
+@pytest.mark.parametrize("path", ["/boom", "/api/boom"])
+def test_a_500_carries_the_security_headers(app, path):
+    """An error nobody caught (a bug): the 500 goes out through the guard, with every
+    security header (before, Starlette's own 500 had none), and says nothing of the bug."""
+
+    def boom() -> None:
+        raise RuntimeError("a secret detail of the bug")
+
+    app.add_api_route(path, boom)
+    with TestClient(app, raise_server_exceptions=False) as browser:
+        answer = browser.get(path)
+    assert answer.status_code == 500
+    for header in ("content-security-policy", "x-frame-options", "x-content-type-options"):
+        assert answer.headers.get(header), header
+    assert "secret detail" not in answer.text
+    if path.startswith("/api/"):
+        assert answer.json() == {"detail": "Internal Server Error"}
+    else:
+        assert "Something went wrong" in answer.text

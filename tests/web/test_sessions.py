@@ -315,9 +315,9 @@ def test_over_plain_http_the_cookie_keeps_its_name_without_secure(client):
     assert cookie.startswith(f"{SESSION_COOKIE}=") and "Secure" not in cookie
 
 
-def test_over_https_a_plain_named_cookie_is_upgraded_only_if_an_older_server_set_it(
-    https_app,
-):
+def test_over_https_a_plain_named_cookie_is_never_upgraded_only_deleted(https_app):
+    """A plain-named cookie may come from a sibling subdomain or a man in the middle of
+    plain http: over https only the `__Host-` cookie this host set counts."""
     origin = "https://dice.example.org"
     hub = https_app.state.hub
     with PageClient(https_app, base_url=origin, headers={"Origin": origin}) as owner:
@@ -331,6 +331,14 @@ def test_over_https_a_plain_named_cookie_is_upgraded_only_if_an_older_server_set
         cookies = session_cookies(page)
         assert any(c.startswith(f"{SECURE_SESSION_COOKIE}=") for c in cookies)
         assert any(c.startswith(f"{SESSION_COOKIE}=;") and "Max-Age=0" in c for c in cookies)
+        assert given_session(page) != upgraded_session(SIGNER, old)
+        assert public_id(location) not in page.text
+    assert hub.browser_seats.seats_in(old, game_id) == [0]  # (nothing moved)
+    # Under its own name, as this host set it over https, the older id is upgraded.
+    with PageClient(https_app, base_url=origin) as browser:
+        plant(browser, old, SECURE_SESSION_COOKIE)
+        page = browser.get("/resume")
+        assert given_session(page) == upgraded_session(SIGNER, old)
         assert public_id(location) in page.text
     # An id of today's shape under the plain name over https was never ours to give: ignored.
     planted = client_issued(https_app)

@@ -167,3 +167,18 @@ def test_a_box_has_no_chance_line_and_a_single_option_no_reasons() -> None:
     assert chance_text(CLASSIC, box) is None
     assert why_lines(CLASSIC, [box]) == []
     assert why_short(CLASSIC, [BEST]) is None
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_the_coach_never_says_minus_zero_for_the_best_or_a_tie(compact: bool) -> None:
+    from fivedice.wording.coach import coach_lines
+
+    options = [
+        Hint((6, 6), None, 250.0),
+        Hint((6,), None, 249.97, loss=0.03),  # tied to a tenth
+        Hint((), None, 245.0, loss=5.0),
+    ]
+    lines = coach_lines(options, compact=compact)
+    assert lines[0].endswith("(best)") and lines[1].endswith("(tie)")
+    assert lines[2].endswith("(\u22125.0)")
+    assert not any("\u22120.0" in line for line in lines)

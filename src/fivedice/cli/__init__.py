@@ -22,6 +22,7 @@ from fivedice.cli import (
     drill,
     game,
     guide,
+    holdem,
     review,
     sheet,
     sim,
@@ -69,6 +70,7 @@ COMMAND_GROUPS: tuple[ModuleType, ...] = (
     review,  # review
     tutorial,  # tutorial
     drill,  # drill
+    holdem,  # holdem odds, simulate, play, rules
     verify,  # verify
 )
 """The command groups, in the order of `fivedice --help`."""

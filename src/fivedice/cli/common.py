@@ -32,6 +32,17 @@ CardOption = Annotated[
     str | None,
     typer.Option("--card", help='Filled boxes of one column as JSON, e.g. {"yahtzee": 50}.'),
 ]
+PlainOption = Annotated[
+    bool,
+    typer.Option("--plain", help="Line-based play on stdin/stdout, terse for screen readers."),
+]
+CpuOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cpu",
+        help="A CPU seat: beginner, casual, guide, strong, expert or master (repeatable).",
+    ),
+]
 DbOption = Annotated[
     str | None,
     typer.Option(

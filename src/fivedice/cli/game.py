@@ -10,8 +10,10 @@ import typer
 
 from fivedice.cli.common import (
     CardOption,
+    CpuOption,
     DbOption,
     JsonOption,
+    PlainOption,
     PracticeOption,
     RulesOption,
     SetOption,
@@ -87,20 +89,11 @@ def rules(
 
 
 def play(
-    plain: Annotated[
-        bool,
-        typer.Option("--plain", help="Line-based play on stdin/stdout, terse for screen readers."),
-    ] = False,
+    plain: PlainOption = False,
     players: Annotated[
         list[str] | None, typer.Option("--player", "-p", help="A human seat (repeatable).")
     ] = None,
-    cpus: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--cpu",
-            help="A CPU seat: beginner, casual, guide, strong, expert or master (repeatable).",
-        ),
-    ] = None,
+    cpus: CpuOption = None,
     rules_name: RulesOption = "classic",
     settings: SetOption = None,
     seed: Annotated[

@@ -210,6 +210,17 @@ HELP_TEXTS = (
     N_("A record written by `fivedice export` (- reads stdin)."),
     N_("Show this message and exit."),
     N_("Language: en, nl, de, ja, fr or es."),
+    N_("Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules."),
+    N_("odds, simulate, play or rules."),
+    N_("Your two pocket dice, e.g. 6r 6b."),
+    N_("The board: 0, 3, 4 or 5 dice, e.g. 1w 2y 3r."),
+    N_("Players in the hand (2-6)."),
+    N_("The CPU level measured."),
+    N_("Its opponent: a CPU level, station or top-fifth."),
+    N_("Hands to play."),
+    N_("Seed for reproducible dice (0 to 2^63 - 1)."),
+    N_("Your name."),
+    N_("Play with dice from this seed (a practice game)."),
 )
 """The help of every command and parameter, as written where it is defined."""
 

@@ -1,10 +1,13 @@
 """`fivedice verify RECORD`: checks a game record's signature and every roll of its dice.
 
 Registered on the main app by `fivedice.cli` (`register(app)`). Exit status 0: verified (the
-signature holds and every roll was committed to and recomputed); 1: the record does not
-match (altered: the signature, the commitment, a roll, the log or a total); 2: the record or
-the key cannot be read; 3: not verifiable (a game in progress, a practice game, dice from
-before verifiable dice, or an unsigned record).
+signature holds, by a key you trust, and every roll was committed to and recomputed); 1: the
+record does not match (altered: the signature, the commitment, a roll, the log or a total,
+or signed by another key than `--key`); 2: the record or the key cannot be read; 3: not
+verifiable (a game in progress, a practice game with a seed of its own, dice from before
+verifiable dice, or an unsigned record); 4: signed by a key you did not name (`--key`: a
+fingerprint, a file, or the address of the server's /fairness/key) and that is not this
+installation's own - anyone can sign an edited record with a key of their own.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from fivedice.i18n import _
 
 MAX_KEY_FILE = 64 * 1024
 """A key file is a few lines (`GET /fairness/key`, or a PEM): anything larger is not one."""
+KEY_FETCH_SECONDS = 10.0
+"""How long `--key https://…/fairness/key` waits for the server."""
 
 
 def verify(
@@ -31,9 +36,10 @@ def verify(
         str | None,
         typer.Option(
             "--key",
-            help="The key you trust: its fingerprint, its public key in hex, or a file"
-            " holding it (what the server's /fairness/key serves, or a PEM). A record"
-            " signed by any other key is refused.",
+            help="The key you trust: its fingerprint, its public key in hex, a file"
+            " holding it (what the server's /fairness/key serves, or a PEM), or the"
+            " address of a server's /fairness/key. A record signed by any other key is"
+            " refused. Without it only this installation's own key is trusted.",
         ),
     ] = None,
 ) -> None:
@@ -43,8 +49,9 @@ every roll recomputed from the seeds.
     Exit status: 0 verified (it prints the fingerprint of the key that signed the record); \
 1 the record does not match (a line changed after signing, a key other than --key, a roll, \
 the log or a total); 2 the record or the key cannot be read; 3 not verifiable (a game in \
-progress, a practice game or one saved before verifiable dice, or a record without a \
-signature).
+progress, a practice game with a seed of its own or one saved before verifiable dice, or a \
+record without a signature); 4 signed by a key you did not say you trust (name it with \
+--key).
     """
     from fivedice.service.records import check_record_text
     from fivedice.service.signing import TrustedKey, trusted_key
@@ -71,6 +78,7 @@ signature).
         fingerprint=check.signature.fingerprint,
         pinned=trusted is not None,
         refused=check.refused,
+        server_alone=check.server_alone,
     ):
         typer.echo(line)
     if not check.problems or check.ok:
@@ -84,7 +92,10 @@ signature).
 
 
 def _key_text(key: str) -> str:
-    """The text of `--key`: the file's, when it names a file, else the option itself."""
+    """The text of `--key`: what the address serves (a server's /fairness/key), the file's
+    when it names a file, else the option itself."""
+    if key.startswith(("http://", "https://")):
+        return _fetched_key(key)
     path = Path(key)
     try:
         is_file = path.is_file()
@@ -100,6 +111,20 @@ def _key_text(key: str) -> str:
     if len(data) > MAX_KEY_FILE:
         return ""  # refused by trusted_key as not a key
     return data.decode("utf-8", errors="replace")
+
+
+def _fetched_key(address: str) -> str:
+    """What a server publishes at `address` (its /fairness/key), read up to MAX_KEY_FILE."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(address, timeout=KEY_FETCH_SECONDS) as answer:
+            data = answer.read(MAX_KEY_FILE + 1)
+    except (OSError, ValueError) as error:
+        fail(_("cannot read {file}: {error}").format(file=address, error=error))
+    if len(data) > MAX_KEY_FILE:
+        return ""  # refused by trusted_key as not a key
+    return bytes(data).decode("utf-8", errors="replace")
 
 
 def register(app: typer.Typer) -> None:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
+from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
 from fivedice.core.errors import N_, CardError, Phrase
@@ -34,6 +35,12 @@ class BoxKind(Enum):
     FULL_HOUSE = "full_house"  # shape (3, 2), (3, 3), (4, 2) of two faces: points or sum
     ALL_SAME = "all_same"  # every die the same face (Yahtzee, Yatzy, Maxi Yatzy): points
     CHANCE = "chance"  # any dice: the sum
+    FLUSH = "flush"  # every die of one colour of pips (Kismet: PIP_COLOURS): points
+
+
+PIP_COLOURS: dict[int, int] = {1: 0, 6: 0, 2: 1, 5: 1, 3: 2, 4: 2}
+"""The colour of each face's pips where the rules colour them (Kismet, as GNOME Tali scores
+it): 1 and 6 black (0), 2 and 5 red (1), 3 and 4 green (2); opposite faces share a colour."""
 
 
 class _BoxType(type):
@@ -68,6 +75,13 @@ class Box(metaclass=_BoxType):
         matching: OF_A_KIND: only the matching dice count (else all dice).
         loose: PAIRS: four equal dice count as two pairs; FULL_HOUSE: dice all of one face
             count (five of a kind is a full house).
+        extra: points added to a made box that scores a sum (Kismet: full house = the sum
+            + 15); ALL_SAME with `points` None scores the sum + extra.
+        same_colour: PAIRS, FULL_HOUSE: the faces must share a colour (`PIP_COLOURS`).
+        served: points added when the box is made on the first roll of the turn (Generala).
+        stand_ins: STRAIGHT: faces a 1 may stand for to complete it (Generala: 2 or 6).
+        second: ALL_SAME: a second all-same box (Double Generala), which scores only while
+            the card's first all-same box holds its points (`Column.placements`).
     """
 
     key: str
@@ -80,6 +94,11 @@ class Box(metaclass=_BoxType):
     points: int | None = field(default=None, compare=False)
     matching: bool = field(default=False, compare=False)
     loose: bool = field(default=False, compare=False)
+    extra: int = field(default=0, compare=False)
+    same_colour: bool = field(default=False, compare=False)
+    served: int = field(default=0, compare=False)
+    stand_ins: tuple[int, ...] = field(default=(), compare=False)
+    second: bool = field(default=False, compare=False)
 
     ONES: ClassVar[Box]
     TWOS: ClassVar[Box]
@@ -165,7 +184,10 @@ class Box(metaclass=_BoxType):
         return f"<Box {self.key}>"
 
 
-_PARAMETERS = ("kind", "name", "face", "size", "faces", "shape", "points", "matching", "loose")
+_PARAMETERS = (
+    "kind", "name", "face", "size", "faces", "shape", "points", "matching", "loose", "extra",
+    "same_colour", "served", "stand_ins", "second",
+)  # fmt: skip
 
 
 def _upper(key: str, name: str, face: int) -> Box:
@@ -218,6 +240,43 @@ CASTLE = Box("castle", BoxKind.FULL_HOUSE, N_("Castle"), shape=(3, 3))
 TOWER = Box("tower", BoxKind.FULL_HOUSE, N_("Tower"), shape=(4, 2))
 YATZY = Box("yatzy", BoxKind.ALL_SAME, N_("Yatzy"), size=5, points=50)
 MAXI_YATZY = Box("maxi_yatzy", BoxKind.ALL_SAME, N_("Maxi Yatzy"), size=6, points=100)
+# Yacht (1938) and Yacht Dice (Nintendo's 51 Worldwide Games).
+LITTLE_STRAIGHT = Box(
+    "little_straight", BoxKind.STRAIGHT, N_("Little straight"), faces=(1, 2, 3, 4, 5), points=30
+)
+BIG_STRAIGHT = Box(
+    "big_straight", BoxKind.STRAIGHT, N_("Big straight"), faces=(2, 3, 4, 5, 6), points=30
+)
+CHOICE = Box("choice", BoxKind.CHANCE, N_("Choice"))
+YACHT = Box("yacht", BoxKind.ALL_SAME, N_("Yacht"), size=5, points=50)
+# Generala.
+ESCALERA = Box("escalera", BoxKind.STRAIGHT, N_("Escalera"), size=5, points=20)
+FULL = Box("full", BoxKind.FULL_HOUSE, N_("Full"), shape=(3, 2), points=30)
+POKER = Box("poker", BoxKind.OF_A_KIND, N_("Poker"), size=4, points=40)
+GENERALA = Box("generala", BoxKind.ALL_SAME, N_("Generala"), size=5, points=50)
+DOUBLE_GENERALA = Box(
+    "double_generala", BoxKind.ALL_SAME, N_("Double Generala"), size=5, points=100, second=True
+)
+# Kismet (as GNOME Tali scores it: src/yahtzee.c).
+TWO_PAIRS_SAME_COLOUR = Box(
+    "two_pairs_same_colour",
+    BoxKind.PAIRS,
+    N_("Two pairs same colour"),
+    size=2,
+    loose=True,
+    same_colour=True,
+)
+FULL_HOUSE_SAME_COLOUR = Box(
+    "full_house_same_colour",
+    BoxKind.FULL_HOUSE,
+    N_("Full house same colour"),
+    shape=(3, 2),
+    loose=True,
+    same_colour=True,
+    extra=20,
+)
+FLUSH = Box("flush", BoxKind.FLUSH, N_("Flush"), points=35)
+KISMET = Box("kismet", BoxKind.ALL_SAME, N_("Kismet"), size=5, extra=50)
 
 KNOWN_BOXES: dict[str, Box] = {
     box.key: box
@@ -232,6 +291,19 @@ KNOWN_BOXES: dict[str, Box] = {
         TOWER,
         YATZY,
         MAXI_YATZY,
+        LITTLE_STRAIGHT,
+        BIG_STRAIGHT,
+        CHOICE,
+        YACHT,
+        ESCALERA,
+        FULL,
+        POKER,
+        GENERALA,
+        DOUBLE_GENERALA,
+        TWO_PAIRS_SAME_COLOUR,
+        FULL_HOUSE_SAME_COLOUR,
+        FLUSH,
+        KISMET,
     )
 }
 """Every box key some family uses: actions are parsed against it before a rule set is known."""
@@ -251,8 +323,30 @@ def _pairs(box: Box, counts: Counter[int]) -> list[int]:
     return found
 
 
-def _straight_faces(box: Box, faces: set[int]) -> tuple[int, ...] | None:
-    """The faces of the (highest) straight the dice make for this box, or None."""
+def _one_colour(faces: Sequence[int]) -> bool:
+    """The faces all share one colour of pips (`PIP_COLOURS`)."""
+    return len({PIP_COLOURS[face] for face in faces}) <= 1
+
+
+def _pairs_made(box: Box, counts: Counter[int]) -> bool:
+    """The dice hold the box's pairs (of one colour, when the box asks for it)."""
+    pairs = _pairs(box, counts)
+    if not box.same_colour:
+        return len(pairs) >= box.size
+    return any(_one_colour(chosen) for chosen in combinations(pairs, box.size))
+
+
+def _straight_faces(box: Box, faces: set[int], ones: int = 0) -> tuple[int, ...] | None:
+    """The faces of the (highest) straight the dice make for this box, or None; with
+    `stand_ins` each of the `ones` dice showing 1 may also stand for one of those faces."""
+    if box.stand_ins and ones:
+        others = faces - {1}
+        best: tuple[int, ...] | None = None
+        for shown in combinations_with_replacement((1, *box.stand_ins), ones):
+            run = _straight_faces(replace(box, stand_ins=()), others | set(shown))
+            if run is not None and (best is None or run > best):
+                best = run
+        return best
     if box.faces:
         return box.faces if set(box.faces) <= faces else None
     for low in range(7 - box.size, 0, -1):
@@ -269,6 +363,8 @@ def _full_house(box: Box, counts: Counter[int]) -> int | None:
     for a in counts:
         for b in counts:
             if a != b and counts[a] >= first and counts[b] >= second:
+                if box.same_colour and not _one_colour((a, b)):
+                    continue
                 best = max(best or 0, first * a + second * b)
     if best is None and box.loose:
         face = _highest_of_a_kind(counts, first + second)
@@ -277,17 +373,25 @@ def _full_house(box: Box, counts: Counter[int]) -> int | None:
     return best
 
 
-def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
+def score_box(box: Box, dice: Sequence[int], joker: bool = False, served: bool = False) -> int:
     """Points the dice score in the box, before any bonus.
 
     With `joker=True` (dice all of one face placed as a joker) a box whose pattern the dice
     do not make counts as made: fixed points, or the sum of the dice the box would use.
+    With `served=True` (the dice of the turn's first roll) a made box earns its `served`
+    points too.
 
     A roll with the wild die (`fivedice.core.wild`, the die coded 7-12) scores the best of the
-    plain rolls its ★ may stand for, in this box.
+    plain rolls its ★ may stand for, in this box (the served points, once, on top).
     """
+    points = _box_points(box, dice, joker)
+    return points + box.served if served and points > 0 else points
+
+
+def _box_points(box: Box, dice: Sequence[int], joker: bool) -> int:
+    """`score_box` without the served points."""
     if has_wild(dice):
-        return max(score_box(box, sub, joker) for sub in substitutions(tuple(sorted(dice))))
+        return max(_box_points(box, sub, joker) for sub in substitutions(tuple(sorted(dice))))
     kind = box.kind
     if kind is BoxKind.UPPER:
         return box.face * sum(1 for d in dice if d == box.face)
@@ -298,17 +402,25 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
         face = _highest_of_a_kind(counts, box.size)
         if not face:
             return 0
-        return box.size * face if box.matching else sum(dice)
+        if box.points is not None:
+            return box.points
+        return box.size * face if box.matching else sum(dice) + box.extra
     if kind is BoxKind.ALL_SAME:
-        return (box.points or 0) if len(counts) == 1 and len(dice) >= box.size else 0
+        if len(counts) != 1 or len(dice) < box.size:
+            return 0
+        return box.points if box.points is not None else sum(dice) + box.extra
+    if kind is BoxKind.FLUSH:
+        return (box.points or 0) if _one_colour(list(counts)) else 0
     joker_face = dice[0] if joker and dice else 0
     if kind is BoxKind.PAIRS:
+        if box.same_colour:  # the sum of all the dice (Kismet)
+            return sum(dice) + box.extra if _pairs_made(box, counts) else 0
         pairs = _pairs(box, counts)
         if len(pairs) >= box.size:
             return 2 * sum(pairs[: box.size])
         return 2 * box.size * joker_face
     if kind is BoxKind.STRAIGHT:
-        run = _straight_faces(box, set(dice))
+        run = _straight_faces(box, set(dice), counts[1])
         if run is None:
             if not joker:
                 return 0
@@ -320,7 +432,7 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False) -> int:
         if not joker:
             return 0
         made = sum(box.shape) * joker_face
-    return box.points if box.points is not None else made
+    return box.points if box.points is not None else made + box.extra
 
 
 def all_same(dice: Sequence[int]) -> bool:

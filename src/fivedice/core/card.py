@@ -203,9 +203,7 @@ class Column:
         )
 
     def upper_bonus(self, rules: RuleSet) -> int:
-        if rules.upper_bonus and self.upper_total >= rules.upper_bonus_threshold:
-            return rules.upper_bonus_value
-        return 0
+        return rules.upper_bonus_points(self.upper_total)
 
     def yahtzee_bonus_total(self, rules: RuleSet) -> int:
         return self.extra_yahtzees * rules.yahtzee_bonus_value
@@ -261,8 +259,13 @@ class Column:
         lower = tuple((c, True) for c in allowed if not c.is_upper)
         return lower or tuple((c, True) for c in allowed)
 
-    def placements(self, rules: RuleSet, dice: Sequence[int], column: int = 0) -> list[Placement]:
-        """Every legal placement of the dice in this column with the points it earns now."""
+    def placements(
+        self, rules: RuleSet, dice: Sequence[int], column: int = 0, served: bool = False
+    ) -> list[Placement]:
+        """Every legal placement of the dice in this column with the points it earns now
+        (`served`: the dice of the turn's first roll, which earn boxes their served points).
+
+        A second all-same box (Double Generala) scores only while the first holds points."""
         roll = scoring_roll(rules, dice)
         bonus = (
             rules.yahtzee_bonus_value
@@ -271,33 +274,39 @@ class Column:
         )
         result = []
         upper_total = self.upper_total
+        first = rules.all_same_box
+        first_holds = first is not None and bool(self.score(first))
         for category, joker in self.legal_boxes(rules, roll):
-            points = score_box(rules.box(category), roll, joker)
-            reaches = (
-                rules.upper_bonus
-                and category.is_upper
-                and upper_total < rules.upper_bonus_threshold <= upper_total + points
+            box = rules.box(category)
+            points = score_box(box, roll, joker, served) if first_holds or not box.second else 0
+            gained = (
+                rules.upper_bonus_points(upper_total + points)
+                - rules.upper_bonus_points(upper_total)
+                if category.is_upper
+                else 0
             )
             result.append(
                 Placement(
                     column=column,
                     category=category,
                     box_points=points,
-                    upper_bonus=rules.upper_bonus_value if reaches else 0,
+                    upper_bonus=gained,
                     yahtzee_bonus=bonus,
                     joker=joker,
                 )
             )
         return result
 
-    def fill(self, rules: RuleSet, category: Category, dice: Sequence[int]) -> Column:
-        """This column with the dice placed in `category`.
+    def fill(
+        self, rules: RuleSet, category: Category, dice: Sequence[int], served: bool = False
+    ) -> Column:
+        """This column with the dice placed in `category` (`served`: see `placements`).
 
         Raises:
             IllegalActionError: the box is filled or the rules do not allow it for these dice.
         """
         roll: Roll = scoring_roll(rules, dice)
-        for placement in self.placements(rules, roll):
+        for placement in self.placements(rules, roll, served=served):
             if placement.category == category:
                 return self._filled(placement)
         raise self.refusal(rules, category, roll)
@@ -384,10 +393,12 @@ def _placements_by_points(
 ) -> dict[Category, dict[int, list[Placement]]]:
     """Every placement some roll could make in the column now, by box and box score."""
     found: dict[Category, dict[int, list[Placement]]] = {}
+    served = (False, True) if any(box.served for box in rules.boxes) else (False,)
     for roll in scoring_rolls(rules):
-        for placement in column.placements(rules, roll):
-            by_points = found.setdefault(placement.category, {})
-            by_points.setdefault(placement.box_points, []).append(placement)
+        for first_roll in served:
+            for placement in column.placements(rules, roll, served=first_roll):
+                by_points = found.setdefault(placement.category, {})
+                by_points.setdefault(placement.box_points, []).append(placement)
     return found
 
 
@@ -445,23 +456,31 @@ class ScoreCard:
     def boxes_filled(self) -> int:
         return sum(column.boxes_filled for column in self.columns)
 
-    def placements(self, rules: RuleSet, dice: Sequence[int]) -> list[Placement]:
-        """Every legal placement of the dice, in every column, in score-card order."""
+    def placements(
+        self, rules: RuleSet, dice: Sequence[int], served: bool = False
+    ) -> list[Placement]:
+        """Every legal placement of the dice, in every column, in score-card order
+        (`served`: the dice of the turn's first roll, see `Column.placements`)."""
         self._check(rules)
         return [
             placement
             for index, column in enumerate(self.columns)
-            for placement in column.placements(rules, dice, index)
+            for placement in column.placements(rules, dice, index, served)
         ]
 
     def fill(
-        self, rules: RuleSet, column: int, category: Category, dice: Sequence[int]
+        self,
+        rules: RuleSet,
+        column: int,
+        category: Category,
+        dice: Sequence[int],
+        served: bool = False,
     ) -> ScoreCard:
         """The card with the dice placed in one box of one column (0-based)."""
         self._check(rules)
         self._check_column(column)
         columns = list(self.columns)
-        columns[column] = columns[column].fill(rules, category, dice)
+        columns[column] = columns[column].fill(rules, category, dice, served)
         return ScoreCard(tuple(columns))
 
     def fill_points(

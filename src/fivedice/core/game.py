@@ -231,7 +231,12 @@ class GameState:
         """Where the current dice may go for the seat to move (empty before the first roll)."""
         if self.turn.dice is None or self.is_game_over:
             return []
-        return self.cards[self.turn.seat].placements(self.rules, self.turn.dice)
+        return self.cards[self.turn.seat].placements(self.rules, self.turn.dice, self.served)
+
+    @property
+    def served(self) -> bool:
+        """The dice are the turn's first roll ("served": Generala's hands earn more)."""
+        return self.turn.rolls_used == 1
 
 
 def rank(totals: Sequence[int]) -> tuple[int, ...]:
@@ -385,7 +390,7 @@ def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> Ga
         )
     values = _require_turn_started(state, "score")
     seat = state.turn.seat
-    card = state.cards[seat].fill(state.rules, action.column, action.category, values)
+    card = state.cards[seat].fill(state.rules, action.column, action.category, values, state.served)
     return _next_turn(state, card, dice, is_yahtzee(state.rules, values))
 
 

@@ -10,6 +10,13 @@ what could forge output or hide what a name is:
 * the bidirectional controls (U+202A-U+202E, U+2066-U+2069, ...), which reorder what is shown
   around them;
 * lone surrogates, which no output encoding can write;
+* invisible characters and characters that only look like a space, by which two names
+  that look alike would be two players (or a name would look empty): Unicode's default
+  ignorable code points (zero-width spaces and joiners, the Hangul fillers U+115F, U+1160,
+  U+3164 and U+FFA0, tag characters, a byte order mark, ...), the blank Braille pattern
+  U+2800, and spaces other than the plain and the ideographic one - except a zero-width
+  joiner or a variation selector right after a visible character (emoji such as ❤️ or
+  👩‍💻 are made of them);
 * names with nothing visible in them, and names longer than `MAX_NAME_LENGTH` once the outer
   whitespace is trimmed (the name is stored trimmed).
 
@@ -43,6 +50,34 @@ _BIDI_CONTROLS = frozenset(
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15):
+characters shown as nothing at all."""
+_BLANK_LOOKALIKES = frozenset("\u2800")  # BRAILLE PATTERN BLANK: a symbol drawn as a space
+_SPACES = frozenset(" \u3000")  # the plain space and the ideographic one (Japanese input)
+_AFTER_VISIBLE = frozenset("\u200d") | frozenset(map(chr, range(0xFE00, 0xFE10)))
+"""Invisible characters allowed right after a visible one: the zero-width joiner and the
+variation selectors of emoji sequences."""
+
+
+def _is_invisible(char: str, before: str) -> bool:
+    """Whether `char` (after `before`, "" at the start) is invisible or only looks like a
+    space, and not part of an emoji sequence."""
+    code = ord(char)
+    ignorable = any(low <= code <= high for low, high in _DEFAULT_IGNORABLE)
+    if ignorable and char in _AFTER_VISIBLE and before and _is_visible(before):
+        return False
+    if unicodedata.category(char) == "Zs":
+        return char not in _SPACES
+    return ignorable or char in _BLANK_LOOKALIKES
+
+
 class PlayerNameError(SettingsError):
     """A player name that cannot be used (empty, too long, or with a refused character)."""
 
@@ -66,16 +101,24 @@ def check_name(name: object) -> str:
     """
     if not isinstance(name, str):
         raise PlayerNameError(N_("every seat needs a name"))
-    for char in name:
+    for before, char in zip(" " + name, name, strict=False):
         if _is_refused(char):
-            raise PlayerNameError(
-                N_(
-                    "a name cannot hold control characters, line breaks or direction marks"
-                    " ({code} in {name})"
-                ),
-                code=f"U+{ord(char):04X}",
-                name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
+            reason = N_(
+                "a name cannot hold control characters, line breaks or direction marks"
+                " ({code} in {name})"
             )
+        elif _is_invisible(char, before.strip()):
+            reason = N_(
+                "a name cannot hold invisible characters or characters that only look"
+                " like a space ({code} in {name})"
+            )
+        else:
+            continue
+        raise PlayerNameError(
+            reason,
+            code=f"U+{ord(char):04X}",
+            name=visible_text(name[:MAX_NAME_LENGTH], quote=True),
+        )
     trimmed = name.strip()
     if not any(_is_visible(char) for char in trimmed):
         raise PlayerNameError(N_("every seat needs a name"))

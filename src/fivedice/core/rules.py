@@ -19,21 +19,34 @@ from functools import lru_cache
 from typing import Any
 
 from fivedice.core.boxes import (
+    BIG_STRAIGHT,
     CASTLE,
     CHANCE,
+    CHOICE,
+    DOUBLE_GENERALA,
+    ESCALERA,
     FIVE_OF_A_KIND,
+    FLUSH,
     FOUR_OF_A_KIND,
+    FULL,
     FULL_HOUSE,
+    FULL_HOUSE_SAME_COLOUR,
     FULL_STRAIGHT,
+    GENERALA,
+    KISMET,
     LARGE_STRAIGHT,
+    LITTLE_STRAIGHT,
     MAXI_YATZY,
     ONE_PAIR,
+    POKER,
     SMALL_STRAIGHT,
     THREE_OF_A_KIND,
     THREE_PAIRS,
     TOWER,
     TWO_PAIRS,
+    TWO_PAIRS_SAME_COLOUR,
     UPPER_BOXES,
+    YACHT,
     YAHTZEE,
     YATZY,
     Box,
@@ -75,6 +88,10 @@ class Family(Enum):
     YAHTZEE = "yahtzee"  # 5 dice, the 13 boxes of Yahtzee (Kniffel, Classic Five)
     YATZY = "yatzy"  # 5 dice, the 15 boxes of Scandinavian Yatzy
     MAXI_YATZY = "maxi_yatzy"  # 6 dice, the 20 boxes of Maxi Yatzy
+    YACHT = "yacht"  # 5 dice, the 12 boxes of The Yacht Game (1938)
+    YACHT_DICE = "yacht_dice"  # 5 dice, the 12 boxes of Yacht Dice (51 Worldwide Games)
+    GENERALA = "generala"  # 5 dice, the 11 boxes of Generala
+    KISMET = "kismet"  # 5 dice, the 15 boxes of Kismet (as GNOME Tali scores it)
 
 
 class FillOrder(Enum):
@@ -120,6 +137,9 @@ class RuleSet:
     fill_order: FillOrder = FillOrder.FREE
     extra_turn_on_yahtzee: bool = False
     saved_rolls: bool = False
+    upper_bonus_tiers: tuple[int, ...] = ()
+    served_bonus: int = 0
+    ones_in_straights: bool = False
     wild_die: bool = False
     column_multipliers: tuple[int, ...] = (1,)
 
@@ -155,6 +175,38 @@ class RuleSet:
         return _family_boxes(self)
 
     @property
+    def bonus_tiers(self) -> tuple[tuple[int, int], ...]:
+        """The upper bonus as (threshold, points) tiers, lowest first: the bonus is the points
+        of the highest tier reached (one tier unless `upper_bonus_tiers` adds some: Kismet's
+        35 at 63, 55 at 71, 75 at 78). Empty without an upper bonus."""
+        if not self.upper_bonus:
+            return ()
+        more = self.upper_bonus_tiers
+        return (
+            (self.upper_bonus_threshold, self.upper_bonus_value),
+            *zip(more[::2], more[1::2], strict=True),
+        )
+
+    def upper_bonus_points(self, upper_total: int) -> int:
+        """The upper bonus an upper total earns (the highest tier reached, or 0).
+
+        >>> kismet = RuleSet.preset("kismet")
+        >>> [kismet.upper_bonus_points(t) for t in (62, 63, 71, 77, 78)]
+        [0, 35, 55, 55, 75]
+        """
+        points = 0
+        for threshold, value in self.bonus_tiers:
+            if upper_total >= threshold:
+                points = value
+        return points
+
+    @property
+    def upper_bonus_cap(self) -> int:
+        """The upper total beyond which the bonus cannot change (the top tier; 0 without)."""
+        tiers = self.bonus_tiers
+        return tiers[-1][0] if tiers else 0
+
+    @property
     def upper_boxes(self) -> tuple[Box, ...]:
         return tuple(box for box in self.boxes if box.is_upper)
 
@@ -163,6 +215,12 @@ class RuleSet:
         """The box for dice all of one face (Yahtzee, Yatzy, Maxi Yatzy), if the card has one:
         the extra-Yahtzee bonus, the joker and the extra turn are judged by it."""
         return next((box for box in self.boxes if box.kind is BoxKind.ALL_SAME), None)
+
+    @property
+    def arms_second_box(self) -> bool:
+        """Whether a second all-same box (Double Generala) scores only while the first holds
+        points: the first box's score arms it, as it arms the extra-Yahtzee bonus."""
+        return any(box.second for box in self.boxes)
 
     def box(self, key: str | Box) -> Box:
         """This rule set's box with that key (its parameters are the ones that score).
@@ -315,6 +373,9 @@ LATER_OPTIONS: frozenset[str] = frozenset(
         "fill_order",
         "extra_turn_on_yahtzee",
         "saved_rolls",
+        "upper_bonus_tiers",
+        "served_bonus",
+        "ones_in_straights",
         "wild_die",
     }
 )
@@ -347,6 +408,9 @@ OPTION_LABELS: dict[str, str] = {
     "fill_order": N_("Fill order"),
     "extra_turn_on_yahtzee": N_("Extra turn on a Yahtzee"),
     "saved_rolls": N_("Unused rolls are saved"),
+    "upper_bonus_tiers": N_("Further upper bonus tiers"),
+    "served_bonus": N_("Served bonus points"),
+    "ones_in_straights": N_("A 1 may stand for a 2 or a 6 in a straight"),
     "wild_die": N_("Wild die"),
     "columns": N_("Columns"),
     "column_multipliers": N_("Column multipliers"),
@@ -377,8 +441,10 @@ _BOOLS = {
     "four_of_a_kind_is_two_pairs",
     "extra_turn_on_yahtzee",
     "saved_rolls",
+    "ones_in_straights",
     "wild_die",
 }
+_TUPLES = {"column_multipliers", "upper_bonus_tiers"}
 
 
 def _check_field(name: str, value: object) -> None:
@@ -394,6 +460,20 @@ def _check_field(name: str, value: object) -> None:
         if not isinstance(value, bool):
             raise RuleSetError(
                 N_("{name} must be on or off, not {value!r}"), name=_option(name), value=value
+            )
+    elif name == "upper_bonus_tiers":
+        if (
+            not isinstance(value, tuple)
+            or len(value) % 2
+            or len(value) > 2 * MAX_TIERS
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)
+        ):
+            raise RuleSetError(
+                N_(
+                    "Further upper bonus tiers are pairs of a threshold and its points,"
+                    " e.g. 71,55,78,75; not {value!r}"
+                ),
+                value=value,
             )
     elif name == "column_multipliers":
         if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_COLUMNS:
@@ -453,7 +533,17 @@ def _check_combination(rules: RuleSet) -> None:
             N_("{name} does not apply to these boxes: their full houses score the sum of the dice"),
             name=_option("full_house"),
         )
-    if rules.four_of_a_kind_is_two_pairs and rules.family is Family.YAHTZEE:
+    thresholds = [threshold for threshold, _ in rules.bonus_tiers]
+    if thresholds[1:] and (thresholds != sorted(set(thresholds)) or thresholds[-1] > most):
+        raise RuleSetError(
+            N_(
+                "the thresholds of the upper bonus tiers must rise above {name}"
+                " and stay at most {most}"
+            ),
+            name=_option("upper_bonus_threshold"),
+            most=most,
+        )
+    if rules.four_of_a_kind_is_two_pairs and rules.family not in _PAIRS_FAMILIES:
         raise RuleSetError(
             N_("{name} needs a card with a two-pairs box (family yatzy or maxi_yatzy)"),
             name=_option("four_of_a_kind_is_two_pairs"),
@@ -461,6 +551,7 @@ def _check_combination(rules: RuleSet) -> None:
 
 
 _DEFAULT_FULL_HOUSE = 25
+MAX_TIERS = 8
 
 
 def _classic_boxes(rules: RuleSet) -> tuple[Box, ...]:
@@ -506,6 +597,83 @@ def _yatzy_boxes(rules: RuleSet) -> tuple[Box, ...]:
     )
 
 
+def _yacht_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    """The Yacht Game (1938): full house and four of a kind score dice sums, no bonus."""
+    matching = rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE
+    fixed = rules.straights is Straights.FIXED
+    return (
+        *UPPER_BOXES,
+        dataclasses.replace(FULL_HOUSE, points=None, loose=rules.five_of_a_kind_is_full_house),
+        dataclasses.replace(FOUR_OF_A_KIND, matching=matching),
+        _straight(LITTLE_STRAIGHT, rules.small_straight, (1, 2, 3, 4, 5) if fixed else ()),
+        _straight(BIG_STRAIGHT, rules.large_straight, (2, 3, 4, 5, 6) if fixed else ()),
+        CHOICE,
+        dataclasses.replace(YACHT, points=rules.yahtzee),
+    )
+
+
+def _yacht_dice_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    """Yacht Dice (Nintendo's 51 Worldwide Games): Choice first, full house scores the sum."""
+    matching = rules.of_a_kind_scores is OfAKindScoring.MATCHING_DICE
+    fixed = rules.straights is Straights.FIXED
+    return (
+        *UPPER_BOXES,
+        CHOICE,
+        dataclasses.replace(FOUR_OF_A_KIND, matching=matching),
+        dataclasses.replace(FULL_HOUSE, points=None, loose=rules.five_of_a_kind_is_full_house),
+        _straight(SMALL_STRAIGHT, rules.small_straight, (1, 2, 3, 4, 5) if fixed else ()),
+        _straight(LARGE_STRAIGHT, rules.large_straight, (2, 3, 4, 5, 6) if fixed else ()),
+        dataclasses.replace(YACHT, points=rules.yahtzee),
+    )
+
+
+def _generala_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    """Generala: Escalera, Full, Póker, Generala and Double Generala."""
+    return (
+        *UPPER_BOXES,
+        ESCALERA,
+        dataclasses.replace(FULL, loose=rules.five_of_a_kind_is_full_house),
+        POKER,
+        dataclasses.replace(GENERALA, points=rules.yahtzee),
+        DOUBLE_GENERALA,
+    )
+
+
+def _kismet_boxes(rules: RuleSet) -> tuple[Box, ...]:
+    """Kismet as GNOME Tali scores it (src/yahtzee.c): sums plus constants, colours."""
+    return (
+        *UPPER_BOXES,
+        TWO_PAIRS_SAME_COLOUR,
+        THREE_OF_A_KIND,
+        dataclasses.replace(FULL_HOUSE, points=None, loose=True, extra=15),
+        FULL_HOUSE_SAME_COLOUR,
+        FLUSH,
+        dataclasses.replace(LARGE_STRAIGHT, points=rules.large_straight),
+        dataclasses.replace(FOUR_OF_A_KIND, extra=25),
+        KISMET,
+        CHANCE,
+    )
+
+
+_HANDS = (BoxKind.OF_A_KIND, BoxKind.FULL_HOUSE, BoxKind.STRAIGHT)
+"""The boxes a served hand earns the served bonus in (`RuleSet.served_bonus`)."""
+
+
+def _with_options(rules: RuleSet, boxes: tuple[Box, ...]) -> tuple[Box, ...]:
+    """The options that apply to the boxes of every family: the served bonus of the hands,
+    the 1 standing for a 2 or a 6 in the straights."""
+    if not rules.served_bonus and not rules.ones_in_straights:
+        return boxes
+    return tuple(
+        dataclasses.replace(
+            box,
+            served=rules.served_bonus if box.kind in _HANDS else 0,
+            stand_ins=(2, 6) if rules.ones_in_straights and box.kind is BoxKind.STRAIGHT else (),
+        )
+        for box in boxes
+    )
+
+
 def _family_boxes(rules: RuleSet) -> tuple[Box, ...]:
     return _boxes_and_index(rules)[0]
 
@@ -516,8 +684,20 @@ def _box_index(rules: RuleSet) -> dict[str, int]:
 
 @lru_cache(maxsize=256)
 def _boxes_and_index(rules: RuleSet) -> tuple[tuple[Box, ...], dict[str, int]]:
-    boxes = _classic_boxes(rules) if rules.family is Family.YAHTZEE else _yatzy_boxes(rules)
+    boxes = _with_options(rules, _BUILDERS[rules.family](rules))
     return boxes, {box.key: i for i, box in enumerate(boxes)}
+
+
+_BUILDERS = {
+    Family.YAHTZEE: _classic_boxes,
+    Family.YATZY: _yatzy_boxes,
+    Family.MAXI_YATZY: _yatzy_boxes,
+    Family.YACHT: _yacht_boxes,
+    Family.YACHT_DICE: _yacht_dice_boxes,
+    Family.GENERALA: _generala_boxes,
+    Family.KISMET: _kismet_boxes,
+}
+_PAIRS_FAMILIES = (Family.YATZY, Family.MAXI_YATZY)
 
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -567,7 +747,9 @@ def parse_option(name: str, raw: object) -> Any:
         raise RuleSetError(
             N_("{name} must be on or off, not {value!r}"), name=_option(name), value=raw
         )
-    if name == "column_multipliers":
+    if name in _TUPLES:
+        if name == "upper_bonus_tiers" and str(raw).strip().lower() in ("", "none", "off"):
+            return ()
         items = raw if isinstance(raw, list | tuple) else str(raw).replace(" ", "").split(",")
         return tuple(_parse_int(name, item) for item in items)
     return _parse_int(name, raw)
@@ -595,6 +777,9 @@ class Preset:
     description: str
     rules: RuleSet
     aliases: tuple[str, ...] = ()
+    optimum: float | None = None
+    """The expected score of optimal solitaire play (fivedice's exact solver), where the
+    rules text quotes it (None: not quoted there)."""
 
 
 CLASSIC = RuleSet()
@@ -619,6 +804,46 @@ MAXI_YATZY_RULES = YATZY_RULES.replace(
     saved_rolls=True,
 )
 """Maxi Yatzy: six dice, 20 boxes, and rolls not used in a turn saved for later turns."""
+
+YACHT_RULES = RuleSet(
+    family=Family.YACHT,
+    upper_bonus=False,
+    small_straight=30,
+    large_straight=30,
+    of_a_kind_scores=OfAKindScoring.MATCHING_DICE,
+    straights=Straights.FIXED,
+    yahtzee_bonus=False,
+    joker=Joker.NONE,
+)
+"""The Yacht Game (1938) as commonly published: 12 boxes, no bonus."""
+
+YACHT_DICE_RULES = RuleSet(
+    family=Family.YACHT_DICE,
+    small_straight=15,
+    large_straight=30,
+    five_of_a_kind_is_full_house=True,
+    yahtzee_bonus=False,
+    joker=Joker.NONE,
+)
+"""Yacht Dice as in Nintendo's Clubhouse Games: 51 Worldwide Classics."""
+
+GENERALA_RULES = RuleSet(
+    family=Family.GENERALA,
+    upper_bonus=False,
+    yahtzee_bonus=False,
+    joker=Joker.NONE,
+    served_bonus=5,
+    ones_in_straights=True,
+)
+"""Generala: served hands +5, a 1 may stand for a 2 or a 6 in the Escalera."""
+
+KISMET_RULES = RuleSet(
+    family=Family.KISMET,
+    upper_bonus_tiers=(71, 55, 78, 75),
+    yahtzee_bonus=False,
+    joker=Joker.NONE,
+)
+"""Kismet as GNOME Tali scores it: bonus 35 at 63, 55 at 71, 75 at 78."""
 
 PRESETS: tuple[Preset, ...] = (
     Preset(
@@ -662,6 +887,31 @@ PRESETS: tuple[Preset, ...] = (
         "six dice, 20 boxes, bonus 100 at 84, unused rolls saved",
         MAXI_YATZY_RULES,
         ("maxi_yatzy", "maxi"),
+    ),
+    Preset(
+        "yacht",
+        "The Yacht Game (1938): 12 boxes, full house and four of a kind score sums, no bonus",
+        YACHT_RULES,
+        ("yacht-1938",),
+        166.955068,
+    ),
+    Preset(
+        "yacht-dice",
+        "Yacht Dice (51 Worldwide Games): 12 boxes, bonus 35 at 63, straights 15 and 30",
+        YACHT_DICE_RULES,
+        ("yacht_dice", "51-worldwide-games"),
+        191.774369,
+    ),
+    Preset(
+        "generala",
+        "Generala: 11 boxes, served hands +5, Generala 50, Double Generala 100",
+        GENERALA_RULES,
+    ),
+    Preset(
+        "kismet",
+        "Kismet (as GNOME Tali): colours of pips, bonus 35/55/75 at 63/71/78",
+        KISMET_RULES,
+        optimum=316.914080,
     ),
 )
 

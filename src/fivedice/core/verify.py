@@ -8,8 +8,11 @@ progress is refused (its server seed is not revealed yet). Records of practice g
 seed of the client's (and of games saved before verifiable dice) are recomputed from that
 seed; there is no commitment to check for them.
 
-The whole record - names, rules, boxes, totals, status, practice flag - is vouched for by its
-signature (`fivedice.core.record.split_signature`, checked by `fivedice.service.signing`);
+The whole record - names, rules, seat kinds and CPU levels, every decision (holds, boxes),
+totals, status, practice flag - is vouched for by its signature over every line
+(`fivedice.core.record.split_signature`, checked by `fivedice.service.signing`), and only by
+a key the checker trusts: a true signature by any other key proves nothing, as anyone can
+edit a record and sign it with a key of their own (`Verdict.UNTRUSTED`);
 `record_verdict` is the one policy that turns the signature's status and this check into
 what `fivedice verify` and the verify page say: verified only when the signature holds and
 every roll was committed to and recomputed; altered when anything does not match; otherwise
@@ -77,6 +80,9 @@ class SignatureStatus(Enum):
     """Not a signature of these lines by that key: something was changed after signing."""
     OTHER_KEY = "other_key"
     """A true signature, but by another key than the one the checker said to trust."""
+    UNKNOWN = "unknown"
+    """A true signature by a key nobody said to trust (no `--key`, and not this
+    installation's own): anyone can sign an edited record with a key of their own."""
 
 
 class Verdict(Enum):
@@ -92,6 +98,8 @@ class Verdict(Enum):
     """A practice game: its dice came from a seed known in advance."""
     OLD_DICE = "old_dice"
     """A game saved before verifiable dice: its dice came from a seed known in advance."""
+    UNTRUSTED = "untrusted"
+    """Everything checks out, but the key that signed it is not one the checker trusts."""
     UNSIGNED = "unsigned"
     """The dice check out, but nothing vouches for the names, rules, boxes or status."""
     NO_PROOF = "no_proof"
@@ -99,11 +107,14 @@ class Verdict(Enum):
 
     @property
     def exit_status(self) -> int:
-        """0 verified, 1 altered, 3 not (fully) verifiable (2 is a record that cannot be read)."""
+        """0 verified, 1 altered, 3 not (fully) verifiable, 4 signed by a key not trusted
+        (2 is a record that cannot be read)."""
         if self is Verdict.VERIFIED:
             return 0
         if self is Verdict.ALTERED:
             return 1
+        if self is Verdict.UNTRUSTED:
+            return 4
         return 3
 
 
@@ -123,6 +134,8 @@ def record_verdict(
     <Verdict.PRACTICE: 'practice'>
     >>> record_verdict(SignatureStatus.MISSING, Verification(3, True), practice=False)
     <Verdict.UNSIGNED: 'unsigned'>
+    >>> record_verdict(SignatureStatus.UNKNOWN, Verification(3, True), practice=False)
+    <Verdict.UNTRUSTED: 'untrusted'>
     """
     if signature in (SignatureStatus.INVALID, SignatureStatus.OTHER_KEY):
         return Verdict.ALTERED
@@ -136,6 +149,8 @@ def record_verdict(
         return Verdict.PRACTICE if practice else Verdict.OLD_DICE
     if signature is SignatureStatus.MISSING:
         return Verdict.UNSIGNED
+    if signature is SignatureStatus.UNKNOWN:
+        return Verdict.UNTRUSTED
     return Verdict.VERIFIED
 
 
@@ -149,29 +164,10 @@ def verify_record(record: GameRecord) -> Verification:
     committed = record.dice_scheme != LEGACY_SCHEME
     problems: list[Problem] = []
     if committed:
-        server_seed = record.server_seed
-        if server_seed is None:
-            if record.status in (None, "in_progress"):
-                raise VerifyRefusedError(
-                    N_(
-                        "the game is still in progress: its server seed is revealed when it"
-                        " ends, and only then can its dice be checked"
-                    )
-                )
-            raise VerifyRefusedError(N_("the record has no server seed to check the dice with"))
-        if commitment_of(server_seed) != (record.dice_commitment or "").lower():
-            problems.append(
-                Problem(
-                    None,
-                    DiceMismatchError(
-                        N_(
-                            "the server seed does not match the commitment {commitment}:"
-                            " it is not the seed the game committed to at its start"
-                        ),
-                        commitment=record.dice_commitment or "-",
-                    ),
-                )
-            )
+        server_seed = revealed_seed(
+            record.server_seed, in_progress=record.status in (None, "in_progress")
+        )
+        problems += commitment_problems(server_seed, record.dice_commitment)
         seeds = record.client_seeds
         terms = record_terms(record)  # (a changed name or rule changes every die)
 
@@ -194,6 +190,38 @@ def verify_record(record: GameRecord) -> Verification:
     numbered = sorted((p for p in problems if p.action is not None), key=lambda p: p.action or 0)
     rest = [p for p in problems if p.action is None and p not in commitment]
     return Verification(rolls, committed, (*commitment, *numbered, *rest))
+
+
+def revealed_seed(server_seed: bytes | None, *, in_progress: bool) -> bytes:
+    """The server seed a record's dice are checked with.
+
+    Raises:
+        VerifyRefusedError: none - the game is in progress, or the record lacks it.
+    """
+    if server_seed is None:
+        if in_progress:
+            raise VerifyRefusedError(
+                N_(
+                    "the game is still in progress: its server seed is revealed when it"
+                    " ends, and only then can its dice be checked"
+                )
+            )
+        raise VerifyRefusedError(N_("the record has no server seed to check the dice with"))
+    return server_seed
+
+
+def commitment_problems(server_seed: bytes, commitment: str | None) -> list[Problem]:
+    """The problem of a server seed that is not the one committed to (none when it is)."""
+    if commitment_of(server_seed) == (commitment or "").lower():
+        return []
+    mismatch = DiceMismatchError(
+        N_(
+            "the server seed does not match the commitment {commitment}:"
+            " it is not the seed the game committed to at its start"
+        ),
+        commitment=commitment or "-",
+    )
+    return [Problem(None, mismatch)]
 
 
 def _check_rolls(

@@ -37,6 +37,7 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
+from fivedice.service.errors import StaleVersionError, StoreError
 from fivedice.service.games import (
     CpuFactory,
     GameService,
@@ -48,7 +49,6 @@ from fivedice.service.games import (
 )
 from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
-from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,
@@ -93,6 +93,7 @@ from fivedice.wording.text import (
     why_lines,
     why_text,
 )
+from fivedice.wording.wrap import wrap_line
 
 MAX_LINE = 1000
 """The longest input line read as a command (longer ones are refused, and skipped)."""
@@ -114,6 +115,10 @@ def too_long_text(count: int) -> str:
 HINT_OPTIONS = 5
 """How many of the coach's options `hint` shows."""
 
+INTERRUPTED = 130
+"""The exit code after Ctrl+C (128 + SIGINT)."""
+LINE_WIDTH = 79
+"""The longest line the plain mode writes (cells): under 80 columns."""
 SHORT_VERBS = {"r": "roll", "rel": "release", "s": "score"}
 """Short forms of the action verbs (`r` = roll, `rel 2` = release 2, `s chance` = score
 chance). A line of digits alone holds those dice (`1 3`, `13`), as the digit keys do in the
@@ -126,7 +131,7 @@ RULES_WORDS = ("rules", "u")
 HINT_WORDS = ("hint", "h")
 GOAL_WORD = "goal"
 GOAL_OFF_WORDS = ("off", "none")
-WHY_WORDS = ("why", "w")
+WHY_WORDS = ("why", "y", "w")
 WHY_OPTIONS = 3
 """How many of the next options `why` holds the best one against."""
 UNDO_WORDS = ("undo", "z")
@@ -215,9 +220,13 @@ class LineReader:
 
 
 def write_lines(stream: TextIO, *lines: str) -> None:
-    """Writes the lines to the stream and flushes it, so that whoever reads it sees them now."""
+    """Writes the lines to the stream and flushes it, so that whoever reads it sees them now;
+    a line longer than LINE_WIDTH is wrapped between its items (a screen reader's line, a
+    terminal of 80 columns)."""
     for line in lines:
-        stream.write(line + "\n")
+        for part in line.split("\n"):
+            for short in wrap_line(part, LINE_WIDTH):
+                stream.write(short + "\n")
     stream.flush()
 
 
@@ -310,6 +319,23 @@ def take_what_can_be(
     return (Hold(rest) if wanted else Release(rest)), ignored
 
 
+def keep_commands(option: Hint, state: GameState) -> list[str]:
+    """The commands that take the dice held now to exactly what a keep holds, as they are
+    typed: `release 1 2`, `hold 3 5` (`release all` for every die), each only when needed;
+    empty for a box, or when the dice held are the keep already (then `roll` is all)."""
+    if option.category is not None or option.hold is None or state.dice is None:
+        return []
+    held = {position for position, h in enumerate(state.turn.held, start=1) if h}
+    wanted = set(option.hold)
+    commands = []
+    if held - wanted:
+        drop = sorted(held - wanted)
+        commands.append("release all" if not wanted else "release " + " ".join(map(str, drop)))
+    if wanted - held:
+        commands.append("hold " + " ".join(map(str, sorted(wanted - held))))
+    return commands
+
+
 def release_all(state: GameState) -> Release | None:
     """A release of every held die (None: nothing is held)."""
     held = tuple(position for position, h in enumerate(state.turn.held, start=1) if h)
@@ -346,7 +372,16 @@ class PlainSession:
         )
 
     def run(self) -> int:
-        """Plays on until the match is over, the player quits or the input ends."""
+        """Plays on until the match is over, the player quits or the input ends; Ctrl+C
+        says goodbye (the game is saved after every move) and exits with 130, as a shell
+        expects of an interrupted program."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            self.say("", _("Interrupted: goodbye. Game {id} is saved.").format(id=self.game_id))
+            return INTERRUPTED
+
+    def _play(self) -> int:
         while True:
             if not self.play_cpu_turns():
                 self.say(_("Goodbye."))
@@ -569,9 +604,12 @@ class PlainSession:
 
     @staticmethod
     def _option_text(option: Hint, state: GameState) -> str:
+        """An option with what to type for it: "keep 3 3 (type: release 1 2; hold 3 5)",
+        the commands taking the dice from what is held now to exactly the keep."""
         text = choice_text(option.keep, option.category, option.column)
-        if option.hold and state.dice is not None and len(option.hold) < len(state.dice):
-            text += " " + _("(hold {positions})").format(positions=" ".join(map(str, option.hold)))
+        commands = keep_commands(option, state)
+        if commands:
+            text += " " + _("(type: {commands})").format(commands="; ".join(commands))
         return text
 
     def hint(self) -> None:
@@ -604,13 +642,9 @@ class PlainSession:
             else _("The coach's best options (expected points still to come):")
         )
         for number, option in enumerate(options[:HINT_OPTIONS], start=1):
-            text = choice_text(option.keep, option.category, option.column)
-            if option.hold and state.dice is not None and len(option.hold) < len(state.dice):
-                text += " " + _("(hold {positions})").format(
-                    positions=" ".join(map(str, option.hold))
-                )
+            text = self._option_text(option, state)
             value = formats.number(option.value, 1)
-            loss = f" (-{formats.number(option.loss, 1)})" if option.loss >= 0.05 else ""
+            loss = f" (\u2212{formats.number(option.loss, 1)})" if option.loss >= 0.05 else ""
             line = _("{number}. {option}: {value}").format(
                 number=number, option=text, value=("≈" if option.estimate else "") + value
             )

@@ -21,11 +21,11 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameKind, GameSettings, GameState
 from fivedice.i18n import _
 from fivedice.plain.game import is_yes, write_lines
+from fivedice.service.errors import StaleVersionError, StoreError
 from fivedice.service.games import GameService, UndoRefusedError
 from fivedice.service.opening import open_game
 from fivedice.service.settings import zero_score_to_confirm
 from fivedice.service.table import entry_between, table_entry
-from fivedice.store import StaleVersionError, StoreError
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,

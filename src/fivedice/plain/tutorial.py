@@ -27,6 +27,7 @@ from fivedice.plain.game import (
     too_long_text,
     write_lines,
 )
+from fivedice.service.errors import StoreError
 from fivedice.service.games import GameService
 from fivedice.service.tutorial import (
     LESSONS,
@@ -36,9 +37,13 @@ from fivedice.service.tutorial import (
     instruction,
     next_move,
 )
-from fivedice.service.tutorial.progress import lesson_state, lessons_done, next_lesson, pick_lesson
-from fivedice.store import StoreError
-from fivedice.store.tutorial_progress import LessonProgress
+from fivedice.service.tutorial.progress import (
+    LessonProgress,
+    lesson_state,
+    lessons_done,
+    next_lesson,
+    pick_lesson,
+)
 from fivedice.wording.errors import refused_text
 from fivedice.wording.lessons import (
     MoveWords,

@@ -17,6 +17,7 @@ from fivedice.service.saved import SavedGames
 from fivedice.strategy.hints import Hint, hints_for
 from fivedice.strategy.limits import (
     SolveNotAllowedError,
+    SolverBusyError,
     check_coached,
     has_layer_tables,
     has_win_chances,
@@ -59,7 +60,10 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
         return None
     if wait or (state.is_game_over and state.is_match_over):
         return win_chances(state)
-    moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
+    try:
+        moments = moments_if_ready(state.rules.replace(column_multipliers=(1,)))
+    except (SolverBusyError, SolveNotAllowedError):  # no permit, or rules not solved here
+        return None
     return None if moments is None else win_chances(state, moments)
 
 

@@ -9,6 +9,12 @@ from fivedice.strategy.levels import CpuLevelError as CpuLevelError
 from fivedice.strategy.limits import SolveNotAllowedError as SolveNotAllowedError
 from fivedice.strategy.limits import SolverBusyError as SolverBusyError
 
+# Raised by the store through the service (a database that cannot be used, a stale version).
+from fivedice.store import DatabaseDamagedError as DatabaseDamagedError  # isort: skip
+from fivedice.store import SchemaTooNewError as SchemaTooNewError  # isort: skip
+from fivedice.store import StaleVersionError as StaleVersionError  # isort: skip
+from fivedice.store import StoreError as StoreError  # isort: skip
+
 
 class NotCpuTurnError(FivediceError):
     """`cpu_step` was asked for while a human seat is to move (or the game is over)."""

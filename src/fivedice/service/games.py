@@ -31,16 +31,17 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from fivedice.core.actions import Action, parse_action
-from fivedice.core.errors import N_, FivediceError, SettingsError
+from fivedice.core.actions import Action, Hold, Release, parse_action
+from fivedice.core.errors import N_, FivediceError, IllegalActionError, SettingsError
 from fivedice.core.fairdice import DiceSeedError, DiceSeeds, client_seed_list
 from fivedice.core.game import GameSettings, GameState, apply, new_game
 from fivedice.core.record import UNDO, RecordingDice, terms_digest
+from fivedice.core.rules import RuleSet
 from fivedice.service.coach import (
     Coaching,
     chances_are_estimates,
@@ -73,7 +74,7 @@ from fivedice.service.records import Records
 from fivedice.service.review import Reviews
 from fivedice.service.saved import SavedGames
 from fivedice.service.tutorial.service import Tutorials
-from fivedice.service.undo import TABLE_KIND, is_table_game, undo_refusal
+from fivedice.service.undo import TABLE_KIND, is_table_game, is_undo, undo_refusal
 from fivedice.service.view import GameView, action_dice
 from fivedice.store import (
     FINISHED,
@@ -242,13 +243,21 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             _check_version(view, version)
         return view
 
-    def apply_action(self, game_id: int, action: Action | str, version: int) -> GameView:
+    def apply_action(
+        self,
+        game_id: int,
+        action: Action | str,
+        version: int,
+        *,
+        by_seats: Collection[int] | None = None,
+    ) -> GameView:
         """Validates the action, saves it, and only then returns the new state.
 
         Args:
             game_id: the game.
             action: an action of the seat to move, or its notation.
             version: the version the action was made against (`GameView.version`).
+            by_seats: the seats whoever asks holds (for ``undo``; None: every seat).
 
         Raises:
             MalformedActionError, IllegalActionError: nothing is saved.
@@ -259,8 +268,8 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
                 retried.
             UndoRefusedError: the action was ``undo`` (see `undo`) and it is not allowed.
         """
-        if isinstance(action, str) and action.strip().lower() == UNDO:
-            return self.undo(game_id, version)
+        if is_undo(action):
+            return self.undo(game_id, version, by_seats=by_seats)
         view = self._view_at(game_id, version)
         entry, after, finished = self._prepared(view, action)
         try:
@@ -293,7 +302,7 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
         Raises:
             As `apply_action`.
         """
-        if isinstance(action, str) and action.strip().lower() == UNDO:
+        if is_undo(action):
             return None
         view = self.kept(game_id)
         if view is None:
@@ -334,6 +343,8 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             )
         if isinstance(action, str):
             action = parse_action(action, view.state.rules.dice)
+        if isinstance(action, Hold | Release):
+            _check_toggles(view)
         state = view.state
         number = view.version + 1
         dice = RecordingDice(view.dice_for_action(number))
@@ -345,11 +356,23 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
     def _applied(self, view: GameView, after: GameState) -> GameView:
         """The view after a saved action, kept."""
         status = FINISHED if after.is_match_over else IN_PROGRESS
-        new_view = replace(view, state=after, version=view.version + 1, status=status)
+        before = view.state.turn
+        toggled = after.turn.held != before.held and after.turn == replace(
+            before, held=after.turn.held
+        )
+        new_view = replace(
+            view,
+            state=after,
+            version=view.version + 1,
+            status=status,
+            toggles=view.toggles + 1 if toggled else 0,
+        )
         self._remember(new_view)
         return new_view
 
-    def can_undo(self, game_id: int) -> UndoRefusedError | None:
+    def can_undo(
+        self, game_id: int, by_seats: Collection[int] | None = None
+    ) -> UndoRefusedError | None:
         """Why `undo` would be refused now (None: it would be allowed); see `undo_refusal`.
 
         Reads the game's log (one query and a replay): call it when the answer is shown,
@@ -360,9 +383,13 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             GameNotFoundError; RecordError when the log does not replay.
         """
         record = self.store.load_game(game_id)
-        return undo_refusal(record, record.undo_target(), table=is_table_game(record))
+        return undo_refusal(
+            record, record.undo_target(), table=is_table_game(record), by_seats=by_seats
+        )
 
-    def undo(self, game_id: int, version: int) -> GameView:
+    def undo(
+        self, game_id: int, version: int, *, by_seats: Collection[int] | None = None
+    ) -> GameView:
         """Takes back the most recent action in effect, if `undo_refusal` allows it.
 
         The undo is appended to the log as an entry of its own (nothing is deleted), and the
@@ -374,12 +401,17 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             StoreUnavailableError, GameClosedError: as `apply_action`.
         """
         view = self._view_at(game_id, version)
+        if view.version >= log_bound(view.state):
+            raise TooManyActionsError(
+                N_("this game has taken {most} actions: no more undo, roll or score now"),
+                most=log_bound(view.state),
+            )
         record = self.store.load_game(game_id)
         if record.version != version:
             self.forget(game_id)
             raise StaleVersionError(game_id, version, record.version)
         target = record.undo_target()
-        refusal = undo_refusal(record, target, table=is_table_game(record))
+        refusal = undo_refusal(record, target, table=is_table_game(record), by_seats=by_seats)
         if refusal is not None:
             raise refusal
         assert target is not None  # undo_refusal refuses when there is nothing to undo
@@ -410,6 +442,34 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
             )
             reseed(player, f"fivedice/{view.seed}/cpu/{seat}/{view.version}")
             return cpu_next_action(view.state, player)
+
+    def cpu_tables_ready(self, view: GameView) -> bool:
+        """Whether the CPU seat to move (if any) decides without solving anything: the
+        tables its level plays from are at hand. Never solves."""
+        level = _cpu_to_move(view)
+        if level is None:
+            return True
+        from fivedice.strategy.players import tables_ready  # (numpy: only when needed)
+
+        return tables_ready(level, view.state.rules)
+
+    def prepare_cpu(self, view: GameView, patient: bool = False) -> None:
+        """Makes ready the tables the CPU seat to move plays from (a solve if nobody solved
+        these rules yet, waiting for the solver at most `solve_wait` - as long as it takes
+        if `patient` -, as the current permit allows), so that its step - under the game's
+        lock - solves nothing. Called outside any game's lock.
+
+        Raises:
+            SolverBusyError: the solver stayed busy, or the permit refuses a new table.
+            SolveNotAllowedError: rules this process may not solve.
+        """
+        level = _cpu_to_move(view)
+        if level is None or self.cpu_tables_ready(view):
+            return
+        from fivedice.strategy.players import prepare_tables
+
+        with waiting_at_most(None if patient else self.solve_wait):
+            prepare_tables(level, view.state.rules)
 
     def cpu_step(self, game_id: int, version: int) -> tuple[Action, GameView]:
         """Lets the CPU seat to move take one action (saved like any other) and returns it.
@@ -464,15 +524,64 @@ class GameService(Coaching, Reviews, Records, Tutorials, Drills, SavedGames):
 
 
 def _check_solvable(settings: GameSettings) -> None:
-    levels = [seat.cpu_level for seat in settings.seats]
+    check_cpu_seats(settings.rules, [seat.cpu_level for seat in settings.seats])
+
+
+def check_cpu_seats(rules: RuleSet, levels: Sequence[str | None]) -> None:
+    """Refuses CPU seats of these levels on these rules where they could never move (rules
+    this process may not solve), or where they need a table nobody solved and the current
+    permit refuses a new one (a game's creation, a seat handed to a CPU: every path that
+    sets a CPU to play spends the same permit; its moves are made later, in the background).
+
+    Raises:
+        SettingsError: rules this process may not solve (`$FIVEDICE_SOLVE_RULES`).
+        SolverBusyError: the permit refuses (`SolveQuotaSpentError`: the quota is spent).
+    """
     try:
-        check_cpu_levels(settings.rules, levels)
+        check_cpu_levels(rules, levels)
     except SolveNotAllowedError as error:
         raise SettingsError(error.template, **error.params) from None
     if any(level in OPTIMAL_LEVELS for level in levels):
         from fivedice.strategy.cache import permit_cpu_tables  # (numpy: only when needed)
 
-        permit_cpu_tables(settings.rules, levels)  # a new rule set spends the client's permit
+        permit_cpu_tables(rules, levels)  # a new rule set spends the client's permit
+
+
+TOGGLES_PER_ROLL = 24
+"""Holds and releases in a row a seat may make before it rolls or scores (Maxi Yatzy's six
+dice each held and released twice: 24): enough for anyone; beyond it, only a roll or a score
+(an alternating `hold 1`/`release 1` once grew a log by ~165 actions a second)."""
+UNDOS_PER_TURN = 4
+"""Undos a game's log makes room for per turn (`log_bound`)."""
+
+
+class TooManyActionsError(IllegalActionError):
+    """A seat toggled its holds too often before rolling or scoring, or the game's log is at
+    its bound (`log_bound`): only progress (a roll, a score) is taken now."""
+
+
+def log_bound(state: GameState) -> int:
+    """The most actions a game's log takes before an undo is refused: every turn of the
+    match with each roll's holds and releases at their bound, and a few undos per turn."""
+    rules, settings = state.rules, state.settings
+    turns = len(rules.boxes) * rules.columns * len(settings.seats) * settings.match_length
+    per_turn = rules.rolls_per_turn * (TOGGLES_PER_ROLL + 1) + 1 + UNDOS_PER_TURN
+    return turns * per_turn
+
+
+def _check_toggles(view: GameView) -> None:
+    """Refuses a hold or release past `TOGGLES_PER_ROLL` in a row."""
+    if view.toggles >= TOGGLES_PER_ROLL:
+        raise TooManyActionsError(
+            N_("{most} holds and releases in a row: roll or score now"), most=TOGGLES_PER_ROLL
+        )
+
+
+def _cpu_to_move(view: GameView) -> str | None:
+    """The level of the CPU seat to move (None: a person, or nobody, is to move)."""
+    if not view.is_cpu_turn:
+        return None
+    return view.state.seats[view.state.current_seat].cpu_level
 
 
 def _finished_game_numbers(before: GameState, after: GameState) -> tuple[int, ...]:

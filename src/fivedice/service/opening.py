@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from fivedice.core.errors import N_, FivediceError, SettingsError
 from fivedice.core.game import GameKind, GameSettings
 from fivedice.service.games import GameService, GameView
+from fivedice.store import IN_PROGRESS as IN_PROGRESS
 from fivedice.store import GameClosedError, StoreError
+from fivedice.store import describe_database as describe_database
 
 
 class NothingToResumeError(StoreError):

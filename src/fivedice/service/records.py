@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from fivedice.core.errors import N_, FivediceError
+from fivedice.core.fairdice import LEGACY_SCHEME
 from fivedice.core.game import GameKind
-from fivedice.core.record import parse_record
+from fivedice.core.holdem.record import (
+    is_holdem_record,
+    parse_holdem_record,
+    verify_holdem_record,
+)
+from fivedice.core.record import parse_record, split_signature
 from fivedice.core.rules import PRESETS, RuleSet
 from fivedice.core.verify import (
     Problem,
@@ -50,6 +57,8 @@ class RecordCheck:
     verification: Verification | None
     refused: VerifyRefusedError | None = None
     trusted: TrustedKey | None = None
+    server_alone: bool = False
+    """Whether the server alone chose the dice (committed dice, but no player gave a seed)."""
 
     @property
     def ok(self) -> bool:
@@ -99,14 +108,22 @@ def check_record_text(text: str, trusted: TrustedKey | None = None) -> RecordChe
         RecordError: the text is not a record that can be read.
     """
     signature = check_signature(text, trusted)
-    record = parse_record(text, check=False)
+    if is_holdem_record(text):  # a Texas Hold'em Yahtzee game: its own log, the same checks
+        holdem = parse_holdem_record(split_signature(text)[0])
+        practice, scheme, seeds = holdem.practice, holdem.dice_scheme, holdem.client_seeds
+        verify = partial(verify_holdem_record, holdem)
+    else:
+        record = parse_record(text, check=False)
+        practice, scheme, seeds = record.practice, record.dice_scheme, record.client_seeds
+        verify = partial(verify_record, record)
     try:
-        verification: Verification | None = verify_record(record)
+        verification: Verification | None = verify()
         refused = None
     except VerifyRefusedError as error:
         verification, refused = None, error
-    verdict = record_verdict(signature.status, verification, practice=record.practice)
-    return RecordCheck(verdict, signature, verification, refused, trusted)
+    verdict = record_verdict(signature.status, verification, practice=practice)
+    server_alone = scheme != LEGACY_SCHEME and not any(seeds)
+    return RecordCheck(verdict, signature, verification, refused, trusted, server_alone)
 
 
 class Records(SavedGames):
@@ -199,9 +216,12 @@ class Records(SavedGames):
             titles[row.rules] = rules_title(rules)
         return titles
 
-    def high_scores(self) -> dict[str, list[HighScore]]:
-        """The top 10 solo results per rule preset (practice games excluded)."""
-        return high_scores(_one_profile_per_person(self.store.results()))
+    def high_scores(self, *, typed: bool = False) -> dict[str, list[HighScore]]:
+        """The top 10 solo results per rule preset (practice games excluded) of the games the
+        app rolled the dice of; `typed`: of the games at the table instead (dice typed in,
+        which nobody can check: never on the same board)."""
+        kind = GameKind.TABLE if typed else GameKind.PLAY
+        return high_scores(_one_profile_per_person(self.store.results()), kind=kind.value)
 
 
 def find_preset_rules(key: str) -> RuleSet | None:

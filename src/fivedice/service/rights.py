@@ -18,7 +18,8 @@ The rights:
   (it is their own choice: the CPU plays on from their dice).
 - **abandon**: end the game for everyone (and keep it out of the statistics): a holder of
   one of its seats when nobody else plays in it; in a game with other people, the host only
-  (the others leave).
+  (the others leave) - in a game made without a room (over the API), its creator, who holds
+  every person's seat.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ class SeatFacts:
     """What a right depends on, as the front end found it.
 
     Attributes:
-        is_host: the asker is the room's host (a game made without a room: whoever holds
-            one of its seats made it, so any holder).
+        is_host: the asker is the room's host (a game made without a room: its creator,
+            who holds every person's seat of it).
         holds_seat: the asker holds the seat in question (abandon: any seat of the game).
         seat_kind: that seat's kind: me | local | friend | open (people), or cpu.
         others_play: people other than the asker hold seats of the game.

@@ -28,7 +28,14 @@ from fivedice.service.games import GameService, GameView
 from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.store import GameRecord, NewGame
 from fivedice.store.browser_seats import session_key
-from fivedice.store.rooms import OPEN, REMOTE_KINDS, Room, RoomError, Rooms
+from fivedice.store.rooms import (
+    OPEN,
+    REMOTE_KINDS,
+    Room,
+    RoomError,
+    Rooms,
+    device_cap_refusal,
+)
 from fivedice.strategy.levels import DEFAULT_LEVEL
 
 FILL_LEVEL = DEFAULT_LEVEL.value
@@ -253,6 +260,9 @@ class RoomService:
         seat = self.holder_of(room, session)
         if seat is None:
             raise RoomError(N_("only a seat's own device can add another device"))
+        refusal = device_cap_refusal(len(self.devices(room, seat)))
+        if refusal is not None:
+            raise refusal
         code = secrets.token_urlsafe(12)
         self._rooms.set_device_code(room.room_id, seat, device_code_hash(code))
         return seat, code

@@ -14,7 +14,7 @@ from collections.abc import Collection
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import SettingsError
-from fivedice.service.games import GameService, GameView
+from fivedice.service.games import GameService, GameView, check_cpu_seats
 from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.service.rooms import RoomService
 from fivedice.store import GameClosedError
@@ -70,7 +70,9 @@ def game_facts(
     """The facts of `seat_refusal` for someone who holds the game seats `held` (and is the
     room's host, or not) asking about game seat `seat` (None: the game as a whole).
 
-    A game made without a room has no host: whoever holds one of its seats made it.
+    A game made without a room has no host: its creator is whoever holds every person's
+    seat of it (the creator was given every seat's token; a seat token handed to someone
+    else gives them that seat, not the game).
     """
     seats = view.state.seats
     kind = "cpu"
@@ -78,7 +80,7 @@ def game_facts(
         kind = next((s.kind for s in (room.seats if room else ()) if s.game_seat == seat), "me")
     people = {index for index, s in enumerate(seats) if not s.is_cpu}
     return SeatFacts(
-        is_host=is_host if room is not None else bool(held),
+        is_host=is_host if room is not None else bool(held) and people <= set(held),
         holds_seat=bool(held) if seat is None else seat in held,
         seat_kind=kind,
         others_play=bool(people - set(held)),
@@ -105,7 +107,9 @@ def hand_to_cpu(
     old tokens are refused from now on, and no browser holds it any more.
 
     Raises:
-        SettingsError: no such level, one a seat is not handed to, or not a person's seat;
+        SettingsError: no such level, one a seat is not handed to, not a person's seat, or
+        rules this process may not solve for that level; SolverBusyError: a level that
+        needs a table nobody solved, past the permit (`check_cpu_seats`);
         SeatRightError: not the host (hand-over), not the seat's holder (leave), or the
         seat is mid-turn (hand-over); GameClosedError: game over; GameNotFoundError.
     """
@@ -119,6 +123,7 @@ def hand_to_cpu(
         refusal = seat_refusal(right, facts)
     if refusal is not None:
         raise refusal
+    check_cpu_seats(view.state.rules, [level])  # the same permit as a new game's CPU seat
     rooms.hand_to_cpu(game_id, seat, level)
     games.forget(game_id)  # the seats are not in the log: the game is read again
     return games.latest(game_id)

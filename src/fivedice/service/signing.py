@@ -237,9 +237,22 @@ class SignatureCheck:
         return None if self.signature is None else self.signature.fingerprint
 
 
+def own_key() -> TrustedKey | None:
+    """This installation's own record key, if it has one (`$FIVEDICE_RECORD_KEY` or the key
+    file; none is created): the key of the games played here, trusted without `--key`."""
+    configured = os.environ.get(KEY_ENV, "").strip()
+    try:
+        if not configured and not _key_path().is_file():
+            return None
+        return TrustedKey(public_key=record_key().public_key)
+    except (OSError, RecordKeyError):
+        return None
+
+
 def check_signature(text: str, trusted: TrustedKey | None = None) -> SignatureCheck:
-    """Checks the record's signature over all its other lines (and, with `trusted`, that
-    the key that made it is that one).
+    """Checks the record's signature over all its other lines, and that the key that made
+    it is `trusted` (None: this installation's own key, `own_key`). A true signature by a
+    key not trusted is `SignatureStatus.UNKNOWN` without `trusted`, `OTHER_KEY` with it.
 
     Raises:
         RecordError: the signature line cannot be read.
@@ -254,4 +267,8 @@ def check_signature(text: str, trusted: TrustedKey | None = None) -> SignatureCh
         return SignatureCheck(SignatureStatus.INVALID, signature)
     if trusted is not None and not trusted.matches(signature.public_key):
         return SignatureCheck(SignatureStatus.OTHER_KEY, signature)
+    if trusted is None:
+        own = own_key()
+        if own is None or not own.matches(signature.public_key):
+            return SignatureCheck(SignatureStatus.UNKNOWN, signature)
     return SignatureCheck(SignatureStatus.VALID, signature)

@@ -9,9 +9,20 @@ and its queue of solves (`SOLVE_QUEUE_WATCHERS`, a server's metrics).
 
 from __future__ import annotations
 
+from fivedice.strategy.limits import RETRY_AFTER_SECONDS as RETRY_AFTER_SECONDS
 from fivedice.strategy.limits import SOLVE_QUEUE_WATCHERS as SOLVE_QUEUE_WATCHERS
 from fivedice.strategy.limits import NewSolvePermit as NewSolvePermit
+from fivedice.strategy.limits import SolveQuotaSpentError as SolveQuotaSpentError
 from fivedice.strategy.limits import SolverBusyError as SolverBusyError
+from fivedice.strategy.limits import current_permit as current_permit
 from fivedice.strategy.limits import permitting_new_solves as permitting_new_solves
 
-__all__ = ["SOLVE_QUEUE_WATCHERS", "NewSolvePermit", "SolverBusyError", "permitting_new_solves"]
+__all__ = [
+    "RETRY_AFTER_SECONDS",
+    "SOLVE_QUEUE_WATCHERS",
+    "NewSolvePermit",
+    "SolveQuotaSpentError",
+    "SolverBusyError",
+    "current_permit",
+    "permitting_new_solves",
+]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from fivedice.core.actions import Roll, parse_action
 from fivedice.core.errors import N_
 from fivedice.core.game import GameKind
-from fivedice.core.record import UndoTarget
+from fivedice.core.record import UNDO, UndoTarget
 from fivedice.service.errors import UndoRefusedError
 from fivedice.store import IN_PROGRESS, GameRecord
 
@@ -14,7 +16,11 @@ TABLE_KIND = GameKind.TABLE.value
 
 
 def undo_refusal(
-    record: GameRecord, target: UndoTarget | None, *, table: bool = False
+    record: GameRecord,
+    target: UndoTarget | None,
+    *,
+    table: bool = False,
+    by_seats: Collection[int] | None = None,
 ) -> UndoRefusedError | None:
     """Why an undo is not allowed now (None: it is). The one place the undo policy lives.
 
@@ -24,6 +30,8 @@ def undo_refusal(
       whose results count against other players;
     - for the last action only (an undo right after an undo is refused), and only if a human
       seat made it and it is not a roll (taking back a roll would be a free re-roll);
+    - only by whoever holds the seat that made it (`by_seats`): never another player's
+      action, in any kind of game - practice rooms and table games alike;
     - never once the game is over, nor for the score that ended a game of a match (its
       result is recorded).
 
@@ -35,6 +43,7 @@ def undo_refusal(
         record: the game's saved record (settings, practice flag, status, log).
         target: `record.undo_target()`: what an undo would take back now.
         table: whether the game is a table game.
+        by_seats: the seats the asker holds (None: every seat, a game on this device).
     """
     if record.status not in (None, IN_PROGRESS):
         return UndoRefusedError(N_("the game is over; nothing can be taken back"))
@@ -44,9 +53,14 @@ def undo_refusal(
         return UndoRefusedError(
             N_("that score ended a game and its result is recorded; it cannot be taken back")
         )
+    seats = record.settings.seats
+    if by_seats is not None and target.entry.seat not in by_seats:
+        seat = seats[target.entry.seat]
+        return UndoRefusedError(
+            N_("the last action was {name}'s; only your own can be taken back"), name=seat.name
+        )
     if table:
         return None
-    seats = record.settings.seats
     if len(seats) > 1 and not record.practice:
         return UndoRefusedError(
             N_("undo is offered in solo and practice games only, not in games against others")
@@ -61,6 +75,11 @@ def undo_refusal(
     if isinstance(parse_action(target.entry.action, None), Roll):
         return UndoRefusedError(N_("a roll cannot be taken back (that would be a free re-roll)"))
     return None
+
+
+def is_undo(action: object) -> bool:
+    """Whether an action (or its notation) asks for an undo."""
+    return isinstance(action, str) and action.strip().lower() == UNDO
 
 
 def is_table_game(record: GameRecord) -> bool:

@@ -26,6 +26,9 @@ class GameView:
     """SHA-256 of the secret server seed (hex), shown from the start; None: legacy dice."""
     client_seeds: tuple[str, ...] = ()
     _server_seed: bytes | None = field(default=None, repr=False)
+    toggles: int = field(default=0, compare=False, repr=False)
+    """Holds and releases in a row since the seat's last roll, as this process applied them
+    (a view read from the database starts again at 0): bounded (`TOGGLES_PER_ROLL`)."""
 
     @property
     def is_over(self) -> bool:

@@ -24,6 +24,7 @@ from fivedice.core.game import GameState
 from fivedice.core.names import MAX_NAME_LENGTH, check_name, visible_text
 from fivedice.core.rules import Family, OfAKindScoring, RuleSet, Straights, preset_name
 from fivedice.i18n import _
+from fivedice.wording.lists import list_text
 from fivedice.wording.text import (
     box_name,
     box_rule,
@@ -208,6 +209,19 @@ class Sheet:
         return tuple(f"×{m}" for m in self.multipliers)
 
 
+def _bonus_how(rules: RuleSet) -> str:
+    """How the upper bonus is earned, in a few words (its tiers, when it has several)."""
+    if len(rules.bonus_tiers) > 1:
+        tiers = list_text(
+            _("{value} at {threshold}").format(value=value, threshold=threshold)
+            for threshold, value in rules.bonus_tiers
+        )
+        return _("Bonus by the upper total, the highest tier reached: {tiers}").format(tiers=tiers)
+    return _("Bonus if the upper total ≥ {threshold}: {value}").format(
+        threshold=rules.upper_bonus_threshold, value=rules.upper_bonus_value
+    )
+
+
 def how_to_score(rules: RuleSet, category: Category) -> str:
     """What a box scores under these rules, in a few words for the sheet."""
     if category.is_upper:
@@ -380,9 +394,7 @@ def build_sheet(
             Row(
                 RowKind.SUM,
                 _("Bonus"),
-                _("Bonus if the upper total ≥ {threshold}: {value}").format(
-                    threshold=rules.upper_bonus_threshold, value=rules.upper_bonus_value
-                ),
+                _bonus_how(rules),
                 cells("upper_bonus"),
                 key="upper_bonus",
             )

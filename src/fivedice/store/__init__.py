@@ -13,7 +13,13 @@ from fivedice.core.record import (
     record_to_text,
     rules_key,
 )
-from fivedice.store.database import DATABASE_URL_ENV, NewGame, Store, default_database_url
+from fivedice.store.database import (
+    DATABASE_URL_ENV,
+    NewGame,
+    Store,
+    default_database_url,
+    describe_database,
+)
 from fivedice.store.errors import (
     CommitmentUsedError,
     DatabaseDamagedError,
@@ -62,6 +68,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailableError",
     "default_database_url",
+    "describe_database",
     "dice_for",
     "parse_record",
     "record_to_text",

@@ -119,6 +119,19 @@ def default_database_url() -> str:
     return f"sqlite:///{path}"
 
 
+def describe_database(url: str | None = None) -> str:
+    """A database as a player can find it: a SQLite file's path, else the URL without its
+    password (`url` None: `default_database_url`); text that is no URL at all, as it is."""
+    text = url or default_database_url()
+    try:
+        parsed = make_url(text)
+    except Exception:  # not a URL at all: show it as it was given
+        return text
+    if parsed.get_backend_name() == "sqlite":
+        return str(parsed.database or ":memory:")
+    return parsed.render_as_string(hide_password=True)
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -853,12 +866,13 @@ class Store:
         Raises:
             StoreUnavailableError: nothing was deleted.
         """
-        return delete_expired(
-            self,
-            games_made_before=games_made_before,
-            rooms_made_before=rooms_made_before,
-            batch=batch,
-        )
+        with self._errors(N_("delete expired rooms and games")), self.writing() as db:
+            return delete_expired(
+                db,
+                games_made_before=games_made_before,
+                rooms_made_before=rooms_made_before,
+                batch=batch,
+            )
 
     def abandon_game(self, game_id: int) -> None:
         """Marks an unfinished game abandoned (kept, but no longer offered for resuming).
@@ -967,6 +981,7 @@ class Store:
                 games.c.rules_key,
                 games.c.rules_json,
                 games.c.seat_count,
+                games.c.kind,
             )
             .join(games, games.c.id == results.c.game_id)
             .join(profiles, profiles.c.id == results.c.profile_id)

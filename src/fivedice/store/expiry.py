@@ -18,17 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
-from fivedice.core.errors import N_
 from fivedice.store import schema
 from fivedice.store.rows import IN_PROGRESS, WAITING
-
-if TYPE_CHECKING:
-    from fivedice.store.database import Store
 
 __all__ = ["DEFAULT_BATCH", "Expired", "delete_expired"]
 
@@ -44,7 +39,7 @@ class Expired:
 
 
 def delete_expired(
-    store: Store,
+    db: Connection,
     *,
     games_made_before: datetime,
     rooms_made_before: datetime,
@@ -57,42 +52,38 @@ def delete_expired(
     Returns:
         What was deleted, and whether a full batch was (call again for the rest).
 
-    Raises:
-        StoreUnavailableError: the database is unreachable (nothing was deleted).
+    In the writing transaction `db` (`Store.delete_expired` opens it and names its errors).
     """
     games, rooms = schema.games, schema.rooms
-    with store._errors(N_("delete expired rooms and games")), store.writing() as db:
-        game_ids = list(
-            db.execute(
-                select(games.c.id)
-                .where(
-                    games.c.status == IN_PROGRESS,
-                    games.c.version == 0,
-                    games.c.updated_at < games_made_before,
-                )
-                .order_by(games.c.id)
-                .limit(batch)
-                .with_for_update()
-            ).scalars()
-        )
-        room_ids = list(
-            db.execute(
-                select(rooms.c.id)
-                .where(rooms.c.status == WAITING, rooms.c.created_at < rooms_made_before)
-                .order_by(rooms.c.id)
-                .limit(batch)
-                .with_for_update()
-            ).scalars()
-        )
-        full = len(game_ids) == batch or len(room_ids) == batch
-        if game_ids:  # the rooms these games were started from go with them
-            room_ids += db.execute(
-                select(rooms.c.id).where(rooms.c.game_id.in_(game_ids))
-            ).scalars()
-        if room_ids:
-            _delete_rooms(db, room_ids)
-        if game_ids:
-            _delete_games(db, game_ids)
+    game_ids = list(
+        db.execute(
+            select(games.c.id)
+            .where(
+                games.c.status == IN_PROGRESS,
+                games.c.version == 0,
+                games.c.updated_at < games_made_before,
+            )
+            .order_by(games.c.id)
+            .limit(batch)
+            .with_for_update()
+        ).scalars()
+    )
+    room_ids = list(
+        db.execute(
+            select(rooms.c.id)
+            .where(rooms.c.status == WAITING, rooms.c.created_at < rooms_made_before)
+            .order_by(rooms.c.id)
+            .limit(batch)
+            .with_for_update()
+        ).scalars()
+    )
+    full = len(game_ids) == batch or len(room_ids) == batch
+    if game_ids:  # the rooms these games were started from go with them
+        room_ids += db.execute(select(rooms.c.id).where(rooms.c.game_id.in_(game_ids))).scalars()
+    if room_ids:
+        _delete_rooms(db, room_ids)
+    if game_ids:
+        _delete_games(db, game_ids)
     return Expired(tuple(game_ids), tuple(sorted(set(room_ids)))), full
 
 

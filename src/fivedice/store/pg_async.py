@@ -83,7 +83,7 @@ class AsyncStatements:
                         self._open += 1
                     taken = True
                 if connection is None:
-                    connection = await connect(self.store, row_factory=namedtuple_row)
+                    connection = await connect(self.store.url, row_factory=namedtuple_row)
                 yield connection
         except psycopg.Error as error:
             broken = connection is None or connection.broken or connection.closed

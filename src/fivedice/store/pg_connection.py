@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import psycopg
-
-    from fivedice.store.database import Store
-
-
-def conninfo(store: Store) -> str:
-    """The store's URL as libpq reads it (SQLAlchemy's driver name dropped)."""
-    return store.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    from sqlalchemy.engine import URL
 
 
-async def connect(store: Store, **options: Any) -> psycopg.AsyncConnection[Any]:
-    """A new autocommit connection to the store's database (`options` go to psycopg)."""
+def conninfo(url: URL) -> str:
+    """A store's URL as libpq reads it (SQLAlchemy's driver name dropped)."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def connect(url: URL, **options: Any) -> psycopg.AsyncConnection[Any]:
+    """A new autocommit connection to the database of a store's URL (`options` go to
+    psycopg)."""
     import psycopg
 
-    return await psycopg.AsyncConnection.connect(conninfo(store), autocommit=True, **options)
+    return await psycopg.AsyncConnection.connect(conninfo(url), autocommit=True, **options)

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from fivedice.store import signals
 from fivedice.store.pg_connection import connect
+from fivedice.store.statements import LOCK_CLASS
 
 if TYPE_CHECKING:
     from fivedice.store.database import Store
 
 log = logging.getLogger(__name__)
 
-LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 STATEMENT_SECONDS = 5.0
 """How long one lease statement (with its connecting) may take. Every CPU task of the worker
 shares the one connection, one statement at a time: a statement stuck on a connection the
@@ -80,7 +80,7 @@ class GameLease:
                         # Named, so an operator (and the tests) can see which process drives
                         # a game.
                         self._connection = await connect(
-                            self.store, application_name=f"fivedice-cpu-{os.getpid()}"
+                            self.store.url, application_name=f"fivedice-cpu-{os.getpid()}"
                         )
                     cursor = await self._connection.execute(sql, (LOCK_CLASS, game_id))
                     row = await cursor.fetchone()

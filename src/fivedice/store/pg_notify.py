@@ -50,7 +50,7 @@ class NoticeListener:
         delay = FIRST_RETRY_SECONDS
         while True:
             try:
-                async with await connect(self.store) as connection:
+                async with await connect(self.store.url) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     delay = FIRST_RETRY_SECONDS
                     self.missed()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from fivedice.core.errors import N_
@@ -33,6 +33,9 @@ from fivedice.store.errors import StoreConflictError, StoreError
 from fivedice.store.rows import STARTED as STARTED
 from fivedice.store.rows import WAITING as WAITING
 
+MAX_DEVICES_PER_SEAT = 8
+"""The devices that may hold one room seat (a player's phone, tablet, laptop...): a seat's
+holder cannot add claims without end."""
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I, L, O, 0, 1: read aloud safely
 CODE_LENGTH = 6
 OPEN = "open"
@@ -351,6 +354,7 @@ class Rooms:
                 raise RoomError(N_("this device link was used already, or a newer one replaced it"))
             seat = int(found.seat)
             if seat not in _held(db, room_id, session_key):
+                _refuse_past_device_cap(db, room_id, seat)
                 _add_claim(db, room_id, seat, session_key)
             room = self._read(db, schema.rooms.c.id == room_id)
             assert room is not None
@@ -516,6 +520,29 @@ def _held(db: Connection, room_id: int, session_key: str) -> set[int]:
             )
         )
     }
+
+
+def device_cap_refusal(devices: int) -> RoomError | None:
+    """Why a seat held by `devices` devices takes no more (None: it does)."""
+    if devices < MAX_DEVICES_PER_SEAT:
+        return None
+    return RoomError(
+        N_("a seat is held by at most {most} devices; this one was not added"),
+        most=MAX_DEVICES_PER_SEAT,
+    )
+
+
+def _refuse_past_device_cap(db: Connection, room_id: int, seat: int) -> None:
+    """Raises RoomError when the seat has `MAX_DEVICES_PER_SEAT` devices already."""
+    claims = schema.room_claims
+    held = db.execute(
+        select(func.count())
+        .select_from(claims)
+        .where(claims.c.room_id == room_id, claims.c.seat == seat)
+    ).scalar_one()
+    refusal = device_cap_refusal(int(held))
+    if refusal is not None:
+        raise refusal
 
 
 def _add_claim(db: Connection, room_id: int, seat: int, session_key: str) -> None:

@@ -128,6 +128,8 @@ class ResultRow:
     yahtzees: int
     boxes: dict[str, list[int]]
     finished_at: datetime
+    kind: str = "play"
+    """The game's kind (`GameKind`): "table" for dice typed in at a real table."""
 
 
 # -- single values ------------------------------------------------------------------------
@@ -474,6 +476,7 @@ def result_from_row(row: Any) -> ResultRow:
             yahtzees=whole_in(row.yahtzees, f"results.yahtzees {where}"),
             boxes=boxes,
             finished_at=date_in(row.finished_at, f"results.finished_at {where}"),
+            kind=text_in(row.kind, "games.kind"),
         )
 
     return _checked(game_id, read)

@@ -246,3 +246,15 @@ review_summaries = Table(
 )
 
 TABLE_NAMES = frozenset(metadata.tables)
+
+# Texas Hold'em Yahtzee games (migration 0013_holdem): one row a game, its record as text
+# (`fivedice.core.holdem.record`, with the server seed and the faces: never shown as is).
+holdem_games = Table(
+    "holdem_games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("status", String(20), nullable=False),
+    Column("record", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)

@@ -28,8 +28,9 @@ from sqlalchemy import (
 from sqlalchemy.sql import Select
 
 from fivedice.store import schema
-from fivedice.store.pg_lease import LOCK_CLASS
 from fivedice.store.rows import IN_PROGRESS
+
+LOCK_CLASS = 0x5D1CE  # the first key of every game's advisory lock: fivedice's own space
 
 # A game's row moves to the next version, if it is still at the expected one and in progress.
 ADVANCE_GAME = (

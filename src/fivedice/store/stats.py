@@ -111,11 +111,15 @@ def profile_stats(rows: Iterable[ResultRow]) -> list[ProfileStats]:
     return out
 
 
-def high_scores(rows: Iterable[ResultRow], size: int = HIGH_SCORES) -> dict[str, list[HighScore]]:
-    """The best `size` solo results per rule preset; ties keep the earlier game first."""
+def high_scores(
+    rows: Iterable[ResultRow], size: int = HIGH_SCORES, *, kind: str = "play"
+) -> dict[str, list[HighScore]]:
+    """The best `size` solo results per rule preset of the games of one `kind` (the dice the
+    app rolled, "play", by default: games at the table, whose dice were typed in, have a
+    board of their own); ties keep the earlier game first."""
     solo: dict[str, list[ResultRow]] = defaultdict(list)
     for row in rows:
-        if row.seat_count == 1:
+        if row.seat_count == 1 and row.kind == kind:
             solo[row.rules].append(row)
     lists = {}
     for rules in sorted(solo):

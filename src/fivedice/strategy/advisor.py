@@ -181,9 +181,9 @@ class Engine:
 def armed_rule(rules: RuleSet) -> tuple[int, bool]:
     """The box whose score arms the extra-Yahtzee bonus (-1: the rules pay none) and whether
     any score there arms it (else only a score above 0): what `solver.column_state` reads."""
-    same = rules.all_same_box if rules.yahtzee_bonus else None
+    same = rules.all_same_box if rules.yahtzee_bonus or rules.arms_second_box else None
     box = -1 if same is None else rules.box_index(same)
-    return box, rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
+    return box, rules.yahtzee_bonus and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED
 
 
 _engine = PerTable(Engine)

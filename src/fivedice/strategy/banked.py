@@ -30,15 +30,8 @@ from numba import njit, prange
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import heuristics as h
 from fivedice.strategy.kernel import mean_keep_values
-from fivedice.strategy.playout import count_code, game_seeds, next_random
+from fivedice.strategy.playout import card_score, count_code, game_seeds, game_shape, next_random
 from fivedice.strategy.policy import column_key, end_values, pick, placement, placement_options
-from fivedice.strategy.rule_arrays import (
-    CFG_BOXES,
-    CFG_ROLLS,
-    CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
-    UPPER_BOXES,
-)
 from fivedice.strategy.tables import FloatArray, IntArray
 
 __all__ = ["bank_values", "play_banked_games", "simulate_banked"]
@@ -103,16 +96,7 @@ def _play_banked(seeds: Any, player: Any, keeps: Any, bank: FloatArray, out: Int
     multipliers, arrays, _, _ = player
     params = arrays[3]
     keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces = keeps
-    columns = multipliers.shape[0]
-    boxes = params[CFG_BOXES]
-    rolls = params[CFG_ROLLS]
-    n_rolls = arrays[0].shape[1]
-    n_keeps = keep_add.shape[0]
-    first_roll = n_keeps - n_rolls
-    dice = 0
-    for f in range(6):
-        dice += keep_faces[n_keeps - 1, f]
-    turns = columns * boxes
+    columns, boxes, rolls, n_rolls, n_keeps, first_roll, dice, turns = game_shape(player, keeps)
     most_levels = (rolls - 1) * turns
     card = np.full((columns, boxes), -1, dtype=np.int64)
     ends = np.empty(n_rolls)
@@ -173,19 +157,7 @@ def _play_banked(seeds: Any, player: Any, keeps: Any, bank: FloatArray, out: Int
         _, up, _ = column_key(card[col], params)
         points, _, _ = placement(card[col], p_box[i], p_joker[i], roll, up, arrays)
         card[col, p_box[i]] = points
-    score = 0
-    bonuses = 0
-    for col in range(columns):
-        upper = 0
-        total = 0
-        for c in range(boxes):
-            total += card[col, c]
-            if c < UPPER_BOXES:
-                upper += card[col, c]
-        if upper >= params[CFG_THRESHOLD]:
-            total += params[CFG_UPPER_BONUS]
-            bonuses += 1
-        score += multipliers[col] * total
+    score, bonuses = card_score(card, np.zeros(columns, dtype=np.int64), multipliers, params)
     out[0] = score
     out[1] = bonuses
     out[2] = saved

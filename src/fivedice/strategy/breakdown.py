@@ -52,7 +52,7 @@ from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.moments import policy_layers, policy_values
-from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE
+from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 
@@ -266,13 +266,13 @@ def _breakdown_batch(
 def _bonuses(rules: RuleSet) -> int:
     """How many bonus components the rules' states carry: the upper bonus's (always: 0 without
     it) and the extra-Yahtzee bonus's (only when the rules pay it)."""
-    return 2 if s._rule_arrays(rules).yahtzee_bonus else 1
+    return 2 if rule_arrays(rules).yahtzee_bonus else 1
 
 
 def component_keys(rules: RuleSet) -> tuple[str, ...]:
     """The components of a breakdown, in order: each box's key (card order), the upper bonus
     (when the rules have one) and the extra-Yahtzee bonus (when they pay it)."""
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     return (
         *(box.key for box in rules.boxes),
         *((UPPER_BONUS,) if arrays.upper_bonus else ()),
@@ -283,7 +283,7 @@ def component_keys(rules: RuleSet) -> tuple[str, ...]:
 def _layout(rules: RuleSet) -> tuple[list[Any], list[IntArray], IntArray, int]:
     """The layers, each layer's offsets into the flat data, the index of every state's first
     component ([mask, upper, armed]) and the data's length."""
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     bonuses = _bonuses(rules)
     layers = policy_layers(rules)
     index: IntArray = np.zeros((arrays.full_mask + 1, arrays.cap + 1, 2), dtype=np.int32)
@@ -301,7 +301,7 @@ def _layout(rules: RuleSet) -> tuple[list[Any], list[IntArray], IntArray, int]:
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
         # The states the solver copies (dead upper totals, an armed flag that cannot matter)
         # play alike: they share the components of the state they are copied from.
-        s._fill_copies(index, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
+        s.fill_copied_states(index, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         position += int(sizes.sum())
     index.setflags(write=False)
     return layers, offsets, index, position
@@ -336,7 +336,7 @@ class BreakdownTable:
     @cached_property
     def _present(self) -> IntArray:
         """Positions of `keys` in the kernels' full vectors (boxes, upper bonus, extra)."""
-        arrays = s._rule_arrays(self.rules)
+        arrays = rule_arrays(self.rules)
         boxes = arrays.boxes
         present = [*range(boxes)]
         if arrays.upper_bonus:
@@ -348,7 +348,7 @@ class BreakdownTable:
     def state_vector(self, mask: int, up: int, armed: bool) -> FloatArray:
         """A between-turn state's components in the kernels' full order (B boxes, upper
         bonus, extra bonus)."""
-        arrays = s._rule_arrays(self.rules)
+        arrays = rule_arrays(self.rules)
         out = np.zeros(arrays.boxes + 2)
         _add_state(
             out,
@@ -382,7 +382,7 @@ def compute_breakdown(
 ) -> BreakdownTable:
     """Fills the breakdown in layers, as `solver.solve` fills the values (about as long)."""
     rules = table.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     values = policy_values(table)
     layers, offsets, index, size = _layout(rules)
     data = np.zeros(size)
@@ -568,7 +568,7 @@ def option_breakdowns(
 
     table = breakdown.table
     rules = table.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     options = advise(table, column, dice, rolls_left)
     mask, up, armed = s.column_state(rules, column)
     up = min(up, table.upper_cap)

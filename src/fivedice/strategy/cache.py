@@ -262,7 +262,7 @@ def permit_cpu_tables(
     *,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> None:
-    """Asks the current permit for the table a new game's strong or expert CPUs will play
+    """Asks the current permit for the table a new game's strong, expert or master CPUs play
     from, if nobody solved it yet: their moves are solved later in the background, where no
     client's permit is known, so the game's creation spends it.
 

@@ -31,9 +31,9 @@ from fivedice.core.errors import N_, FivediceError
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy import thresholds as th
-from fivedice.strategy.master import EMPTY_KEEP, seat_roll, seatings
+from fivedice.strategy.master import EMPTY_KEEP, earlier_rolls, seat_roll, seatings
 from fivedice.strategy.moments import policy_values
-from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, CFG_STRIDE
+from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_CAP, CFG_STRIDE, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 from fivedice.strategy.thresholds import ThresholdTable
@@ -80,7 +80,7 @@ def clairvoyant_turn(
     running_arg: IntArray,
 ) -> None:
     """One turn for the best chance of beating `opponent` (tying counts ½), with `total`
-    points now; the options of every roll as `thresholds._roll_options` gives them.
+    points now; the options of every roll as `thresholds.roll_options` gives them.
     best_option[r] is the index c of roll r's chosen option (its box: boxes[r, c])."""
     for r in range(roll_w.shape[1]):
         best = -1.0
@@ -93,11 +93,7 @@ def clairvoyant_turn(
                 chosen = c
         roll_w[0, r] = best
         best_option[r] = chosen
-    for n in range(1, roll_w.shape[0]):
-        s._reroll(
-            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
-            s.ADD_FACE, s.REMOVE_FACE,
-        )  # fmt: skip
+    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep)
 
 
 @njit(cache=True, nogil=True)
@@ -139,7 +135,7 @@ def _ceiling_game(streams: npt.NDArray[np.uint64], shared: Any, final: IntArray)
         total = 0
         for turn in range(boxes):
             if player == 1 or turn < since:
-                s._turn(
+                kernel.turn(
                     mask, up, armed, values, score, joker_score, arms, all_same, config,
                     s.ADD_FACE, s.REMOVE_FACE, s.ROLL_PROBABILITY, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg, upper_value, lower_value,
@@ -150,10 +146,10 @@ def _ceiling_game(streams: npt.NDArray[np.uint64], shared: Any, final: IntArray)
                 _chosen, joker, extra = kernel.boxes_of_roll(
                     r, mask, open_boxes, allowed, armed, rules
                 )
-                p, mask, up, armed = th._outcome(b, r, joker, extra, mask, up, armed, rules)
+                p, mask, up, armed = th.box_outcome(b, r, joker, extra, mask, up, armed, rules)
                 total += p
             else:
-                th._roll_options(mask, up, armed, rules, row_of, points, rows, box_of, counts)
+                th.roll_options(mask, up, armed, rules, row_of, points, rows, box_of, counts)
                 clairvoyant_turn(
                     total, final[1], points, rows, counts, chances, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg,
@@ -164,7 +160,7 @@ def _ceiling_game(streams: npt.NDArray[np.uint64], shared: Any, final: IntArray)
                 _chosen, joker, extra = kernel.boxes_of_roll(
                     r, mask, open_boxes, allowed, armed, rules
                 )
-                p, mask, up, armed = th._outcome(b, r, joker, extra, mask, up, armed, rules)
+                p, mask, up, armed = th.box_outcome(b, r, joker, extra, mask, up, armed, rules)
                 total += p
             up = min(up, config[CFG_CAP])
         final[player] = total
@@ -217,7 +213,7 @@ def play_ceiling(
     if thresholds.rules != table.rules or table.rules.columns != 1:
         raise FivediceError("the clairvoyant needs one column's solved and threshold tables")
     rules = table.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     _, streams = seatings(2, games, seed, paired=True)
     finals = np.zeros((games, 2), dtype=np.int64)
     _play_ceilings(

@@ -31,7 +31,7 @@ from fivedice.strategy import heuristics as h
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.breakdown import BreakdownTable
-from fivedice.strategy.rule_arrays import CFG_STRIDE
+from fivedice.strategy.rule_arrays import CFG_STRIDE, rule_arrays
 from fivedice.strategy.tables import FloatArray, IntArray
 from fivedice.strategy.tables import dice_tables as kernel_dice_tables
 
@@ -81,7 +81,7 @@ def card_breakdown(
     """
     roll = check_roll(dice, rules.dice)
     single = breakdown.rules
-    arrays = s._rule_arrays(single)
+    arrays = rule_arrays(single)
     kernel_rules = arrays.kernel_rules
     boxes = arrays.boxes
     width = boxes + 2  # the breakdown kernels' full order: boxes, upper bonus, extra bonus
@@ -162,7 +162,7 @@ def _keep_breakdowns(
     rt = h.rule_tables(rules)
     dt = h.dice_tables(rt.dice)
     single = rules.replace(column_multipliers=(1,))
-    arrays = s._rule_arrays(single)
+    arrays = rule_arrays(single)
     kernel_rules = arrays.kernel_rules
     stride = int(arrays.config[CFG_STRIDE])
     ends = np.empty(dt.rolls)

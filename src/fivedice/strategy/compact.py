@@ -89,7 +89,9 @@ class CompactLayout:
         return values, self.slot, self.layout
 
 
-def compact_layout(cap: int, dice: int, boxes: int, armed_box: int) -> CompactLayout:
+def compact_layout(
+    cap: int, dice: int, boxes: int, armed_box: int, first_tier: int = 0
+) -> CompactLayout:
     """The compact layout of a card of `boxes` boxes (the six upper ones first).
 
     Args:
@@ -97,6 +99,8 @@ def compact_layout(cap: int, dice: int, boxes: int, armed_box: int) -> CompactLa
         dice: the number of dice (an upper box holds 0 to `dice` of its face).
         boxes: the number of boxes.
         armed_box: the box whose score arms a bonus for further all-same rolls (-1: none).
+        first_tier: with tiers of the upper bonus (`cap` the top one), the lowest threshold
+            (0: `cap`, one tier).
     """
     lower = boxes - UPPER_BOXES
     reach = reachable_upper(cap, dice)
@@ -108,7 +112,7 @@ def compact_layout(cap: int, dice: int, boxes: int, armed_box: int) -> CompactLa
         dead = totals[:0]
         if cap > 0:
             still_possible = sum(dice * (b + 1) for b in range(UPPER_BOXES) if not (upper >> b) & 1)
-            dead = totals[totals < cap - still_possible]
+            dead = totals[totals < (first_tier or cap) - still_possible]
         live = totals[dead.size :]
         kept = np.concatenate((dead[:1], live))
         slot[upper, kept] = offset + np.arange(kept.size)

@@ -28,8 +28,13 @@ from fivedice.strategy.rule_arrays import (
     CFG_CAP,
     CFG_FILL,
     CFG_JOKER,
+    CFG_SERVED,
     CFG_STRIDE,
     CFG_THRESHOLD,
+    CFG_TIER2,
+    CFG_TIER2_BONUS,
+    CFG_TIER3,
+    CFG_TIER3_BONUS,
     CFG_UPPER_BONUS,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
@@ -90,6 +95,25 @@ else:
     overload(state_value, inline="always")(_state_value_overload)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def upper_bonus_at(total: int, config: IntArray) -> int:
+    """The upper bonus an upper total earns: the points of the highest tier reached (one tier
+    but Kismet's 35 at 63, 55 at 71, 75 at 78; `RuleSet.upper_bonus_points`)."""
+    if total >= config[CFG_TIER3]:
+        return int(config[CFG_TIER3_BONUS])
+    if total >= config[CFG_TIER2]:
+        return int(config[CFG_TIER2_BONUS])
+    if total >= config[CFG_THRESHOLD]:
+        return int(config[CFG_UPPER_BONUS])
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def upper_bonus_gain(up: int, points: int, config: IntArray) -> int:
+    """The upper bonus earned by adding `points` to the upper total `up` (capped or not)."""
+    return upper_bonus_at(up + points, config) - upper_bonus_at(up, config)
+
+
 @njit(cache=True, nogil=True)
 def upper_value_size(stride: int) -> int:
     """Length of the `upper_value` scratch buffer of `prepare_futures`."""
@@ -126,6 +150,8 @@ def joker_boxes(
         return allowed, True, extra
     if joker_mode == 2:  # free choice: a joker only once the face's upper box is filled
         return allowed, (open_boxes & face_bit) == 0, extra
+    if joker_mode == 3:  # a second all-same box: it scores only while the first holds points
+        return allowed, armed == 1, extra
     return allowed, False, extra
 
 
@@ -149,8 +175,6 @@ def prepare_futures(
     """
     upper_value, lower_value = futures
     cap = config[CFG_CAP]
-    threshold = config[CFG_THRESHOLD]
-    upper_bonus = config[CFG_UPPER_BONUS]
     boxes = config[CFG_BOXES]
     stride = config[CFG_STRIDE]
     dice = (stride - 1) // 6
@@ -162,7 +186,7 @@ def prepare_futures(
             for n in range(dice + 1):
                 points = (b + 1) * n
                 total = up + points
-                bonus = upper_bonus if (up < threshold and total >= threshold) else 0
+                bonus = upper_bonus_gain(up, points, config)
                 if total > cap:
                     total = cap
                 upper_value[b * stride + points] = (
@@ -449,18 +473,32 @@ def turn_value(
     keep_value: FloatArray,
     running_max: FloatArray,
     futures: tuple[FloatArray, FloatArray],
+    served_score: IntArray,
 ) -> float:
     """`turn` without the policy: only the expected points before the first roll (the solve).
 
-    `dice` is (add_face, remove_face, probability) of the dice tables."""
+    `dice` is (add_face, remove_face, probability) of the dice tables. With served points
+    (`config[CFG_SERVED]`: `served_score`, the box scores of the turn's first roll) the first
+    roll may also be scored at once with them: its value is the better of that and its best
+    keep (a keep of every die keeps the dice, not the served points); `served_score[0]` and
+    `served_score[1]` are that roll's scores and joker scores."""
     add_face, remove_face, probability = dice
-    open_boxes, allowed = prepare_futures(mask, up, armed, table, rules[4], futures)
+    config = rules[4]
+    open_boxes, allowed = prepare_futures(mask, up, armed, table, config, futures)
     scored_values(
         mask, open_boxes, allowed, armed, rules, scoring, scoring_count, futures, roll_value
     )
     for _ in range(1, levels):
         mean_keep_values(roll_value, keep_value, add_face)
         best_keep_values(keep_value, running_max, roll_value, remove_face)
+    if config[CFG_SERVED] == 1:
+        served_rules = (served_score[0], served_score[1], rules[2], rules[3], config)
+        now = keep_value[: roll_value.shape[0]]  # free again: scratch
+        scored_values(
+            mask, open_boxes, allowed, armed, served_rules, scoring, scoring_count, futures, now
+        )
+        for r in range(roll_value.shape[0]):
+            roll_value[r] = now[r] if now[r] > roll_value[r] else roll_value[r]
     total = 0.0
     for r in range(roll_value.shape[0]):
         total += probability[r] * roll_value[r]
@@ -569,8 +607,7 @@ def placement_outcome(
     if b < UPPER_BOXES:
         points = score[b, r]
         total = up + points
-        threshold = config[CFG_THRESHOLD]
-        bonus = config[CFG_UPPER_BONUS] if (up < threshold and total >= threshold) else 0
+        bonus = upper_bonus_gain(up, points, config)
         if total > config[CFG_CAP]:
             total = config[CFG_CAP]
         return points, bonus, extra, after, total, armed

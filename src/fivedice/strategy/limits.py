@@ -38,6 +38,7 @@ __all__ = [
     "SOLVE_QUEUE_WATCHERS",
     "SOLVE_RULES_ENV",
     "SolveNotAllowedError",
+    "SolveQuotaSpentError",
     "SolverBusyError",
     "UnsupportedByStrategyError",
     "allowed_rules",
@@ -45,6 +46,7 @@ __all__ = [
     "check_allowed",
     "check_cpu_levels",
     "check_supported",
+    "current_permit",
     "has_layer_tables",
     "is_supported",
     "parse_allowed",
@@ -56,7 +58,7 @@ __all__ = [
 SOLVE_RULES_ENV = "FIVEDICE_SOLVE_RULES"
 RETRY_AFTER_SECONDS = 10
 """What a busy answer suggests waiting: about one table solve on a small machine."""
-OPTIMAL_LEVELS = frozenset({"strong", "expert"})
+OPTIMAL_LEVELS = frozenset({"strong", "expert", "master"})
 """CPU levels that play from the solved table (`bots.PROFILES[...].optimal_values`)."""
 
 
@@ -70,6 +72,23 @@ class SolverBusyError(FivediceError):
     def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
         super().__init__(
             N_("the solver is busy with other rules; try again in {seconds} seconds"),
+            seconds=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+class SolveQuotaSpentError(SolverBusyError):
+    """The permit refuses a table nobody solved yet: this client's quota of new rule sets
+    is spent (or, for the server's own work, no client was permitted these rules)."""
+
+    def __init__(self, retry_after: int = RETRY_AFTER_SECONDS) -> None:
+        FivediceError.__init__(
+            self,
+            N_(
+                "these rules need tables this server has not built, and it builds only a few"
+                " for each visitor: play them without strong, expert or master CPUs, or try"
+                " again in {seconds} seconds"
+            ),
             seconds=retry_after,
         )
         self.retry_after = retry_after
@@ -94,8 +113,20 @@ def is_supported(rules: RuleSet) -> bool:
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
     The wild die is supported on one column (its CPUs play from the exact coach only).
+    Not yet: served points (Generala's hands made on the first roll of the turn) and a second
+    all-same box (Double Generala), which the kernels' states do not hold.
     """
-    return not rules.saved_rolls and not (rules.wild_die and rules.columns > 1)
+    return (
+        not rules.saved_rolls
+        and not has_turn_state_rules(rules)
+        and not (rules.wild_die and rules.columns > 1)
+    )
+
+
+def has_turn_state_rules(rules: RuleSet) -> bool:
+    """Whether the rules score by more than the dice and the filled boxes' mask, upper total
+    and armed bit: served points, or a second all-same box (Generala)."""
+    return any(box.served or box.second for box in rules.boxes)
 
 
 def cpus_supported(rules: RuleSet) -> bool:
@@ -151,6 +182,13 @@ def check_supported(rules: RuleSet) -> None:
     Raises:
         UnsupportedByStrategyError: not `is_supported(rules)`.
     """
+    if has_turn_state_rules(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not know served points or Double Generala"
+                " yet: play these rules with people"
+            )
+        )
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(
@@ -188,6 +226,11 @@ def permitting_new_solves(permit: NewSolvePermit | None) -> Iterator[None]:
         yield
     finally:
         _PERMIT.reset(token)
+
+
+def current_permit() -> NewSolvePermit | None:
+    """The permit of the current context (None: every solve is allowed)."""
+    return _PERMIT.get()
 
 
 def ask_new_solve_permit(rules: RuleSet) -> None:

@@ -48,12 +48,13 @@ from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
-from fivedice.strategy.playout import game_seeds, next_random
+from fivedice.strategy.playout import GOLDEN, game_seeds, mix64, next_random
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_STRIDE,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
+    rule_arrays,
 )
 from fivedice.strategy.thresholds import ThresholdTable, default_top, thresholds_if_ready
 
@@ -144,6 +145,24 @@ def _end_chance(
 
 
 @njit(cache=True, nogil=True)
+def earlier_rolls(
+    roll_w: FloatArray,
+    keep_w: FloatArray,
+    running_max: FloatArray,
+    running_arg: IntArray,
+    best_keep: IntArray,
+) -> None:
+    """The rest of a turn from its end: with `roll_w[0]` (each roll's value with no roll left)
+    filled, each earlier level n's roll values `roll_w[n]`, keep values and best keeps, one
+    `kernel.reroll` a level (the end-of-turn valuations of master and the clairvoyant)."""
+    for n in range(1, roll_w.shape[0]):
+        kernel.reroll(
+            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
+            s.ADD_FACE, s.REMOVE_FACE,
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def win_turn(
     mask: int,
     up: int,
@@ -199,11 +218,7 @@ def win_turn(
                 best_b = b
         roll_w[0, r] = best
         best_box[r] = best_b
-    for n in range(1, roll_w.shape[0]):
-        s._reroll(
-            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
-            s.ADD_FACE, s.REMOVE_FACE,
-        )  # fmt: skip
+    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep)
 
 
 @njit(cache=True, nogil=True)
@@ -259,11 +274,7 @@ def threshold_turn(
                 best_b = b
         roll_w[0, r] = best
         best_box[r] = best_b
-    for n in range(1, roll_w.shape[0]):
-        s._reroll(
-            roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
-            s.ADD_FACE, s.REMOVE_FACE,
-        )  # fmt: skip
+    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep)
 
 
 def last_box_pmfs(moments: MomentTable) -> FloatArray:
@@ -379,7 +390,7 @@ class MasterBot(Bot):
         assert self._opponent is not None
         moments = self.moments_for(rules)
         mask, up, armed = s.column_state(rules, card.columns[0])
-        arrays = s._rule_arrays(rules)
+        arrays = rule_arrays(rules)
         best_keep = np.full((levels, 252), -1, dtype=np.int64)
         best_box = np.empty(252, dtype=np.int64)
         mean, sd, pmf, low = self._opponent
@@ -460,8 +471,6 @@ class MasterBot(Bot):
 SEAT_KINDS = {"expert": 0, "master": 1}
 """The levels `play_table` seats, and their codes in the numba kernels."""
 MAX_SEATS = 8
-GOLDEN = 0x9E3779B97F4A7C15
-"""splitmix64's increment: separates the seeds of a stream's rolls."""
 
 
 class TableGames(NamedTuple):
@@ -490,13 +499,6 @@ class TableGames(NamedTuple):
     paired: bool
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _mix64(x: np.uint64) -> np.uint64:
-    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
 @njit(cache=True, nogil=True)
 def seat_roll(
     keep: int, stream: np.uint64, turn: int, roll: int, rng: npt.NDArray[np.uint64]
@@ -506,7 +508,7 @@ def seat_roll(
 
     The dice not kept take the first faces of the five drawn for (stream, turn, roll): the
     result depends on nothing else (`rng` is scratch, one uint64)."""
-    rng[0] = _mix64(np.uint64(stream) + np.uint64(turn * 4 + roll + 1) * np.uint64(GOLDEN))
+    rng[0] = mix64(np.uint64(stream) + np.uint64(turn * 4 + roll + 1) * np.uint64(GOLDEN))
     k = keep
     while k < 210:
         k = s.ADD_FACE[k, int(next_random(rng) * 6.0)]
@@ -651,7 +653,7 @@ def _play_game(
                         running_arg,
                     )  # fmt: skip
             else:
-                s._turn(
+                kernel.turn(
                     mask, up, armed, values, score, joker_score, arms, five_face, config,
                     s.ADD_FACE, s.REMOVE_FACE, s.ROLL_PROBABILITY, roll_v, keep_v, best_keep,
                     best_box, running_max, running_arg, upper_value, lower_value,
@@ -785,7 +787,7 @@ def play_table(
             games=games,
         )
     rules = moments.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     positions, streams = seatings(players, games, seed, paired=paired)
     codes = np.array([SEAT_KINDS[kind] for kind in kinds], dtype=np.int64)
     seat_kinds = np.empty_like(positions)

@@ -39,8 +39,9 @@ from numba import njit, prange
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
-from fivedice.strategy.limits import has_layer_tables
-from fivedice.strategy.rule_arrays import MAX_BOXES
+from fivedice.strategy.compact import reachable_upper
+from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
+from fivedice.strategy.rule_arrays import MAX_BOXES, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 
@@ -51,6 +52,7 @@ __all__ = [
     "load_or_compute",
     "moments_if_ready",
     "moments_of",
+    "moments_ready",
 ]
 
 
@@ -74,7 +76,7 @@ def outcome(
 
 @njit(cache=True, nogil=True)
 def _turn_work(levels: int) -> tuple[Any, ...]:
-    """Scratch for `s._turn` over `levels` rolls left: (roll_values, keep_values, best_keep,
+    """Scratch for `kernel.turn` over `levels` rolls left: (roll_values, keep_values, best_keep,
     best_box, running_max, running_arg, upper_value, lower_value), for any card of five dice
     (lower_value: up to `MAX_BOXES` boxes and the armed slot)."""
     return (
@@ -98,11 +100,11 @@ def _state_moments(
     keep_m: FloatArray,
 ) -> tuple[float, float]:
     """One state's (M1, M2) under the policy of `values`; roll_m[n, r] gets the moments of
-    holding roll r with n rolls left (the policy's keeps and boxes from `s._turn`, with its
+    holding roll r with n rolls left (the policy's keeps and boxes from `kernel.turn`, with its
     scratch `work` from `_turn_work`). `rules` as the kernel takes them (`kernel_rules`)."""
     score, joker_score, arms, five_face, config = rules
     best_keep, best_box = work[2], work[3]
-    s._turn(
+    kernel.turn(
         mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
         s.REMOVE_FACE, probability, *work,
     )  # fmt: skip
@@ -187,7 +189,7 @@ class MomentTable:
     def in_turn(self, mask: int, up: int, armed: bool, levels: int) -> FloatArray:
         """roll_m[n, r] = (M1, M2) of holding roll r with n rolls left this turn (the points
         of this turn included), for n < levels."""
-        arrays = s._rule_arrays(self.rules)
+        arrays = rule_arrays(self.rules)
         roll_m = np.empty((levels, 252, 2))
         _state_moments(
             mask, min(up, self.table.upper_cap), int(armed), self.values, self.moments,
@@ -207,7 +209,7 @@ def policy_values(table: StrategyTable) -> FloatArray:
 def policy_layers(
     rules: RuleSet,
 ) -> list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]]:
-    """The solver's layers of states (`solver._layer_states`), a full card back to the empty
+    """The solver's layers of states (`solver.layer_to_solve`), a full card back to the empty
     one: the walk of every second pass that follows the policy (moments, breakdowns), each
     layer's states needing only those of the layers before it.
 
@@ -216,9 +218,9 @@ def policy_layers(
     """
     if not has_layer_tables(rules):
         raise s.UnsupportedRulesError("no full layers in a compact table (Maxi Yatzy)")
-    arrays = s._rule_arrays(rules)
-    reach = s._reachable_upper(arrays.cap)
-    return [s._layer_states(rules, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
+    arrays = rule_arrays(rules)
+    reach = reachable_upper(arrays.cap, arrays.dice.dice)
+    return [s.layer_to_solve(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
 
 
 def compute_moments(
@@ -226,7 +228,7 @@ def compute_moments(
 ) -> MomentTable:
     """Fills the moment table in layers, as `solver.solve` fills the values."""
     rules = table.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     values = policy_values(table)
     layers = policy_layers(rules)
     total = sum(int(layer[0].size) for layer in layers)
@@ -237,7 +239,7 @@ def compute_moments(
             (masks, ups, armeds), values, moments, arrays.kernel_rules, rules.rolls_per_turn
         )
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
-        s._fill_copies(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
+        s.fill_copied_states(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
         if progress is not None:
             progress(done, total)
@@ -305,19 +307,31 @@ def moments_of(
         return _LOADED[key]
 
 
+def moments_ready(rules: RuleSet) -> bool:
+    """Whether the moment table of these rules is at hand: in memory, or both tables on disk
+    (a quick load). Never computes."""
+    if (rules, True, None) in _LOADED:
+        return True
+    from fivedice.strategy.cache import cache_path
+
+    return cache_path(rules).exists() and _moments_path(rules, None).exists()
+
+
 def moments_if_ready(rules: RuleSet) -> MomentTable | None:
     """The moment table if it is at hand (in memory, or both tables on disk: a quick load);
     else None, and it is prepared in a background thread (one rule set at a time), so that a
     web page never waits for a solve."""
-    key = (rules, True, None)
-    if key in _LOADED:
-        return _LOADED[key]
+    if moments_ready(rules):
+        return moments_of(rules)
     from fivedice.strategy.cache import cache_path
 
-    if cache_path(rules).exists() and _moments_path(rules, None).exists():
-        return moments_of(rules)
+    check_allowed(rules)  # (the build solves the rules' table if nobody did)
     with _BACKGROUND_LOCK:
         if not _BACKGROUND:
+            if not cache_path(rules).exists():
+                # A new table: a server's client asks the same permit as for any other
+                # (raises SolverBusyError when its quota is spent).
+                ask_new_solve_permit(rules)
             _BACKGROUND.add(rules)
             threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
     return None
@@ -370,7 +384,7 @@ def _turn_policy(
     score, joker_score, arms, five_face, config = rules
     best_keep = np.empty((levels, 252), dtype=np.int64)
     best_box = np.empty(252, dtype=np.int64)
-    s._turn(
+    kernel.turn(
         mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
         s.REMOVE_FACE, s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
         best_keep, best_box, np.empty(462), np.empty(462, dtype=np.int64), np.empty(186),
@@ -399,7 +413,7 @@ def exact_roll_pmf(
     """pmf[n, r, x]: the distribution of the points to come (this turn's included) when holding
     roll r with n rolls left, for n < levels."""
     rules = moments.rules
-    arrays = s._rule_arrays(rules)
+    arrays = rule_arrays(rules)
     up = min(up, moments.table.upper_cap)
     best_keep, _, points, nexts = _turn_policy(
         mask, up, int(armed), moments.values, arrays.kernel_rules, levels

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from fivedice.strategy.kernel import upper_bonus_at
 from fivedice.strategy.policy import (
     beginner_keep,
     column_key,
@@ -28,7 +29,6 @@ from fivedice.strategy.rule_arrays import (
     CFG_ROLLS,
     CFG_SAVED_ROLLS,
     CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
@@ -51,23 +51,31 @@ def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
     return seeds
 
 
+GOLDEN = 0x9E3779B97F4A7C15
+"""splitmix64's increment: a stream's state advances by it, and it separates seeds."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mix64(z: Any) -> Any:
+    """splitmix64's finaliser: a uint64 in the kernels, or a uint64 array (`_mix`)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """splitmix64's finaliser over an array (the first output of each stream)."""
+    """splitmix64's first output of each stream of an array, in numpy."""
+    finalise = getattr(mix64, "py_func", mix64)  # the Python function under the kernel
     with np.errstate(over="ignore"):
-        z = x + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
+        mixed: npt.NDArray[np.uint64] = finalise(x + np.uint64(GOLDEN))
+        return mixed
 
 
 @njit(cache=True, nogil=True, inline="always")
 def next_random(state: npt.NDArray[np.uint64]) -> float:
     """A uniform number in [0, 1) from a splitmix64 state (advanced in place)."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
+    state[0] += np.uint64(GOLDEN)
+    z = mix64(state[0])
     return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
@@ -87,6 +95,45 @@ BOX_POINTS = 4
 start (then the upper bonus's and the extra bonuses' points)."""
 
 
+@njit(cache=True, nogil=True, inline="always")
+def game_shape(player: Any, keeps: Any) -> tuple[int, int, int, int, int, int, int, int]:
+    """A game's sizes from its player and dice tables: (columns, boxes, rolls a turn, rolls,
+    keeps, the index of the first whole roll among the keeps, dice, turns)."""
+    multipliers, arrays, _, _ = player
+    params = arrays[3]
+    keep_add, keep_faces = keeps[0], keeps[4]
+    columns = multipliers.shape[0]
+    boxes = params[CFG_BOXES]
+    n_rolls = arrays[0].shape[1]
+    n_keeps = keep_add.shape[0]
+    dice = 0
+    for f in range(6):
+        dice += keep_faces[n_keeps - 1, f]
+    return (columns, boxes, params[CFG_ROLLS], n_rolls, n_keeps, n_keeps - n_rolls, dice,
+            columns * boxes)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def card_score(card: IntArray, extras: IntArray, multipliers: IntArray, params: Any) -> Any:
+    """A finished card's (score, upper bonuses): each column's boxes, its upper bonus and
+    its extra-Yahtzee bonuses (`extras`), times the column's multiplier."""
+    score = 0
+    bonuses = 0
+    for col in range(multipliers.shape[0]):
+        upper = 0
+        total = 0
+        for c in range(card.shape[1]):
+            total += card[col, c]
+            if c < UPPER_BOXES:
+                upper += card[col, c]
+        if upper >= params[CFG_THRESHOLD]:
+            total += upper_bonus_at(upper, params)
+            bonuses += 1
+        total += extras[col] * params[CFG_YAHTZEE_BONUS]
+        score += multipliers[col] * total
+    return score, bonuses
+
+
 @njit(cache=True, nogil=True)
 def play_game(
     style: Any, seeds: Any, player: Any, keeps: Any, first_keep: FloatArray, out: IntArray
@@ -104,16 +151,7 @@ def play_game(
     multipliers, arrays, _, _ = player
     params = arrays[3]
     keep_add, keep_remove, roll_keeps, keep_of_code, keep_faces = keeps
-    columns = multipliers.shape[0]
-    boxes = params[CFG_BOXES]
-    rolls = params[CFG_ROLLS]
-    n_rolls = arrays[0].shape[1]
-    n_keeps = keep_add.shape[0]
-    first_roll = n_keeps - n_rolls
-    dice = 0
-    for f in range(6):
-        dice += keep_faces[n_keeps - 1, f]
-    turns = columns * boxes
+    columns, boxes, rolls, n_rolls, n_keeps, first_roll, dice, turns = game_shape(player, keeps)
     # Saved rolls (Maxi Yatzy): a turn may use the rolls earlier turns left unused.
     most_levels = rolls - 1 + ((rolls - 1) * turns if params[CFG_SAVED_ROLLS] == 1 else 0)
     card = np.full((columns, boxes), -1, dtype=np.int64)
@@ -180,24 +218,12 @@ def play_game(
         points, _, extra = placement(card[col], p_box[i], p_joker[i], roll, up, arrays)
         card[col, p_box[i]] = points
         extras[col] += extra
-    score = 0
-    bonuses = 0
+    score, bonuses = card_score(card, extras, multipliers, params)
     yahtzees = 0
     yahtzee = params[CFG_YAHTZEE]
     for col in range(columns):
-        upper = 0
-        total = 0
-        for c in range(boxes):
-            total += card[col, c]
-            if c < UPPER_BOXES:
-                upper += card[col, c]
-        if upper >= params[CFG_THRESHOLD]:
-            total += params[CFG_UPPER_BONUS]
-            bonuses += 1
-        total += extras[col] * params[CFG_YAHTZEE_BONUS]
         if yahtzee >= 0 and card[col, yahtzee] > 0:
             yahtzees += 1
-        score += multipliers[col] * total
     out[0] = score
     out[1] = bonuses
     out[2] = yahtzees
@@ -213,8 +239,7 @@ def play_game(
                 out[BOX_POINTS + c] += multipliers[col] * card[col, c]
                 if c < UPPER_BOXES:
                     upper += card[col, c]
-            if upper >= params[CFG_THRESHOLD]:
-                out[BOX_POINTS + boxes] += multipliers[col] * params[CFG_UPPER_BONUS]
+            out[BOX_POINTS + boxes] += multipliers[col] * upper_bonus_at(upper, params)
             out[BOX_POINTS + boxes + 1] += (
                 multipliers[col] * extras[col] * params[CFG_YAHTZEE_BONUS]
             )

@@ -29,8 +29,6 @@ from fivedice.strategy.rule_arrays import (
     CFG_CAP,
     CFG_STRAIGHTS,
     CFG_STRIDE,
-    CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     CFG_YAHTZEE,
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
@@ -90,8 +88,8 @@ def placement(
     scores, joker_scores, five, params = arrays
     points = joker_scores[box, roll] if joker == 1 else scores[box, roll]
     total = points
-    if box < UPPER_BOXES and up < params[CFG_THRESHOLD] <= up + points:
-        total += params[CFG_UPPER_BONUS]
+    if box < UPPER_BOXES:
+        total += kernel.upper_bonus_gain(up, points, params)
     extra = 0
     yahtzee = params[CFG_YAHTZEE]
     further = yahtzee >= 0 and params[CFG_YAHTZEE_BONUS] > 0 and boxes[yahtzee] >= 0

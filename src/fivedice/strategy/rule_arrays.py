@@ -20,6 +20,9 @@ from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
 __all__ = ["RuleArrays", "UnsupportedRulesError", "rule_arrays"]
 
 JOKER_CODE = {Joker.NONE: 0, Joker.FORCED: 1, Joker.FREE_CHOICE: 2}
+JOKER_SECOND = 3
+"""A further all-same roll goes in any allowed box, scoring as a 'joker' (its `joker_score`)
+only while the bonus is armed: a second all-same box (Double Generala) scores then only."""
 FILL_FREE, FILL_UPPER_FIRST, FILL_FORCED = 0, 1, 2
 NO_THRESHOLD = 1 << 30  # an upper threshold never reached when the upper bonus is off
 UPPER_BOXES = 6
@@ -39,13 +42,19 @@ UPPER_BOXES = 6
     CFG_BONUS_IF_FILLED,
     CFG_STRAIGHTS,
     CFG_SAVED_ROLLS,
-) = range(13)
-CONFIG_SIZE = 13
+    CFG_TIER2,
+    CFG_TIER2_BONUS,
+    CFG_TIER3,
+    CFG_TIER3_BONUS,
+    CFG_SERVED,
+) = range(18)
+CONFIG_SIZE = 18
+MAX_KERNEL_TIERS = 3  # the upper bonus tiers the kernels read (Kismet's 63, 71 and 78)
 
 # `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
 # column PACKED_COUNT on: how many rolls score in each box), the box scores (B rows), the
 # joker scores (B rows), the arms row, and for each box the rolls that score in it (B rows).
-PACKED_COUNT = 16
+PACKED_COUNT = 24
 MAX_BOXES = 32
 
 
@@ -73,6 +82,8 @@ class RuleArrays:
         armed_states: the size of the table's last axis (2: unarmed, armed).
         packed: the advice kernel's rules (see PACKED_*).
         dice: the dice tables for the rules' number of dice.
+        served_score: (2, B, R) box scores and joker scores of the turn's first roll (with
+            served points), or None when the rules have none (`config[CFG_SERVED]` 0).
     """
 
     boxes: int
@@ -89,6 +100,17 @@ class RuleArrays:
     armed_states: int
     packed: IntArray
     dice: DiceTables
+    served_score: IntArray | None = None
+
+    @cached_property
+    def first_roll_score(self) -> IntArray:
+        """`served_score`, or the plain scores and joker scores (what the solve's kernel
+        takes)."""
+        if self.served_score is not None:
+            return self.served_score
+        both = np.stack((self.score, self.joker_score))
+        both.setflags(write=False)
+        return both
 
     @property
     def full_mask(self) -> int:
@@ -116,12 +138,15 @@ class RuleSpec:
         straights: mask of the straight boxes (the beginner CPU draws to them).
         upper_bonus_threshold: the upper total that earns the bonus (0: no upper bonus).
         upper_bonus_value: its points.
+        bonus_tiers: further (threshold, points) tiers of the upper bonus, rising (Kismet).
         yahtzee_bonus_value: points of a further all-same roll (0: no such bonus).
         bonus_if_filled: the bonus is paid once the Yahtzee box is filled, even with 0.
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
         saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
         wild_die: the last die is the wild die (the rolls of `dice_tables(dice, True)`).
+        served_score: (2, B, R) the scores and joker scores of a turn's first roll, when they
+            differ (served points: Generala).
     """
 
     score: IntArray = field(repr=False)
@@ -132,12 +157,14 @@ class RuleSpec:
     straights: int = 0
     upper_bonus_threshold: int = 0
     upper_bonus_value: int = 0
+    bonus_tiers: tuple[tuple[int, int], ...] = ()
     yahtzee_bonus_value: int = 0
     bonus_if_filled: bool = False
     joker: int = 0
     fill: int = FILL_FREE
     saved_rolls: bool = False
     wild_die: bool = False
+    served_score: IntArray | None = field(default=None, repr=False)
 
 
 def spec_of(rules: RuleSet) -> RuleSpec:
@@ -154,6 +181,10 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         or not all(b.is_upper for b in boxes[:UPPER_BOXES])
     ):
         raise UnsupportedRulesError("the strategy engine needs the six upper boxes first")
+    if len(rules.bonus_tiers) > MAX_KERNEL_TIERS:
+        raise UnsupportedRulesError(
+            f"the strategy engine reads at most {MAX_KERNEL_TIERS} upper bonus tiers"
+        )
     rolls = dice_tables(rules.dice, rules.wild_die).rolls
     score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
     # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
@@ -163,9 +194,41 @@ def spec_of(rules: RuleSet) -> RuleSpec:
     for r, roll in enumerate(rolls):
         if all_same(roll):
             joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
+    # The served table is built over the same rolls as `score` (with the wild die: coded apart).
+    served = served_joker = None
+    if any(box.served for box in boxes):
+        served = np.array(
+            [[score_box(box, roll, served=True) for roll in rolls] for box in boxes]
+        ).astype(np.int64)
+        served_joker = served.copy()
+        for r, roll in enumerate(rolls):
+            if all_same(roll):
+                served_joker[:, r] = [score_box(box, roll, True, True) for box in boxes]
     all_same_box = rules.all_same_box
     yahtzee = -1 if all_same_box is None else boxes.index(all_same_box)
     bonus = rules.yahtzee_bonus and yahtzee >= 0
+    joker_code = JOKER_CODE[rules.joker]
+    second = [b for b, box in enumerate(boxes) if box.second]
+    if second:
+        # A second all-same box scores only while the first holds points: the armed bit
+        # says so (a bonus of 0 points arms), and such a roll scores there as a 'joker'.
+        if bonus or rules.joker is not Joker.NONE:
+            raise UnsupportedRulesError(
+                "a second all-same box with an extra-Yahtzee bonus or a joker is not solved"
+            )
+        # Under it the other boxes score a further all-same roll as an ordinary one (no joker
+        # rule): their 'joker' scores are their plain scores.
+        bonus, joker_code = True, JOKER_SECOND
+        once = np.array([all_same(roll) for roll in rolls])
+        joker = score.copy()
+        if served is not None:
+            served_joker = served.copy()
+        for b in second:
+            joker[b] = np.where(once, score[b], 0)
+            score[b] = 0
+            if served is not None and served_joker is not None:
+                served_joker[b] = joker[b]
+                served[b] = 0
     if rules.fill_order is FillOrder.FORCED:
         fill = FILL_FORCED
     else:
@@ -179,12 +242,19 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         straights=sum(1 << i for i, box in enumerate(boxes) if box.kind is BoxKind.STRAIGHT),
         upper_bonus_threshold=rules.upper_bonus_threshold if rules.upper_bonus else 0,
         upper_bonus_value=rules.upper_bonus_value if rules.upper_bonus else 0,
-        yahtzee_bonus_value=rules.yahtzee_bonus_value if bonus else -1,
-        bonus_if_filled=rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
-        joker=JOKER_CODE[rules.joker],
+        bonus_tiers=rules.bonus_tiers[1:],
+        yahtzee_bonus_value=(rules.yahtzee_bonus_value if rules.yahtzee_bonus else 0)
+        if bonus
+        else -1,
+        bonus_if_filled=rules.yahtzee_bonus
+        and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED,
+        joker=joker_code,
         fill=fill,
         saved_rolls=rules.saved_rolls,
         wild_die=rules.wild_die,
+        served_score=None
+        if served is None or served_joker is None
+        else np.stack((served, served_joker)),
     )
 
 
@@ -212,7 +282,9 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
         dtype=np.int64,
     )
     upper_bonus = spec.upper_bonus_threshold > 0
-    cap = spec.upper_bonus_threshold if upper_bonus else 0
+    tiers = spec.bonus_tiers if upper_bonus else ()
+    # The state tells upper totals apart up to the top tier's threshold.
+    cap = (tiers[-1][0] if tiers else spec.upper_bonus_threshold) if upper_bonus else 0
     config = np.zeros(CONFIG_SIZE, dtype=np.int64)
     config[CFG_CAP] = cap
     config[CFG_THRESHOLD] = spec.upper_bonus_threshold if upper_bonus else NO_THRESHOLD
@@ -227,6 +299,10 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     config[CFG_BONUS_IF_FILLED] = int(spec.bonus_if_filled)
     config[CFG_STRAIGHTS] = spec.straights
     config[CFG_SAVED_ROLLS] = int(spec.saved_rolls)
+    config[CFG_SERVED] = int(spec.served_score is not None)
+    padded = (*tiers, (NO_THRESHOLD, 0), (NO_THRESHOLD, 0))
+    for slot, (threshold, points) in zip((CFG_TIER2, CFG_TIER3), padded[:2], strict=True):
+        config[slot], config[slot + 1] = threshold, points
     rolls = len(dice.rolls)
     packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
     packed[0, :CONFIG_SIZE] = config
@@ -239,9 +315,13 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
         packed[2 + 2 * boxes + b, : rolls_scoring.size] = rolls_scoring
     scoring = packed[2 + 2 * boxes : 2 + 3 * boxes, :rolls]
     scoring_count = packed[0, PACKED_COUNT : PACKED_COUNT + boxes]
+    served = None
+    if spec.served_score is not None:
+        served = np.ascontiguousarray(spec.served_score, dtype=np.int64)
+        served.setflags(write=False)
     for array in (score, joker_score, arms, config, packed):
         array.setflags(write=False)
     return RuleArrays(
         boxes, yahtzee, score, joker_score, arms, config, scoring, scoring_count, cap,
-        upper_bonus, bonus, 2, packed, dice,
+        upper_bonus, bonus, 2, packed, dice, served,
     )  # fmt: skip

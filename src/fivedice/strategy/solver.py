@@ -28,13 +28,19 @@ from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, ALL_ROLLS, Roll
 from fivedice.core.rules import BonusCondition, Family, RuleSet
 from fivedice.strategy import kernel
-from fivedice.strategy.compact import CompactLayout, compact_index, compact_layout
+from fivedice.strategy.compact import (
+    CompactLayout,
+    compact_index,
+    compact_layout,
+    reachable_upper,
+)
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
     CFG_FILL,
     CFG_ROLLS,
     CFG_STRIDE,
+    CFG_THRESHOLD,
     FILL_FORCED,
     MAX_BOXES,
     PACKED_COUNT,
@@ -120,9 +126,10 @@ def _solve_batch(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves a batch of independent states (same filled count) and writes their values
-    (`rules` and `dice` as `kernel.turn_value` takes them)."""
+    (`rules`, `dice` and `served_score` as `kernel.turn_value` takes them)."""
     n = masks.shape[0]
     chunks = min(n, 64)
     rolls = rules[0].shape[1]
@@ -135,7 +142,7 @@ def _solve_batch(
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             table[masks[i], ups[i], armeds[i]] = kernel.turn_value(
                 masks[i], ups[i], armeds[i], table, rules, scoring, scoring_count, dice, levels,
-                roll_value, keep_value, running_max, futures,
+                roll_value, keep_value, running_max, futures, served_score,
             )  # fmt: skip
 
 
@@ -152,6 +159,7 @@ def _solve_compact_masks(
     scoring_count: IntArray,
     dice: tuple[IntArray, IntArray, FloatArray],
     levels: int,
+    served_score: IntArray,
 ) -> None:
     """Solves every state of a batch of masks (same filled count) of a compact table: each
     mask's solved upper totals (`CompactLayout.solved_totals`) and, when its all-same box is
@@ -179,7 +187,7 @@ def _solve_compact_masks(
                     up = solved_totals[upper, j]
                     values[compact_index(slot, layout, mask, up, armed)] = kernel.turn_value(
                         mask, up, armed, table, rules, scoring, scoring_count, dice, levels,
-                        roll_value, keep_value, running_max, futures,
+                        roll_value, keep_value, running_max, futures, served_score,
                     )  # fmt: skip
 
 
@@ -272,14 +280,15 @@ def column_state(rules: RuleSet, column: Column) -> tuple[int, int, bool]:
     # advisor calls this once per query).
     mask = sum(compress(_BOX_BITS, map(is_not, scores, _NONES)))
     armed = False
-    if rules.yahtzee_bonus:  # armed: as `Column.pays_yahtzee_bonus`
+    if rules.yahtzee_bonus or rules.arms_second_box:  # armed: as `Column.pays_yahtzee_bonus`
         if rules.family is Family.YAHTZEE:
             held = scores[YAHTZEE_BIT]
         else:
             box = rules.all_same_box
             held = None if box is None else scores[rules.box_index(box)]
         armed = held is not None and (
-            rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED or held > 0
+            (rules.yahtzee_bonus and rules.yahtzee_bonus_condition is BonusCondition.BOX_FILLED)
+            or held > 0
         )
     return mask, sum(filter(None, scores[:6])), armed
 
@@ -288,31 +297,12 @@ _BOX_BITS = tuple(1 << i for i in range(32))
 _NONES = (None,) * 32
 
 
-def _reachable_upper(cap: int, dice: int = 5) -> npt.NDArray[np.bool_]:
-    """reach[upper_mask, total]: whether the filled upper boxes can total `total` (capped)."""
-    reach = np.zeros((64, cap + 1), dtype=np.bool_)
-    reach[0, 0] = True
-    for upper_mask in range(1, 64):
-        low = upper_mask & -upper_mask
-        face = low.bit_length()
-        previous = reach[upper_mask ^ low]
-        for total in np.flatnonzero(previous):
-            for n in range(dice + 1):
-                reach[upper_mask, min(cap, int(total) + face * n)] = True
-    return reach
-
-
-def _layer_states(
-    rules: RuleSet, filled: int, reach: npt.NDArray[np.bool_]
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
-    """`_layer_states_of` the rules' arrays."""
-    return _layer_states_of(rule_arrays(rules), filled, reach)
-
-
-def _layer_states_of(
+def layer_to_solve(
     arrays: RuleArrays, filled: int, reach: npt.NDArray[np.bool_]
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
-    """The states with `filled` boxes filled to solve, and the (mask, total) copies to make.
+    """The states with `filled` boxes filled to solve, and the (mask, total) copies to make:
+    the layers every table computed over the solver's states walks (the moments, breakdowns
+    and thresholds as well as the values), a full card back to the empty one.
 
     An upper total from which the bonus can no longer be reached plays exactly like any other
     such total (the total only matters for the bonus), so one of them is solved per mask and
@@ -341,7 +331,8 @@ def _layer_states_of(
         dead = empty
         if arrays.upper_bonus:
             still_possible = sum(dice * (b + 1) for b in range(6) if not (upper >> b) & 1)
-            dead = totals[totals < arrays.cap - still_possible]
+            # Totals that can reach no tier of the bonus are worth the same: solved once.
+            dead = totals[totals < arrays.config[CFG_THRESHOLD] - still_possible]
             if dead.size > 1:
                 totals = np.concatenate((dead[:1], totals[dead.size :]))
             else:
@@ -398,7 +389,14 @@ def layout_for(rules: RuleSet) -> CompactLayout | None:
     if arrays.boxes <= COMPACT_BOXES:
         return None
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    return compact_layout(arrays.cap, arrays.dice.dice, arrays.boxes, armed_box)
+    return compact_layout(
+        arrays.cap, arrays.dice.dice, arrays.boxes, armed_box, _first_tier(arrays)
+    )
+
+
+def _first_tier(arrays: RuleArrays) -> int:
+    """The lowest threshold of the upper bonus (0 without one)."""
+    return int(arrays.config[CFG_THRESHOLD]) if arrays.upper_bonus else 0
 
 
 def solve_compact(
@@ -422,7 +420,7 @@ def solve_compact(
     """
     dice = arrays.dice
     armed_box = arrays.yahtzee if arrays.yahtzee_bonus else -1
-    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box)
+    layout = compact_layout(arrays.cap, dice.dice, arrays.boxes, armed_box, _first_tier(arrays))
     values = np.zeros(layout.states)  # a full card's states stay 0
     every = np.arange(arrays.full_mask + 1, dtype=np.int64)
     if arrays.config[CFG_FILL] == FILL_FORCED:  # boxes top to bottom: one mask a layer
@@ -450,6 +448,7 @@ def solve_compact(
                 layer[start:stop], values, layout.slot, layout.layout, layout.solved_totals,
                 layout.solved_count, arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += int(sizes[start:stop].sum())
             if progress is not None:
@@ -463,8 +462,8 @@ def solve_arrays(
     """`solve` on a rule set's arrays: the table of values and the number of states solved."""
     dice = arrays.dice
     full = arrays.full_mask
-    reach = _reachable_upper(arrays.cap, dice.dice)
-    layers = [_layer_states_of(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
+    reach = reachable_upper(arrays.cap, dice.dice)
+    layers = [layer_to_solve(arrays, filled, reach) for filled in range(arrays.boxes - 1, -1, -1)]
     total_states = sum(int(layer[0].size) for layer in layers)
     table = np.full((full + 1, arrays.cap + 1, arrays.armed_states), np.nan, dtype=np.float64)
     table[full] = 0.0
@@ -479,16 +478,17 @@ def solve_arrays(
                 masks[start:stop], ups[start:stop], armeds[start:stop], table,
                 arrays.kernel_rules, arrays.scoring, arrays.scoring_count,
                 (dice.add_face, dice.remove_face, dice.probability), int(arrays.config[CFG_ROLLS]),
+                arrays.first_roll_score,
             )  # fmt: skip
             done += stop - start
             if progress is not None:
                 progress(done, total_states)
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
-        _fill_copies(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
+        fill_copied_states(table, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     return table, total_states
 
 
-def _fill_copies(
+def fill_copied_states(
     table: npt.NDArray[Any],
     masks: IntArray,
     armeds: IntArray,
@@ -497,7 +497,7 @@ def _fill_copies(
     copy_from: IntArray,
     yahtzee: int | None,
 ) -> None:
-    """After a layer of `_layer_states_of` is solved, fills the states it did not solve: each
+    """After a layer of `layer_to_solve` is solved, fills the states it did not solve: each
     copied upper total from the one solved for its mask, and the armed entry of a state whose
     bonus flag cannot matter from its unarmed one.
 

@@ -7,7 +7,7 @@ target t in 0 … `top`, the table holds
 
     P*(s, t) = max over policies of P(points still to come from s ≥ t),
 
-computed exactly, layer by layer like the solver (`solver._layer_states_of`: a full card back
+computed exactly, layer by layer like the solver (`solver.layer_to_solve`: a full card back
 to the empty one, the same dead-upper-total and armed copies), with the same kernel pieces
 (`kernel.open_and_allowed`, `kernel.boxes_of_roll` for the legal boxes and jokers, the dice
 tables' ADD_FACE/REMOVE_FACE walk). For a roll scored in box b for p points (box, upper bonus,
@@ -53,13 +53,12 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
-from fivedice.strategy.limits import ask_new_solve_permit, has_layer_tables
+from fivedice.strategy.compact import reachable_upper
+from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
     CFG_CAP,
     CFG_ROLLS,
-    CFG_THRESHOLD,
-    CFG_UPPER_BONUS,
     CFG_YAHTZEE_BONUS,
     UPPER_BOXES,
     RuleArrays,
@@ -97,7 +96,7 @@ class TargetTooHigh(FivediceError):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _outcome(
+def box_outcome(
     b: int, r: int, joker: bool, extra: int, mask: int, up: int, armed: int, rules: Any
 ) -> tuple[int, int, int, int]:
     """Roll r scored in legal box b: (points with every bonus, next mask, upper, armed).
@@ -108,8 +107,7 @@ def _outcome(
     if b < UPPER_BOXES:
         p = score[b, r]
         total = up + p
-        bonus = config[CFG_UPPER_BONUS] if (up < config[CFG_THRESHOLD] and total >= config[
-            CFG_THRESHOLD]) else 0  # fmt: skip
+        bonus = kernel.upper_bonus_gain(up, p, config)
         total = min(total, config[CFG_CAP])
         return extra + p + bonus, after, total, armed
     if b == config[6]:  # the Yahtzee box (CFG_YAHTZEE): scoring a five of a kind arms the bonus
@@ -118,7 +116,7 @@ def _outcome(
 
 
 @njit(cache=True, nogil=True)
-def _roll_options(
+def roll_options(
     mask: int,
     up: int,
     armed: int,
@@ -138,7 +136,7 @@ def _roll_options(
         c = 0
         for b in range(config[CFG_BOXES]):
             if (chosen >> b) & 1:
-                p, nm, nu, na = _outcome(b, r, joker, extra, mask, up, armed, rules)
+                p, nm, nu, na = box_outcome(b, r, joker, extra, mask, up, armed, rules)
                 points[r, c] = p
                 rows[r, c] = row_of[nm, nu, na]
                 boxes[r, c] = b
@@ -256,7 +254,7 @@ def _layer(
         running = np.empty((keeps, block), dtype=np.float32)
         start = np.empty(block, dtype=np.float32)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
-            _roll_options(masks[i], ups[i], armeds[i], rules, row_of, points, rows, chosen, counts)
+            roll_options(masks[i], ups[i], armeds[i], rules, row_of, points, rows, chosen, counts)
             row = row_of[masks[i], ups[i], armeds[i]]
             most = 0
             for r in range(rolls):
@@ -410,7 +408,7 @@ class ThresholdTable:
         rows = np.empty((rolls, arrays.boxes), dtype=np.int64)
         boxes = np.empty((rolls, arrays.boxes), dtype=np.int64)
         counts = np.empty(rolls, dtype=np.int64)
-        _roll_options(
+        roll_options(
             mask, min(up, arrays.cap), int(armed), arrays.kernel_rules, self.row_of, points,
             rows, boxes, counts,
         )  # fmt: skip
@@ -424,8 +422,8 @@ def _rows(arrays: RuleArrays) -> tuple[IntArray, list[_Layer], int]:
     """Every state's row (`row_of`), the layers to compute (a full card first, the empty card
     last, as the solver's) and the number of rows. Row 0 is the full card (chance 1 for
     target 0, else 0)."""
-    reach = s._reachable_upper(arrays.cap, arrays.dice.dice)
-    layers = [s._layer_states_of(arrays, f, reach) for f in range(arrays.boxes - 1, -1, -1)]
+    reach = reachable_upper(arrays.cap, arrays.dice.dice)
+    layers = [s.layer_to_solve(arrays, f, reach) for f in range(arrays.boxes - 1, -1, -1)]
     row_of = np.full((arrays.full_mask + 1, arrays.cap + 1, 2), -1, dtype=np.int64)
     row_of[arrays.full_mask] = 0
     rows = 1
@@ -433,7 +431,7 @@ def _rows(arrays: RuleArrays) -> tuple[IntArray, list[_Layer], int]:
         row_of[masks, ups, armeds] = np.arange(rows, rows + masks.size)
         rows += int(masks.size)
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
-        s._fill_copies(row_of, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
+        s.fill_copied_states(row_of, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
     row_of.setflags(write=False)
     return row_of, layers, rows
 
@@ -451,7 +449,7 @@ def default_top(rules: RuleSet) -> int:
     (every box at its best, the upper bonus, an extra-Yahtzee bonus on every other turn)."""
     arrays = rule_arrays(rules)
     best = int(np.maximum(arrays.score, arrays.joker_score).max(axis=1).sum())
-    best += int(arrays.config[CFG_UPPER_BONUS]) if arrays.upper_bonus else 0
+    best += rules.upper_bonus_points(rules.upper_bonus_cap)
     if arrays.yahtzee_bonus:
         best += int(arrays.config[CFG_YAHTZEE_BONUS]) * (arrays.boxes - 1)
     return min(DEFAULT_TOP, best)
@@ -598,6 +596,7 @@ def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
         return _LOADED[key]
     if _path(rules, top, None).exists():
         return thresholds_of(rules, top)
+    check_allowed(rules)  # (`--solve-only`: no build for rules this server does not solve)
     with _BACKGROUND_LOCK:
         if not _BACKGROUND:
             # Minutes of CPU and hundreds of MB: a server's client asks the same permit as

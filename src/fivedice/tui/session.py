@@ -187,18 +187,9 @@ class Backend:
 
     def database_description(self) -> str:
         """The database the app saves to, as the player can find it (a path, or a URL)."""
-        from fivedice.store import default_database_url
+        from fivedice.service.opening import describe_database
 
-        text = self.url or default_database_url()
-        try:
-            from sqlalchemy.engine import make_url
-
-            url = make_url(text)
-        except Exception:  # not a URL at all: show it as it was given
-            return text
-        if url.get_backend_name() == "sqlite":
-            return str(url.database or ":memory:")
-        return url.render_as_string(hide_password=True)
+        return describe_database(self.url)
 
     def open_service(self) -> GameService | None:
         """The application service on the chosen database; None once the player chose to
@@ -212,8 +203,8 @@ class Backend:
             return None
         if self._service is None:
             from fivedice.core.errors import N_
+            from fivedice.service.errors import StoreError
             from fivedice.service.games import GameService as Service
-            from fivedice.store import StoreError
 
             try:
                 self._service = Service.open(self.url)
@@ -278,7 +269,7 @@ class Backend:
         if service is None:
             return []
         from fivedice.i18n import formats
-        from fivedice.store import IN_PROGRESS
+        from fivedice.service.opening import IN_PROGRESS
 
         games = [g for g in service.list_games(IN_PROGRESS) if g.kind == "play"][:5]
         practice = _("practice")

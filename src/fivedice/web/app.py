@@ -139,7 +139,7 @@ def create_app(
     public_origin = parse_public_url(public_url) if public_url else None
     signer = Signer(secret or load_secret())
     hub = GameHub(service, signer)
-    driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds)
+    driver = CpuDriver(hub, cpu_delay_ms, cpu_scan_seconds, permit=client_rates.server_permit)
 
     def on_change(topic: Topic, ident: int, version: int) -> None:
         if topic in _MOVES and drive_cpus:
@@ -332,6 +332,9 @@ def app_from_environment() -> FastAPI:
     """The app on the database of `$FIVEDICE_DATABASE_URL` (the uvicorn worker factory);
     its log in `$FIVEDICE_LOG_FORMAT`, access lines unless `$FIVEDICE_ACCESS_LOG` is 0
     (web/logs.py)."""
+    from fivedice.web.server import follow_supervisor
+
+    follow_supervisor()  # (a worker of several ends with its supervisor)
     configure_logging(log_format_from_environment(), access_log=access_log_from_environment())
     scan = os.environ.get(CPU_SCAN_ENV)
     delay = os.environ.get(CPU_DELAY_ENV)

@@ -23,6 +23,14 @@ worker); if the worker dies its connection closes, the lock is freed and the nex
 another worker takes over. SQLite has one worker: the task table of this process is the
 lease.
 
+A CPU whose level plays from a table nobody solved yet (strong, expert, master on new rules)
+holds no thread of the pool while it waits: its game's task awaits the table, built in the
+worker's one solver thread (`_tables_for`; games of the same rules share the build), and
+the game shows its CPU thinking meanwhile. The build asks the permit of the request that
+poked the game (its creator's, or a person's who acted in it), else the server's own
+(`permit`: only rules some client's permit paid for), so a game's CPU never solves what
+nobody was permitted - nor after a restart, until a person comes back to it.
+
 A worker that is asked to stop (`fivedice.web.stopping`) does not wait for that: it lets
 its games go as soon as their step in flight is saved (`hand_over`), and tells the other
 workers (a `Topic.DRIVER` notice), one of which takes each over at once (`adopt`); a game a
@@ -33,13 +41,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 
 from fivedice.core.errors import FivediceError
+from fivedice.core.rules import RuleSet
 from fivedice.service.settings import Level
+from fivedice.service.solving import NewSolvePermit, current_permit, permitting_new_solves
 from fivedice.store import StaleVersionError
 from fivedice.store.notices import Notice, Topic
 from fivedice.store.pg_lease import GameLease
@@ -65,8 +77,17 @@ INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value, Level.GUIDE
 class CpuDriver:
     """Plays the CPU seats of the games of one worker (see the module's docstring)."""
 
-    def __init__(self, hub: GameHub, delay_ms: int, scan_seconds: float) -> None:
+    def __init__(
+        self,
+        hub: GameHub,
+        delay_ms: int,
+        scan_seconds: float,
+        permit: NewSolvePermit | None = None,
+    ) -> None:
         self.hub = hub
+        self.permit = permit  # the server's own permit for new tables (None: any)
+        self._solver = ThreadPoolExecutor(1, thread_name_prefix="fivedice-tables")
+        self._builds: dict[tuple[str, RuleSet], asyncio.Future[None]] = {}
         self.delay = max(delay_ms, 0) / 1000
         self.scan_seconds = scan_seconds
         self.lease = GameLease(hub.service.store)
@@ -157,6 +178,7 @@ class CpuDriver:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        self._solver.shutdown(wait=False, cancel_futures=True)
         await self.lease.close()
 
     def poke(
@@ -241,6 +263,12 @@ class CpuDriver:
         # (a task starts with a copy of its creator's context; these change only the copy).
         REQUEST_ID.set(None)
         GAME.set(game_id)
+        # Poked by a request: its client's permit; else (a scan, another worker's change)
+        # the server's own.
+        with permitting_new_solves(current_permit() or self.permit):
+            await self._drive_leased(game_id, version)
+
+    async def _drive_leased(self, game_id: int, version: int | None) -> None:
         try:
             for attempt in range(LEASE_TRIES):
                 if await self.lease.acquire(game_id):
@@ -288,6 +316,8 @@ class CpuDriver:
         first may load or compile the bot); the others, which may wait for a table solve,
         and any step whose game lock is busy, step in a thread."""
         level = view.state.seats[view.state.current_seat].cpu_level
+        if not self.hub.service.cpu_tables_ready(view):
+            await self._tables_for(view)  # (no pool thread waits for the solver)
         if level in self._warm:
             after = self.hub.try_drive_cpu(view.game_id, view.version)  # SQLite
             if after is None:  # PostgreSQL
@@ -341,6 +371,26 @@ class CpuDriver:
                     return
                 count_database_retry(CPU_STEP)
                 await asyncio.sleep(RETRY_SECONDS)
+
+    async def _tables_for(self, view: GameView) -> None:
+        """Awaits the tables of the CPU seat to move, built in this worker's solver thread
+        (one build per rule set and level however many games wait for it), under this
+        task's permit.
+
+        Raises:
+            SolverBusyError: the permit refuses a new table; SolveNotAllowedError.
+        """
+        level = view.state.seats[view.state.current_seat].cpu_level or ""
+        key = (level, view.state.rules)
+        build = self._builds.get(key)
+        if build is None:
+            context = contextvars.copy_context()
+            loop = asyncio.get_running_loop()
+            prepare = self.hub.service.prepare_cpu
+            build = loop.run_in_executor(self._solver, context.run, prepare, view, True)
+            self._builds[key] = build
+            build.add_done_callback(lambda _done: self._builds.pop(key, None))
+        await asyncio.shield(build)
 
     def _waiting_for(self, game_id: int, *, waiting: bool) -> None:
         """Whether the game's CPU is to move, its step not saved yet (the gauge of CPU moves

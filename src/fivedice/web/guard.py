@@ -13,10 +13,13 @@ protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
 - **Only ids this server issued.** A session id is a random part and its HMAC under the
   server secret (`issue_session`), so every worker checks it without a lookup; any other id
   is replaced by a fresh, empty session (nobody can fix a victim's id in advance and ride
-  it later). An id of an older server (43 random characters, no HMAC) is upgraded once:
-  to the id `upgraded_session` derives from it, with everything kept under it moved there
-  (an id nobody ever used simply becomes an empty session). The derivation is fixed, so
-  every request the browser had in flight arrives at the same new id and none loses seats.
+  it later). An id of an older server (43 random characters, no HMAC) that still holds
+  something is upgraded once: to the id `upgraded_session` derives from it, with everything
+  kept under it moved there; an id of that shape that holds nothing (one nobody was ever
+  given, such as ``"A" * 43``) is replaced like any other. Over https only the
+  `__Host-fd_session` cookie counts (only this host, over https, could have set it): a
+  plain-named `fd_session` (which a sibling subdomain or a man in the middle of plain http
+  can set) is never upgraded into it, only deleted.
 - **Rotation.** When a route grants a seat it calls `rotate_session(request.scope)`; the
   answer then carries a new random id, and everything kept under the old one (seats, rooms
   it hosts, claims, tutorial progress) moves to it in one transaction: the old id holds
@@ -24,8 +27,13 @@ protected without doing anything but putting ``{{ csrf_field() }}`` in its form:
   grant that reached the server with the old id no later than `FORWARD_SECONDS` after
   the rotation (a double click, a second tab: sent before the browser had the new id) is
   forwarded: its seats go to the same new id, which its answer carries too, so the
-  browser ends with every seat whichever answer it keeps. (The forward is in the worker
-  that rotated; one old id's other requests — reads, moves — get nothing.) A grant's
+  browser ends with every seat whichever answer it keeps. The forward is bound to the
+  browser that was rotated (its address and User-Agent, `browser_of`): a grant with the
+  same old id from anyone else gets a new id of its own, so a third party who planted the
+  id cannot hold a window open and be handed the victim's new id; and the window runs
+  from the rotation, no later request extends it. (The forward is in the worker that
+  rotated; one old id's other requests — reads, moves — get nothing.) The same binding
+  lets the requests an older-server browser had in flight reach its upgraded id. A grant's
   answer should be a redirect: a page rendered in it would carry the old id's CSRF token.
 - **CSRF.** Every POST, PUT, PATCH or DELETE outside `/api/` must come from this server's
   own pages: its `Origin` (or, without one, its `Referer`) must be the server's origin (the
@@ -222,6 +230,13 @@ def _cookies(scope: Scope) -> dict[str, str]:
     return found
 
 
+def browser_of(scope: Scope) -> str:
+    """What tells one browser from another for a session forward: the client's address
+    (uvicorn's: the forwarded one only from a trusted proxy) and its User-Agent."""
+    client = scope.get("client")
+    return f"{client[0] if client else ''} {_header(scope, b'user-agent') or ''}"
+
+
 def _header(scope: Scope, wanted: bytes) -> str | None:
     for name, value in scope.get("headers", ()):
         if name == wanted:
@@ -258,7 +273,8 @@ class PageGuard:
         self.signer = signer
         self.public_origin = public_origin
         self.sessions = sessions
-        self._forwards: dict[str, tuple[str, float]] = {}  # rotated id -> (new id, when)
+        # rotated (or upgraded) id -> (new id, when, the browser it was moved for)
+        self._forwards: dict[str, tuple[str, float, str]] = {}
         self._forwards_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -273,16 +289,16 @@ class PageGuard:
         is_page = not is_api and not is_static
         secure = scope.get("scheme") == "https" or (self.public_origin or "").startswith("https:")
         cookies = _cookies(scope)
+        # Over https only the `__Host-` cookie, which only this host could set over https.
         carried = cookies.get(SECURE_SESSION_COOKIE if secure else SESSION_COOKIE, "")
-        if secure and not carried and _OLD_SHAPE.fullmatch(cookies.get(SESSION_COOKIE, "")):
-            carried = cookies[SESSION_COOKIE]  # an older server's cookie over https: upgrade it
+        browser = browser_of(scope)
         session = None
         form_session = None  # whose CSRF token the forms of this request carry, if not ours
         new_session = None  # the id this answer gives the browser
         if is_issued_session(self.signer, carried):
             session = carried
-        elif is_page and _OLD_SHAPE.fullmatch(carried):
-            session = new_session = await self._upgrade(carried)
+        elif is_page and _OLD_SHAPE.fullmatch(carried) and await self._upgradable(carried, browser):
+            session = new_session = await self._upgrade(carried, browser)
             form_session = carried  # (its pages' forms, shown before the upgrade)
             # (None: the store is down; the browser keeps its old cookie for next time)
         elif is_page and method in ("GET", "HEAD"):
@@ -293,10 +309,10 @@ class PageGuard:
             state["csrf"] = csrf_token(self.signer, session)
         stale = secure and SESSION_COOKIE in cookies  # a plain-named one: deleted when replaced
         send = self._with_headers(
-            scope, send, path, is_static, new_session, secure, stale, state, arrived
+            scope, send, path, is_static, new_session, secure, stale, state, arrived, browser
         )
         if method in SAFE_METHODS or is_api:
-            await self.app(scope, receive, send)
+            await self._run(scope, receive, send, is_api)
             return
         refusal = self._origin_refusal(scope)
         status = 403
@@ -314,57 +330,109 @@ class PageGuard:
         if refusal is not None:
             await self._refuse(scope, send, refusal, status)
             return
-        await self.app(scope, replay_body(body, receive), send)
+        await self._run(scope, replay_body(body, receive), send, is_api)
 
-    async def _upgrade(self, old: str) -> str | None:
-        """The id an older server's session id becomes, with everything kept under it moved
-        there; None if the store cannot do it now."""
-        new = upgraded_session(self.signer, old)
-        keeper = self.sessions
-        if keeper is None:
-            return new
+    async def _run(self, scope: Scope, receive: Receive, send: Send, is_api: bool) -> None:
+        """The app; if it fails before it answered, the 500 goes out here, through `send`,
+        so that it carries the security headers too (then the error goes on up, to be
+        logged: Starlette's own 500 is not sent twice)."""
+        started = False
 
-        def upgrade() -> None:
-            if keeper.holds_anything(old):  # (an id nobody used: no write)
-                keeper.move_all(old, new)
+        async def noting(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
 
         try:
-            await run_in_threadpool(upgrade)
-        except FivediceError:
-            return None
-        return new
+            await self.app(scope, receive, noting)
+        except Exception:
+            if not started:
+                if is_api:
+                    await _send_json(noting, 500, b'{"detail":"Internal Server Error"}')
+                else:
+                    await self._refuse(scope, noting, SERVER_ERROR, 500)
+            raise
 
-    async def _rotate(self, old: str, arrived: float) -> str | None:
-        """A new id for session `old`, which a seat was just granted to, with everything
-        kept under `old` moved to it; None (the old id stays) if the store cannot do it now.
-
-        A grant that `arrived` (time.monotonic()) no later than FORWARD_SECONDS after the
-        last rotation of `old` (another request the browser sent before it had the new id)
-        reuses that new id (or the id it rotated to since). Later ones get a new id of their
-        own: whoever still holds `old` afterwards is not the browser that got the new one.
-        """
-        now = time.monotonic()
+    def _forwarded(self, old: str, browser: str, arrived: float) -> str | None:
+        """Where `old` was moved to for this browser no later than FORWARD_SECONDS before
+        the request `arrived` (and on, if it moved again since for the same browser); None
+        if it was not (or for another browser)."""
         with self._forwards_lock:
+            now = time.monotonic()
             self._forwards = {
                 k: v for k, v in self._forwards.items() if v[1] > now - FORWARD_KEPT_SECONDS
             }
-            target, seen = old, {old}
             first = self._forwards.get(old)
-            if first is not None and arrived <= first[1] + FORWARD_SECONDS:
-                while target in self._forwards and self._forwards[target][0] not in seen:
-                    target = self._forwards[target][0]  # (and on, if it rotated since)
-                    seen.add(target)
-            forwarded = target != old
-            if not forwarded:
-                target = issue_session(self.signer)
-                self._forwards[old] = (target, now)
+            if first is None or first[2] != browser or arrived > first[1] + FORWARD_SECONDS:
+                return None
+            target, seen = old, {old}
+            while (step := self._forwards.get(target)) and step[2] == browser:
+                if step[0] in seen:
+                    break
+                target = step[0]
+                seen.add(target)
+            return target
+
+    def _remember_forward(self, old: str, new: str, browser: str) -> None:
+        with self._forwards_lock:
+            self._forwards[old] = (new, time.monotonic(), browser)
+
+    async def _upgradable(self, old: str, browser: str) -> bool:
+        """Whether an older server's id is upgraded: it still holds something (an id
+        nobody was given holds nothing), or this browser's upgrade of it just happened."""
+        if self._forwarded(old, browser, time.monotonic()) is not None:
+            return True
+        keeper = self.sessions
+        if keeper is None:
+            return False
+        try:
+            return bool(await run_in_threadpool(keeper.holds_anything, old))
+        except FivediceError:
+            return False
+
+    async def _upgrade(self, old: str, browser: str) -> str | None:
+        """The id an older server's session id becomes, with everything kept under it moved
+        there; None if the store cannot do it now."""
+        forwarded = self._forwarded(old, browser, time.monotonic())
+        if forwarded is not None:
+            return forwarded
+        new = upgraded_session(self.signer, old)
+        keeper = self.sessions
+        if keeper is not None:
+            try:
+                await run_in_threadpool(keeper.move_all, old, new)
+            except FivediceError:
+                return None
+        self._remember_forward(old, new, browser)
+        return new
+
+    async def _rotate(self, old: str, arrived: float, browser: str) -> str | None:
+        """A new id for session `old`, which a seat was just granted to, with everything
+        kept under `old` moved to it; None (the old id stays) if the store cannot do it now.
+
+        A grant of the same `browser` that `arrived` (time.monotonic()) no later than
+        FORWARD_SECONDS after the last rotation of `old` (another request the browser sent
+        before it had the new id) reuses that new id (or the id it rotated to since). Any
+        other gets a new id of its own: whoever else holds `old` is not the browser that
+        got the new one.
+        """
+        with self._forwards_lock:
+            earlier = self._forwards.get(old)
+        target = self._forwarded(old, browser, arrived)
+        forwarded = target is not None
+        if target is None:
+            target = issue_session(self.signer)
+            self._remember_forward(old, target, browser)
         if self.sessions is not None:
             try:
                 await run_in_threadpool(self.sessions.move_all, old, target)
             except FivediceError:
                 if not forwarded:
                     with self._forwards_lock:
-                        self._forwards.pop(old, None)
+                        if earlier is None:
+                            self._forwards.pop(old, None)
+                        else:
+                            self._forwards[old] = earlier
                 return None
         return target
 
@@ -432,6 +500,7 @@ class PageGuard:
         stale: bool,
         state: dict[str, Any],
         arrived: float,
+        browser: str,
     ) -> Send:
         policy = DOCS_POLICY if path in DOCS_PATHS else PAGE_POLICY
         host_origin = _request_origin(scope)
@@ -441,7 +510,7 @@ class PageGuard:
                 given = new_session
                 session = state.get("session")
                 if scope.get(ROTATE_SESSION_KEY) and isinstance(session, str):
-                    given = await self._rotate(session, arrived) or given
+                    given = await self._rotate(session, arrived, browser) or given
                 ours = dict(SECURITY_HEADERS)
                 ours[b"content-security-policy"] = policy.encode()
                 if not is_static:
@@ -527,6 +596,13 @@ async def _no_more() -> Message:
 
 
 ROTATE_SESSION_KEY = "fivedice.rotate_session"
+SERVER_ERROR = N_("Something went wrong on the server; try again in a moment.")
+
+
+async def _send_json(send: Send, status: int, body: bytes) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def rotate_session(scope: MutableMapping[str, Any]) -> None:

@@ -6,15 +6,14 @@ version's JSON for the event streams and announces every change.
 
 `GameService` keeps a cache of game views (`GameService.view`) and is not meant to be entered
 by two threads for the same game at once, so every call about one game holds that game's lock
-(FastAPI runs the synchronous endpoints in a thread pool). The locks are a fixed set shared by
-game id (`LOCK_STRIPES`): bounded however many games a worker sees, and never dropped while
-a thread waits on one. Across worker processes the store's version check keeps a game
-consistent.
+(FastAPI runs the synchronous endpoints in a thread pool). Each game has its own lock
+(`fivedice.service.locks.GameLocks`: made on demand, dropped when unused), and no lock is
+held while a table is solved: a CPU step makes its tables ready first (`prepare_cpu`).
+Across worker processes the store's version check keeps a game consistent.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import threading
@@ -29,12 +28,15 @@ import orjson
 from fivedice.core.errors import N_, FivediceError, MalformedActionError, RuleSetError
 from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.game import SettingsError
+from fivedice.core.record import UNDO
 from fivedice.service.creation import Commitments, GameOptions, PlayerSpec, create_game
 from fivedice.service.errors import SolverBusyError
 from fivedice.service.games import GameService, GameView, Hint
+from fivedice.service.locks import GameLocks
 from fivedice.service.rights import Right, SeatFacts, SeatRightError, seat_refusal
 from fivedice.service.rooms import FILL_LEVEL, RoomSeatSpec, RoomService
 from fivedice.service.seats import NotYourTurnError, game_facts, hand_to_cpu, turn_refusal
+from fivedice.service.undo import is_undo
 from fivedice.store import (
     ABANDONED,
     ActionEntry,
@@ -57,7 +59,6 @@ NO_ROOM = N_("no game has the code {code!r}")
 LATEST_CACHED = 1024  # games whose latest versions the hub keeps for the event streams
 RECENT_VERSIONS = 32  # ... how many of each one's latest versions (views: small, shared)
 RECENT_TEXTS = 8  # ... and of those, how many keep their JSON text too (a CPU turn is 3-4)
-LOCK_STRIPES = 256  # game locks: game id modulo this picks one
 MAX_SEED = 2**53 - 1  # the largest whole number a JSON number carries exactly: API and form
 
 
@@ -129,19 +130,6 @@ def error_status(error: FivediceError) -> int:
     return 409  # illegal action, stale version, closed game, no hint possible
 
 
-@contextmanager
-def _taken(lock: threading.Lock, *, blocking: bool = False) -> Iterator[bool]:
-    """Yields whether `lock` was taken (and releases it after); without `blocking`, it is
-    taken only if it is free."""
-    if not lock.acquire(blocking=blocking):
-        yield False
-        return
-    try:
-        yield True
-    finally:
-        lock.release()
-
-
 def _no_live(topic: Topic, ident: int, version: int, *, notified: bool = False) -> None:
     """Where changes go when no `Live` is attached (a hub used without the app)."""
 
@@ -156,7 +144,7 @@ class GameHub:
         self.rooms = RoomService(service)
         # Fair dice in two steps: commitments drawn before the client seeds are chosen.
         self.commitments = Commitments(signer.mac)
-        self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+        self._locks = GameLocks()
         # Whether the event loop may read and write the database itself (`try_act` and the
         # other `try_` calls): on SQLite a write is tens of microseconds in this process; on
         # PostgreSQL each statement waits for a round trip to another process, which on a
@@ -164,11 +152,10 @@ class GameHub:
         # those calls go to the thread pool, where they overlap.
         self.inline_database = service.store.is_sqlite
         # PostgreSQL: the hot statements awaited in the event loop (set by the app while it
-        # runs; see `fivedice.store.pg_async`), and the loop's own game locks (stripes like
-        # `_locks`), so two coroutines of one game take turns instead of one of them
-        # falling back to a thread.
+        # runs; see `fivedice.store.pg_async`); the game locks have a kind for coroutines,
+        # so two coroutines of one game take turns instead of one of them falling back to
+        # a thread.
         self.statements: AsyncStatements | None = None
-        self._async_locks: tuple[asyncio.Lock, ...] = ()
         # Every committed change is announced here (`Live.changed`, set by the app).
         self.changed = _no_live
         # The recent versions per game, as the streams send them: each version's view, and
@@ -193,7 +180,7 @@ class GameHub:
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
         """The game's lock, waited for."""
-        with self._locks[game_id % LOCK_STRIPES]:
+        with self._locks.held(game_id):
             yield
 
     @contextmanager
@@ -204,7 +191,7 @@ class GameHub:
         if not self.inline_database:
             yield False
             return
-        with _taken(self._locks[game_id % LOCK_STRIPES]) as taken:
+        with self._locks.held(game_id, blocking=False) as taken:
             yield taken
 
     # -- ids and seats ---------------------------------------------------------------------
@@ -347,6 +334,26 @@ class GameHub:
         self._published(after)
         return after
 
+    def undo(self, game_id: int, tokens: Sequence[str], version: int) -> GameView:
+        """Takes back the last action if one of the seats of `tokens` made it (and
+        `undo_refusal` allows it): a page acts with every seat its browser holds.
+
+        Raises:
+            SeatError: 401 without a token of this game; UndoRefusedError: as `undo_refusal`.
+        """
+        with self._locked(game_id):
+            after = self._undo(self._view_at(game_id, version), tokens, version)
+        self._published(after)
+        return after
+
+    def _undo(self, view: GameView, tokens: Sequence[str], version: int) -> GameView:
+        seats = {seat for token in tokens if (seat := self.seat_of(view, token)) is not None}
+        if not seats:
+            self.check_member(view, None)  # (raises: 401)
+        people = {seat for seat in seats if not view.state.seats[seat].is_cpu}
+        with timed_action(action_kind(UNDO)):
+            return self.service.apply_action(view.game_id, UNDO, version, by_seats=people)
+
     def try_act(
         self, game_id: int, token: str | None, action: str, version: int
     ) -> GameView | None:
@@ -361,6 +368,8 @@ class GameHub:
     def _act(self, game_id: int, token: str | None, action: str, version: int) -> GameView:
         """`act`'s step under the game's lock."""
         view = self._view_at(game_id, version)
+        if is_undo(action):  # the token's own last action, whoever is to move
+            return self._undo(view, [token] if token else [], version)
         self.check_turn(view, token)
         with timed_action(action_kind(action)):
             return self.service.apply_action(game_id, action, version)
@@ -369,11 +378,8 @@ class GameHub:
     async def _locked_async(self, game_id: int) -> AsyncIterator[bool]:
         """The game's locks for a coroutine: its stripe of the loop's locks, then (without
         waiting) the threads' lock. Yields False when a thread holds it."""
-        if not self._async_locks:
-            self._async_locks = tuple(asyncio.Lock() for _ in range(LOCK_STRIPES))
-        async with self._async_locks[game_id % LOCK_STRIPES]:
-            with _taken(self._locks[game_id % LOCK_STRIPES]) as taken:
-                yield taken
+        async with self._locks.held_async(game_id) as taken:
+            yield taken
 
     @contextlib.asynccontextmanager
     async def _inline_async(self, game_id: int) -> AsyncIterator[AsyncStatements | None]:
@@ -410,8 +416,8 @@ class GameHub:
             view = self.service.kept(game_id)
             if view is not None and view.version != version:
                 view = await self._current_async(statements, game_id)
-            if view is None or not self.generations_known(game_id):
-                return None  # (the generations are read once, in a thread)
+            if view is None or not self.generations_known(game_id) or is_undo(action):
+                return None  # (the generations are read once, in a thread; undo: one too)
             self.check_turn(view, token)
             with timed_action(action_kind(action)) as timing:
                 after = await self.service.apply_action_async(statements, game_id, action, version)
@@ -470,8 +476,21 @@ class GameHub:
             return self._recent(game_id, after + 1, view.version)
         return None
 
+    def _prepared_cpu(self, game_id: int, token: str | None = None) -> None:
+        """Makes the tables of the CPU seat to move ready, outside the game's lock: a solve
+        never holds it (`GameService.prepare_cpu`); with a `token`, only for a seat of the
+        game (checked first: a stranger starts nothing)."""
+        view = self.service.kept(game_id)
+        if view is None:
+            view = self.load(game_id)
+        if token is not None:
+            self.check_member(view, token)
+        if not self.service.cpu_tables_ready(view):
+            self.service.prepare_cpu(view)
+
     def cpu_step(self, game_id: int, token: str | None, version: int) -> tuple[str, GameView]:
         """Lets the CPU seat to move take one action; any seat of the game may ask."""
+        self._prepared_cpu(game_id, token or "")
         with self._locked(game_id):
             view = self._view_at(game_id, version)
             self.check_member(view, token)
@@ -482,6 +501,7 @@ class GameHub:
 
     def drive_cpu(self, game_id: int, version: int) -> GameView:
         """One step of the CPU seat to move, taken by the server's CPU driver (driver.py)."""
+        self._prepared_cpu(game_id)
         with self._locked(game_id), timed_action(CPU):
             _action, after = self.service.cpu_step(game_id, version)
         self._published(after)
@@ -518,10 +538,9 @@ class GameHub:
         Whether it did; skipped (the streams read the tail as before) while a thread or a
         coroutine holds the game's lock: it may be catching the game up itself. Runs in the
         event loop."""
-        stripe = game_id % LOCK_STRIPES
-        if self._async_locks and self._async_locks[stripe].locked():
+        if self._locks.busy_async(game_id):
             return False
-        with _taken(self._locks[stripe]) as taken:
+        with self._locks.held(game_id, blocking=False) as taken:
             view = self.service.advance_kept(game_id, entry) if taken else None
             if view is not None:
                 self._keep(view)
@@ -621,9 +640,11 @@ class GameHub:
 
         `known` is the newest version announced to the stream (None: not known; the
         database decides). Recent versions come from memory (the game is kept current,
-        each version's JSON made once); older missed versions are rebuilt from the log, so
-        a reconnecting client gets every one once; `after` that is not a version of this
-        game (beyond its newest) gets one "reset" event with the game now.
+        each version's JSON made once); a few older missed versions are rebuilt from the
+        log's tail, so a reconnecting client gets every one once; a stream further behind
+        than `RECENT_VERSIONS`, or whose `after` is not a version of this game (beyond its
+        newest), gets one "reset" event with the game now (made from the current state,
+        never by replaying a long log).
 
         Raises:
             UnknownGameError: no such game.
@@ -650,7 +671,7 @@ class GameHub:
                 return ready
         if not blocking and not self.inline_database:
             return None
-        with _taken(self._locks[game_id % LOCK_STRIPES], blocking=blocking) as taken:
+        with self._locks.held(game_id, blocking=blocking) as taken:
             if not taken:
                 return None
             steps: list[GameView] = []
@@ -667,8 +688,12 @@ class GameHub:
             ready = self._recent(game_id, after + 1, view.version)
             if ready is not None:
                 return ready
+        if after is not None and view.version - after > RECENT_VERSIONS:
+            # Far behind (`Last-Event-ID: 0` on a long game): the game now, as one reset
+            # event, never every version replayed from the log.
+            return [(view.version, text, "reset")]
         if not blocking:
-            return None  # the whole log is read again: not in the event loop
+            return None  # the log's tail is read again: not in the event loop
         with self._found(game_id):
             views = self.service.versions_after(game_id, after)
         if after is None or (views and after > views[-1].version):  # new, or not a version

@@ -15,7 +15,11 @@ taken from `X-Forwarded-For` only when the connection comes from a trusted proxy
   carries a permit (`permitting_new_solves`) that lets a client start only a few per hour,
   the rest 503 (`SolverBusyError`, as when the solver is busy). Tables already solved cost
   nothing and are never counted.
+* **seats joined** (`POST /g/ID/join`, `POST /r/CODE/device`, `POST /join`) count as
+  *grants*: each rotates the browser's session id, and nobody may do that without end.
 * **PDF sheets rendered** (not served from the sheet cache): past the rate, 429.
+* **verify pages** (`GET /g/ID/verify`, every roll recomputed from the seeds): past the
+  rate, 429.
 
 A refusal says when to ask again (`Retry-After`); the API answers JSON, pages a message page
 in the visitor's language. The counts live in each worker's memory: with N workers a client
@@ -42,7 +46,11 @@ from limits.strategies import MovingWindowRateLimiter
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
-from fivedice.service.solving import SolverBusyError, permitting_new_solves
+from fivedice.service.solving import (
+    RETRY_AFTER_SECONDS,
+    SolveQuotaSpentError,
+    permitting_new_solves,
+)
 
 __all__ = [
     "RATE_ENVIRONMENT",
@@ -94,6 +102,11 @@ class RateSettings:
     """Rule sets nobody solved before whose tables one client may have solved."""
     sheets: str = "20/minute"
     """PDF sheets one client may have rendered (sheets served from the cache are free)."""
+    grants: str = "30/minute;600/day"
+    """Seats one client may join by link or device code (each gives its browser a new
+    session id: nobody can rotate one id over and over)."""
+    verifies: str = "20/minute;200/hour"
+    """Verify pages (`/g/ID/verify`: every roll of the game recomputed) one client may ask."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> RateSettings:
@@ -139,6 +152,8 @@ RATE_ENVIRONMENT = {
     "wrong_codes": "FIVEDICE_RATE_WRONG_CODES",
     "new_solves": "FIVEDICE_RATE_NEW_SOLVES",
     "sheets": "FIVEDICE_RATE_SHEETS",
+    "grants": "FIVEDICE_RATE_GRANTS",
+    "verifies": "FIVEDICE_RATE_VERIFIES",
 }
 """The environment variable of each rate."""
 
@@ -216,7 +231,7 @@ class ClientRates:
             try:
                 self.take("new_solves", client)
             except RateLimitedError as refusal:
-                raise SolverBusyError(refusal.retry_after) from None
+                raise SolveQuotaSpentError(refusal.retry_after) from None
             with self._permitted_lock:
                 self._permitted.pop(key, None)
                 self._permitted[key] = now
@@ -224,6 +239,24 @@ class ClientRates:
                     self._permitted.popitem(last=False)
 
         return permit
+
+    def server_permit(self, rules: RuleSet) -> None:
+        """The permit of the server's own work (the CPU driver's steps, the table builds
+        they wait for): only rules some client was permitted within the last hour, so a
+        game's CPU solves what its creator's permit paid for, and nothing else - not after
+        a restart (a person's request carries their own permit again).
+
+        Raises:
+            SolveQuotaSpentError: no client was permitted these rules.
+        """
+        now = time.monotonic()
+        with self._permitted_lock:
+            if any(
+                key[1] == rules and now - given < _PERMIT_REMEMBERED_SECONDS
+                for key, given in self._permitted.items()
+            ):
+                return
+        raise SolveQuotaSpentError(RETRY_AFTER_SECONDS)
 
 
 def client_of(scope: Scope) -> str:
@@ -238,6 +271,10 @@ _CREATIONS = {
     ("POST", "/table"): "games",
     ("POST", "/api/rooms"): "rooms",
 }
+_GRANT = re.compile(r"^/(?:g/[^/]+/join|r/[^/]+/device|join)$")
+"""The pages that give a browser a seat it did not make (a link's seat, a device code,
+an invitation or open seat by room code): POSTs of them count as *grants*."""
+_VERIFY = re.compile(r"^/g/[^/]+/verify$")
 _CODE_LOOKUP = re.compile(r"^/(?:r|api/rooms)/[^/]+(?:/.*)?$")
 
 
@@ -268,6 +305,10 @@ class RateGuard:
         client = client_of(scope)
         method, path = scope["method"], scope["path"]
         creation = _CREATIONS.get((method, path))
+        if creation is None and method == "POST" and _GRANT.match(path):
+            creation = "grants"
+        if creation is None and method == "GET" and _VERIFY.match(path):
+            creation = "verifies"
         looks_up = is_code_lookup(method, path)
         try:
             if creation is not None:

@@ -14,7 +14,7 @@ import base64
 import functools
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -27,6 +27,11 @@ NARROWEST_DISPLAY_PX = 320
 """The chart's width on a 360-pixel phone (the page's margins taken off)."""
 SMALLEST_TEXT_PX = 12
 """The chart's smallest text on that phone, in CSS pixels (its legend and tick labels)."""
+
+
+CHART_RC: Any = {"font.family": ["DejaVu Sans", "Noto Sans CJK JP"], "text.parse_math": False}
+"""The charts' settings: fonts for every language, and no mathtext - a player's name is
+text, so one such as ``$\\notacommand{$`` is drawn as typed instead of failing the page."""
 
 
 def chart_svg(
@@ -59,7 +64,7 @@ def chart_svg(
     # Latin from DejaVu, and Japanese from Noto Sans CJK when installed (fonts-noto-cjk):
     # matplotlib falls back glyph by glyph along the family list.
     _add_cjk_fonts()
-    with rc_context({"font.family": ["DejaVu Sans", "Noto Sans CJK JP"]}):
+    with rc_context(CHART_RC):
         return _chart_svg(xs, expected, scored, labels, games, chances, chance_label, seats)
 
 
@@ -191,7 +196,7 @@ def skill_chart_svg(losses: Sequence[float], labels: tuple[str, str], seat: int 
     from matplotlib import rc_context
 
     _add_cjk_fonts()
-    with rc_context({"font.family": ["DejaVu Sans", "Noto Sans CJK JP"]}):
+    with rc_context(CHART_RC):
         return _skill_chart_svg(losses, labels, seat)
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 
-from fivedice.web.limits import EdgeLimits
+from fivedice.web.limits import EdgeLimits, client_prefix
 from fivedice.web.stopping import GRACEFUL_TIMEOUT_ENV, STOPPING
 
 APP = "fivedice.web:app_from_environment"
@@ -108,10 +108,36 @@ def run_server(
     if workers == 1:
         uvicorn.Server(config).run()
         return
+    os.environ[SUPERVISOR_ENV] = str(os.getpid())  # (its workers follow it: `follow_supervisor`)
     listener = config.bind_socket()
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C ends the server quietly
         GentleSupervisor(config, sockets=[listener]).run()
+
+
+SUPERVISOR_ENV = "FIVEDICE_SUPERVISOR_PID"
+_PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
+
+
+def follow_supervisor() -> None:
+    """In a worker of several: asks Linux to send it SIGTERM when its supervisor dies
+    (`prctl(PR_SET_PDEATHSIG)`), so that a supervisor killed outright (SIGKILL, a crash)
+    leaves no worker behind; the worker then stops as on any SIGTERM. Nothing elsewhere
+    (one process, or not Linux)."""
+    import ctypes
+    import os
+    import signal
+    import sys
+
+    supervisor = os.environ.get(SUPERVISOR_ENV, "")
+    if not supervisor.isdigit() or not sys.platform.startswith("linux"):
+        return
+    if os.getpid() == int(supervisor):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != int(supervisor):  # it died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 class GentleSupervisor(Multiprocess):
@@ -213,7 +239,8 @@ def _answer(status: bytes, retry_after: int | None, body: bytes) -> bytes:
 class GuardedHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP/1.1 protocol with the connection limits of `EdgeLimits`.
 
-    - a client address over `connections_per_client` open connections gets a 429, the worker
+    - a client address over `connections_per_client` open connections, or its network prefix
+      (`client_prefix`: /24, /64) over `connections_per_prefix`, gets a 429, the worker
       over `connection_cap` a 503, both with Retry-After and closed (reset at once when many
       are being refused);
     - the request line and headers must arrive within `header_timeout` of the connection
@@ -242,13 +269,18 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         trusted = self.config.proxy_headers and is_trusted_proxy(
             address, self.config.forwarded_allow_ips
         )
-        if not trusted and _OPEN.by_address[address] >= limits.connections_per_client:
+        prefix = "net " + client_prefix(address)
+        if not trusted and (
+            _OPEN.by_address[address] >= limits.connections_per_client
+            or _OPEN.by_address[prefix] >= limits.connections_per_prefix
+        ):
             self._refuse(transport, b"429 Too Many Requests", b"Too many connections.\n")
             return
         if _OPEN.total >= limits.connection_cap:
             self._refuse(transport, b"503 Service Unavailable", b"Server busy.\n")
             return
         _OPEN.by_address[address] += 1
+        _OPEN.by_address[prefix] += 1
         _OPEN.total += 1
         _OPEN.served.add(self)
         self.address = address
@@ -265,9 +297,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
                 self.refusal_counted = False
             return
         if self.address is not None:
-            _OPEN.by_address[self.address] -= 1
-            if not _OPEN.by_address[self.address]:
-                del _OPEN.by_address[self.address]
+            for key in (self.address, "net " + client_prefix(self.address)):
+                _OPEN.by_address[key] -= 1
+                if not _OPEN.by_address[key]:
+                    del _OPEN.by_address[key]
             _OPEN.total -= 1
             self.address = None
         super().connection_lost(exc)

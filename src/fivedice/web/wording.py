@@ -310,6 +310,11 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "place": _("Place"),
         "date": _("Date"),
         "no_high_scores": _("No high scores yet."),
+        "typed_high_scores": _("At the table: dice typed in"),
+        "typed_note": _(
+            "These games were kept at a real table: their dice were typed in, not rolled by"
+            " the app, so nobody can check them. They never enter the high scores above."
+        ),
         "not_found": _("That game does not exist."),
         "page_stuck": _(
             "The page could not reach the server or the move was refused; reload to try again."

@@ -56,11 +56,24 @@ def coach_lines(options: Sequence[Hint], limit: int = 8, compact: bool = False) 
     """
     lines = []
     for number, option in enumerate(options[:limit], start=1):
-        template = (
-            _("{number}. {option}: {mark}{value:.1f} (−{loss:.1f})")
-            if compact
-            else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
-        )
+        if number == 1:  # the best loses nothing: no "(−0.0)"
+            template = (
+                _("{number}. {option}: {mark}{value:.1f} (best)")
+                if compact
+                else _("{number}. {option}: {mark}{value:.1f} points to come (best)")
+            )
+        elif round(option.loss, 1) == 0:  # as good as the best, to a tenth: not "−0.0"
+            template = (
+                _("{number}. {option}: {mark}{value:.1f} (tie)")
+                if compact
+                else _("{number}. {option}: {mark}{value:.1f} points to come (tie)")
+            )
+        else:
+            template = (
+                _("{number}. {option}: {mark}{value:.1f} (−{loss:.1f})")
+                if compact
+                else _("{number}. {option}: {mark}{value:.1f} points to come (−{loss:.1f})")
+            )
         lines.append(
             template.format(
                 number=number,

@@ -34,6 +34,10 @@ PRESET_TITLES: dict[str, str] = {
     "triple": N_("Triple Yahtzee"),
     "yatzy": N_("Yatzy"),
     "maxi-yatzy": N_("Maxi Yatzy"),
+    "yacht": N_("Yacht"),
+    "yacht-dice": N_("Yacht Dice"),
+    "generala": N_("Generala"),
+    "kismet": N_("Kismet"),
 }
 """A rule preset's name as players see it, by its key."""
 
@@ -45,6 +49,14 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
     "triple": N_("Triple Yahtzee: three columns counting 1x, 2x and 3x"),
     "yatzy": N_("Scandinavian: 15 boxes, pairs, straights 15 and 20, bonus 50 at 63"),
     "maxi-yatzy": N_("six dice, 20 boxes, bonus 100 at 84, unused rolls saved"),
+    "yacht": N_(
+        "The Yacht Game (1938): 12 boxes, full house and four of a kind score sums, no bonus"
+    ),
+    "yacht-dice": N_(
+        "Yacht Dice (51 Worldwide Games): 12 boxes, bonus 35 at 63, straights 15 and 30"
+    ),
+    "generala": N_("Generala: 11 boxes, served hands +5, Generala 50, Double Generala 100"),
+    "kismet": N_("Kismet (as GNOME Tali): colours of pips, bonus 35/55/75 at 63/71/78"),
 }
 """What a rule preset is, in a few words, by its key."""
 

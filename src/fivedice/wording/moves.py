@@ -100,22 +100,16 @@ def hold_sentence(
 
 def move_sentence(actor: str | None, action: Action, before: GameState, after: GameState) -> str:
     """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
-    3 3", "You score 25 in Full house" (`actor` None: the player reading it)."""
+    dice 2 3 (3 3)", "You score 25 in Full house" (`actor` None: the player reading it)."""
     if isinstance(action, Roll):
         return roll_sentence(actor, position_codes(after.rules, after.turn.dice or ()))
-    if isinstance(action, Hold):
-        turn = after.turn
-        shown = position_codes(after.rules, turn.dice or ())
-        held = dice_values(tuple(d for d, h in zip(shown, turn.held, strict=False) if h))
-        if actor is None:
-            return _("You hold {dice}").format(dice=held)
-        return _("{name} holds {dice}").format(name=actor, dice=held)
-    if isinstance(action, Release):
+    if isinstance(action, Hold | Release):
+        # By position, as a person types it (`hold 2 3`), with the faces: "CPU 1 holds dice
+        # 2 3 (5 5)", never faces alone that read as positions (the wild die in braces).
         faces = position_codes(before.rules, before.turn.dice or ())
-        released = dice_values(tuple(faces[p - 1] for p in action.positions if p <= len(faces)))
-        if actor is None:
-            return _("You release {dice}").format(dice=released)
-        return _("{name} releases {dice}").format(name=actor, dice=released)
+        positions = tuple(p for p in action.positions if p <= len(faces))
+        chosen = tuple(faces[p - 1] for p in positions)
+        return hold_sentence(actor, positions, chosen, hold=isinstance(action, Hold))
     if isinstance(action, EnterDice):  # at the table: the dice rolled with real dice
         dice = dice_values(action.dice)
         if actor is None:

@@ -156,7 +156,7 @@ def commands_text() -> str:
 def why_command_text() -> str:
     """The `why` command, said with the others (`commands_text`)."""
     return _(
-        "And: why (or w: why the coach's best option beats the next ones, box by box, and its"
+        "And: why (or y: why the coach's best option beats the next ones, box by box, and its"
         " chances this turn)."
     )
 

@@ -90,7 +90,17 @@ def describe_rules(rules: RuleSet) -> list[str]:
         dice_line.format(rolls=rules.rolls_per_turn),
         _("Upper boxes score the sum of the dice showing their face."),
     ]
-    if rules.upper_bonus:
+    if len(rules.bonus_tiers) > 1:
+        tiers = list_text(
+            _("{value} at {threshold}").format(value=value, threshold=threshold)
+            for threshold, value in rules.bonus_tiers
+        )
+        lines.append(
+            _(
+                "Upper bonus in tiers: {tiers} in the upper boxes; the highest tier reached counts."
+            ).format(tiers=tiers)
+        )
+    elif rules.upper_bonus:
         lines.append(
             ngettext(
                 "Upper bonus: {value} point when the upper boxes total {threshold} or more.",
@@ -116,6 +126,7 @@ def describe_rules(rules: RuleSet) -> list[str]:
             _("Upper boxes first: lower boxes open only once all six upper boxes are filled.")
         )
     lines.extend(_order_sentences(rules))
+    lines.extend(_served_sentences(rules))
     if rules.wild_die:
         lines.append(_wild_die_sentence(rules))
     if rules.columns > 1:
@@ -126,6 +137,29 @@ def describe_rules(rules: RuleSet) -> list[str]:
                 "{count} columns, filled in any order, one box a turn; they count {multipliers}.",
                 rules.columns,
             ).format(count=rules.columns, multipliers=multipliers)
+        )
+    return lines
+
+
+def _served_sentences(rules: RuleSet) -> list[str]:
+    """The served hands, the instant win they stand for, and the optimum a preset quotes."""
+    lines = []
+    first = rules.all_same_box
+    if any(box.served for box in rules.boxes) and first is not None:
+        lines.append(
+            _(
+                "Served: a hand made on the first roll of the turn. By the rule book a served"
+                " {box} wins the game at once; fivedice scores it as the {box} box's {points}"
+                " points and plays on (alone, the game goes on anyway; the instant win among"
+                " several players is not played yet)."
+            ).format(box=box_name(first), points=first.points)
+        )
+    preset = next((p for p in PRESETS if p.rules == rules), None)
+    if preset is not None and preset.optimum is not None:
+        lines.append(
+            _("Optimal play scores {points} on average (fivedice's exact solver).").format(
+                points=f"{preset.optimum:.2f}"
+            )
         )
     return lines
 
@@ -164,26 +198,68 @@ def _wild_die_sentence(rules: RuleSet) -> str:
     ).format(position=rules.dice)
 
 
-def _points_words(points: int | None) -> str:
-    return _("the sum of those dice") if points is None else str(points)
+def _points_words(points: int | None, extra: int = 0) -> str:
+    if points is not None:
+        return str(points)
+    if extra:
+        return _("the sum of the dice + {extra}").format(extra=extra)
+    return _("the sum of those dice")
+
+
+def _box_extras(box: Box, text: str) -> str:
+    """A box's rule with its served points and stand-ins, when it has them."""
+    if box.stand_ins:
+        text += _(" (a 1 may stand for a 2 or a 6)")
+    if box.served:
+        text += _(" ({points} more when made on the first roll of the turn)").format(
+            points=box.served
+        )
+    return text
 
 
 def box_rule(box: Box, rules: RuleSet) -> str:
     """What one box takes and scores, in a few words, from its kind and parameters (the
     rule set's own box): "3 dice of one face: 3 × the face"."""
     box = rules.box(box)
+    return _box_extras(box, _box_rule(box, rules))
+
+
+def _box_rule(box: Box, rules: RuleSet) -> str:
+    """`box_rule` without the served points and stand-ins."""
+    if box.kind is BoxKind.FLUSH:
+        return _(
+            "all dice of one colour of pips (1 and 6 black, 2 and 5 red, 3 and 4 green): {points}"
+        ).format(points=box.points)
     if box.kind is BoxKind.UPPER:
         return _("the dice showing {face}, summed").format(face=box.face)
     if box.kind is BoxKind.CHANCE:
         return _("any dice, the sum")
     if box.kind is BoxKind.ALL_SAME:
+        first_box = rules.all_same_box
+        if box.second and first_box is not None:
+            return _(
+                "all {dice} dice the same face, while the {box} box holds its points: {points}"
+            ).format(dice=rules.dice, box=box_name(first_box), points=box.points)
         return _("all {dice} dice the same face: {points}").format(
-            dice=rules.dice, points=box.points
+            dice=rules.dice, points=_points_words(box.points, box.extra)
         )
     if box.kind is BoxKind.OF_A_KIND:
+        if box.points is not None:
+            return _("at least {size} dice of one face: {points}").format(
+                size=box.size, points=box.points
+            )
         if box.matching:
             return _("{size} dice of one face: {size} × the face").format(size=box.size)
+        if box.extra:
+            return _("at least {size} dice of one face: the sum of all the dice + {extra}").format(
+                size=box.size, extra=box.extra
+            )
         return _("at least {size} dice of one face: the sum of all the dice").format(size=box.size)
+    if box.kind is BoxKind.PAIRS and box.same_colour:
+        return _(
+            "{count} pairs of faces of one colour of pips (four of a kind counts): the sum of"
+            " all the dice"
+        ).format(count=box.size)
     if box.kind is BoxKind.PAIRS:
         if box.size == 1:
             return _("two dice of one face: their sum (the highest pair)")
@@ -202,9 +278,12 @@ def box_rule(box: Box, rules: RuleSet) -> str:
             size=box.size, points=_points_words(box.points)
         )
     first, second = box.shape
-    text = _("{first} dice of one face and {second} of another: {points}").format(
-        first=first, second=second, points=_points_words(box.points)
+    template = (
+        _("{first} dice of one face and {second} of another of the same colour: {points}")
+        if box.same_colour
+        else _("{first} dice of one face and {second} of another: {points}")
     )
+    text = template.format(first=first, second=second, points=_points_words(box.points, box.extra))
     if box.loose:
         text += _(" (dice all of one face count too)")
     return text

@@ -14,6 +14,11 @@ from fivedice.core.verify import Verdict
 from fivedice.i18n import _
 from fivedice.wording.errors import error_text
 
+SERVER_ALONE = N_(
+    "No player gave a seed of their own: the server alone chose these dice. The commitment"
+    " shows only that they were fixed before the game began, not that nobody chose them."
+)
+
 
 def verdict_lines(
     verdict: Verdict,
@@ -22,6 +27,7 @@ def verdict_lines(
     fingerprint: str | None,
     pinned: bool = False,
     refused: BaseException | None = None,
+    server_alone: bool = False,
     gettext: Callable[[str], str] | None = None,
 ) -> list[str]:
     """The verdict's sentences (for `Verdict.ALTERED`: the heading of the list of problems).
@@ -32,6 +38,7 @@ def verdict_lines(
         fingerprint: the fingerprint of the key that signed the record (None: unsigned).
         pinned: whether the checker named the key to trust (`--key`).
         refused: why the dice could not be checked (a game in progress).
+        server_alone: no player gave a seed: the server alone chose the dice.
         gettext: the language (default: the current one's `_`).
     """
     tr = gettext or _
@@ -47,6 +54,8 @@ def verdict_lines(
                 )
             ).format(fingerprint=fingerprint, count=rolls)
         ]
+        if server_alone:
+            lines.append(tr(SERVER_ALONE))
         if not pinned:
             lines.append(
                 tr(
@@ -56,6 +65,22 @@ def verdict_lines(
                     )
                 )
             )
+        return lines
+    if verdict is Verdict.UNTRUSTED:
+        lines = [
+            tr(
+                N_(
+                    "Not verified: the rolls ({count} in all) are the ones the seeds give and the"
+                    " record is unchanged since key {fingerprint} signed it, but you did not say"
+                    " you trust that key, and anyone can sign an edited record with a key of"
+                    " their own. Compare it with the key the server publishes (/fairness/key)"
+                    " and name the key you trust with --key (a fingerprint, a file, or the"
+                    " address of the server's /fairness/key)."
+                )
+            ).format(fingerprint=fingerprint, count=rolls)
+        ]
+        if server_alone:
+            lines.append(tr(SERVER_ALONE))
         return lines
     if verdict is Verdict.NOT_YET:
         reason = "" if refused is None else error_text(refused, gettext)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fivedice.service.tutorial.lessons import LESSONS, Lesson, find_lesson
-from fivedice.store.tutorial_progress import LessonProgress
+from fivedice.store.tutorial_progress import LessonProgress as LessonProgress
 
 NEW = "new"
 """The state of a lesson neither done nor skipped (the store keeps `done` and `skipped`)."""

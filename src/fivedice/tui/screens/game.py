@@ -32,9 +32,9 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
+from fivedice.service.errors import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.service.games import goal_total, strategy_refusal
 from fivedice.service.settings import is_default_human_name, zero_score_to_confirm
-from fivedice.store import DatabaseDamagedError, SchemaTooNewError, StoreError
 from fivedice.tui.play import PlaySession
 from fivedice.tui.screens.dialogs import (
     ConfirmScreen,
@@ -55,6 +55,7 @@ from fivedice.tui.widgets.move_log import (
     entry_text,
     game_entry,
 )
+from fivedice.tui.widgets.wrapped import Row, list_separators, wrapped_rows
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.goal import (
@@ -80,6 +81,10 @@ if TYPE_CHECKING:
 TICK = 0.05
 # Cells across the side panel (dice, buttons, log) takes: dice 7 wide inside, or 5 (narrow).
 WIDE_SIDE, NARROW_SIDE = 51, 36
+SIDE_MOST = 90
+"""The widest the side panel grows in a wide window (lines longer than this read badly)."""
+WHY_LINES = 2
+"""The most lines the hint's reasons take (whole items; `y` gives every one)."""
 SIX_DICE_NARROW_SIDE = 43
 """The narrow side panel with six dice (always 7 wide each: 42 cells and the padding)."""
 MIN_SIZE = (60, 20)
@@ -380,6 +385,11 @@ class GameScreen(Screen[None]):
         )
         self.set_class(narrow, "narrow")
         table.show(state, shown, narrow_level if narrow else level)
+        # The side panel takes what the card leaves (the coach's lines wrap less in a wide
+        # window), at least its own width.
+        least = (SIX_DICE_NARROW_SIDE if six else NARROW_SIDE) if narrow else WIDE_SIDE
+        needed = table.needed_width(state, shown, narrow_level if narrow else level) + scrollbar
+        self.query_one("#side").styles.width = max(least, min(width - needed - 1, SIDE_MOST))
         return narrow
 
     def on_resize(self) -> None:
@@ -957,20 +967,23 @@ class GameScreen(Screen[None]):
             if estimate
             else _("Coach: expected points from here")
         )
-        # One line per option, cut rather than wrapped: the value, what it costs against the
-        # best, then the choice, so no figure can be read as another option.
-        text = Text(title, style="bold")
+        # One row per option: the value, what it costs against the best, then the choice,
+        # which wraps under itself (never under the figures, so no figure reads as another
+        # option); the reasons (best against the next) wrap between their items, and `y`
+        # gives them at length.
+        rows = [Row.of(title, style="bold")]
         for index, option in enumerate(options[:4]):
             loss = _("best") if index == 0 else "−" + formats.number(option.loss, 2)
+            if index and round(option.loss, 2) == 0:  # as good as the best: not "−0.00"
+                loss = _("tie")
             exact = pad_cells(formats.number(option.value, 1), 6, ">")
             value = "≈" + formats.number(option.value) if estimate else exact
-            line = f"\n{value} {pad_cells(loss, 6, '>')}  {advice_text(option, state)}"
-            text.append(line, style="green" if index == 0 else "")
-        # One line of reasons (the best against the next); `y` gives them at length.
+            prefix = f"{value} {pad_cells(loss, 6, '>')}  "
+            rows.append(Row.of(advice_text(option, state), prefix, "green" if index == 0 else ""))
         why = why_short(state.rules, options)
         if why is not None:
-            text.append("\n" + why, style="dim")
-        hint.update(text)
+            rows.append(Row.of(why, style="dim", separators=list_separators(), lines=WHY_LINES))
+        hint.update(wrapped_rows(hint, rows))
         self._advice = options[0]
         self._options = options
         self.refresh_bindings()
@@ -978,12 +991,13 @@ class GameScreen(Screen[None]):
 
     def _show_goal_hint(self, state: GameState, options: list[Hint]) -> None:
         """The options for the goal, each with its chance of reaching it."""
-        text = Text(goal_short_heading(options[0].goal or 0), style="bold")
+        rows = [Row.of(goal_short_heading(options[0].goal or 0), style="bold")]
         for index, option in enumerate(options[:4]):
             chance = pad_cells(goal_value_text(option.value), 5, ">")
-            line = f"\n{chance}  {advice_text(option, state)}"
-            text.append(line, style="green" if index == 0 else "")
-        self.query_one("#hint", Static).update(text)
+            style = "green" if index == 0 else ""
+            rows.append(Row.of(advice_text(option, state), f"{chance}  ", style))
+        hint = self.query_one("#hint", Static)
+        hint.update(wrapped_rows(hint, rows))
         self._advice = options[0]
         self._options = []  # (the reasons `y` gives are those of points, not of a goal)
         self.refresh_bindings()
@@ -1001,20 +1015,22 @@ class GameScreen(Screen[None]):
         if best.parts is None or not differences:
             lines = why_lines(state.rules, options)
             if lines:
-                self.query_one("#hint", Static).update("\n".join(lines))
+                rows = [Row.of(line, separators=list_separators()) for line in lines]
+                hint = self.query_one("#hint", Static)
+                hint.update(wrapped_rows(hint, rows))
             return
         title = _("{better} rather than {other}:").format(
             better=advice_text(best, state), other=advice_text(other, state)
         )
         if best.estimate:  # several columns: the split of an estimate
             title = _(ESTIMATED).format(text=title)
-        text = Text(title, style="bold")
-        for line in differences:
-            text.append("\n" + line)
+        rows = [Row.of(title, style="bold")]
+        rows.extend(Row.of(line.lstrip(), "  ") for line in differences)
         chances = chance_text(state.rules, best)
         if chances is not None:
-            text.append("\n" + chances, style="dim")
-        self.query_one("#hint", Static).update(text)
+            rows.append(Row.of(chances, style="dim", separators=list_separators()))
+        hint = self.query_one("#hint", Static)
+        hint.update(wrapped_rows(hint, rows))
 
     def action_apply_hint(self) -> None:
         """Does what the coach's best option says: holds its dice (releasing the others),

@@ -24,11 +24,12 @@ from textual.widgets.option_list import Option
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.i18n import _
+from fivedice.service.errors import StoreError
 from fivedice.service.settings import zero_score_to_confirm
 from fivedice.service.table import entry_between
-from fivedice.store import StoreError
 from fivedice.tui.screens.dialogs import ConfirmScreen
 from fivedice.tui.session import TableGame
+from fivedice.tui.widgets.wrapped import Row, list_separators, wrapped_rows
 from fivedice.tui.wording import localize_bindings
 from fivedice.wording.cells import pad_cells
 from fivedice.wording.errors import not_saved_lines, refused_text, undo_refused_text
@@ -50,6 +51,8 @@ DICE = 5
 """The classic number of dice typed in (a rule set says its own: `RuleSet.dice`)."""
 
 
+COACH_OPTIONS, COACH_OPTIONS_SHORT, TALL = 5, 3, 24
+"""The coach's options shown in a window of TALL rows or more, and in a shorter one."""
 SIDE_WIDTH = (28, 42)
 """The narrowest and widest the entry and the list of boxes are drawn (columns)."""
 
@@ -99,6 +102,7 @@ class TableScreen(Screen[None]):
         self.typed: list[int] = []
         self.rolls_left = 0
         self.message = ""
+        self._helping = False  # the keys' help is shown in the coach's place
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Once the game is over only help and quit are offered (nothing can be entered)."""
@@ -287,6 +291,9 @@ class TableScreen(Screen[None]):
             self._show_entry(self.state)
 
     def action_clear(self) -> None:
+        if self._helping and not self.typed:  # Escape closes the help first
+            self._show_coach("")
+            return
         self.typed = []
         self._show_entry(self.state)
 
@@ -350,33 +357,48 @@ class TableScreen(Screen[None]):
         dice = tuple(sorted(self.typed)) if len(self.typed) == DICE else None
         self._show_coach(_("The coach is thinking…"))
         rolls = self.rolls_left
-        self.run_worker(lambda: self._hint_worker(dice, rolls), thread=True, group="hint")
+        # (as many options as the window has rows for beside the list of boxes)
+        limit = COACH_OPTIONS if self.app.size.height >= TALL else COACH_OPTIONS_SHORT
+        self.run_worker(lambda: self._hint_worker(dice, rolls, limit), thread=True, group="hint")
 
-    def _hint_worker(self, dice: tuple[int, ...] | None, rolls: int) -> None:
+    def _hint_worker(self, dice: tuple[int, ...] | None, rolls: int, limit: int) -> None:
         try:
             options = self.game.hint(dice, rolls)
             why = why_short(self.state.rules, options)
-            text = "\n".join(
-                [*coach_lines(options, limit=5, compact=True), *([why] if why else [])]
-            )
+            lines = [*coach_lines(options, limit=limit, compact=True), *([why] if why else [])]
         except FivediceError as error:
-            text = _("No advice: {reason}").format(reason=error_text(error))
-        self.app.call_from_thread(self._show_coach, text)
+            lines = [_("No advice: {reason}").format(reason=error_text(error))]
+        self.app.call_from_thread(self._show_coach, "\n".join(lines))
 
-    def _show_coach(self, text: str) -> None:
+    def _show_coach(self, text: str, separators: tuple[str, ...] | None = None) -> None:
+        """Shows the coach's lines (wrapped between whole words and items) in the side
+        panel; the list of boxes gives up rows for them, so all fits the window. The help,
+        if open, closes."""
+        self._helping = False
         coach = self.query_one("#coach", Static)
-        coach.update(text)
+        breaks = list_separators() if separators is None else separators
+        rows = [Row.of(line, separators=breaks) for line in text.splitlines()]
+        coach.update(wrapped_rows(coach, rows))
         coach.display = bool(text)
+        self.set_class(bool(text), "coached")
 
     def action_help(self) -> None:
-        self.message = "\n".join(
-            [
-                _("1-6: type the dice (the fifth enters them); Backspace, Esc: correct"),
-                _("arrows, Enter: score a box; p: points without dice; u: undo"),
-                _("r: rolls left for the coach; h: the coach; q: quit (the game is saved)"),
-            ]
+        """Opens the keys' help in the coach's place; `?` again or Escape closes it."""
+        if self._helping:
+            self._show_coach("")
+            return
+        self._show_coach(
+            "\n".join(
+                [
+                    _("1-6: type the dice (the fifth enters them); Backspace, Esc: correct"),
+                    _("arrows, Enter: score a box; p: points without dice; u: undo"),
+                    _("r: rolls left for the coach; h: the coach; q: quit (the game is saved)"),
+                    _("? or Esc: close this help"),
+                ]
+            ),
+            (_("; "),),
         )
-        self.query_one("#message", Static).update(self.message)
+        self._helping = True
 
     def action_quit_table(self) -> None:
         self.app.exit()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import secrets
@@ -38,6 +39,7 @@ from fivedice.store.notices import Topic
 from fivedice.store.rooms import Room
 from fivedice.web.deps import Hub
 from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hint_data, hmac_equal, reasons_data
+from fivedice.web.limits import EdgeLimits
 from fivedice.web.live import Live, Now, Subscription, Watched
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -104,11 +106,20 @@ class RuleOptionsIn(BaseModel):
     yahtzee_bonus_condition: Literal["box_scored", "box_filled"] | None = None
     joker: Literal["forced", "free_choice", "none"] | None = None
     upper_first: bool | None = None
-    family: Literal["yahtzee", "yatzy", "maxi_yatzy"] | None = None
+    family: (
+        Literal["yahtzee", "yatzy", "maxi_yatzy", "yacht", "yacht_dice", "generala", "kismet"]
+        | None
+    ) = None
     four_of_a_kind_is_two_pairs: bool | None = None
     fill_order: Literal["free", "forced"] | None = None
     extra_turn_on_yahtzee: bool | None = None
     saved_rolls: bool | None = None
+    upper_bonus_tiers: (
+        list[Annotated[int, Ge(0), Le(MAX_UPPER_TOTAL_SIX_DICE), BeforeValidator(_json_integer)]]
+        | None
+    ) = Field(default=None, max_length=16)
+    served_bonus: Points | None = None
+    ones_in_straights: bool | None = None
     wild_die: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
@@ -629,22 +640,27 @@ class EventStream(Response):
             batch, last, ident = self._first, self._after, sub.watched[1]
             if not batch:  # (the client has the game now; else: set once the batch is sent)
                 sub.sent_version = last
-            quiet_since = loop.time()
+            quiet_since = idle_since = loop.time()
+            idle_timeout = _stream_idle_timeout()
             first = True
             while not sub.closed:
                 if batch:
                     body = _encoded(batch)
                     await send({"type": "http.response.body", "body": body, "more_body": True})
                     last, quiet_since = batch[-1][0], loop.time()
+                    idle_since = quiet_since
                     sub.sent_version = last
                     if not first:
                         sub.sent(len(batch))  # (pushes: the first batch is what was asked)
                 first = False
-                known = await sub.wait(HEARTBEAT_SECONDS)
+                left = idle_timeout - (loop.time() - idle_since)
+                known = await sub.wait(min(HEARTBEAT_SECONDS, max(left, 0.1)))
                 batch = []
                 if sub.closed:
                     break
                 if known == -1:  # nothing new: a heartbeat when it is time for one
+                    if loop.time() - idle_since >= idle_timeout:
+                        break  # idle too long: it ends (a page's EventSource comes back)
                     if loop.time() - quiet_since >= HEARTBEAT_SECONDS - 0.5:
                         await send({"type": "http.response.body", "body": PING, "more_body": True})
                         quiet_since = loop.time()
@@ -675,6 +691,12 @@ class EventStream(Response):
             end = b"" if sub.retry_ms is None else moved(sub.retry_ms)
             with contextlib.suppress(OSError):
                 await send({"type": "http.response.body", "body": end, "more_body": False})
+
+
+@functools.cache
+def _stream_idle_timeout() -> float:
+    """How long a stream stays open without an event (`EdgeLimits.stream_idle_timeout`)."""
+    return EdgeLimits.from_environment().stream_idle_timeout
 
 
 async def _stream(

@@ -51,6 +51,7 @@ async def verify_page(
         rolls=verification.rolls,
         fingerprint=verification.signature.fingerprint,
         pinned=True,  # the page checks this server's own record with this server's key
+        server_alone=verification.server_alone,
         gettext=gettext,
     )
     first = verification.first_bad_action

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -165,13 +166,15 @@ def visitor_of(request: Request, hub: Hub) -> Visitor:
     )
     legacy = request.cookies.get(LEGACY_SEATS_COOKIE)
     if legacy and visitor.session and request.method in ("GET", "HEAD"):
-        _import_legacy_seats(hub, visitor.session, legacy)
+        if _import_legacy_seats(hub, visitor.session, legacy):
+            rotate_session(request.scope)  # seats were granted: not to an id someone planted
         request.state.drop_legacy_seats = True  # PageGuard deletes the old cookie
     return visitor
 
 
-def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> None:
-    """Moves the seats of an old `fd_seats` cookie (public id:token|...) into the session."""
+def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> bool:
+    """Moves the seats of an old `fd_seats` cookie (public id:token|...) into the session;
+    whether any was."""
     found = []
     for entry in cookie.split("|")[:200]:
         public_id, _sep, token = entry.partition(":")
@@ -182,8 +185,12 @@ def _import_legacy_seats(hub: GameHub, session: str, cookie: str) -> None:
             seat = hub.signer.seat_of(game_id, token, MAX_LEGACY_SEATS, hub.generations(game_id))
             if seat is not None:
                 found.append((game_id, seat))
+    if not found:
+        return False
     with contextlib.suppress(FivediceError):  # database busy: the page still shows
         hub.browser_seats.add(session, found)
+        return True
+    return False
 
 
 Who = Annotated[Visitor, Depends(visitor_of)]
@@ -411,7 +418,7 @@ def board_context(
             else "fivedice — " + ", ".join(seat.name for seat in state.seats)
         ),
         "focus_box": _box_to_focus(state, rows, hint, can_act),
-        "can_undo": can_act and _undo_offered(hub, view),
+        "can_undo": bool(mine) and not view.is_over and _undo_offered(hub, view, mine),
         "log": log,
         "rows": rows,
         "upper_count": len(UPPER),
@@ -497,13 +504,14 @@ def _box_to_focus(
     return legal[0] if legal else None
 
 
-def _undo_offered(hub: GameHub, view: GameView) -> bool:
+def _undo_offered(hub: GameHub, view: GameView, mine: Collection[int]) -> bool:
     """Whether the board offers Undo: in solo and practice games when `undo_refusal` allows
-    it now (the terminal app's policy; the log is read only for such games)."""
+    the visitor (holding the seats `mine`) to take back the last action now (the terminal
+    app's policy; the log is read only for such games)."""
     if len(view.state.seats) > 1 and not view.practice:
         return False
     try:
-        return hub.service.can_undo(view.game_id) is None
+        return hub.service.can_undo(view.game_id, by_seats=set(mine)) is None
     except (FivediceError, StoreError):
         return False
 
@@ -715,11 +723,11 @@ def undo(
     version: Annotated[int, Form(ge=0)],
 ) -> Response:
     """Takes back the visitor's last action in a solo or practice game, as the terminal
-    app's undo: `undo_refusal` decides, and a refusal is shown with its reason."""
+    app's undo: `undo_refusal` decides (only an action of a seat this browser holds), and a
+    refusal is shown with its reason."""
     view = game_of(public_id, hub)
-    token = acting_token(hub, view, visitor)
     try:
-        after = hub.act(view.game_id, token, UNDO, version)
+        after = hub.undo(view.game_id, list(my_seats(hub, view, visitor).values()), version)
     except FivediceError as problem:
         return _refused(request, hub, visitor, public_id, problem)
     return _after_post(request, hub, visitor, public_id, after, seen=version)
@@ -987,7 +995,7 @@ def new_game_context(visitor: Visitor) -> dict[str, Any]:
                 "straights": ["runs", "fixed"],
                 "yahtzee_bonus_condition": ["box_scored", "box_filled"],
                 "joker": ["forced", "free_choice", "none"],
-                "family": ["yahtzee", "yatzy", "maxi_yatzy"],
+                "family": [family.value for family in Family],
                 "fill_order": ["free", "forced"],
             }[name]
         else:
@@ -1286,12 +1294,16 @@ def stats_page(request: Request, hub: Hub, visitor: Who) -> Response:
 
 @router.get("/highscores", response_class=HTMLResponse)
 def high_scores_page(request: Request, hub: Hub, visitor: Who) -> Response:
-    """The ten best solo games per rule preset."""
-    lists = {
-        in_language(visitor.language, preset_title, preset): [entry.to_json() for entry in entries]
-        for preset, entries in hub.service.high_scores().items()
-    }
-    return render(request, visitor, "highscores.html", lists=lists)
+    """The ten best solo games per rule preset whose dice the app rolled; games at the table
+    (dice typed in) on a board of their own, marked so."""
+
+    def board(typed: bool) -> dict[str, list[dict[str, Any]]]:
+        return {
+            in_language(visitor.language, preset_title, preset): [e.to_json() for e in entries]
+            for preset, entries in hub.service.high_scores(typed=typed).items()
+        }
+
+    return render(request, visitor, "highscores.html", lists=board(False), typed_lists=board(True))
 
 
 @router.get("/lang/{code}")

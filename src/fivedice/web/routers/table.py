@@ -181,7 +181,10 @@ def _coach(
                 "text": words,
                 "value": ("≈" if option.estimate else "")
                 + formats.number(option.value, 1, visitor.language),
-                "loss": formats.number(option.loss, 1, visitor.language),
+                # (a tie with the best, "0.0" at one decimal, says no loss: not "−0.0")
+                "loss": formats.number(option.loss, 1, visitor.language)
+                if round(option.loss, 1) > 0
+                else None,
                 "why": why if not shown else [],
             }
         )
@@ -252,7 +255,9 @@ def table_context(
     coach = coach_error = None
     if can_act and coach_dice is not None:
         coach, coach_error = _coach(hub, view, visitor, coach_dice, coach_rolls or 0)
-    undo_refusal = hub.service.can_undo(view.game_id) if mine and not over else None
+    undo_refusal = (
+        hub.service.can_undo(view.game_id, by_seats=set(mine)) if mine and not over else None
+    )
     entered = " ".join(map(str, state.dice)) if state.dice is not None else ""
     last = in_language(
         visitor.language, last_entry_text, last_entry(hub.service.record(view.game_id))
@@ -387,5 +392,10 @@ def undo(
     visitor: Who,
     version: Annotated[int, Form(ge=0)],
 ) -> Response:
-    """Takes back the last entry in effect (the log keeps both)."""
-    return _act(request, hub, visitor, public_id, "undo", version)
+    """Takes back the last entry in effect (the log keeps both), if this browser entered it."""
+    view = game_of(public_id, hub)
+    try:
+        hub.undo(view.game_id, list(my_seats(hub, view, visitor).values()), version)
+    except FivediceError as problem:
+        return _refused(request, hub, visitor, public_id, problem)
+    return RedirectResponse(f"/t/{public_id}", status_code=303)

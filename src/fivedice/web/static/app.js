@@ -271,8 +271,29 @@
     if (icon) icon.setAttribute("href", b.dataset.state === "act" ? TURN_ICON : PLAIN_ICON);
   }
 
-  async function send(url, options, automatic) {
-    if (busy) { if (automatic) again = true; return; }
+  // The player's own moves (a form or a link) wait in `moves` while a request is in flight
+  // and go one after another, each with the version of the board shown by then: quick taps
+  // on the dice are never dropped. A move the server did not answer (the network, a 5xx) is
+  // sent again up to MOVE_ATTEMPTS times, the banner up meanwhile; then a line says so.
+  const MOVE_ATTEMPTS = 3;
+  const moves = [];
+
+  function sendNextMove() {
+    const move = moves.shift();
+    if (!move) return false;
+    if (move.options.body instanceof FormData && move.options.body.has("version")) {
+      move.options.body.set("version", String(version()));
+    }
+    send(move.url, move.options, false, move.attempt);
+    return true;
+  }
+
+  async function send(url, options, automatic, attempt) {
+    if (busy) {
+      if (automatic) again = true;
+      else moves.push({ url: url, options: options, attempt: 0 });
+      return;
+    }
     busy = true;
     if (automatic) stale = false; // (this read starts now: it sees all that came before)
     const headers = {};
@@ -281,8 +302,9 @@
     let failed = false;
     try {
       const response = await fetch(url, Object.assign({ headers: headers, credentials: "same-origin" }, options));
-      // An overloaded or restarting server (or a proxy that lost it): a refresh tries again.
-      if (automatic && (response.status >= 500 || response.status === 429)) {
+      // An overloaded or restarting server (or a proxy that lost it): a refresh tries again,
+      // and so does a move (its version keeps it from being made twice).
+      if (response.status >= 500 || response.status === 429) {
         throw new Error("HTTP " + response.status);
       }
       swap(await response.text());
@@ -290,10 +312,25 @@
       refreshes.settled();
     } catch (error) {
       failed = true;
-      if (!automatic) notice("");
     } finally {
       busy = false;
     }
+    if (failed && !automatic) {
+      const tries = (attempt || 0) + 1;
+      if (tries < MOVE_ATTEMPTS) {
+        setGone("server", true);
+        moves.unshift({ url: url, options: options, attempt: tries });
+        const retry = function () {
+          if (busy) window.setTimeout(retry, FIRST_RETRY_MS); // (after the read in flight)
+          else sendNextMove();
+        };
+        window.setTimeout(retry, backoff(tries - 1));
+        return;
+      }
+      moves.length = 0; // (the moves after it were made on a board that is not there)
+      notice("");
+    }
+    if (!failed && !automatic && sendNextMove()) return;
     if (failed) {
       // Not reached, or not answered: the page reads its board again until it is.
       setGone("server", true);
@@ -420,8 +457,22 @@
     if (!form.hasAttribute("data-fragment")) return;
     event.preventDefault();
     // getAttribute: the buttons are named "action", which shadows form.action.
-    send(form.getAttribute("action"), { method: "POST", body: new FormData(form, event.submitter) }, false);
+    const body = new FormData(form, event.submitter);
+    flipDie(event.submitter);
+    send(form.getAttribute("action"), { method: "POST", body: body }, false);
   });
+
+  // A die tapped shows held (or released) at once, and its next tap sends the opposite,
+  // before the server's board comes back; the board the server sends replaces it.
+  function flipDie(button) {
+    if (!button || !button.classList.contains("die")) return;
+    const words = (button.value || "").split(" ");
+    if (words.length !== 2 || (words[0] !== "hold" && words[0] !== "release")) return;
+    const held = words[0] === "hold";
+    button.value = (held ? "release " : "hold ") + words[1];
+    button.classList.toggle("held", held);
+    button.setAttribute("aria-pressed", held ? "true" : "false");
+  }
 
   document.addEventListener("click", function (event) {
     const link = event.target.closest("a[data-fragment]");
