@@ -180,3 +180,56 @@ def test_the_option_is_off_by_default_and_absent_from_old_settings():
 def test_the_wild_die_is_not_played_at_the_table():
     with pytest.raises(SettingsError, match="wild die"):
         GameSettings(seats=(Seat("Ann"),), rules=WILD, kind=GameKind.TABLE)
+
+
+WILD_GENERALA = find_ruleset("generala", {"wild_die": "on"})
+WILD_KISMET = find_ruleset("kismet", {"wild_die": "on"})
+
+
+@pytest.mark.parametrize(
+    "box, roll, later, served",
+    [
+        # Generala: the ★ completes the hand; made on the first roll it earns 5 more, once.
+        ("escalera", "23451", 20, 25),
+        ("escalera", "34561", 20, 25),
+        ("full", "33351", 30, 35),
+        ("full", "33552", 0, 0),  # the wild die showing a 2 is a 2: no hand, no served points
+        ("poker", "44421", 40, 45),
+        ("generala", "66661", 50, 50),  # no served points on the Generala box
+        ("fives", "55521", 20, 20),  # none in an upper box either
+        ("ones", "23451", 1, 1),
+    ],
+)
+def test_a_served_hand_with_the_star_earns_its_served_points_once(box, roll, later, served):
+    scored = scoring_roll(WILD_GENERALA, dice(roll))
+    rule_box = WILD_GENERALA.box(box)
+    assert score_box(rule_box, scored) == later
+    assert score_box(rule_box, scored, served=True) == served
+
+
+def test_served_points_with_the_star_are_the_best_substitutes_served_points():
+    """Every wild roll in every Generala box, served: the best of the six faces for the ★,
+    each scored as a served plain roll."""
+    for roll in wild_rolls(5):
+        plain = roll[:-1]
+        for box in WILD_GENERALA.boxes:
+            best = max(score_box(box, (*plain, face), served=True) for face in range(1, 7))
+            assert score_box(box, roll, served=True) == (
+                best if roll[-1] == 7 else score_box(box, (*plain, roll[-1] - 6), served=True)
+            )
+
+
+@pytest.mark.parametrize(
+    "roll, points, bonus",
+    [
+        ("66661", 30, 55),  # the ★ a 6: 45 + 30 = 75 reaches the 71 tier (55), not the 78
+        ("66621", 24, 35),  # three 6s and the ★: 45 + 24 = 69, the first tier (35) only
+        ("66122", 12, 0),  # the wild die showing a 2 is a 2: 45 + 12 = 57, no bonus
+    ],
+)
+def test_the_star_counts_towards_the_tiered_upper_bonus(roll, points, bonus):
+    column = Column.from_scores(
+        WILD_KISMET, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}
+    )
+    (sixes,) = [p for p in column.placements(WILD_KISMET, dice(roll)) if p.category.key == "sixes"]
+    assert (sixes.box_points, sixes.upper_bonus) == (points, bonus)

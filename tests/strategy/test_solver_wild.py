@@ -13,12 +13,13 @@ from functools import cache
 import numpy as np
 import pytest
 
+from fivedice.core.boxes import score_box
 from fivedice.core.card import Column
 from fivedice.core.rules import Joker, RuleSet, find_ruleset
 from fivedice.core.scoring import possible_scores
 from fivedice.core.wild import WILD
 from fivedice.strategy.advisor import advise
-from fivedice.strategy.rule_arrays import rule_arrays
+from fivedice.strategy.rule_arrays import rule_arrays, spec_of
 from fivedice.strategy.solver import StrategyTable, decision_values, solve_compact, turn_values
 from fivedice.strategy.tables import dice_tables
 
@@ -241,3 +242,20 @@ def test_the_coach_and_the_cpus_hold_the_wild_die_by_its_position(tmp_path) -> N
             placement = bot.choose_box(CLASSIC_WILD, card, rolled.dice)
             assert placement in card.placements(CLASSIC_WILD, rolled.dice)
     assert table.expected_score == pytest.approx(298.9374902, abs=1e-6)
+
+
+def test_the_served_table_with_the_wild_die_is_scored_over_the_same_wild_rolls():
+    """Generala with the wild die: the served scores (a turn's first roll) are the core's
+    served scores of the very rolls `score` is indexed by, the wild die coded apart."""
+    rules = find_ruleset("generala", {"wild_die": "on"})
+    spec = spec_of(rules)
+    rolls = dice_tables(rules.dice, True).rolls
+    assert spec.served_score is not None
+    assert spec.served_score.shape == (2, *spec.score.shape) == (2, len(rules.boxes), len(rolls))
+    for b, box in enumerate(rules.boxes):
+        if box.second:  # Double Generala scores through its 'joker' row (the armed bit)
+            continue
+        plain = [score_box(box, roll) for roll in rolls]
+        served = [score_box(box, roll, served=True) for roll in rolls]
+        assert spec.score[b].tolist() == plain
+        assert spec.served_score[0, b].tolist() == served
