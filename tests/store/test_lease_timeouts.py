@@ -40,13 +40,13 @@ class StandIn:
 def test_a_stuck_lease_statement_is_cut_off_and_the_next_takes_a_new_connection(monkeypatch):
     opened: list[StandIn] = []
 
-    async def connect(_store, **_options):
+    async def connect(_url, **_options):
         opened.append(StandIn(stuck=not opened))  # the first connection is the lost one
         return opened[-1]
 
     monkeypatch.setattr(pg_lease, "connect", connect)
     monkeypatch.setattr(pg_lease, "STATEMENT_SECONDS", 0.2)
-    store = SimpleNamespace(is_sqlite=False, signals=StoreSignals())
+    store = SimpleNamespace(is_sqlite=False, signals=StoreSignals(), url=None)
     lease = pg_lease.GameLease(store)  # type: ignore[arg-type]
 
     async def run() -> tuple[bool, bool, bool]:
@@ -85,12 +85,15 @@ class LostConnection:
 def _statements(monkeypatch, connections: list[LostConnection]) -> pg_async.AsyncStatements:
     """Hot statements whose new connections are taken from `connections`, in order."""
 
-    async def connect(_store, **_options):
+    async def connect(_url, **_options):
         return connections.pop(0)
 
     monkeypatch.setattr(pg_async, "connect", connect)
     store = SimpleNamespace(
-        signals=StoreSignals(), description="a stand-in", tail_of=lambda _g, _a, rows: rows
+        signals=StoreSignals(),
+        description="a stand-in",
+        tail_of=lambda _g, _a, rows: rows,
+        url=None,  # the stand-in connect ignores it
     )
     return pg_async.AsyncStatements(store)  # type: ignore[arg-type]
 
