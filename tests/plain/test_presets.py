@@ -80,3 +80,33 @@ def test_a_cpu_seat_plays_the_new_families(tmp_path, rules_name):
     assert result.exit_code == 0, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "CPU 1 (casual) scores" in result.output
+
+
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
+def test_a_game_with_the_wild_die_shows_it_in_words_and_plays_to_the_end(tmp_path):
+    """The wild die is named in words on every roll, the coach's keeps name it apart, and a
+    CPU seat plays beside the player to the end."""
+    out = io.StringIO()
+    db = f"sqlite:///{tmp_path / 'wild.sqlite3'}"
+    rules = find_ruleset("classic", {"wild_die": "on"})
+    lines = ["roll", "hint"]
+    for box in rules.boxes:
+        lines += ["roll", "hold 5", "roll", f"score {box.key}", "y"][
+            1 if box.key == "ones" else 0 :
+        ]
+    code = run_plain(
+        rules, ["Ann"], ["expert"], seed=5, first="first_seat", games=1,
+        stdin=Stdin("\n".join(lines) + "\n"), stdout=out, db=db, practice=False,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert code == 0 and "Game over." in text, text[-2000:]
+    rolls = re.findall(r"Roll \d of \d+: (.*)\.$", text, re.MULTILINE)
+    assert rolls and all("wild die: " in roll for roll in rolls)
+    assert any("wild die: star" in roll for roll in rolls)
+    assert (
+        "Wild die: die 5 has its own colour"
+        in runner.invoke(app, ["rules", "--rules", "classic", "--set", "wild_die=on"]).output
+    )
+    state = GameService.open(db).load(1).state
+    assert state.is_game_over and state.rules == rules
+    assert "CPU 1 (expert) scores" in text

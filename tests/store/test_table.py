@@ -272,7 +272,8 @@ def test_box_names_and_help_in_the_players_language(db_url):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = result.stdout
-    unknown = next(line for line in out.splitlines() if "'foo'" in line)
+    # The refusal and what to type instead (wrapped: plain lines stay under 80 characters).
+    unknown = out[out.index("'foo'") :].split("Ann>")[0]
     assert "dice 3 3 3 5 5" in unknown and "hold 1 3 5" not in unknown
     assert "Einser 2" in out and "Dreierpasch 20" in out and "three_of_a_kind" not in out
     assert "kein Wurf ergibt jetzt 30 in Full House" in out

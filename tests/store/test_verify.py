@@ -256,7 +256,8 @@ def test_plain_mode_shows_the_commitment_and_takes_a_client_seed(db_url):
     service = GameService(Store(db_url))
     [game] = service.list_games()
     view = service.load(game.game_id)
-    assert f"Dice commitment: {view.dice_commitment}" in result.stdout
+    # (the hash on a line of its own: plain lines stay under 80 characters)
+    assert re.search(rf"Dice commitment:\s+{view.dice_commitment}\n", result.stdout)
     assert view.client_seeds == ("hello",) and not view.practice
     too_many = runner.invoke(
         app, ["play", "--plain", "--db", db_url, "--client-seed", "a", "--client-seed", "b"]
@@ -425,3 +426,22 @@ def test_the_readme_recipe_checks_a_records_signature(sqlite_service, tmp_path):
     record.write_text(record_text.replace('seat: "Ann"', 'seat: "Zoe"'))
     bad = subprocess.run(command, capture_output=True, text=True)
     assert bad.returncode != 0 and "InvalidSignature" in bad.stderr
+
+
+@pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
+def test_a_record_with_the_wild_die_names_it_and_verifies(sqlite_service):
+    """The option is written in the record of a game that has it (and only there), and the
+    record replays and verifies: the wild die's faces are recorded in their place."""
+    rules = find_ruleset("classic", {"wild_die": "on"})
+    settings = GameSettings((Seat("Ann"), Seat("Bob")), rules)
+    view = sqlite_service.create_game(settings, client_seeds=["ann's seed", None])
+    play_out(sqlite_service, view.game_id)
+    record_text = sqlite_service.export(view.game_id)
+    assert "wild_die" in record_text
+    assert "wild_die" not in finished_record(sqlite_service)
+    record = parse_record(record_text)
+    verification = verify_record(record)
+    assert verification.ok, verification.problems
+    *_, (_, last) = record.states()
+    assert last.rules == rules and last.is_game_over
+    assert sqlite_service.load(view.game_id).state == last

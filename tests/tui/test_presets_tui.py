@@ -12,7 +12,7 @@ from fivedice.i18n import set_language
 from fivedice.tui.app import FivediceApp
 from fivedice.tui.screens.dialogs import ConfirmScreen, EndScreen
 from fivedice.tui.screens.game import GameScreen
-from fivedice.tui.widgets.board import Die, ScoreTable
+from fivedice.tui.widgets.board import Die, ScoreTable, die_face
 from fivedice.wording.text import box_name
 from tests.support.players import human_move
 from tests.tui.support import SIZE, open_service, run, screen_text
@@ -46,13 +46,15 @@ goes through the service, so a preset's long card costs the suite seconds, not a
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "preset", ["yatzy", "maxi-yatzy", "yacht", "yacht-dice", "generala", "kismet"]
+    "preset",
+    ["yatzy", "maxi-yatzy", "yacht", "yacht-dice", "generala", "kismet", "yatzy+wild"],
 )
 def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
     """The game starts in the app (the preset's boxes, translated; six dice that fit; the
-    coach), goes on through the service, and its last rounds are played in the app again,
-    through the keys, to the end screen."""
-    rules = find_ruleset(preset)
+    wild die drawn apart; the coach), goes on through the service, and its last rounds are
+    played in the app again, through the keys, to the end screen."""
+    name, _, wild = preset.partition("+")
+    rules = find_ruleset(name, {"wild_die": "on"} if wild else None)
     settings = GameSettings(seats=(Seat("Ann"), Seat("Bob")), rules=rules)
     app = FivediceApp(settings, seed=11, pace=0.05, start_now=True)
     set_language("nl")
@@ -68,6 +70,11 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         assert len(dice) == rules.dice
         for die in dice:  # every die is inside the 80-column screen
             assert die.region.right <= SIZE[0] and die.region.width > 0
+        # The wild die, the last, in its own colour (class) and starred title; no other.
+        assert [die.has_class("wild") for die in dice] == [False] * (rules.dice - 1) + [
+            rules.wild_die
+        ]
+        assert (dice[-1].border_title == f"{rules.dice}★") is rules.wild_die
         text = screen_text(app)
         lower = box_name(rules.boxes[6])  # the first lower box, in Dutch ("Eén paar")
         assert lower in text or lower in " ".join(named)
@@ -129,3 +136,9 @@ def test_two_people_play_a_preset_to_the_end(preset: str) -> None:
         assert [card.boxes_filled for card in final.cards] == [len(rules.boxes)] * 2
 
     run(again, finish)
+
+
+def test_the_wild_die_shows_a_star_for_its_one() -> None:
+    assert "★" in die_face(1, wild=True) and "●" not in die_face(1, wild=True)
+    assert die_face(1) != die_face(1, wild=True) and die_face(4, wild=True) == die_face(4)
+    assert "★" in die_face(1, 5, wild=True)

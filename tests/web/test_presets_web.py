@@ -22,16 +22,24 @@ def act(client, game, headers, action):
 
 @pytest.mark.slow  # (≥ 0.5 s: `make test`, not the fast lane)
 @pytest.mark.parametrize(
-    "preset", ["yatzy", "maxi-yatzy", "yacht", "yacht-dice", "generala", "kismet"]
+    "preset",
+    ["yatzy", "maxi-yatzy", "yacht", "yacht-dice", "generala", "kismet", "classic+wild"],
 )
 def test_two_people_play_a_preset_to_the_end_over_the_api(client, preset):
-    rules = find_ruleset(preset)
-    game, seats = new_game(client, rules=preset)
+    name, _, wild = preset.partition("+")
+    rules = find_ruleset(name, {"wild_die": "on"} if wild else None)
+    game, seats = new_game(client, rules=name, **({"set": {"wild_die": True}} if wild else {}))
     assert list(game["players"][0]["card"]["columns"][0]["boxes"]) == [b.key for b in rules.boxes]
     game = act(client, game, seats[0], "roll")
     assert len(game["dice"]) == rules.dice
     page = client.get(f"/g/{game['id']}").text
     assert page.count('class="die') == rules.dice
+    # The wild die, the last, drawn apart: its class, a starred position, its words.
+    assert page.count('class="die wild"') + page.count('class="die held wild"') == rules.wild_die
+    assert ("5★" in page) is rules.wild_die
+    assert (
+        f"Die 5: wild die: {'star' if game['dice'][-1] == 1 else game['dice'][-1]}" in page
+    ) is (rules.wild_die)
     for box in rules.boxes:
         assert box.name in page
     hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])

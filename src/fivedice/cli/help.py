@@ -196,17 +196,20 @@ HELP_TEXTS = (
     N_("Say how far you are, and stop."),
     N_("Forget the drills' progress (games stay)."),
     N_(
-        "Checks a game record: its signature over every line, the dice commitment, and every"
-        " roll recomputed from the seeds.\n\nExit status: 0 verified (it prints the"
-        " fingerprint of the key that signed the record); 1 the record does not match (a line"
-        " changed after signing, a key other than --key, a roll, the log or a total); 2 the"
-        " record or the key cannot be read; 3 not verifiable (a game in progress, a practice"
-        " game or one saved before verifiable dice, or a record without a signature)."
+        "Checks a game record: its signature over every line, the dice commitment, and "
+        "every roll recomputed from the seeds.\n\nExit status: 0 verified (it prints the "
+        "fingerprint of the key that signed the record); 1 the record does not match (a "
+        "line changed after signing, a key other than --key, a roll, the log or a "
+        "total); 2 the record or the key cannot be read; 3 not verifiable (a game in "
+        "progress, a practice game with a seed of its own or one saved before "
+        "verifiable dice, or a record without a signature); 4 signed by a key you did "
+        "not say you trust (name it with --key)."
     ),
     N_(
-        "The key you trust: its fingerprint, its public key in hex, or a file holding it"
-        " (what the server's /fairness/key serves, or a PEM). A record signed by any other"
-        " key is refused."
+        "The key you trust: its fingerprint, its public key in hex, a file holding it "
+        "(what the server's /fairness/key serves, or a PEM), or the address of a "
+        "server's /fairness/key. A record signed by any other key is refused. Without "
+        "it only this installation's own key is trusted."
     ),
     N_("A record written by `fivedice export` (- reads stdin)."),
     N_("Show this message and exit."),

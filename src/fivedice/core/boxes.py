@@ -22,6 +22,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
 from fivedice.core.errors import N_, CardError, Phrase
+from fivedice.core.wild import has_wild, substitutions, yahtzee_face
 
 
 class BoxKind(Enum):
@@ -379,6 +380,9 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False, served: bool =
     do not make counts as made: fixed points, or the sum of the dice the box would use.
     With `served=True` (the dice of the turn's first roll) a made box earns its `served`
     points too.
+
+    A roll with the wild die (`fivedice.core.wild`, the die coded 7-12) scores the best of the
+    plain rolls its ★ may stand for, in this box (the served points, once, on top).
     """
     points = _box_points(box, dice, joker)
     return points + box.served if served and points > 0 else points
@@ -386,6 +390,8 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False, served: bool =
 
 def _box_points(box: Box, dice: Sequence[int], joker: bool) -> int:
     """`score_box` without the served points."""
+    if has_wild(dice):
+        return max(_box_points(box, sub, joker) for sub in substitutions(tuple(sorted(dice))))
     kind = box.kind
     if kind is BoxKind.UPPER:
         return box.face * sum(1 for d in dice if d == box.face)
@@ -430,5 +436,8 @@ def _box_points(box: Box, dice: Sequence[int], joker: bool) -> int:
 
 
 def all_same(dice: Sequence[int]) -> bool:
-    """Every die shows the same face (a Yahtzee with this many dice)."""
+    """Every die shows the same face (a Yahtzee with this many dice; the wild die's ★ stands
+    for any face)."""
+    if has_wild(dice):
+        return yahtzee_face(tuple(sorted(dice))) > 0
     return len(dice) > 0 and len(set(dice)) == 1

@@ -14,10 +14,11 @@ from functools import cached_property, lru_cache
 
 from fivedice.core.boxes import CLASSIC_BOXES, CLASSIC_INDEX, KNOWN_BOXES, Box, score_box
 from fivedice.core.categories import Category, box_phrase
-from fivedice.core.dice import Roll, all_rolls, check_roll
+from fivedice.core.dice import Roll
 from fivedice.core.errors import N_, CardError, IllegalActionError, Phrase, Phrases
 from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
-from fivedice.core.scoring import is_yahtzee, possible_scores
+from fivedice.core.scoring import is_yahtzee, possible_scores, scoring_roll, scoring_rolls
+from fivedice.core.wild import dice_text
 
 _JOKER_WORDS = {
     Joker.FORCED: N_("forced"),
@@ -237,7 +238,7 @@ class Column:
 
     def legal_boxes(self, rules: RuleSet, dice: Sequence[int]) -> tuple[tuple[Category, bool], ...]:
         """Where the dice may go in this column, each with whether it scores as a joker."""
-        roll = check_roll(dice, rules.dice)
+        roll = scoring_roll(rules, dice)
         allowed = self.allowed_boxes(rules)
         yahtzee_box = rules.all_same_box
         joker_applies = (
@@ -265,7 +266,7 @@ class Column:
         (`served`: the dice of the turn's first roll, which earn boxes their served points).
 
         A second all-same box (Double Generala) scores only while the first holds points."""
-        roll = check_roll(dice, rules.dice)
+        roll = scoring_roll(rules, dice)
         bonus = (
             rules.yahtzee_bonus_value
             if (is_yahtzee(rules, roll) and self.pays_yahtzee_bonus(rules))
@@ -304,7 +305,7 @@ class Column:
         Raises:
             IllegalActionError: the box is filled or the rules do not allow it for these dice.
         """
-        roll: Roll = check_roll(dice, rules.dice)
+        roll: Roll = scoring_roll(rules, dice)
         for placement in self.placements(rules, roll, served=served):
             if placement.category == category:
                 return self._filled(placement)
@@ -328,7 +329,7 @@ class Column:
         matches = by_points.get(points, [])
         if not matches:
             if not possible:
-                raise self.refusal(rules, category, all_rolls(rules.dice)[0])
+                raise self.refusal(rules, category, scoring_rolls(rules)[0])
             raise IllegalActionError(
                 N_("no roll scores {points} in {box} now; it can score {possible}"),
                 points=points,
@@ -381,7 +382,7 @@ class Column:
             N_("the joker rule ({joker}) does not allow {box} for {dice}; allowed: {allowed}"),
             joker=Phrase(_JOKER_WORDS[rules.joker]),
             box=box_phrase(category),
-            dice="".join(map(str, roll)),
+            dice=dice_text(roll),
             allowed=Phrases(c.name for c, _ in self.legal_boxes(rules, roll)),
         )
 
@@ -393,7 +394,7 @@ def _placements_by_points(
     """Every placement some roll could make in the column now, by box and box score."""
     found: dict[Category, dict[int, list[Placement]]] = {}
     served = (False, True) if any(box.served for box in rules.boxes) else (False,)
-    for roll in all_rolls(rules.dice):
+    for roll in scoring_rolls(rules):
         for first_roll in served:
             for placement in column.placements(rules, roll, served=first_roll):
                 by_points = found.setdefault(placement.category, {})

@@ -109,6 +109,10 @@ class GameSettings:
             raise SettingsError(N_("two seats have the same name; give each player their own"))
         if self.kind is GameKind.TABLE and any(seat.is_cpu for seat in self.seats):
             raise SettingsError(N_("at the table every seat is a person with real dice"))
+        if self.kind is GameKind.TABLE and self.rules.wild_die:
+            raise SettingsError(
+                N_("the wild die is played with the app's dice, not in a game at the table")
+            )
         if not 1 <= self.match_length <= MAX_MATCH_LENGTH:
             raise SettingsError(
                 N_("a match has 1 to {most} games, not {count}"),

@@ -140,6 +140,7 @@ class RuleSet:
     upper_bonus_tiers: tuple[int, ...] = ()
     served_bonus: int = 0
     ones_in_straights: bool = False
+    wild_die: bool = False
     column_multipliers: tuple[int, ...] = (1,)
 
     def __post_init__(self) -> None:
@@ -375,6 +376,7 @@ LATER_OPTIONS: frozenset[str] = frozenset(
         "upper_bonus_tiers",
         "served_bonus",
         "ones_in_straights",
+        "wild_die",
     }
 )
 """Options added after the first release: `RuleSet.settings` lists them only when changed."""
@@ -409,6 +411,7 @@ OPTION_LABELS: dict[str, str] = {
     "upper_bonus_tiers": N_("Further upper bonus tiers"),
     "served_bonus": N_("Served bonus points"),
     "ones_in_straights": N_("A 1 may stand for a 2 or a 6 in a straight"),
+    "wild_die": N_("Wild die"),
     "columns": N_("Columns"),
     "column_multipliers": N_("Column multipliers"),
 }
@@ -439,6 +442,7 @@ _BOOLS = {
     "extra_turn_on_yahtzee",
     "saved_rolls",
     "ones_in_straights",
+    "wild_die",
 }
 _TUPLES = {"column_multipliers", "upper_bonus_tiers"}
 

@@ -20,8 +20,34 @@ from functools import cache
 
 from fivedice.core.boxes import all_same, score_box
 from fivedice.core.categories import Category
-from fivedice.core.dice import all_rolls, check_roll
+from fivedice.core.dice import Roll, all_rolls, check_roll
 from fivedice.core.rules import Joker, RuleSet
+from fivedice.core.wild import WILD, wild_roll, wild_rolls
+
+
+def scoring_roll(rules: RuleSet, dice: Sequence[int]) -> Roll:
+    """The dice as the roll that scores: sorted; with the wild die (`wild_die`) the last die
+    of the turn is the wild one, coded apart (`fivedice.core.wild`).
+
+    Raises:
+        DiceError: not the rules' number of faces 1-6.
+    """
+    if rules.wild_die:
+        return wild_roll(dice, rules.dice)
+    return check_roll(dice, rules.dice)
+
+
+def position_codes(rules: RuleSet, dice: Sequence[int]) -> tuple[int, ...]:
+    """The dice in position order, with the wild die (the last, under `wild_die`) coded apart
+    as in a roll: the positions a keep of coded values is held at (`hints.hold_positions`)."""
+    if rules.wild_die and dice and dice[-1] <= WILD:
+        return (*dice[:-1], dice[-1] + WILD)
+    return tuple(dice)
+
+
+def scoring_rolls(rules: RuleSet) -> tuple[Roll, ...]:
+    """Every distinct roll the rules score (with the wild die: coded apart)."""
+    return wild_rolls(rules.dice) if rules.wild_die else all_rolls(rules.dice)
 
 
 def is_five_of_a_kind(dice: Sequence[int]) -> bool:
@@ -30,7 +56,10 @@ def is_five_of_a_kind(dice: Sequence[int]) -> bool:
 
 
 def is_yahtzee(rules: RuleSet, dice: Sequence[int]) -> bool:
-    """Every one of the rule set's dice shows the same face (Yahtzee, Yatzy, Maxi Yatzy)."""
+    """Every one of the rule set's dice shows the same face (Yahtzee, Yatzy, Maxi Yatzy); with
+    the wild die, its ★ standing for any face."""
+    if rules.wild_die and len(dice) == rules.dice:
+        dice = wild_roll(dice, rules.dice)
     return len(dice) == rules.dice and all_same(dice)
 
 
@@ -48,7 +77,7 @@ def box_score(rules: RuleSet, category: Category, dice: Sequence[int], joker: bo
 
 def box_scores(rules: RuleSet, dice: Sequence[int]) -> dict[Category, int]:
     """Every box's plain score for the dice (no joker), in score-card order."""
-    roll = check_roll(dice, rules.dice)
+    roll = scoring_roll(rules, dice)
     return {box: score_box(box, roll) for box in rules.boxes}
 
 
@@ -58,7 +87,7 @@ def possible_scores(rules: RuleSet, category: Category) -> frozenset[int]:
     box = rules.box(category)
     joker = rules.joker is not Joker.NONE
     scores: set[int] = set()
-    for roll in all_rolls(rules.dice):
+    for roll in scoring_rolls(rules):
         scores.add(score_box(box, roll))
         scores.add(score_box(box, roll, joker=joker and all_same(roll)))
     return frozenset(scores)

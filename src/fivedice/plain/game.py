@@ -38,7 +38,7 @@ from fivedice.core.errors import N_, FivediceError, MalformedActionError
 from fivedice.core.game import GameSettings, GameState
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import _, formats, ngettext
-from fivedice.service.errors import StaleVersionError, StoreError
+from fivedice.service.errors import SolveNotAllowedError, StaleVersionError, StoreError
 from fivedice.service.games import (
     CpuFactory,
     GameService,
@@ -638,7 +638,7 @@ class PlainSession:
         state = self.view.state
         try:
             options = self.service.hint(self.game_id, explain=True, goal=self.goal)
-        except HintsUnavailableError as error:
+        except (HintsUnavailableError, SolveNotAllowedError) as error:
             self.say(_("No hint: {reason}").format(reason=error_text(error)))
             return
         if not options:
@@ -677,7 +677,7 @@ class PlainSession:
         state = self.view.state
         try:
             options = self.service.hint(self.game_id, explain=True)
-        except HintsUnavailableError as error:
+        except (HintsUnavailableError, SolveNotAllowedError) as error:
             self.say(_("No hint: {reason}").format(reason=error_text(error)))
             return
         if not options:

@@ -10,6 +10,7 @@ from fivedice.core.actions import Action, Hold, Release, Roll, Score
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import position_codes
 from fivedice.strategy.hints import hold_positions
 from fivedice.strategy.levels import CpuLevelError, check_level
 
@@ -60,7 +61,7 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
     if state.rolls_left > 0:
         keep = player.choose_keep(state.rules, card, turn.dice, state.rolls_left)
         if len(keep) < len(turn.dice):
-            target = hold_positions(turn.dice, turn.held, keep)
+            target = hold_positions(position_codes(state.rules, turn.dice), turn.held, keep)
             current = set(turn.held_positions)
             if current - target:
                 return Release(tuple(sorted(current - target)))

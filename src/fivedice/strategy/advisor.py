@@ -26,6 +26,8 @@ from fivedice.core.card import Column
 from fivedice.core.categories import CATEGORIES, Category
 from fivedice.core.dice import ALL_KEEPS, Roll, check_roll
 from fivedice.core.rules import BonusCondition, RuleSet
+from fivedice.core.scoring import scoring_roll
+from fivedice.core.wild import die_token
 from fivedice.strategy.per_table import PerTable
 from fivedice.strategy.solver import (
     ADVICE_WORK,
@@ -63,7 +65,7 @@ class Option(NamedTuple):
         """The option in words, e.g. "keep 6 6 6", "keep nothing" or "score sixes"."""
         if self.category is not None:
             return f"score {self.category.key}"
-        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+        return "keep " + (" ".join(map(die_token, self.keep)) if self.keep else "nothing")
 
 
 RESULT_SIZE = 3 * MAX_OPTIONS
@@ -129,6 +131,7 @@ class Engine:
         "rolls_per_turn",
         "rules",
         "table",
+        "tables",
         "values",
     )
 
@@ -142,9 +145,11 @@ class Engine:
         if boxes == CATEGORIES:  # the classic card: its boxes themselves (callers use `is`)
             boxes = CATEGORIES
         self.full_mask = (1 << len(boxes)) - 1
-        # Six dice (Maxi Yatzy): their own keeps, and `solver.any_dice_options` (no kernel).
+        # Six dice (Maxi Yatzy) or the wild die: their own keeps, and
+        # `solver.any_dice_options` (no kernel).
         self.dice = table.rules.dice
-        keeps = ALL_KEEPS if self.dice == 5 else dice_tables(self.dice).keeps
+        self.tables = dice_tables(self.dice, table.rules.wild_die)
+        keeps = ALL_KEEPS if self.tables.keeps == ALL_KEEPS else self.tables.keeps
         self.keep_of: tuple[Roll | None, ...] = (None,) * len(boxes) + keeps
         self.box_key_of: tuple[str | None, ...] = (
             *(box.key for box in boxes),
@@ -157,7 +162,7 @@ class Engine:
         self.values = table.values
         self.packed = table.packed_rules
         self.kernel: Any = _advice_into
-        if self.dice != 5:
+        if self.dice != 5 or self.tables.wild:
             self.kernel = None
             return
         out = np.empty(RESULT_SIZE)
@@ -251,8 +256,8 @@ def _query_any_dice(
     dice: Sequence[int],
     rolls_left: int,
 ) -> tuple[npt.NDArray[np.float64], int, Engine]:
-    """`query` for a table of six dice (`solver.any_dice_options`)."""
-    roll = check_roll(dice, engine.dice)
+    """`query` for a table of six dice or the wild die (`solver.any_dice_options`)."""
+    roll = scoring_roll(engine.rules, dice)
     if isinstance(rolls_left, bool) or not isinstance(rolls_left, int):
         raise ValueError(f"rolls left must be a whole number, not {rolls_left!r}")
     if not 0 <= rolls_left < engine.rolls_per_turn:
@@ -263,7 +268,7 @@ def _query_any_dice(
     mask, upper_total, armed = _EMPTY_STATE if column is None else column_state(table.rules, column)
     if mask == engine.full_mask:
         raise ValueError("the card is complete: there is nothing to decide")
-    index = dice_tables(engine.dice).rolls.index(roll)
+    index = engine.tables.rolls.index(roll)
     codes, values = any_dice_options(table, mask, upper_total, armed, index, int(rolls_left))
     out = np.empty(3 * len(codes))
     out[0::3] = codes

@@ -55,6 +55,7 @@ from fivedice.strategy.policy import straight_open as straight_open_on
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 if TYPE_CHECKING:
+    from fivedice.strategy.advisor import Option
     from fivedice.strategy.solver import StrategyTable
 
 __all__ = [
@@ -114,10 +115,23 @@ HEURISTIC_PROFILES: dict[Level, LevelProfile] = {
 }
 
 
+WILD_DIE_PROFILES: dict[Level, LevelProfile] = {
+    **PROFILES,
+    # With the wild die every level plays from the exact coach's option values (the
+    # heuristics know the plain dice only): the lower levels slip more often and further.
+    Level.BEGINNER: LevelProfile(greedy=False, optimal_values=True, slip=0.35, max_loss=12.0),
+    Level.CASUAL: LevelProfile(greedy=False, optimal_values=True, slip=0.25, max_loss=8.0),
+    Level.GUIDE: LevelProfile(greedy=False, optimal_values=True, slip=0.2, max_loss=8.0),
+}
+"""How each level plays with the wild die (`wild_die`)."""
+
+
 def profile_for(level: Level | str, rules: RuleSet) -> LevelProfile:
     """How a level plays these rules: `PROFILES`, or `HEURISTIC_PROFILES` where the solver
-    cannot solve the rules."""
+    cannot solve the rules (`WILD_DIE_PROFILES` with the wild die)."""
     level = Level.parse(level)
+    if rules.wild_die and is_supported(rules):
+        return WILD_DIE_PROFILES[level]
     return PROFILES[level] if is_supported(rules) else HEURISTIC_PROFILES[level]
 
 
@@ -303,6 +317,12 @@ class Bot:
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
+        if rules.wild_die:
+            return [
+                (option.keep, option.value)
+                for option in self._wild_options(rules, card, dice, rolls_left)
+                if option.keep is not None
+            ]
         rt = h.rule_tables(rules)
         dt = h.dice_tables(rt.dice)
         values = self.values_for(rules)
@@ -347,6 +367,13 @@ class Bot:
         Raises:
             FivediceError: no roll is left, the card is complete or the dice are not five.
         """
+        if rules.wild_die:
+            self._check(rules, card, rolls_left)
+            if rolls_left < 1:
+                raise FivediceError("no roll is left this turn: the dice must be scored")
+            options = self.keep_options(rules, card, dice, rolls_left)
+            picked = self._pick(np.array([v for _, v in options]), ("keep", card, dice, rolls_left))
+            return options[picked][0]
         roll = check_roll(dice, rules.dice)
         self._check(rules, card, rolls_left)
         if rolls_left < 1:
@@ -383,6 +410,16 @@ class Bot:
         Raises:
             FivediceError: the card is complete or the dice are not five.
         """
+        if rules.wild_die:
+            self._check(rules, card, 0)
+            scored = [
+                option
+                for option in self._wild_options(rules, card, dice, 0)
+                if option.category is not None
+            ]
+            scored_values = np.array([option.value for option in scored])
+            best = scored[self._pick(scored_values, ("box", card, dice))].category
+            return next(p for p in card.placements(rules, dice) if p.category == best)
         roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
         legal = card.placements(rules, roll)
@@ -411,6 +448,16 @@ class Bot:
             if placement.column == column and placement.category == category:
                 return placement
         raise AssertionError(f"kernel chose an illegal box {category} in column {column}")
+
+    def _wild_options(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
+    ) -> list[Option]:
+        """The exact coach's options (best first; ties: boxes in card order, then the
+        smaller keeps) with the wild die, whose dice the CPU kernels do not read."""
+        from fivedice.strategy.turn_cache import advise
+
+        table = _optimal(rules, self._use_cache, self._cache_dir)[0]
+        return advise(table, card.columns[0], dice, rolls_left)
 
     def _pick(self, option_values: h.FloatArray, situation: tuple[object, ...]) -> int:
         # The slip draw hashes the situation with the bot's salt (a stable digest: Python's

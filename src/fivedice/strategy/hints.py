@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 from fivedice.core.actions import Score
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
+from fivedice.core.scoring import position_codes
+from fivedice.core.wild import die_token, face_of
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
@@ -118,7 +120,7 @@ class Hint:
             return f"score {self.column + 1}:{self.category.key}"
         if self.category is not None:
             return f"score {self.category.key}"
-        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+        return "keep " + (" ".join(map(die_token, self.keep)) if self.keep else "nothing")
 
     def reasons(self, other: Hint, count: int | None = None) -> tuple[Reason, ...]:
         """What makes this option better than `other`, component by component (see
@@ -182,7 +184,9 @@ def find_hint(
 
 
 def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int]) -> set[int]:
-    """Positions (1-5) to hold so that exactly the values in `keep` are held.
+    """Positions (1-5) to hold so that exactly the values in `keep` are held (with the wild
+    die, `dice` coded as `scoring.position_codes` codes them: a plain face in `keep` is the
+    wild die showing it when no other die does).
 
     Dice already held are preferred, so a CPU changes as few holds as it can.
 
@@ -196,6 +200,11 @@ def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int
         if wanted[dice[index]] > 0:
             wanted[dice[index]] -= 1
             chosen.add(index + 1)
+    for index in order:  # a face kept without the wild die's code may be the wild die
+        face = face_of(dice[index])
+        if index + 1 not in chosen and face != dice[index] and wanted[face] > 0:
+            wanted[face] -= 1
+            chosen.add(index + 1)
     if sum(wanted.values()):
         raise ValueError(f"cannot keep {tuple(keep)} from {tuple(dice)}")
     return chosen
@@ -203,7 +212,8 @@ def hold_positions(dice: Sequence[int], held: Sequence[bool], keep: Sequence[int
 
 def _holds(state: GameState, keep: tuple[int, ...]) -> tuple[int, ...]:
     assert state.dice is not None
-    return tuple(sorted(hold_positions(state.dice, state.turn.held, keep)))
+    dice = position_codes(state.rules, state.dice)
+    return tuple(sorted(hold_positions(dice, state.turn.held, keep)))
 
 
 def holds_finder(
@@ -300,7 +310,7 @@ def exact_hints(
     column = state.cards[state.current_seat].columns[0]
     if breakdown is not None:
         return _explained_hints(breakdown, state, column, dice)
-    holds = holds_finder(dice, state.turn.held)
+    holds = holds_finder(position_codes(state.rules, dice), state.turn.held)
     return [
         Hint(
             option.keep,

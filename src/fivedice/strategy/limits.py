@@ -113,10 +113,15 @@ def is_supported(rules: RuleSet) -> bool:
     saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
+    The wild die is supported on one column (its CPUs play from the exact coach only).
     Not yet: served points (Generala's hands made on the first roll of the turn) and a second
     all-same box (Double Generala), which the kernels' states do not hold.
     """
-    return not rules.saved_rolls and not has_turn_state_rules(rules)
+    return (
+        not rules.saved_rolls
+        and not has_turn_state_rules(rules)
+        and not (rules.wild_die and rules.columns > 1)
+    )
 
 
 def has_turn_state_rules(rules: RuleSet) -> bool:
@@ -142,13 +147,15 @@ def has_layer_tables(rules: RuleSet) -> bool:
     (`strategy.thresholds`) and the moment tables (`strategy.moments`). Maxi Yatzy without
     saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
     those tables would take 2^20 sets of boxes each, so its coach gives values without them.
+    The wild die (`wild_die`) is solved exactly too, but those tables walk the plain dice's
+    rolls and keeps only: its coach gives values without them as well.
 
     >>> from fivedice.core.rules import RuleSet
     >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
     >>> has_layer_tables(RuleSet.preset("yatzy")), is_supported(maxi), has_layer_tables(maxi)
     (True, True, False)
     """
-    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES
+    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES and not rules.wild_die
 
 
 def has_win_chances(rules: RuleSet) -> bool:

@@ -45,6 +45,8 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet, preset_name
+from fivedice.core.scoring import position_codes
+from fivedice.core.wild import die_token
 from fivedice.strategy.hints import Hint, exact_hints
 
 if TYPE_CHECKING:
@@ -107,7 +109,7 @@ class Choice:
             if self.several_columns:
                 return f"score {self.column + 1}:{self.category.key}"
             return f"score {self.category.key}"
-        return "keep " + (" ".join(map(str, self.keep)) if self.keep else "nothing")
+        return "keep " + (" ".join(map(die_token, self.keep)) if self.keep else "nothing")
 
 
 @dataclass(frozen=True)
@@ -423,7 +425,9 @@ def review_game(
             continue  # the first roll of a turn, or a hold or release: no decision yet
         seat = before.current_seat
         if isinstance(action, Roll):
-            chosen = Choice(keep=before.turn.kept_values)
+            dice = position_codes(rules, before.dice)  # the wild die apart, as keeps have it
+            held = zip(dice, before.turn.held, strict=True)
+            chosen = Choice(keep=tuple(sorted(d for d, h in held if h)))
         else:
             chosen = Choice(None, action.category, action.column, not exact)
         decision = _judge(before, chosen, options_for(before), exact)

@@ -12,7 +12,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from fivedice.core.boxes import BoxKind, score_box
+from fivedice.core.boxes import BoxKind, all_same, score_box
 from fivedice.core.errors import FivediceError
 from fivedice.core.rules import BonusCondition, FillOrder, Joker, RuleSet
 from fivedice.strategy.tables import DiceTables, IntArray, dice_tables
@@ -144,6 +144,7 @@ class RuleSpec:
         joker: JOKER_CODE of the joker rule.
         fill: FILL_* order of filling the boxes.
         saved_rolls: rolls not used in a turn are saved for later turns (Maxi Yatzy).
+        wild_die: the last die is the wild die (the rolls of `dice_tables(dice, True)`).
         served_score: (2, B, R) the scores and joker scores of a turn's first roll, when they
             differ (served points: Generala).
     """
@@ -162,6 +163,7 @@ class RuleSpec:
     joker: int = 0
     fill: int = FILL_FREE
     saved_rolls: bool = False
+    wild_die: bool = False
     served_score: IntArray | None = field(default=None, repr=False)
 
 
@@ -183,15 +185,16 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         raise UnsupportedRulesError(
             f"the strategy engine reads at most {MAX_KERNEL_TIERS} upper bonus tiers"
         )
-    rolls = dice_tables(rules.dice).rolls
+    rolls = dice_tables(rules.dice, rules.wild_die).rolls
     score = np.array([[score_box(box, roll) for roll in rolls] for box in boxes])
     # Only dice of one face are ever placed as a joker (`kernel.joker_boxes`): the other
     # rolls' joker scores are never read, so they are the plain scores, not scored again
     # (this halves the set-up of a one-off `fivedice advise`).
     joker = score.copy()
     for r, roll in enumerate(rolls):
-        if len(set(roll)) == 1:
+        if all_same(roll):
             joker[:, r] = [score_box(box, roll, joker=True) for box in boxes]
+    # The served table is built over the same rolls as `score` (with the wild die: coded apart).
     served = served_joker = None
     if any(box.served for box in boxes):
         served = np.array(
@@ -199,10 +202,10 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         ).astype(np.int64)
         served_joker = served.copy()
         for r, roll in enumerate(rolls):
-            if len(set(roll)) == 1:
+            if all_same(roll):
                 served_joker[:, r] = [score_box(box, roll, True, True) for box in boxes]
-    all_same = rules.all_same_box
-    yahtzee = -1 if all_same is None else boxes.index(all_same)
+    all_same_box = rules.all_same_box
+    yahtzee = -1 if all_same_box is None else boxes.index(all_same_box)
     bonus = rules.yahtzee_bonus and yahtzee >= 0
     joker_code = JOKER_CODE[rules.joker]
     second = [b for b, box in enumerate(boxes) if box.second]
@@ -216,7 +219,7 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         # Under it the other boxes score a further all-same roll as an ordinary one (no joker
         # rule): their 'joker' scores are their plain scores.
         bonus, joker_code = True, JOKER_SECOND
-        once = np.array([len(set(roll)) == 1 for roll in rolls])
+        once = np.array([all_same(roll) for roll in rolls])
         joker = score.copy()
         if served is not None:
             served_joker = served.copy()
@@ -248,6 +251,7 @@ def spec_of(rules: RuleSet) -> RuleSpec:
         joker=joker_code,
         fill=fill,
         saved_rolls=rules.saved_rolls,
+        wild_die=rules.wild_die,
         served_score=None
         if served is None or served_joker is None
         else np.stack((served, served_joker)),
@@ -263,7 +267,7 @@ def rule_arrays(rules: RuleSet) -> RuleArrays:
 
 def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     """The kernels' arrays of a rule spec."""
-    dice = dice_tables(spec.dice)
+    dice = dice_tables(spec.dice, spec.wild_die)
     score = np.ascontiguousarray(spec.score, dtype=np.int64)
     joker_score = np.ascontiguousarray(spec.joker_score, dtype=np.int64)
     boxes = score.shape[0]

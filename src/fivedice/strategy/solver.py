@@ -687,7 +687,7 @@ def any_dice_options(
 
 def _roll_index(tables: DiceTables, dice: Roll) -> int:
     """The position of sorted dice among the tables' rolls."""
-    if tables.dice == 5:
+    if tables.dice == 5 and not tables.wild:
         return ROLL_INDEX[dice]
     return _roll_indices(tables)[dice]
 

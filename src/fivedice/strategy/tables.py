@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fivedice.core.dice import FACES
+from fivedice.core.wild import WILD, has_wild, wild_rolls, yahtzee_face
 
 # The array types of every strategy table and kernel argument (int64 and float64 in practice).
 IntArray = npt.NDArray[np.integer]
@@ -38,6 +39,8 @@ class DiceTables:
         probability: (R,) the chance of each roll when all dice are thrown.
         all_same: (R,) the face of a roll whose dice all show one face, else 0.
         sub_keeps: (R, 2**dice) the distinct keeps of each roll, ascending, -1 padded.
+        wild: the last die is the wild die (`fivedice.core.wild`), coded apart in the rolls
+            and keeps: a keep then adds regular dice up to dice - 1, then the wild die.
     """
 
     dice: int
@@ -48,6 +51,7 @@ class DiceTables:
     probability: FloatArray
     all_same: IntArray
     sub_keeps: IntArray
+    wild: bool = False
 
     @property
     def first_roll_keep(self) -> int:
@@ -55,12 +59,14 @@ class DiceTables:
         return len(self.keeps) - len(self.rolls)
 
 
-def _multiset_probability(dice: tuple[int, ...]) -> float:
+def _multiset_probability(dice: tuple[int, ...], wild: bool = False) -> float:
     """The chance that len(dice) fresh dice show exactly this multiset (int / int: correctly
-    rounded, the same float as the exact fraction's)."""
-    ways = factorial(len(dice))
-    for face in set(dice):
-        ways //= factorial(dice.count(face))
+    rounded, the same float as the exact fraction's); with `wild`, the last die is the wild
+    one (one face of six, whatever the others show)."""
+    regular = dice[:-1] if wild else dice
+    ways = factorial(len(regular))
+    for face in set(regular):
+        ways //= factorial(regular.count(face))
     return float(ways / 6 ** len(dice))
 
 
@@ -74,32 +80,61 @@ def _sub_multisets(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
     return sorted(found, key=lambda keep: (len(keep), keep))
 
 
-@cache
-def dice_tables(dice: int = 5) -> DiceTables:
-    """The tables for this many dice, built once per process."""
-    rolls = tuple(itertools.combinations_with_replacement(FACES, dice))
-    keeps = tuple(
+def _wild_keeps(dice: int) -> tuple[tuple[int, ...], ...]:
+    """The keeps with the wild die: up to dice - 1 regular dice, and the wild die or not."""
+    regular = [
         keep
-        for size in range(dice + 1)
+        for size in range(dice)
         for keep in itertools.combinations_with_replacement(FACES, size)
-    )
+    ]
+    found = [*regular, *((*keep, face + WILD) for keep in regular for face in FACES)]
+    return tuple(sorted(found, key=lambda keep: (len(keep), keep)))
+
+
+def _added(keep: tuple[int, ...], face: int, dice: int, wild: bool) -> tuple[int, ...] | None:
+    """The keep with one more die showing `face` (with the wild die: a regular die while
+    fewer than dice - 1 are kept, then the wild die), or None for a full keep."""
+    if len(keep) >= dice:
+        return None
+    if wild and len(keep) - has_wild(keep) == dice - 1:
+        face += WILD
+    return tuple(sorted((*keep, face)))
+
+
+@cache
+def dice_tables(dice: int = 5, wild: bool = False) -> DiceTables:
+    """The tables for this many dice (the last one wild, with `wild`), built once per
+    process."""
+    if wild:
+        rolls = wild_rolls(dice)
+        keeps = _wild_keeps(dice)
+    else:
+        rolls = tuple(itertools.combinations_with_replacement(FACES, dice))
+        keeps = tuple(
+            keep
+            for size in range(dice + 1)
+            for keep in itertools.combinations_with_replacement(FACES, size)
+        )
     keep_index = {keep: i for i, keep in enumerate(keeps)}
     add_face = np.full((len(keeps), 6), -1, dtype=np.int64)
     remove_face = np.full((len(keeps), 6), -1, dtype=np.int64)
     for k, keep in enumerate(keeps):
         for face in FACES:
-            if len(keep) < dice:
-                add_face[k, face - 1] = keep_index[tuple(sorted((*keep, face)))]
+            added = _added(keep, face, dice, wild)
+            if added is not None:
+                add_face[k, face - 1] = keep_index[added]
         for slot, face in enumerate(sorted(set(keep))):
             rest = list(keep)
             rest.remove(face)
             remove_face[k, slot] = keep_index[tuple(rest)]
-    probability = np.array([_multiset_probability(r) for r in rolls], dtype=np.float64)
-    all_same = np.array([r[0] if len(set(r)) == 1 else 0 for r in rolls], dtype=np.int64)
+    probability = np.array([_multiset_probability(r, wild) for r in rolls], dtype=np.float64)
+    all_same = np.array([yahtzee_face(r) for r in rolls], dtype=np.int64)
     sub_keeps = np.full((len(rolls), 1 << dice), -1, dtype=np.int64)
     for r, roll in enumerate(rolls):
         for slot, keep in enumerate(_sub_multisets(roll)):
             sub_keeps[r, slot] = keep_index[keep]
     for array in (add_face, remove_face, probability, all_same, sub_keeps):
         array.setflags(write=False)
-    return DiceTables(dice, rolls, keeps, add_face, remove_face, probability, all_same, sub_keeps)
+    return DiceTables(
+        dice, rolls, keeps, add_face, remove_face, probability, all_same, sub_keeps, wild
+    )

@@ -248,7 +248,7 @@ class CachedEngine:
         # that two threads never pair one card with the other's state.
         self.last: tuple[Column | None, tuple[int, int, bool]] = (None, _EMPTY_STATE)
         self.kernel: Any = None
-        if rules.dice != 5 or getattr(table, "layout", None) is not None:
+        if rules.dice != 5 or rules.wild_die or getattr(table, "layout", None) is not None:
             return  # the kernel reads five dice and a full values[mask, upper, armed] array
         self.packed = table.packed_rules
         self.cache = np.full(cache_shape(rules.rolls_per_turn), -1.0)

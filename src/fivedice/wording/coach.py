@@ -9,6 +9,7 @@ from fivedice.core.categories import Category
 from fivedice.core.errors import N_
 from fivedice.i18n import _
 from fivedice.wording.boxes import box_name
+from fivedice.wording.wild import die_text
 
 if TYPE_CHECKING:
     from fivedice.strategy.hints import Hint
@@ -24,7 +25,7 @@ def keep_text(keep: tuple[int, ...]) -> str:
     """A keep in words: "keep 6 6 6" or "roll all five again"."""
     if not keep:
         return _(ROLL_ALL_AGAIN)
-    return _(KEEP_DICE).format(dice=" ".join(map(str, keep)))
+    return _(KEEP_DICE).format(dice=" ".join(map(die_text, keep)))
 
 
 def hold_text(hold: tuple[int, ...], dice: tuple[int, ...]) -> str:

@@ -22,14 +22,19 @@ from fivedice.wording.cells import pad_cells, text_width
 from fivedice.wording.labels import first_player_name
 from fivedice.wording.lists import list_text
 from fivedice.wording.moves import dice_values
+from fivedice.wording.wild import wild_face_text
 
 
-def dice_text(dice: tuple[int, ...] | None, held: tuple[bool, ...] = ()) -> str:
-    """'3 3 [5] 6 2' — held dice in brackets."""
+def dice_text(dice: tuple[int, ...] | None, held: tuple[bool, ...] = (), wild: bool = False) -> str:
+    """'3 3 [5] 6 2' — held dice in brackets; with `wild`, the last die is the wild die, in
+    braces: '3 3 [5] 6 {★}'."""
     if dice is None:
         return _("not rolled yet")
     marks = held or (False,) * len(dice)
-    return " ".join(f"[{d}]" if h else str(d) for d, h in zip(dice, marks, strict=True))
+    shown = [str(d) for d in dice]
+    if wild and shown:
+        shown[-1] = wild_face_text(dice[-1])
+    return " ".join(f"[{d}]" if h else d for d, h in zip(shown, marks, strict=True))
 
 
 CELL = 8
@@ -215,7 +220,7 @@ def turn_lines(state: GameState) -> list[str]:
             used=state.turn.rolls_used,
             rolls=rules.rolls_per_turn + state.rolls_saved(state.current_seat),
         ),
-        _("Dice: {dice}").format(dice=dice_text(state.dice, state.turn.held)),
+        _("Dice: {dice}").format(dice=dice_text(state.dice, state.turn.held, rules.wild_die)),
     ]
     placements = state.placements()
     if placements:

@@ -11,14 +11,16 @@ from fivedice.core.errors import FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.record import UNDO
 from fivedice.core.rules import RuleSet
-from fivedice.core.scoring import is_yahtzee
+from fivedice.core.scoring import is_yahtzee, position_codes
+from fivedice.core.wild import die_token
 from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
 
 
 def dice_values(dice: tuple[int, ...]) -> str:
-    """Dice as words for a sentence: "3 3 5 6 6"."""
-    return " ".join(map(str, dice))
+    """Dice as words for a sentence: "3 3 5 6 6" (the wild die, coded apart, in braces:
+    "3 3 5 6 {★}")."""
+    return " ".join(map(die_token, dice))
 
 
 def placement_words(
@@ -100,11 +102,11 @@ def move_sentence(actor: str | None, action: Action, before: GameState, after: G
     """An action that was just taken, as a sentence: "CPU 1 rolls 3 3 5 6 6", "CPU 1 holds
     dice 2 3 (3 3)", "You score 25 in Full house" (`actor` None: the player reading it)."""
     if isinstance(action, Roll):
-        return roll_sentence(actor, after.turn.dice or ())
+        return roll_sentence(actor, position_codes(after.rules, after.turn.dice or ()))
     if isinstance(action, Hold | Release):
         # By position, as a person types it (`hold 2 3`), with the faces: "CPU 1 holds dice
-        # 2 3 (5 5)", never faces alone that read as positions.
-        faces = before.turn.dice or ()
+        # 2 3 (5 5)", never faces alone that read as positions (the wild die in braces).
+        faces = position_codes(before.rules, before.turn.dice or ())
         positions = tuple(p for p in action.positions if p <= len(faces))
         chosen = tuple(faces[p - 1] for p in positions)
         return hold_sentence(actor, positions, chosen, hold=isinstance(action, Hold))

@@ -16,6 +16,7 @@ from fivedice.i18n import _, ngettext
 from fivedice.wording.boxes import box_name
 from fivedice.wording.lists import list_text
 from fivedice.wording.moves import saved_rolls_turn_text
+from fivedice.wording.wild import wild_die_words
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -26,13 +27,17 @@ def and_list(items: Sequence[str]) -> str:
     return _("{first} and {last}").format(first=list_text(items[:-1]), last=items[-1])
 
 
-def dice_words(dice: tuple[int, ...], held: tuple[bool, ...] = ()) -> str:
+def dice_words(dice: tuple[int, ...], held: tuple[bool, ...] = (), wild: bool = False) -> str:
     """The dice in order, the held ones marked in words: "3, 5, held 6, held 6, 2" (a screen
-    reader reads brackets as noise or not at all)."""
+    reader reads brackets as noise or not at all); with `wild`, the last die is the wild die:
+    "…, wild die: star"."""
     marks = held or (False,) * len(dice)
+    words = [str(face) for face in dice]
+    if wild and words:
+        words[-1] = wild_die_words(dice[-1])
     return list_text(
-        _("held {face}").format(face=face) if is_held else str(face)
-        for face, is_held in zip(dice, marks, strict=True)
+        _("held {face}").format(face=word) if is_held else word
+        for word, is_held in zip(words, marks, strict=True)
     )
 
 
@@ -94,7 +99,7 @@ def roll_line(state: GameState) -> str:
     return _("Roll {used} of {rolls}: {dice}.").format(
         used=state.turn.rolls_used,
         rolls=rules.rolls_per_turn + state.rolls_saved(state.current_seat),
-        dice=dice_words(state.turn.dice or (), state.turn.held),
+        dice=dice_words(state.turn.dice or (), state.turn.held, rules.wild_die),
     )
 
 

@@ -127,6 +127,8 @@ def describe_rules(rules: RuleSet) -> list[str]:
         )
     lines.extend(_order_sentences(rules))
     lines.extend(_served_sentences(rules))
+    if rules.wild_die:
+        lines.append(_wild_die_sentence(rules))
     if rules.columns > 1:
         multipliers = list_text(f"×{m}" for m in rules.column_multipliers)
         lines.append(
@@ -183,6 +185,17 @@ def _order_sentences(rules: RuleSet) -> list[str]:
             )
         )
     return lines
+
+
+def _wild_die_sentence(rules: RuleSet) -> str:
+    return _(
+        "Wild die: die {position} has its own colour and a star (★) on its 1 face. When a roll"
+        " is scored the ★ counts as whichever face 1-6 gives the most points in the box chosen"
+        " (in Ones it is a 1); it may complete a Yahtzee, a straight or a full house, and a"
+        " Yahtzee made with it is a Yahtzee for the box, the extra-Yahtzee bonus and the joker."
+        " The wild die is held by its position like any other. (fivedice's own rule: no"
+        " published numeric rule for a wild die exists.)"
+    ).format(position=rules.dice)
 
 
 def _points_words(points: int | None, extra: int = 0) -> str:

@@ -43,10 +43,16 @@ _PIPS: dict[int, tuple[str, str, str]] = {
 }
 
 
-def die_face(value: int | None, width: int = 7) -> str:
+_STAR = ("       ", "   ★   ", "       ")
+"""The wild die's 1 face (`wild_die`)."""
+
+
+def die_face(value: int | None, width: int = 7, wild: bool = False) -> str:
     """Three lines of pips, 7 wide (or 5: `width=5`), for a face (a question mark before the
-    first roll)."""
+    first roll); the wild die's 1 is a star."""
     lines = ("       ", "   ?   ", "       ") if value is None else _PIPS[value]
+    if wild and value == 1:
+        lines = _STAR
     if width == 5:
         return "\n".join(line[1:-1] for line in lines)
     return "\n".join(lines)
@@ -74,14 +80,16 @@ class Die(Static):
         super().__init__(die_face(None), id=f"die-{position}", classes="die")
         self.position = position
 
-    def show(self, value: int | None, held: bool, width: int = 7) -> None:
-        """Renders a face (`width` 7 or 5) and, on a fourth line, whether it is held."""
+    def show(self, value: int | None, held: bool, width: int = 7, wild: bool = False) -> None:
+        """Renders a face (`width` 7 or 5) and, on a fourth line, whether it is held; the
+        wild die in its own colour, its title starred."""
         label = _("held") if held else ""
         if text_width(label) > width:  # "guardado", "キープ": the border says it, and a tick
             label = "✓"
-        self.update(die_face(value, width) + "\n" + pad_cells(label, width, "^"))
+        self.update(die_face(value, width, wild) + "\n" + pad_cells(label, width, "^"))
         self.set_class(held, "held")
-        self.border_title = str(self.position)
+        self.set_class(wild, "wild")
+        self.border_title = f"{self.position}★" if wild else str(self.position)
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -106,7 +114,7 @@ class DiceRow(Horizontal):
                 continue
             value = None if dice is None else dice[position - 1]
             held = state.turn.held[position - 1]
-            die.show(value, held, width)
+            die.show(value, held, width, wild=state.rules.wild_die and position == count)
 
     def suggest(self, hold: tuple[int, ...] | None) -> None:
         """Marks the dice the coach's best option holds (None: no advice shown)."""

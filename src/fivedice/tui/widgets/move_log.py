@@ -17,6 +17,7 @@ from textual.widgets import RichLog
 from fivedice.core.actions import Hold, Release, Roll, Score, parse_action
 from fivedice.core.categories import Category
 from fivedice.core.game import GameState
+from fivedice.core.scoring import position_codes
 from fivedice.i18n import _, formats
 from fivedice.service.settings import is_default_human_name
 from fivedice.wording.moves import undo_sentence
@@ -44,7 +45,7 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
         return {
             "kind": "roll",
             "name": name,
-            "dice": list(after.dice or ()),
+            "dice": list(position_codes(after.rules, after.dice or ())),  # the wild die apart
             "held": list(after.turn.held),
         }
     if isinstance(parsed, Hold | Release):
@@ -52,7 +53,9 @@ def action_entry(before: GameState, action: str, after: GameState) -> Entry:
             "kind": "hold" if isinstance(parsed, Hold) else "release",
             "name": name,
             "positions": list(parsed.positions),
-            "dice": [(before.dice or ())[p - 1] for p in parsed.positions],
+            "dice": [
+                position_codes(before.rules, before.dice or ())[p - 1] for p in parsed.positions
+            ],
         }
     assert isinstance(parsed, Score)  # the four actions are exhaustive
     placement = next(

@@ -120,6 +120,7 @@ class RuleOptionsIn(BaseModel):
     ) = Field(default=None, max_length=16)
     served_bonus: Points | None = None
     ones_in_straights: bool | None = None
+    wild_die: bool | None = None
     column_multipliers: (
         list[Annotated[int, Ge(1), Le(100), BeforeValidator(_json_integer)]] | None
     ) = Field(default=None, min_length=1, max_length=MAX_COLUMNS)

@@ -79,6 +79,7 @@ from fivedice.wording.text import (
     player_name,
     preset_title,
 )
+from fivedice.wording.wild import die_text, wild_die_words
 
 LEGACY_SEATS_COOKIE = "fd_seats"  # seat tokens in a cookie, before sessions: read once
 COACH_COOKIE = "fd_coach"
@@ -348,7 +349,8 @@ def board_context(
                 elif option["kind"] == "score":
                     option["text"] = t["score_box"].format(box=names[option["box"]])
                 elif option["keep"]:
-                    option["text"] = t["keep_dice"].format(dice=" ".join(map(str, option["keep"])))
+                    kept = " ".join(map(die_text, option["keep"]))  # the wild die in braces
+                    option["text"] = t["keep_dice"].format(dice=kept)
                 else:
                     option["text"] = t["reroll_all"]
         except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
@@ -360,18 +362,25 @@ def board_context(
         value = state.dice[index] if state.dice is not None and not over else None
         held = state.turn.held[index]
         position = index + 1
+        wild = state.rules.wild_die and position == state.rules.dice
+        said = (
+            value
+            if value is None or not wild
+            else in_language(visitor.language, wild_die_words, value)
+        )
         if value is None:
             label = t["die_unrolled"].format(position=position)
         elif held:
-            label = t["die_held"].format(position=position, value=value)
+            label = t["die_held"].format(position=position, value=said)
         else:
-            label = t["die_label"].format(position=position, value=value)
+            label = t["die_label"].format(position=position, value=said)
         toggle = f"release {position}" if held else f"hold {position}"
         dice.append(
             {
                 "position": position,
                 "value": value,
                 "held": held,
+                "wild": wild,
                 "label": label,
                 "action": toggle,
                 "enabled": can_act and value is not None and toggle in data["legal_actions"],

@@ -116,7 +116,9 @@
   function diceOf(board) {
     return Array.prototype.map.call(board.querySelectorAll("#dice .die"), function (die) {
       return {
-        face: die.classList.contains("blank") ? 0 : die.querySelectorAll("circle").length,
+        // (the wild die's star is its 1)
+        face: die.classList.contains("blank") ? 0
+          : die.querySelector(".star") ? 1 : die.querySelectorAll("circle").length,
         held: die.classList.contains("held"),
       };
     });

@@ -336,16 +336,13 @@
       if (tries < MOVE_ATTEMPTS) {
         setGone("server", true);
         moves.unshift({ url: url, options: options, attempt: tries });
-        const retry = function () {
-          if (busy) window.setTimeout(retry, FIRST_RETRY_MS); // (after the read in flight)
-          else sendNextMove();
-        };
-        window.setTimeout(retry, backoff(tries - 1));
+        moveRetries.later();
         return;
       }
       moves.length = 0; // (the moves after it were made on a board that is not there)
       notice("");
     }
+    if (!failed && !automatic) moveRetries.settled();
     if (!failed && !automatic && sendNextMove()) return;
     if (failed) {
       // Not reached, or not answered: the page reads its board again until it is.
@@ -371,6 +368,12 @@
     send(window.location.pathname + "?seen=" + version(), { method: "GET" }, true);
   }
   const refreshes = retrier(refresh);
+  // A move the server did not answer goes again after the retrier's wait (after the read
+  // in flight, if one is).
+  const moveRetries = retrier(function () {
+    if (busy) moveRetries.later();
+    else sendNextMove();
+  });
 
   function stop() { if (stream) { stream.close(); stream = null; } }
 
