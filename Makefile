@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels docs docs-serve docs-check similar-code screenshots
+.PHONY: install warm dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels docs docs-serve docs-check similar-code screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,14 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed
+# Ready before the first game: numba's kernels compiled into its cache and the classic tables
+# solved into the user cache (`fivedice warm`, a few minutes once; quick when done). Not part
+# of `make dev`/`make test`: the tests build the tables they need in fixtures of their own.
+$(VENV)/.warmed: $(VENV)/.installed
+	$(BIN)/fivedice warm
+	touch $@
+
+install: $(VENV)/.installed $(VENV)/.warmed
 
 dev: $(VENV)/.installed-dev system-deps
 
@@ -27,6 +34,9 @@ dev: $(VENV)/.installed-dev system-deps
 # tests); kept in one script.
 system-deps:
 	@bash scripts/system-deps.sh
+
+warm: $(VENV)/.installed
+	$(BIN)/fivedice warm
 
 play: install
 	$(BIN)/fivedice play

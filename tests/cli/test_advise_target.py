@@ -48,7 +48,7 @@ def test_target_options_are_the_threshold_tables_chances(
     app: typer.Typer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     late = thresholds.compute_thresholds(CLASSIC, 90, min_filled=12)
-    monkeypatch.setattr(thresholds, "thresholds_of", lambda rules, top: late)
+    monkeypatch.setattr(thresholds, "thresholds_of", lambda rules, top, **_: late)
     column = column_with_open_boxes(CLASSIC, ("chance",), yahtzee=0)
     card = json.dumps({box.key: column.scores[i] for i, box in enumerate(CLASSIC.boxes)
                        if column.scores[i] is not None})  # fmt: skip
@@ -74,3 +74,32 @@ def test_target_options_are_the_threshold_tables_chances(
     assert text.exit_code == 0
     lines = text.stdout.splitlines()
     assert lines[0].split()[:2] == ["option", "chance"] and lines[1].startswith("keep 5 6")
+
+
+def test_a_goal_table_to_build_is_announced_shown_and_cancelled_by_ctrl_c(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before minutes of silence: the table's cost, then its progress with the time left;
+    Ctrl+C stops it with a word and exit status 130."""
+    from fivedice.strategy.derived import BuildProgress
+
+    monkeypatch.setattr(
+        thresholds, "build_cost", lambda rules, top: thresholds.BuildCost(577_000_000, 313.0)
+    )
+    seen: list[object] = []
+
+    def building(rules, top, *, listener=None, **_):  # type: ignore[no-untyped-def]
+        seen.append(listener)
+        assert listener is not None
+        listener(BuildProgress("goal", 0.25, 240.0, 80.0))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(thresholds, "thresholds_of", building)
+    result = runner.invoke(
+        app, ["advise", "--dice", "11666", "--rolls-left", "2", "--target", "300"]
+    )
+    assert result.exit_code == 130
+    assert "about 5 min of CPU, 577 MB on disk" in result.output
+    assert "Computing the goal table: 25% done, about 4 min left" in result.output
+    assert result.output.rstrip().endswith("Cancelled: nothing was saved.")
+    assert len(seen) == 1

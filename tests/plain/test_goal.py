@@ -39,3 +39,25 @@ def test_a_goal_that_is_not_one_is_refused(tmp_path, goal: str, words: str) -> N
     out = play(f"{goal}\nhelp\n", tmp_path)
     assert words in out and "Goal: a final total" not in out
     assert "goal beat Ann" in out  # the help says how
+
+
+def test_ctrl_c_during_a_goal_tables_build_cancels_it_and_the_prompt_comes_back(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Minutes of building are shown on stderr with the time left; Ctrl+C stops them (nothing
+    saved) and the game goes on at the prompt."""
+    from fivedice.strategy.derived import build_in_memory
+
+    def building(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
+        def build(_temporary: object, step) -> list[Hint]:  # type: ignore[no-untyped-def]
+            step(1, 4)
+            raise KeyboardInterrupt
+
+        return build_in_memory(build, kind="goal")  # type: ignore[arg-type]
+
+    monkeypatch.setattr("fivedice.service.coach.goal_hints", building)
+    out = play("goal 300\nr\nhint\ngoal off\nhint\n", tmp_path, seed=3)
+    assert "Cancelled: nothing was saved." in out
+    after = out.split("Cancelled: nothing was saved.")[1]
+    assert "(expected points still to come):" in after  # the prompt came back and answers
+    assert "Computing the goal table: 25% done" in capsys.readouterr().err

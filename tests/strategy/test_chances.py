@@ -278,8 +278,9 @@ def test_tables_not_at_hand_are_prepared_in_the_background(tmp_path, monkeypatch
 
     started = []
     monkeypatch.setenv("FIVEDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(m, "_prepare", lambda rules: started.append(rules))
-    monkeypatch.setattr(m, "_BACKGROUND", set())
+    monkeypatch.setattr(m.MOMENTS, "of", lambda rules, **_: started.append(rules))
+    monkeypatch.setattr(m.MOMENTS, "_memory", type(m.MOMENTS._memory)())
+    assert not m.MOMENTS.building()
     rules = CLASSIC.replace(rolls_per_turn=4)
     state = new_game(GameSettings(seats=(Seat("Ann"), Seat("Bob")), rules=rules))
     before = set(threading.enumerate())

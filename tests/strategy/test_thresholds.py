@@ -166,8 +166,9 @@ def test_a_server_client_without_a_permit_starts_no_goal_table(tmp_path, monkeyp
 
     monkeypatch.setenv("FIVEDICE_CACHE_DIR", str(tmp_path))
     # Nothing loaded or being built by an earlier test in this process.
-    monkeypatch.setattr(thresholds, "_LOADED", {})
-    monkeypatch.setattr(thresholds, "_BACKGROUND", set())
+    from fivedice.strategy.derived import DerivedTables
+
+    monkeypatch.setattr(thresholds, "GOAL_TABLES", DerivedTables("goal"))
 
     def refuse(_rules: object) -> None:
         raise SolverBusyError()
@@ -175,7 +176,7 @@ def test_a_server_client_without_a_permit_starts_no_goal_table(tmp_path, monkeyp
     before = threading.active_count()
     with permitting_new_solves(refuse), pytest.raises(SolverBusyError):
         thresholds.thresholds_if_ready(find_ruleset("classic"), 400)
-    assert not thresholds._BACKGROUND
+    assert not thresholds.GOAL_TABLES.building()
     assert threading.active_count() == before
     assert not list(tmp_path.iterdir())
 

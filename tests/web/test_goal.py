@@ -69,3 +69,27 @@ def test_the_goal_form_keeps_the_goal_for_the_game(client, goals: list[int]) -> 
     cleared = client.post(f"{page}/goal", data={"goal": ""}, follow_redirects=True)
     assert "final total of" not in cleared.text
     assert "Best options" in cleared.text
+
+
+def test_while_the_goal_table_is_built_the_advice_stays_and_the_page_asks_again(
+    client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fivedice.service.errors import TablesPreparingError
+    from fivedice.strategy.derived import BuildProgress
+
+    def preparing(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
+        raise TablesPreparingError("being built")
+
+    def progress(rules: object, *, goal: bool = False) -> BuildProgress | None:
+        return BuildProgress("goal", 0.42, 330.0, 240.0) if goal else None
+
+    monkeypatch.setattr("fivedice.service.coach.goal_hints", preparing)
+    monkeypatch.setattr("fivedice.web.routers.pages.build_progress", progress)
+    page = start(client)
+    client.post(
+        f"{page}/act", data={"action": "roll", "version": str(version_of(client.get(page).text))}
+    )
+    shown = client.post(f"{page}/goal", data={"goal": "reach 300"}, follow_redirects=True).text
+    assert "Best options" in shown  # the normal advice meanwhile
+    note = shown.split("data-retry=")[1].split("</p>")[0]
+    assert "Computing the goal table: 42% done, about 6 min left" in note

@@ -29,6 +29,7 @@ from fivedice.core.errors import N_
 from fivedice.i18n import LANGUAGES, _, set_language
 
 HELP_TEXTS = (
+    N_("Get ready to play: compile the dice kernels and solve the rules' tables (once)."),
     N_("Five dice, every house rule, and a coach that knows the best move."),
     N_("Every box the dice may go in now, and the points each placement earns."),
     N_("Five dice, e.g. 33355."),

@@ -56,34 +56,13 @@ def _rules(preset: str, settings: list[str] | None) -> RuleSet:
 
 
 def _load(rules: RuleSet, *, use_cache: bool, show_progress: bool) -> StrategyTable:
+    """The rules' table, its solve shown on stderr with an estimate of the time left (Ctrl+C
+    cancels it: exit 130, nothing saved)."""
+    from fivedice.cli.progress import building
     from fivedice.strategy.cache import load_or_solve
 
-    if not show_progress:
-        return load_or_solve(rules, use_cache=use_cache)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    with Progress(
-        TextColumn("solving"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("states"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("solve", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return load_or_solve(rules, use_cache=use_cache, progress=progress)
+    with building(show_progress) as listener:
+        return load_or_solve(rules, use_cache=use_cache, listener=listener)
 
 
 def solve_command(
@@ -175,9 +154,7 @@ def advise_command(
             )
         show_progress = not as_json and sys.stderr.isatty()
         if target is not None:
-            from fivedice.service.coach import column_goal_hints
-
-            hints = column_goal_hints(ruleset, column, roll, rolls_left, target)
+            hints = _goal_hints(ruleset, column, roll, rolls_left, target, show=not as_json)
             _print_goal(hints, as_json)
             return
         if explain:
@@ -364,7 +341,54 @@ def _advise(
     return advise(table, column, roll, rolls_left)
 
 
+def _goal_hints(
+    rules: RuleSet, column: Column, roll: Roll, rolls_left: int, target: str, *, show: bool
+) -> list[Hint]:
+    """The goal coach's options; a goal table not built yet is announced with its cost, its
+    build shown on stderr (Ctrl+C cancels it: exit 130, nothing saved)."""
+    from fivedice.cli.progress import building
+    from fivedice.service.coach import column_goal_hints, goal_table_cost
+    from fivedice.wording.progress import duration_text
+
+    show = show or sys.stderr.isatty()
+    cost = goal_table_cost(rules) if show else None
+    if cost is not None:
+        typer.echo(
+            _(
+                "The goal table of these rules is built once on this machine: about {time} of"
+                " CPU, {size} MB on disk. Ctrl+C cancels."
+            ).format(time=duration_text(cost.cpu_seconds), size=f"{cost.size / 1e6:,.0f}"),
+            err=True,
+        )
+    with building(show) as listener:
+        return column_goal_hints(rules, column, roll, rolls_left, target, listener=listener)
+
+
+def warm_command(
+    rules: RulesOption = "classic",
+    settings: SetOption = None,
+) -> None:
+    """Get ready to play: compile the dice kernels and solve the rules' tables (once)."""
+    from fivedice.cli.progress import building
+    from fivedice.service.warmup import warm_up
+
+    start = time.perf_counter()
+    try:
+        ruleset = _rules(rules, settings)
+        with building() as listener:
+            warm_up(ruleset, listener=listener)
+    except FivediceError as error:
+        fail_with(error)
+    typer.echo(
+        _("Ready to play: kernels compiled, tables solved ({seconds} s).").format(
+            seconds=f"{time.perf_counter() - start:.1f}"
+        ),
+        err=True,
+    )
+
+
 def register(app: typer.Typer) -> None:
-    """Adds the `solve` and `advise` commands to a Typer app."""
+    """Adds the `solve`, `advise` and `warm` commands to a Typer app."""
     app.command("solve")(solve_command)
     app.command("advise")(advise_command)
+    app.command("warm")(warm_command)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from fivedice.service.games import (
 )
 from fivedice.service.opening import open_game
 from fivedice.service.settings import game_settings, zero_score_to_confirm
+from fivedice.service.solving import BuildCancelled, reporting_builds
 from fivedice.wording.errors import (
     changed_elsewhere_text,
     not_saved_lines,
@@ -74,6 +76,7 @@ from fivedice.wording.plain import (
     verify_later_line,
     why_command_text,
 )
+from fivedice.wording.progress import ProgressLine
 from fivedice.wording.text import (
     box_name,
     card_lines,
@@ -399,8 +402,25 @@ class PlainSession:
                     "", _("End of input: goodbye. Game {id} is saved.").format(id=self.game_id)
                 )
                 return 0
-            if self.handle(line) is Outcome.QUIT:
+            if self.handle_showing_builds(line) is Outcome.QUIT:
                 return 0
+
+    def handle_showing_builds(self, line: str) -> Outcome:
+        """`handle`, the progress of any table it builds (a hint under new rules, a goal
+        table: minutes) shown on stderr; Ctrl+C during such a build cancels it (nothing is
+        saved) and the prompt comes back."""
+        progress = ProgressLine(sys.stderr, _("Ctrl+C cancels"))
+        try:
+            with reporting_builds(progress):
+                return self.handle(line)
+        except (KeyboardInterrupt, BuildCancelled):
+            if not progress.shown:
+                raise
+            progress.end()
+            self.say(_("Cancelled: nothing was saved."))
+            return Outcome.REFUSED
+        finally:
+            progress.end()
 
     def play_cpu_turns(self) -> bool:
         """Lets CPU seats move, each move said in words; False when the player quits while a

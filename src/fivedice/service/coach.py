@@ -12,7 +12,7 @@ from fivedice.core.actions import EnterDice
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
-from fivedice.service.errors import HintsUnavailableError
+from fivedice.service.errors import HintsUnavailableError, TablesPreparingError
 from fivedice.service.saved import SavedGames
 from fivedice.strategy.hints import Hint, hints_for
 from fivedice.strategy.limits import (
@@ -27,6 +27,8 @@ from fivedice.strategy.limits import (
 
 if TYPE_CHECKING:
     from fivedice.core.card import Column
+    from fivedice.strategy.derived import BuildProgress, ProgressListener
+    from fivedice.strategy.thresholds import BuildCost
 
 
 def strategy_refusal(rules: RuleSet) -> SolveNotAllowedError | None:
@@ -103,13 +105,37 @@ def state_hints(
         raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
     try:
         if goal is not None:
-            return goal_hints(state, goal_total(state, goal), wait=solve_wait is None)
+            try:
+                return goal_hints(state, goal_total(state, goal), wait=solve_wait is None)
+            except TablesPreparingError:
+                pass  # the normal advice meanwhile (`build_progress` says how far the build is)
         with waiting_at_most(solve_wait):
             return hints_for(state, explain=explain)
     except ImportError as error:
         raise HintsUnavailableError(
             N_("the strategy layer is not available: {reason}"), reason=str(error)
         ) from None
+
+
+GOAL_TABLES_PREPARING = N_("the coach is preparing its tables for goals (minutes): ask again soon")
+
+
+def build_progress(rules: RuleSet, *, goal: bool = False) -> BuildProgress | None:
+    """How far the build of a table the coach waits for under these rules is (any process),
+    None when none is under way: the goal table first (with `goal`), then the breakdown, the
+    winning chances' moments and the strategy table (`strategy.derived.BuildProgress`)."""
+    from fivedice.strategy.breakdown import breakdown_progress
+    from fivedice.strategy.cache import strategy_progress
+    from fivedice.strategy.moments import moments_progress
+    from fivedice.strategy.thresholds import default_top, thresholds_progress
+
+    single = rules if rules.columns == 1 else rules.replace(column_multipliers=(1,))
+    if not is_supported(single):
+        return None
+    found = thresholds_progress(single, default_top(single)) if goal else None
+    return (
+        found or breakdown_progress(single) or moments_progress(single) or strategy_progress(single)
+    )
 
 
 GOAL_LIMIT = 100_000
@@ -217,22 +243,28 @@ def goal_hints(state: GameState, goal: int, *, wait: bool = True) -> list[Hint]:
         if not wait:
             table = thresholds_if_ready(state.rules, default_top(state.rules))
             if table is None:
-                raise HintsUnavailableError(
-                    N_("the coach is preparing its tables for goals (minutes): ask again soon")
-                )
+                raise TablesPreparingError(GOAL_TABLES_PREPARING)
         return target_hints(state, goal, table)
     except TargetTooHigh:
         raise _too_far(goal, need, default_top(state.rules)) from None
 
 
 def column_goal_hints(
-    rules: RuleSet, column: Column, dice: Sequence[int], rolls_left: int, goal: str | int
+    rules: RuleSet,
+    column: Column,
+    dice: Sequence[int],
+    rolls_left: int,
+    goal: str | int,
+    *,
+    listener: ProgressListener | None = None,
 ) -> list[Hint]:
     """The options for dice on a lone column (`fivedice advise --target`), ranked by the
-    chance of a final total of `goal` ("300", "beat 245").
+    chance of a final total of `goal` ("300", "beat 245"); the goal table built first if
+    needed, its progress told to `listener` (`goal_table_cost` says its cost beforehand).
 
     Raises:
         HintsUnavailableError: not a goal, or one the coach cannot rank (see `goal_hints`).
+        BuildCancelled: the goal table's build was cancelled.
     """
     from fivedice.strategy.target import column_target_hints
     from fivedice.strategy.thresholds import TargetTooHigh, default_top, thresholds_of
@@ -243,10 +275,22 @@ def column_goal_hints(
         if need > default_top(rules):  # refused before any table is loaded
             raise TargetTooHigh("too far")
         _check_goal_rules(rules)
-        table = thresholds_of(rules, default_top(rules))
+        table = thresholds_of(rules, default_top(rules), listener=listener)
         return column_target_hints(table, column, dice, rolls_left, total, column.total(rules))
     except TargetTooHigh:
         raise _too_far(total, need, default_top(rules)) from None
+
+
+def goal_table_cost(rules: RuleSet) -> BuildCost | None:
+    """What the rules' goal table costs to build (disk, CPU), or None when it is built or the
+    coach plays for no goal under these rules."""
+    from fivedice.strategy.thresholds import build_cost, default_top
+
+    try:
+        _check_goal_rules(rules)
+    except HintsUnavailableError:
+        return None
+    return build_cost(rules, default_top(rules))
 
 
 def _check_goal_rules(rules: RuleSet) -> None:
@@ -381,6 +425,13 @@ class Coaching(SavedGames):
         if view.is_over:
             raise HintsUnavailableError(N_("hints are given once the dice are rolled"))
         return state_hints(state, self.solve_wait, explain, goal)
+
+    def build_progress(self, game_id: int, *, goal: bool = False) -> BuildProgress | None:
+        """How far the build of a table this game's coach waits for is (`build_progress`)."""
+        try:
+            return build_progress(self.view(game_id).state.rules, goal=goal)
+        except ImportError:
+            return None
 
     def win_chances(self, game_id: int) -> tuple[float, ...] | None:
         """Each seat's chance of winning the game (or match) from the current position.

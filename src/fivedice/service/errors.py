@@ -28,6 +28,11 @@ class HintsUnavailableError(FivediceError):
     """No hint can be given (the strategy layer is not installed, or no dice are rolled)."""
 
 
+class TablesPreparingError(HintsUnavailableError):
+    """The tables the answer needs are being built in the background (a server never waits
+    minutes for them): ask again; `coach.build_progress` says how far the build is."""
+
+
 class LessonNotFoundError(FivediceError):
     """No tutorial lesson has the key asked for."""
 

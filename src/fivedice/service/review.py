@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.record import UNDO, ActionEntry, GameRecord
-from fivedice.service.coach import game_win_chances
-from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError
+from fivedice.service.coach import GOAL_TABLES_PREPARING, game_win_chances
+from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError, TablesPreparingError
 from fivedice.service.saved import SavedGames
 from fivedice.service.settings import is_default_human_name, profile_of
 from fivedice.store import FINISHED, IN_PROGRESS
@@ -93,9 +93,7 @@ class Reviews(SavedGames):
 
             rules = record.settings.rules
             if thresholds_if_ready(rules, default_top(rules)) is None:
-                raise HintsUnavailableError(
-                    N_("the coach is preparing its tables for goals (minutes): ask again soon")
-                )
+                raise TablesPreparingError(GOAL_TABLES_PREPARING)
         return self._review(record, with_chances=True, explain=explain, goals=goals)
 
     def _winning_totals(self, record: GameRecord) -> tuple[int | None, ...] | None:

@@ -32,9 +32,6 @@ coach's values are the expert CPU's estimates, and there is no exact split of an
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -50,6 +47,7 @@ from fivedice.core.dice import Roll, check_roll
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
+from fivedice.strategy.cache import CompanionTables
 from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.moments import policy_layers, policy_values
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE, rule_arrays
@@ -64,6 +62,7 @@ __all__ = [
     "breakdown_for",
     "breakdown_if_ready",
     "breakdown_of",
+    "breakdown_progress",
     "compute_breakdown",
     "load_or_compute",
     "option_breakdowns",
@@ -402,92 +401,39 @@ def compute_breakdown(
     return BreakdownTable(table, data, index, values)
 
 
-def _breakdown_path(rules: RuleSet, cache_dir: str | os.PathLike[str] | None) -> Path:
-    from fivedice.strategy.cache import cache_key, resolve_cache_dir
-
-    name = f"breakdown{BREAKDOWN_VERSION}-{cache_key(rules)}.npy"
-    return resolve_cache_dir(cache_dir) / name
-
-
-def load_or_compute(
-    table: StrategyTable,
-    *,
-    use_cache: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> BreakdownTable:
-    """The breakdown of a strategy table: memory-mapped from disk if a matching file is
-    there, else computed and saved (atomically)."""
-    path = _breakdown_path(table.rules, cache_dir)
-    if use_cache:
-        with contextlib.suppress(OSError, ValueError):
-            _layers, _offsets, index, size = _layout(table.rules)
-            loaded = np.load(path, mmap_mode="r", allow_pickle=False)
-            if loaded.shape == (size,) and loaded.dtype == np.float64:
-                return BreakdownTable(table, loaded, index, policy_values(table))
-    result = compute_breakdown(table)
-    if use_cache:
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
-            try:
-                with os.fdopen(descriptor, "wb") as handle:
-                    np.save(handle, result.data, allow_pickle=False)
-                os.replace(temporary, path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(temporary)
-            from fivedice.strategy.cache import keep_in_bounds
-
-            keep_in_bounds(table.rules, cache_dir)
-    return result
+def _load_breakdown(table: StrategyTable, path: Path) -> BreakdownTable | None:
+    with contextlib.suppress(OSError, ValueError):
+        _layers, _offsets, index, size = _layout(table.rules)
+        loaded = np.load(path, mmap_mode="r", allow_pickle=False)
+        if loaded.shape == (size,) and loaded.dtype == np.float64:
+            return BreakdownTable(table, loaded, index, policy_values(table))
+    return None
 
 
-_LOADED: dict[tuple[RuleSet, bool, str | None], BreakdownTable] = {}
-_LOADING = threading.Lock()
+BREAKDOWNS = CompanionTables[BreakdownTable](
+    "breakdown",
+    f"breakdown{BREAKDOWN_VERSION}",
+    _load_breakdown,
+    compute_breakdown,
+    lambda result, handle: np.save(handle, result.data, allow_pickle=False),
+)
+"""The breakdowns: the last two in memory, memory-mapped from disk beside the strategy table."""
 
-
-def breakdown_of(
-    rules: RuleSet,
-    *,
-    use_cache: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> BreakdownTable:
-    """The breakdown of single-column rules (solved and computed as needed; kept in memory).
-
-    Raises:
-        UnsupportedRulesError: several columns, or rules the exact solver does not handle.
-        SolveNotAllowedError, SolverBusyError: as `cache.load_or_solve`.
-    """
-    key = (rules, use_cache, None if cache_dir is None else str(cache_dir))
-    with _LOADING:
-        if key not in _LOADED:
-            from fivedice.strategy.cache import load_or_solve
-
-            table = load_or_solve(rules, use_cache=use_cache, cache_dir=cache_dir)
-            if len(_LOADED) >= 2:
-                _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
-        return _LOADED[key]
+load_or_compute = BREAKDOWNS.for_table
+"""The breakdown of a strategy table: from memory or disk if there, else computed and saved,
+once per machine."""
+breakdown_of = BREAKDOWNS.of
+"""The breakdown of single-column rules (solved and computed as needed; kept in memory).
+Raises as `cache.load_or_solve`, and UnsupportedRulesError for several columns."""
+breakdown_progress = BREAKDOWNS.build_progress
+"""The progress of the breakdown's build under way, if any (`derived.BuildProgress`)."""
 
 
 def breakdown_if_ready(rules: RuleSet) -> BreakdownTable | None:
     """The breakdown if it is at hand (in memory, or both files on disk: a quick load); else
     None, and it is prepared in a background thread (one rule set at a time), so that a web
     page never waits for it. None for Maxi Yatzy (no breakdown of its compact table)."""
-    if not has_layer_tables(rules):
-        return None
-    key = (rules, True, None)
-    if key in _LOADED:
-        return _LOADED[key]
-    from fivedice.strategy.cache import cache_path
-
-    if cache_path(rules).exists() and _breakdown_path(rules, None).exists():
-        return breakdown_of(rules)
-    with _BACKGROUND_LOCK:
-        if not _BACKGROUND:
-            _BACKGROUND.add(rules)
-            threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
-    return None
+    return BREAKDOWNS.ready(rules) if has_layer_tables(rules) else None
 
 
 def breakdown_for(table: StrategyTable, *, wait: bool) -> BreakdownTable | None:
@@ -496,33 +442,9 @@ def breakdown_for(table: StrategyTable, *, wait: bool) -> BreakdownTable | None:
     keeps it. None for Maxi Yatzy, whose compact table has no breakdown."""
     if not has_layer_tables(table.rules):
         return None
-    key = (table.rules, True, None)
-    found = _LOADED.get(key)
-    if found is not None:
-        return found
     if not wait:
         return breakdown_if_ready(table.rules)
-    with _LOADING:
-        if key not in _LOADED:
-            if len(_LOADED) >= 2:
-                _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = load_or_compute(table)
-        return _LOADED[key]
-
-
-def _prepare(rules: RuleSet) -> None:
-    try:
-        # A warm-up in the background: a failure (not allowed, busy) is said by the next
-        # request that waits for the breakdown, not printed from a thread.
-        with contextlib.suppress(Exception):
-            breakdown_of(rules)
-    finally:
-        with _BACKGROUND_LOCK:
-            _BACKGROUND.discard(rules)
-
-
-_BACKGROUND: set[RuleSet] = set()
-_BACKGROUND_LOCK = threading.Lock()
+    return load_or_compute(table)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,18 +31,32 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO, TypeVar
 
 import numpy as np
 import platformdirs
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
+from fivedice.strategy.derived import (
+    BuildProgress,
+    CancelToken,
+    DerivedTables,
+    ProgressListener,
+    Step,
+    both_steps,
+    build_in_memory,
+    build_progress,
+    load_or_build,
+    remove_stale_temporaries,
+)
 from fivedice.strategy.limits import (
     OPTIMAL_LEVELS,
     SolverBusyError,
     ask_new_solve_permit,
     check_allowed,
     is_supported,
+    solve_wait,
     solving_slot,
 )
 from fivedice.strategy.solver import StrategyTable, check_rules, layout_for, solve
@@ -54,7 +68,9 @@ __all__ = [
     "DEFAULT_CACHE_MAX_MB",
     "DEFAULT_CACHE_PIN_MINUTES",
     "SOLVER_VERSION",
+    "STRATEGY_KIND",
     "CacheSettingError",
+    "CompanionTables",
     "cache_key",
     "cache_limit_bytes",
     "cache_path",
@@ -66,7 +82,13 @@ __all__ = [
     "permit_cpu_tables",
     "prune_cache",
     "resolve_cache_dir",
+    "save_table",
+    "strategy_progress",
+    "write_table",
 ]
+
+STRATEGY_KIND = "strategy"
+"""The strategy tables' kind in `derived.BuildProgress`."""
 
 SOLVER_VERSION = "2"
 """Bump whenever the solver or the file layout changes what a table holds (2: float64 values;
@@ -107,7 +129,20 @@ def cache_path(rules: RuleSet, directory: str | os.PathLike[str] | None = None) 
 
 
 def save_table(table: StrategyTable, path: Path) -> None:
-    """Writes a table atomically: readers see the old file or the complete new one.
+    """Writes a table atomically: readers see the old file or the complete new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.close(descriptor)
+    try:
+        write_table(table, Path(temporary))
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_table(table: StrategyTable, path: Path) -> None:
+    """Writes a table to `path` (a temporary file of `derived.load_or_build`, or `save_table`'s).
 
     A compact table (Maxi Yatzy) is written as float32: 134 MB instead of 268 (values to
     about 3e-5 points, the expected score in the header exact).
@@ -125,17 +160,10 @@ def save_table(table: StrategyTable, path: Path) -> None:
         "crc32": zlib.crc32(payload),
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(_MAGIC)
-            handle.write(json.dumps(header).encode() + b"\n")
-            handle.write(payload)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with path.open("wb") as handle:
+        handle.write(_MAGIC)
+        handle.write(json.dumps(header).encode() + b"\n")
+        handle.write(payload)
 
 
 def load_table(rules: RuleSet, path: Path) -> StrategyTable | None:
@@ -190,49 +218,67 @@ def load_or_solve(
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    listener: ProgressListener | None = None,
+    cancel: CancelToken | None = None,
 ) -> StrategyTable:
     """The solved table of these rules, from the cache when a valid copy is there.
 
-    A solve holds the process's one solving slot (`limits.solving_slot`); after writing a new
-    table the cache is pruned to its size limit (`prune_cache`).
+    A missing table is solved once per machine (`derived.load_or_build`: a second process
+    waits for the first's file), holding the process's one solving slot
+    (`limits.solving_slot`); after writing a new table the cache is pruned to its size limit
+    (`prune_cache`).
 
     Args:
         rules: single-column rules.
         use_cache: False to solve without reading or writing the cache.
         cache_dir: directory to use instead of $FIVEDICE_CACHE_DIR / the user cache.
         progress: passed to `solve` when a solve is needed.
+        listener: told the solve's progress with an estimate of the time left.
+        cancel: stops the solve between layers (`BuildCancelled`, nothing written).
 
     Raises:
         UnsupportedRulesError: the rules have more than one column.
         SolveNotAllowedError: `$FIVEDICE_SOLVE_RULES` does not list these rules.
         SolverBusyError: another table is being solved, longer than the caller may wait.
         CacheSettingError: `$FIVEDICE_CACHE_MAX_MB` is not a size.
+        BuildCancelled: cancelled.
     """
     check_rules(rules)  # before anything else: never "busy" for rules it cannot solve
     check_allowed(rules)
-    if not use_cache:
+    path = cache_path(rules, cache_dir)
+    limit = cache_limit_bytes() if use_cache else 0
+    pinned_since = time.time() - cache_pin_seconds()
+
+    def build(temporary: Path | None, step: Step) -> StrategyTable:
+        both = both_steps(step, progress)
         with solving_slot():
             ask_new_solve_permit(rules)
-            return solve(rules, progress)
-    limit = cache_limit_bytes()
-    path = cache_path(rules, cache_dir)
+            if temporary is not None:
+                _check_room(path.parent, limit, pinned_since)
+            table = solve(rules, both)
+        if temporary is not None:
+            write_table(table, temporary)
+        return table
+
+    if not use_cache:
+        return build_in_memory(build, kind=STRATEGY_KIND, listener=listener, cancel=cancel)
     table = _recent_table(rules, path)
     if table is not None:
         return table
-    table = load_table(rules, path)
-    if table is None:
-        with solving_slot():
-            table = load_table(rules, path)  # solved meanwhile by the thread we waited for?
-            if table is None:
-                ask_new_solve_permit(rules)
-                pinned_since = time.time() - cache_pin_seconds()
-                _check_room(path.parent, limit, pinned_since)
-                table = solve(rules, progress)
-                with contextlib.suppress(OSError):  # unwritable: only costs a solve next time
-                    save_table(table, path)
-                    prune_cache(path.parent, limit, keep=path, pinned_since=pinned_since)
+    table = load_or_build(
+        path, lambda found: load_table(rules, found), build, kind=STRATEGY_KIND,
+        written=lambda: prune_cache(path.parent, limit, keep=path, pinned_since=pinned_since),
+        listener=listener, cancel=cancel, wait=solve_wait(), on_busy=SolverBusyError,
+    )  # fmt: skip
     _remember(path, table)
     return table
+
+
+def strategy_progress(
+    rules: RuleSet, cache_dir: str | os.PathLike[str] | None = None
+) -> BuildProgress | None:
+    """The progress of the rules' table's solve under way in any process, if any."""
+    return build_progress(STRATEGY_KIND, cache_path(rules, cache_dir))
 
 
 def load_cached(
@@ -383,18 +429,19 @@ def prune_cache(
 ) -> list[Path]:
     """Deletes the least recently used tables until the directory's tables fit in `limit` bytes.
 
-    Use is the file's modification time: written when solved, refreshed when loaded. `keep`
-    (the table just written) is never deleted, even alone over the limit: deleting it would
-    only mean solving it again at the next request; nor is any table used at or after
-    `pinned_since` (in use by a game: evicting it would cost a solve in the middle of the
-    game), so the directory may stay over the limit. Leftover temporary files older than an
-    hour (a crash while writing) go first. Files that vanish meanwhile (another process
-    pruning too) are skipped. A table's size includes its `companions`, deleted with it.
+        Use is the file's modification time: written when solved, refreshed when loaded. `keep`
+        (the table just written) is never deleted, even alone over the limit: deleting it would
+        only mean solving it again at the next request; nor is any table used at or after
+        `pinned_since` (in use by a game: evicting it would cost a solve in the middle of the
+        game), so the directory may stay over the limit. Leftover temporary files older than an
+        hour (a crash while writing) and temporary files of killed builds
+    (`derived.remove_stale_temporaries`) go first. Files that vanish meanwhile (another process
+        pruning too) are skipped. A table's size includes its `companions`, deleted with it.
 
-    Returns:
-        The files deleted.
+        Returns:
+            The files deleted.
     """
-    deleted: list[Path] = []
+    deleted: list[Path] = remove_stale_temporaries(directory)
     now = time.time()
     tables: list[tuple[float, int, Path]] = []
     for candidate in directory.glob("strategy-*"):
@@ -473,3 +520,132 @@ def _remember(path: Path, table: StrategyTable) -> None:
             _recent[path] = (signature, table)
         while len(_recent) > _RECENT_TABLES:
             _recent.popitem(last=False)
+
+
+# -- tables computed from a strategy table --------------------------------------------------
+
+T = TypeVar("T")
+
+
+class CompanionTables(DerivedTables[T]):
+    """Tables computed from a rule set's strategy table by following its policy (moments,
+    breakdowns) and kept beside it (`PREFIX-KEY.npy`, one of its `companions`), through the
+    one lifecycle of `derived.DerivedTables`: in memory, else on disk, else computed once per
+    machine; the cache pruned after each.
+
+    Args:
+        kind: the tables' kind (`derived.BuildProgress.kind`).
+        prefix: the file name's start (with the kind's version).
+        load: reads a file for a strategy table; None when missing or not matching.
+        compute: computes the table of a strategy table, calling `step(done, total)`.
+        save: writes a computed table to an open file.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        prefix: str,
+        load: Callable[[StrategyTable, Path], T | None],
+        compute: Callable[[StrategyTable, Step], T],
+        save: Callable[[T, BinaryIO], None],
+    ) -> None:
+        super().__init__(kind)
+        self.prefix = prefix
+        self._load = load
+        self._compute = compute
+        self._save = save
+
+    def path(self, rules: RuleSet, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+        return resolve_cache_dir(cache_dir) / f"{self.prefix}-{cache_key(rules)}.npy"
+
+    @staticmethod
+    def key(
+        rules: RuleSet, use_cache: bool = True, cache_dir: str | os.PathLike[str] | None = None
+    ) -> tuple[RuleSet, bool, str | None]:
+        return rules, use_cache, None if cache_dir is None else str(cache_dir)
+
+    def for_table(
+        self,
+        table: StrategyTable,
+        *,
+        use_cache: bool = True,
+        cache_dir: str | os.PathLike[str] | None = None,
+        listener: ProgressListener | None = None,
+        cancel: CancelToken | None = None,
+    ) -> T:
+        """The table computed from `table` (`use_cache` False: computed, never stored)."""
+        rules = table.rules
+
+        def build(temporary: Path | None, step: Step) -> T:
+            result = self._compute(table, step)
+            if temporary is not None:
+                with temporary.open("wb") as handle:
+                    self._save(result, handle)
+            return result
+
+        return self.get(
+            self.key(rules, use_cache, cache_dir),
+            self.path(rules, cache_dir) if use_cache else None,
+            lambda path: self._load(table, path),
+            build,
+            written=lambda: keep_in_bounds(rules, cache_dir),
+            listener=listener,
+            cancel=cancel,
+        )
+
+    def of(
+        self,
+        rules: RuleSet,
+        *,
+        use_cache: bool = True,
+        cache_dir: str | os.PathLike[str] | None = None,
+        listener: ProgressListener | None = None,
+        cancel: CancelToken | None = None,
+    ) -> T:
+        """The table of single-column rules (their strategy table solved as needed)."""
+        found = self.at_hand(self.key(rules, use_cache, cache_dir))
+        if found is not None:
+            return found
+        table = load_or_solve(
+            rules, use_cache=use_cache, cache_dir=cache_dir, listener=listener, cancel=cancel
+        )
+        return self.for_table(
+            table, use_cache=use_cache, cache_dir=cache_dir, listener=listener, cancel=cancel
+        )
+
+    def is_ready(self, rules: RuleSet) -> bool:
+        """Whether the table of these rules is at hand: in memory, or both files on disk (a
+        quick load). Never computes."""
+        if self.at_hand(self.key(rules)) is not None:
+            return True
+        return cache_path(rules).exists() and self.path(rules).exists()
+
+    def ready(self, rules: RuleSet) -> T | None:
+        """The table if it is at hand (in memory, or both files on disk: a quick load); else
+        None, and it is prepared in a background thread (one rule set at a time), so that a
+        front end never waits for it.
+
+        Raises:
+            SolveNotAllowedError: the rules are not on this process's allow-list (the build
+                solves the rules' table if nobody did).
+            SolverBusyError: the strategy table is new and the current permit refuses it (a
+                server's client asks the same permit as for any other table).
+        """
+        if not self.is_ready(rules):
+            check_allowed(rules)
+
+        def before_start() -> None:
+            if not cache_path(rules).exists():
+                ask_new_solve_permit(rules)
+
+        return self.if_ready(
+            self.key(rules),
+            self.path(rules),
+            lambda listener: self.of(rules, listener=listener),
+            quick=lambda: self.is_ready(rules),
+            before_start=before_start,
+        )
+
+    def build_progress(self, rules: RuleSet) -> BuildProgress | None:
+        """The progress of the table's build under way, if any."""
+        return self.progress(self.key(rules), self.path(rules))

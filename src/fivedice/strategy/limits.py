@@ -51,6 +51,7 @@ __all__ = [
     "is_supported",
     "parse_allowed",
     "permitting_new_solves",
+    "solve_wait",
     "solving_slot",
     "waiting_at_most",
 ]
@@ -226,6 +227,11 @@ def permitting_new_solves(permit: NewSolvePermit | None) -> Iterator[None]:
         yield
     finally:
         _PERMIT.reset(token)
+
+
+def solve_wait() -> float | None:
+    """How long the current caller may wait for a solve (`waiting_at_most`; None: no bound)."""
+    return _WAIT.get()
 
 
 def current_permit() -> NewSolvePermit | None:

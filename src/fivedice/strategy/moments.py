@@ -18,15 +18,13 @@ For the last `EXACT_BOXES` boxes the whole distribution of X is enumerated exact
 points of the chosen box and mixed over the next states.
 
 The moments of every state are cached on disk next to the strategy table (`moments-KEY.npy`,
-written atomically, recomputed if the file is missing or does not match).
+recomputed if the file is missing or does not match), as every table is (`derived`: in
+memory, else on disk, else built once per machine under a lock, written atomically).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -39,8 +37,9 @@ from numba import njit, prange
 from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
+from fivedice.strategy.cache import CompanionTables
 from fivedice.strategy.compact import reachable_upper
-from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
+from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.rule_arrays import MAX_BOXES, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -52,6 +51,7 @@ __all__ = [
     "load_or_compute",
     "moments_if_ready",
     "moments_of",
+    "moments_progress",
     "moments_ready",
 ]
 
@@ -247,106 +247,37 @@ def compute_moments(
     return MomentTable(table, moments, values)
 
 
-def _moments_path(rules: RuleSet, cache_dir: str | os.PathLike[str] | None) -> Path:
-    from fivedice.strategy.cache import cache_key, resolve_cache_dir
-
-    return resolve_cache_dir(cache_dir) / f"moments{MOMENTS_VERSION}-{cache_key(rules)}.npy"
-
-
-def load_or_compute(
-    table: StrategyTable,
-    *,
-    use_cache: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> MomentTable:
-    """The moment table of a strategy table: from disk if a matching file is there, else
-    computed (about as long as the solve) and saved."""
+def _load_moments(table: StrategyTable, path: Path) -> MomentTable | None:
     shape = (table.full_mask + 1, table.upper_cap + 1, 2, 2)
-    path = _moments_path(table.rules, cache_dir)
-    if use_cache:
-        with contextlib.suppress(OSError, ValueError):
-            loaded = np.load(path, allow_pickle=False)
-            if loaded.shape == shape and loaded.dtype == np.float64 and np.isfinite(loaded).all():
-                loaded.setflags(write=False)
-                return MomentTable(table, loaded, policy_values(table))
-    result = compute_moments(table)
-    if use_cache:
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
-            try:
-                with os.fdopen(descriptor, "wb") as handle:
-                    np.save(handle, result.moments, allow_pickle=False)
-                os.replace(temporary, path)
-            finally:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(temporary)
-    return result
-
-
-_LOADED: dict[tuple[RuleSet, bool, str | None], MomentTable] = {}
-_LOADING = threading.Lock()
-
-
-def moments_of(
-    rules: RuleSet,
-    *,
-    use_cache: bool = True,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> MomentTable:
-    """The moment table of single-column rules (solved and cached as needed; kept in memory)."""
-    key = (rules, use_cache, None if cache_dir is None else str(cache_dir))
-    with _LOADING:  # a CPU move and the chances bar may ask at once: compute only once
-        if key not in _LOADED:
-            from fivedice.strategy.cache import load_or_solve
-
-            table = load_or_solve(rules, use_cache=use_cache, cache_dir=cache_dir)
-            if len(_LOADED) >= 2:
-                _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = load_or_compute(table, use_cache=use_cache, cache_dir=cache_dir)
-        return _LOADED[key]
-
-
-def moments_ready(rules: RuleSet) -> bool:
-    """Whether the moment table of these rules is at hand: in memory, or both tables on disk
-    (a quick load). Never computes."""
-    if (rules, True, None) in _LOADED:
-        return True
-    from fivedice.strategy.cache import cache_path
-
-    return cache_path(rules).exists() and _moments_path(rules, None).exists()
-
-
-def moments_if_ready(rules: RuleSet) -> MomentTable | None:
-    """The moment table if it is at hand (in memory, or both tables on disk: a quick load);
-    else None, and it is prepared in a background thread (one rule set at a time), so that a
-    web page never waits for a solve."""
-    if moments_ready(rules):
-        return moments_of(rules)
-    from fivedice.strategy.cache import cache_path
-
-    check_allowed(rules)  # (the build solves the rules' table if nobody did)
-    with _BACKGROUND_LOCK:
-        if not _BACKGROUND:
-            if not cache_path(rules).exists():
-                # A new table: a server's client asks the same permit as for any other
-                # (raises SolverBusyError when its quota is spent).
-                ask_new_solve_permit(rules)
-            _BACKGROUND.add(rules)
-            threading.Thread(target=_prepare, args=(rules,), daemon=True).start()
+    with contextlib.suppress(OSError, ValueError):
+        loaded = np.load(path, allow_pickle=False)
+        if loaded.shape == shape and loaded.dtype == np.float64 and np.isfinite(loaded).all():
+            loaded.setflags(write=False)
+            return MomentTable(table, loaded, policy_values(table))
     return None
 
 
-def _prepare(rules: RuleSet) -> None:
-    try:
-        moments_of(rules)
-    finally:
-        with _BACKGROUND_LOCK:
-            _BACKGROUND.discard(rules)
+MOMENTS = CompanionTables[MomentTable](
+    "moments",
+    f"moments{MOMENTS_VERSION}",
+    _load_moments,
+    compute_moments,
+    lambda result, handle: np.save(handle, result.moments, allow_pickle=False),
+)
+"""The moment tables: the last two in memory, on disk beside the strategy table."""
 
-
-_BACKGROUND: set[RuleSet] = set()
-_BACKGROUND_LOCK = threading.Lock()
+load_or_compute = MOMENTS.for_table
+"""The moment table of a strategy table: from memory or disk if there, else computed (about as
+long as the solve) and saved, once per machine."""
+moments_of = MOMENTS.of
+"""The moment table of single-column rules (solved and cached as needed; kept in memory)."""
+moments_ready = MOMENTS.is_ready
+"""Whether the moment table of these rules is at hand: in memory, or both tables on disk (a
+quick load). Never computes."""
+moments_if_ready = MOMENTS.ready
+"""The moment table if it is at hand; else None, and it is prepared in the background."""
+moments_progress = MOMENTS.build_progress
+"""The progress of the moment table's build under way, if any (`derived.BuildProgress`)."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -35,11 +35,8 @@ Example (a small table of the last layers, quick: not a doctest, numba compiles 
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
-import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +51,16 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.compact import reachable_upper
+from fivedice.strategy.derived import (
+    BuildProgress,
+    CancelToken,
+    DerivedTables,
+    ProgressListener,
+    Step,
+    both_steps,
+    build_in_memory,
+    load_or_build,
+)
 from fivedice.strategy.limits import ask_new_solve_permit, check_allowed, has_layer_tables
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
@@ -68,14 +75,17 @@ from fivedice.strategy.tables import FloatArray, IntArray
 
 __all__ = [
     "DEFAULT_TOP",
+    "BuildCost",
     "TargetTooHigh",
     "ThresholdTable",
     "TurnChances",
+    "build_cost",
     "check_rules",
     "compute_thresholds",
     "load_or_compute",
     "thresholds_if_ready",
     "thresholds_of",
+    "thresholds_progress",
 ]
 
 DEFAULT_TOP = 400
@@ -513,6 +523,38 @@ def _path(rules: RuleSet, top: int, cache_dir: str | os.PathLike[str] | None) ->
     return resolve_cache_dir(cache_dir) / name
 
 
+def _load_thresholds(rules: RuleSet, top: int, path: Path) -> ThresholdTable | None:
+    with contextlib.suppress(OSError, ValueError):
+        loaded = np.load(path, mmap_mode="r", allow_pickle=False)
+        row_of, _, rows = _rows(rule_arrays(rules))
+        if loaded.shape == (rows, top + 1) and loaded.dtype == np.float32:
+            return ThresholdTable(rules, top, row_of, loaded)
+    return None
+
+
+def _build_thresholds(
+    rules: RuleSet, top: int, temporary: Path | None, step: Step
+) -> ThresholdTable:
+    """Computes the table, straight into the temporary file when there is one (hundreds of MB:
+    never all in memory); the file is read again, memory-mapped, once in place."""
+    if temporary is None:
+        return compute_thresholds(rules, top, progress=step)
+    _, _, rows = _rows(rule_arrays(rules))
+    out = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.float32,
+                                    shape=(rows, top + 1))  # fmt: skip
+    table = compute_thresholds(rules, top, out=out, progress=step)
+    out.flush()
+    return table
+
+
+GOAL_TABLES = DerivedTables[ThresholdTable]("goal")
+"""The threshold (goal) tables of this process (the last two, memory-mapped)."""
+
+
+def _key(rules: RuleSet, top: int, cache_dir: str | os.PathLike[str] | None) -> Any:
+    return (rules, top, None if cache_dir is None else str(cache_dir))
+
+
 def load_or_compute(
     rules: RuleSet,
     top: int = DEFAULT_TOP,
@@ -520,57 +562,30 @@ def load_or_compute(
     use_cache: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    listener: ProgressListener | None = None,
+    cancel: CancelToken | None = None,
 ) -> ThresholdTable:
     """The threshold table of the rules: memory-mapped from disk when a complete file is there,
-    else computed (straight into a temporary file, renamed when complete) and kept."""
-    arrays = rule_arrays(rules)
-    path = _path(rules, top, cache_dir)
-    if use_cache:
-        with contextlib.suppress(OSError, ValueError):
-            loaded = np.load(path, mmap_mode="r", allow_pickle=False)
-            row_of, _, rows = _rows(arrays)
-            if loaded.shape == (rows, top + 1) and loaded.dtype == np.float32:
-                return ThresholdTable(rules, top, row_of, loaded)
+    else computed (straight into a temporary file, renamed when complete) once per machine
+    (`derived.load_or_build`) and read again memory-mapped."""
+
+    def build(temporary: Path | None, step: Step) -> ThresholdTable:
+        both = both_steps(step, progress)
+        return _build_thresholds(rules, top, temporary, both)
+
     if not use_cache:
-        return compute_thresholds(rules, top, progress=progress)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    row_of, _, rows = _rows(arrays)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npy.tmp")
-    os.close(descriptor)
-    _UNFINISHED.add(temporary)
-    try:
-        out = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.float32,
-                                        shape=(rows, top + 1))  # fmt: skip
-        compute_thresholds(rules, top, out=out, progress=progress)
-        out.flush()
-        del out
-        os.replace(temporary, path)
-    finally:
-        _UNFINISHED.discard(temporary)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+        return build_in_memory(build, kind=GOAL_TABLES.kind, listener=listener, cancel=cancel)
     from fivedice.strategy.cache import keep_in_bounds
 
-    keep_in_bounds(rules, cache_dir)  # they count towards the rules' table (`companions`)
-    loaded = np.load(path, mmap_mode="r", allow_pickle=False)
-    return ThresholdTable(rules, top, row_of, loaded)
-
-
-_UNFINISHED: set[str] = set()
-"""Temporary files of builds under way. A build in a background thread (`thresholds_if_ready`)
-dies with the process when it exits (a game in the terminal that quits): its file, hundreds
-of MB, is removed at exit (`_remove_unfinished`)."""
-
-
-@atexit.register
-def _remove_unfinished() -> None:
-    for temporary in list(_UNFINISHED):
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-
-
-_LOADED: dict[tuple[RuleSet, int, str | None], ThresholdTable] = {}
-_LOADING = threading.Lock()
+    path = _path(rules, top, cache_dir)
+    load_or_build(
+        path, lambda found: _load_thresholds(rules, top, found), build, kind=GOAL_TABLES.kind,
+        written=lambda: keep_in_bounds(rules, cache_dir), listener=listener, cancel=cancel,
+    )  # fmt: skip
+    loaded = _load_thresholds(rules, top, path)  # memory-mapped, not the build's array
+    if loaded is None:
+        raise OSError(f"the goal table {path} could not be read back")
+    return loaded
 
 
 def thresholds_of(
@@ -578,42 +593,54 @@ def thresholds_of(
     top: int = DEFAULT_TOP,
     *,
     cache_dir: str | os.PathLike[str] | None = None,
+    listener: ProgressListener | None = None,
+    cancel: CancelToken | None = None,
 ) -> ThresholdTable:
-    """The threshold table of the rules (from disk or computed once; kept in memory)."""
-    key = (rules, top, None if cache_dir is None else str(cache_dir))
-    with _LOADING:
-        if key not in _LOADED:
-            _LOADED[key] = load_or_compute(rules, top, cache_dir=cache_dir)
-        return _LOADED[key]
+    """The threshold table of the rules (from memory, disk or computed once; kept in memory)."""
+    return GOAL_TABLES.remembered(
+        _key(rules, top, cache_dir),
+        lambda: load_or_compute(rules, top, cache_dir=cache_dir, listener=listener, cancel=cancel),
+    )
 
 
 def thresholds_if_ready(rules: RuleSet, top: int) -> ThresholdTable | None:
     """The threshold table if it is at hand (in memory, or on disk: a quick memory map); else
     None, and it is computed in a background thread (one at a time), so that a web page
-    never waits minutes for it."""
-    key = (rules, top, None)
-    if key in _LOADED:
-        return _LOADED[key]
+    never waits minutes for it. Minutes of CPU and hundreds of MB: a server's client asks
+    the same permit as for a new table (raises SolverBusyError when its quota is spent)."""
+    key, path = _key(rules, top, None), _path(rules, top, None)
+    if GOAL_TABLES.at_hand(key) is None and not path.exists():
+        check_allowed(rules)  # (`--solve-only`: no build for rules this server does not solve)
+    return GOAL_TABLES.if_ready(
+        key,
+        path,
+        lambda listener: thresholds_of(rules, top, listener=listener),
+        before_start=lambda: ask_new_solve_permit(rules),
+    )
+
+
+CPU_SECONDS_PER_CELL = 313.5 / (359_613 * 401)
+"""The build's CPU time per stored chance, measured: classic (359,613 rows × 401 targets) in
+313.5 s of CPU (benchmarks/bench_thresholds.py --build; docs/play/tables.md)."""
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """What building a goal table costs, told before it starts: bytes on disk, CPU seconds."""
+
+    size: int
+    cpu_seconds: float
+
+
+def build_cost(rules: RuleSet, top: int) -> BuildCost | None:
+    """The cost of the rules' goal table up to `top` if it is not on disk yet, else None."""
     if _path(rules, top, None).exists():
-        return thresholds_of(rules, top)
-    check_allowed(rules)  # (`--solve-only`: no build for rules this server does not solve)
-    with _BACKGROUND_LOCK:
-        if not _BACKGROUND:
-            # Minutes of CPU and hundreds of MB: a server's client asks the same permit as
-            # for a new table (raises SolverBusyError when its quota is spent).
-            ask_new_solve_permit(rules)
-            _BACKGROUND.add((rules, top))
-            threading.Thread(target=_prepare, args=(rules, top), daemon=True).start()
-    return None
+        return None
+    _, _, rows = _rows(rule_arrays(rules))
+    cells = rows * (top + 1)
+    return BuildCost(cells * 4 + 128, cells * CPU_SECONDS_PER_CELL)
 
 
-def _prepare(rules: RuleSet, top: int) -> None:
-    try:
-        thresholds_of(rules, top)
-    finally:
-        with _BACKGROUND_LOCK:
-            _BACKGROUND.discard((rules, top))
-
-
-_BACKGROUND: set[tuple[RuleSet, int]] = set()
-_BACKGROUND_LOCK = threading.Lock()
+def thresholds_progress(rules: RuleSet, top: int) -> BuildProgress | None:
+    """The progress of the goal table's build under way, if any (`derived.BuildProgress`)."""
+    return GOAL_TABLES.progress(_key(rules, top, None), _path(rules, top, None))

@@ -33,8 +33,9 @@ from fivedice.core.game import GameSettings, GameState, legal_actions
 from fivedice.core.record import UNDO
 from fivedice.i18n import LANGUAGES, _, current_language, formats, ngettext, set_language
 from fivedice.service.errors import DatabaseDamagedError, SchemaTooNewError, StoreError
-from fivedice.service.games import goal_total, strategy_refusal
+from fivedice.service.games import goal_table_cost, goal_total, strategy_refusal
 from fivedice.service.settings import is_default_human_name, zero_score_to_confirm
+from fivedice.service.solving import BuildProgress, reporting_builds
 from fivedice.tui.play import PlaySession
 from fivedice.tui.screens.dialogs import (
     ConfirmScreen,
@@ -65,6 +66,7 @@ from fivedice.wording.goal import (
     goal_short_heading,
     goal_value_text,
 )
+from fivedice.wording.progress import build_progress_text
 from fivedice.wording.reasons import (
     ESTIMATED,
     chance_text,
@@ -202,6 +204,8 @@ class GameScreen(Screen[None]):
         self._goal: str | None = None  # the player's goal for the hints ("300", "beat Ann")
         self._options: list[Hint] = []  # every option of `_hint_for`, best first, once known
         self._solving: int | None = None  # percent of the coach's table solved, while solving
+        self._building: BuildProgress | None = None  # a table the hint waits for, while built
+        self._hint_rows: list[Row] | None = None  # the hint shown (the progress goes under it)
         self._cursor_moment: tuple[int, int, int] | None = None
         self._shown_seat: int | None = None  # the card `v` picked; None: the seat to move
         self._shown_for: tuple[int, int] | None = None  # (game, seat to move) it was picked at
@@ -285,6 +289,8 @@ class GameScreen(Screen[None]):
 
     def _thinking_text(self) -> Text:
         """What the hint says while the coach works: with the solve's progress, if any."""
+        if self._building is not None:
+            return Text(build_progress_text(self._building), style="dim")
         if self._solving is None:
             return Text(_("The coach is thinking…"), style="dim")
         return Text(
@@ -940,12 +946,42 @@ class GameScreen(Screen[None]):
         self.app.push_screen(GoalScreen(self._goal or ""), chosen)
 
     def _hint_worker(self, state: GameState) -> None:
+        """The hint, in a worker thread; a table it waits for (new rules, a goal table:
+        minutes) shows its progress in the coach panel, and while a goal table is built the
+        normal advice is shown above the progress."""
+        shown = 0.0
+
+        def listen(progress: BuildProgress) -> None:
+            nonlocal shown
+            if progress.fraction < 1.0 and time.monotonic() - shown < 0.5:
+                return
+            shown = time.monotonic()
+            self.app.call_from_thread(self._show_build_progress, state, progress)
+
+        goal = self._goal
         try:
-            options = coach_hints(state, explain=self._goal is None, goal=self._goal)
+            with reporting_builds(listen):
+                if goal is not None and goal_table_cost(state.rules) is not None:
+                    self.app.call_from_thread(self._show_hint, state, coach_hints(state, True))
+                options = coach_hints(state, explain=goal is None, goal=goal)
         except Exception as error:  # the coach failing must not end the game
             self.app.call_from_thread(self._show_hint_error, state, error_text(error))
             return
+        finally:
+            self.app.call_from_thread(self._show_build_progress, state, None)
         self.app.call_from_thread(self._show_hint, state, options)
+
+    def _show_build_progress(self, state: GameState, progress: BuildProgress | None) -> None:
+        """The progress of a table the hint waits for, under the advice shown (if any)."""
+        self._building = progress
+        if self._hint_for is not state or not self.is_mounted:
+            return
+        hint = self.query_one("#hint", Static)
+        if self._advice is None or self._hint_rows is None:
+            hint.update(self._thinking_text())
+        elif progress is not None:
+            building = Row.of(build_progress_text(progress), style="dim")
+            hint.update(wrapped_rows(hint, [*self._hint_rows, building]))
 
     def _show_hint_error(self, state: GameState, message: str) -> None:
         if self._hint_for is state:
@@ -984,6 +1020,7 @@ class GameScreen(Screen[None]):
         if why is not None:
             rows.append(Row.of(why, style="dim", separators=list_separators(), lines=WHY_LINES))
         hint.update(wrapped_rows(hint, rows))
+        self._hint_rows = rows
         self._advice = options[0]
         self._options = options
         self.refresh_bindings()
@@ -998,6 +1035,7 @@ class GameScreen(Screen[None]):
             rows.append(Row.of(advice_text(option, state), f"{chance}  ", style))
         hint = self.query_one("#hint", Static)
         hint.update(wrapped_rows(hint, rows))
+        self._hint_rows = rows
         self._advice = options[0]
         self._options = []  # (the reasons `y` gives are those of points, not of a goal)
         self.refresh_bindings()

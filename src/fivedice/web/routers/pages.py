@@ -38,8 +38,9 @@ from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
+from fivedice.service.coach import GOAL_TABLES_PREPARING, build_progress
 from fivedice.service.creation import PlayerSpec
-from fivedice.service.errors import SolveNotAllowedError, SolverBusyError
+from fivedice.service.errors import SolveNotAllowedError, SolverBusyError, TablesPreparingError
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances, goal_total
 from fivedice.service.rights import HAND_OVER_LEVELS, Right, SeatRightError
 from fivedice.service.rooms import RoomSeatSpec
@@ -60,6 +61,7 @@ from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 from fivedice.wording.goal import goal_value_text
+from fivedice.wording.progress import build_progress_text
 from fivedice.wording.reasons import (
     REASONS_PREPARED,
     difference_lines,
@@ -315,6 +317,7 @@ def board_context(
         rows.append({"key": category.key, "name": names[category.key], "cells": cells})
     hint: list[dict[str, Any]] | None = None
     hint_error = None
+    hint_waiting: str | None = None  # a table being built: how far; the page asks again
     hint_why: list[str] = []
     hint_more: list[str] = []
     goal = visitor.goal_for(hub.public_id(view.game_id))
@@ -324,10 +327,16 @@ def board_context(
             hint = [hint_data(option) for option in hints[:5]]
             # The reasons: one line (the best against the next) and its chances; the
             # differences box by box on request (a <details>). None for a goal's chances.
-            if goal is None:
+            if goal is not None and hints and hints[0].goal is None:
+                # The goal's table is being built: the normal advice meanwhile.
+                hint_waiting = _waiting_text(visitor, state.rules, GOAL_TABLES_PREPARING, True)
+            if not hints or hints[0].goal is None:
                 hint_why = in_language(visitor.language, why_lines, state.rules, hints)
                 if hints and hints[0].parts is None and not has_no_breakdown(state.rules):
-                    hint_why = [gettext(REASONS_PREPARED)]  # the breakdown is being prepared
+                    hint_why = []  # the breakdown is being prepared
+                    hint_waiting = hint_waiting or _waiting_text(
+                        visitor, state.rules, REASONS_PREPARED, False
+                    )
                 if len(hints) > 1:
                     hint_more = in_language(
                         visitor.language, difference_lines, state.rules, hints[0], hints[1], True
@@ -346,6 +355,8 @@ def board_context(
                     option["text"] = t["reroll_all"]
         except (HintsUnavailableError, SeatError, SolverBusyError, SolveNotAllowedError) as problem:
             hint_error = error_text(problem, gettext)
+            if isinstance(problem, SolverBusyError | TablesPreparingError):
+                hint_waiting = _waiting_text(visitor, state.rules, None, goal is not None)
     dice = []
     for index in range(state.rules.dice):
         value = state.dice[index] if state.dice is not None and not over else None
@@ -438,6 +449,8 @@ def board_context(
         "over": over,
         "hint": hint,
         "hint_error": hint_error,
+        "hint_waiting": hint_waiting,
+        "retry_seconds": RETRY_SECONDS,
         "goal": goal,
         "goal_heading": (
             t["goal_heading"].format(total=hint[0]["goal"]) if hint and hint[0]["goal"] else None
@@ -608,6 +621,19 @@ def game_page(
     if request.headers.get(FRAGMENT_HEADER):
         return render(request, visitor, "board.html", **context)
     return render(request, visitor, "game.html", **host_context(hub, view, visitor), **context)
+
+
+RETRY_SECONDS = 5
+"""How soon a page whose coach waits for a table asks again by itself (`data-retry`)."""
+
+
+def _waiting_text(visitor: Visitor, rules: RuleSet, fallback: str | None, goal: bool) -> str:
+    """What a coach panel says while a table it needs is built: how far the build is and
+    the time left (`build_progress_text`), else `fallback`; the page asks again by itself."""
+    progress = build_progress(rules, goal=goal)
+    if progress is not None:
+        return in_language(visitor.language, build_progress_text, progress)
+    return gettext_for(visitor.language)(fallback) if fallback else ""
 
 
 def host_context(hub: GameHub, view: GameView, visitor: Visitor) -> dict[str, Any]:

@@ -19,13 +19,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from fivedice.i18n import formats
+from fivedice.service.errors import TablesPreparingError
 from fivedice.service.games import HintsUnavailableError, ReviewRefusedError
 from fivedice.store import GameNotFoundError
 from fivedice.web.deps import Hub
 from fivedice.web.hub import UnknownGameError
 from fivedice.web.review_chart import chart_size, chart_svg, data_url
-from fivedice.web.routers.pages import Who, render
+from fivedice.web.routers.pages import RETRY_SECONDS, Who, render
 from fivedice.web.wording import gettext_for, in_language, texts
+from fivedice.wording.progress import build_progress_text
 from fivedice.wording.review import (
     chance_label,
     chance_series,
@@ -163,9 +165,15 @@ def review_page(
         return render(request, visitor, "message.html", status=404, message_key="not_found")
     except (ReviewRefusedError, HintsUnavailableError) as error:
         reason = error_text(error, gettext)
+        preparing = isinstance(error, TablesPreparingError)
+        if preparing:  # the goal tables are being built: how far, and the page asks again
+            progress = hub.service.build_progress(game_id, goal=True)
+            if progress is not None:
+                reason += " " + in_language(visitor.language, build_progress_text, progress)
         return render(
-            request, visitor, "review.html", status=409, words=words, pid=public_id,
-            refused=words["refused"].format(reason=reason), review=None, winning=bool(winning),
+            request, visitor, "review.html", status=202 if preparing else 409, words=words,
+            pid=public_id, refused=words["refused"].format(reason=reason), review=None,
+            winning=bool(winning), retry=RETRY_SECONDS if preparing else None,
         )  # fmt: skip
     t = texts(gettext)
     level_names = {seat.cpu_level: t.get(seat.cpu_level, seat.cpu_level)

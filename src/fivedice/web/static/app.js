@@ -250,7 +250,23 @@
       }
     }
     if (error) error.scrollIntoView({ block: "center" });
+    askAgainLater();
     return true;
+  }
+
+  // A coach panel waiting for a table being built (its progress shown, `data-retry`): the
+  // page asks again by itself until the table is ready, never "try again" left to the player.
+  let askAgainTimer = null;
+  function askAgainLater() {
+    if (askAgainTimer !== null) { window.clearTimeout(askAgainTimer); askAgainTimer = null; }
+    const b = board();
+    const waiting = b && b.querySelector("[data-retry]");
+    if (!waiting) return;
+    const seconds = Math.max(1, Number(waiting.dataset.retry) || 5);
+    askAgainTimer = window.setTimeout(function () {
+      askAgainTimer = null;
+      if (board()) send(window.location.pathname + "?hint=1&seen=" + version(), { method: "GET" }, true);
+    }, seconds * 1000);
   }
 
   // The tab says when this device has a move to make: the board's title ("● Your turn ·
@@ -510,6 +526,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     expandInvites();
     showTurn(board());
+    askAgainLater();
     if (navigator.onLine === false) setGone("network", true);
     listen();
     listenRoom();
