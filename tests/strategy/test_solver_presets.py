@@ -12,7 +12,7 @@ import pytest
 
 from fivedice.core.card import Column
 from fivedice.core.dice import ALL_ROLLS
-from fivedice.core.rules import Joker, RuleSet, find_ruleset
+from fivedice.core.rules import PRESETS, Joker, RuleSet, find_ruleset
 from fivedice.strategy.limits import is_supported
 from fivedice.strategy.rule_arrays import rule_arrays
 from fivedice.strategy.solver import (
@@ -78,6 +78,15 @@ def test_yacht_dice_published_optimum(solved_table: Solved) -> None:
     # 191.77: the optimum of Yacht Dice (51 Worldwide Games) as Yacht Dice solvers publish it.
     table = solved_table(RULES["yacht-dice"])
     assert table.expected_score == pytest.approx(191.77, abs=0.005)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "preset", [p for p in PRESETS if p.optimum is not None], ids=lambda p: p.name
+)
+def test_the_optimum_a_rules_text_quotes_is_the_solvers(solved_table: Solved, preset) -> None:
+    # The rules text tells players this figure: it must be what the exact solve gives.
+    assert solved_table(preset.rules).expected_score == pytest.approx(preset.optimum, abs=1e-6)
 
 
 @pytest.mark.slow
