@@ -142,8 +142,15 @@ def test_tampered_records_are_refused_naming_the_first_bad_action(sqlite_service
     assert not result.ok and result.first_bad_action is None
     assert "commitment" in str(result.problems[0].error)
 
-    # A client seed changed: the commitment holds, the roll-off does not.
-    seeds = tamper_header(record_text, "client_seeds", lambda v: v.replace("ann's", "bob's"))
+    # A client seed changed: the commitment holds, the roll-off does not. (A changed seed gives
+    # the same two roll-off dice one time in 36: pick a name whose roll-off really differs.)
+    record = parse_record(record_text)
+    for name in ("bob", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim"):
+        other = [f"{name}'s seed", *record.client_seeds[1:]]
+        opening = HmacDice(record.server_seed, other, 0, record_terms(record))
+        if opening.roll(len(record.opening_dice)) != record.opening_dice:
+            break
+    seeds = tamper_header(record_text, "client_seeds", lambda v: v.replace("ann's", f"{name}'s"))
     result = verify_text(seeds)
     assert not result.ok and result.first_bad_action == 0
     assert "roll-off" in str(result.problems[0].error)
