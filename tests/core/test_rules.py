@@ -11,6 +11,7 @@ from fivedice.core.rules import (
     Straights,
     find_preset,
     find_ruleset,
+    nearest_preset,
     parse_settings,
     preset_name,
 )
@@ -153,3 +154,10 @@ def test_settings_round_trip_and_preset_name():
 def test_parse_settings_needs_key_value():
     with pytest.raises(RuleSetError, match="KEY=VALUE"):
         parse_settings(["joker"])
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.name)
+def test_a_preset_with_an_option_changed_is_still_named_after_it(preset):
+    assert nearest_preset(preset.rules) is preset
+    changed = preset.rules.with_settings({"wild_die": not preset.rules.wild_die})
+    assert changed != preset.rules and nearest_preset(changed) is preset

@@ -949,3 +949,20 @@ def preset_name(rules: RuleSet) -> str | None:
         if preset.rules == rules:
             return preset.name
     return None
+
+
+def nearest_preset(rules: RuleSet) -> Preset:
+    """The preset these rules are, else the one they differ from in the fewest options.
+
+    A form opened on `--rules kismet --set wild_die=on` shows Kismet, not the first preset:
+
+    >>> nearest_preset(find_ruleset("kismet", {"wild_die": True})).name
+    'kismet'
+    """
+    wanted = rules.all_settings()
+
+    def differences(preset: Preset) -> int:
+        settings = preset.rules.all_settings()
+        return sum(1 for key, value in wanted.items() if settings.get(key) != value)
+
+    return min(PRESETS, key=differences)

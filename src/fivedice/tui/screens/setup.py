@@ -25,7 +25,7 @@ from textual.widgets import Button, Collapsible, Footer, Input, Label, Select, S
 from fivedice.core.errors import FivediceError
 from fivedice.core.game import MAX_MATCH_LENGTH, FirstPlayer, GameSettings
 from fivedice.core.names import MAX_NAME_LENGTH, name_key
-from fivedice.core.rules import PRESETS, RuleSet, find_preset
+from fivedice.core.rules import PRESETS, RuleSet, find_preset, nearest_preset
 from fivedice.i18n import LANGUAGES, _, current_language, set_language
 from fivedice.service.settings import (
     DEFAULT_LEVEL,
@@ -77,7 +77,7 @@ class SetupForm:
     @classmethod
     def from_settings(cls, settings: GameSettings, practice: bool = False) -> SetupForm:
         """A form showing existing settings (a rematch, or what the command line asked for)."""
-        preset = next((p.name for p in PRESETS if p.rules == settings.rules), "classic")
+        preset = nearest_preset(settings.rules).name
         return cls(
             seats=[(s.name, s.cpu_level or HUMAN) for s in settings.seats],
             preset=preset,
