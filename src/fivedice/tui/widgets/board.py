@@ -89,7 +89,9 @@ class Die(Static):
         self.update(die_face(value, width, wild) + "\n" + pad_cells(label, width, "^"))
         self.set_class(held, "held")
         self.set_class(wild, "wild")
-        self.border_title = f"{self.position}★" if wild else str(self.position)
+        # The star goes under the die: "5★" does not fit in the top border of a 7-cell die.
+        self.border_title = str(self.position)
+        self.border_subtitle = "★" if wild else ""
 
     def on_click(self, event: Click) -> None:
         event.stop()
