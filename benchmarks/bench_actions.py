@@ -17,6 +17,7 @@ PostgreSQL: one INSERT through psycopg in autocommit). Printed: server CPU ms pe
 essential ms per action, their ratio, the load generator's own CPU ms per action (counted
 apart), actions per second, the events the watchers read, errors, the load average.
 
+`--server-src DIR` serves another tree's `src` (the essential work stays this tree's).
 `--postgres` adds the same with two workers on PostgreSQL ($FIVEDICE_TEST_POSTGRES_URL; without
 it the benchmark re-runs itself under scripts/with-postgres.sh). `--profile FILE` records the
 workers with py-spy (the `dev` extra) during the measured window, in py-spy's `raw` format
@@ -47,7 +48,6 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from fivedice.core.actions import Score
 from bench_web import POSTGRES_ENV, postgres_database
 from bench_web_live import (
     NO_TIMEOUT,
@@ -57,6 +57,8 @@ from bench_web_live import (
     load_average,
     next_action,
 )
+
+from fivedice.core.actions import Score
 
 HERE = Path(__file__).resolve().parent
 WARMUP_SECONDS = 3.0
@@ -272,10 +274,7 @@ def run(name: str, url: str, workers: int, args: argparse.Namespace) -> dict[str
         )
     actions = max(1, figures["actions"])
     count = min(actions, args.essential_actions)
-    if name == "sqlite":
-        essential = sqlite_essential(count)
-    else:
-        essential = postgres_essential(url, count)
+    essential = sqlite_essential(count) if name == "sqlite" else postgres_essential(url, count)
     server_ms = 1000 * figures["server_cpu_s"] / actions
     essential_ms = 1000 * essential / count
     return {
@@ -304,6 +303,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--essential-actions", type=int, default=20_000)
     parser.add_argument("--postgres", action="store_true", help="also PostgreSQL, two workers")
     parser.add_argument("--no-sqlite", action="store_true")
+    parser.add_argument(
+        "--server-src", metavar="DIR", help="the server runs this tree's src (e.g. an older one)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="py-spy the workers into FILE")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 400 or not 0 < args.seconds <= 300:
@@ -314,6 +316,8 @@ def main(argv: list[str]) -> None:
         raise SystemExit(
             subprocess.call(["bash", str(script), sys.executable, __file__, *argv], cwd=HERE.parent)
         )
+    if args.server_src:  # (this process keeps the modules it imported: the essential work)
+        os.environ["PYTHONPATH"] = str(Path(args.server_src).resolve())
     results = []
     if not args.no_sqlite:
         with tempfile.TemporaryDirectory() as directory:
