@@ -98,8 +98,11 @@ def load_average() -> list[float]:
 
 
 @contextmanager
-def live_server(url: str, workers: int, cpu_delay_ms: int) -> Iterator[tuple[str, int]]:
-    """`fivedice serve` on a free loopback port: (base URL, supervisor pid)."""
+def live_server(
+    url: str, workers: int, cpu_delay_ms: int, start_seconds: float = 60
+) -> Iterator[tuple[str, int]]:
+    """`fivedice serve` on a free loopback port: (base URL, supervisor pid); it has
+    `start_seconds` to answer."""
     from fivedice.service.games import GameService
 
     GameService.open(url).store.close()  # migrate once, before the workers start
@@ -119,7 +122,7 @@ def live_server(url: str, workers: int, cpu_delay_ms: int) -> Iterator[tuple[str
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + start_seconds
         while True:
             try:
                 if httpx.get(base + "/openapi.json", timeout=2).status_code == 200:

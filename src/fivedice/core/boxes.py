@@ -384,8 +384,25 @@ def score_box(box: Box, dice: Sequence[int], joker: bool = False, served: bool =
     A roll with the wild die (`fivedice.core.wild`, the die coded 7-12) scores the best of the
     plain rolls its ★ may stand for, in this box (the served points, once, on top).
     """
-    points = _box_points(box, dice, joker)
+    if type(dice) is not tuple:
+        points = _box_points(box, dice, joker)
+    else:  # (a roll: its points in this very box are computed once)
+        key = (id(box), dice, joker)
+        kept = _kept_points.get(key)
+        if kept is not None and kept[0] is box:
+            points = kept[1]
+        else:
+            points = _box_points(box, dice, joker)
+            if len(_kept_points) >= BOX_POINTS_KEPT:
+                _kept_points.clear()
+            _kept_points[key] = (box, points)
     return points + box.served if served and points > 0 else points
+
+
+BOX_POINTS_KEPT = 65_536
+"""(box, roll, joker) whose points `score_box` keeps (a few MB at most). Keyed by the box
+object: two boxes with one key are equal (`Box.__eq__`) but may score differently."""
+_kept_points: dict[tuple[int, tuple[int, ...], bool], tuple[Box, int]] = {}
 
 
 def _box_points(box: Box, dice: Sequence[int], joker: bool) -> int:

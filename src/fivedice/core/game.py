@@ -229,9 +229,14 @@ class GameState:
 
     def placements(self) -> list[Placement]:
         """Where the current dice may go for the seat to move (empty before the first roll)."""
+        return list(self._placements)
+
+    @cached_property
+    def _placements(self) -> tuple[Placement, ...]:
+        # (Made once per state: a view lists them and its legal actions again.)
         if self.turn.dice is None or self.is_game_over:
-            return []
-        return self.cards[self.turn.seat].placements(self.rules, self.turn.dice, self.served)
+            return ()
+        return tuple(self.cards[self.turn.seat].placements(self.rules, self.turn.dice, self.served))
 
     @property
     def served(self) -> bool:

@@ -198,6 +198,9 @@ def create_app(
         summary="Five dice, every house rule, and a coach that knows the best move.",
         version="1",
         lifespan=lifespan,
+        # No OpenTelemetry here: without this FastAPI asks the global providers (reading
+        # the environment) on every request.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.hub = hub
     app.state.live = live

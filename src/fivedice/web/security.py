@@ -82,11 +82,19 @@ def _create_secret_file(target: Path) -> None:
         os.unlink(temporary)
 
 
+PUBLIC_IDS_KEPT = 65_536
+"""Public ids a `Signer` keeps made (about 100 bytes each)."""
+
+
 class Signer:
     """Makes and checks public game ids and seat tokens with one secret."""
 
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
+        # Each game's public id, made once: every request of a game reads it (the access
+        # log, the route) and every answer writes it, and its HMAC is a good part of a cheap
+        # request. At most `PUBLIC_IDS_KEPT` games (dropped all at once beyond).
+        self._public_ids: dict[int, str] = {}
 
     def mac(self, message: str) -> str:
         """HMAC-SHA256 of a message under the server secret, in hex."""
@@ -94,7 +102,13 @@ class Signer:
 
     def public_id(self, game_id: int) -> str:
         """The id a game is known by outside the server."""
-        return f"{game_id}-{self.mac(f'game:{game_id}')[:PUBLIC_ID_DIGITS]}"
+        known = self._public_ids.get(game_id)
+        if known is None:
+            known = f"{game_id}-{self.mac(f'game:{game_id}')[:PUBLIC_ID_DIGITS]}"
+            if len(self._public_ids) >= PUBLIC_IDS_KEPT:
+                self._public_ids.clear()
+            self._public_ids[game_id] = known
+        return known
 
     def game_id(self, public_id: str) -> int | None:
         """The store id behind a public id, or None if it is not one this server made."""
@@ -107,7 +121,7 @@ class Signer:
         ):
             return None
         game_id = int(number)
-        expected = self.mac(f"game:{game_id}")[:PUBLIC_ID_DIGITS]
+        expected = self.public_id(game_id).partition("-")[2]
         return game_id if hmac.compare_digest(mac.encode(), expected.encode()) else None
 
     def seat_token(self, game_id: int, seat: int, generation: int = 0) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from fivedice.core.card import ScoreCard
 from fivedice.core.game import GameState, legal_actions
-from fivedice.core.rules import preset_name
+from fivedice.core.rules import RuleSet, preset_name
 from fivedice.service.games import GameView
 
 CARDS_CACHED = 4096
@@ -63,6 +63,22 @@ def _card_data(state: GameState, seat: int) -> dict[str, Any]:
     return {"columns": columns, "total": card.total(rules)}
 
 
+_settings: dict[int, tuple[RuleSet, dict[str, object]]] = {}
+
+
+def _rule_settings(rules: RuleSet) -> dict[str, object]:
+    """`rules.settings()`, made once per rule set object (callers must not change it)."""
+    kept = _settings.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    settings = rules.settings()
+    with _cards_lock:
+        if len(_settings) >= CARDS_CACHED:
+            _settings.clear()
+        _settings[id(rules)] = (rules, settings)
+    return settings
+
+
 def game_data(view: GameView, public_id: str) -> dict[str, Any]:
     """The whole game as the API returns it (and the pages render it)."""
     state = view.state
@@ -94,7 +110,7 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
         "server_seed": view.server_seed,  # None until the game is over (see Fair dice)
         "client_seeds": list(view.client_seeds),  # each seat's own seed ("" for none)
         "rules": preset_name(state.rules),
-        "rule_settings": state.rules.settings(),
+        "rule_settings": _rule_settings(state.rules),
         "game_number": state.game_number,
         "match_length": state.settings.match_length,
         "first_player": state.settings.first_player.value,
