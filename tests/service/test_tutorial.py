@@ -124,8 +124,11 @@ def test_the_yahtzee_lesson_follows_the_joker_rule_in_force(joker, words, best):
     run = yahtzee_second_roll(rules)
     said = instruction(run)
     assert words in said
-    points = next(p.box_points for p in run.state.placements() if p.category is best)
-    assert f"for {points}" in said
+    placement = next(p for p in run.state.placements() if p.category is best)
+    # The box's own points, and the box with the bonus as the card shows them beside it.
+    assert f"scores {placement.box_points}," in said
+    assert placement.points == placement.box_points + 250
+    assert f"makes {placement.points} beside it" in said
     done = attempt(run, Score(best))
     assert done.finished
     assert any("bonus of 250" in line for line in done.feedback.lines)

@@ -233,8 +233,19 @@ class RoomService:
                 if by_invitation
                 else next((s.seat for s in room.seats if s.kind == OPEN and not s.joined), None)
             )
-            taken = {name_key(s.name) for s in room.seats if s.seat != target}
-            if name_key(name) in taken:
+            others = [s for s in room.seats if s.seat != target]
+            if not by_invitation and any(
+                s.kind == "friend" and not s.joined and name_key(s.name) == name_key(name)
+                for s in others
+            ):  # the friend typed the code: their seat is the invitation link's
+                raise RoomError(
+                    N_(
+                        "{name}'s seat is kept for the invitation link the host sent:"
+                        " open that link, or choose another name"
+                    ),
+                    name=name,
+                )
+            if name_key(name) in {name_key(s.name) for s in others}:
                 raise RoomError(N_("{name} is taken in this game; choose another name"), name=name)
         if by_invitation and seat is None:
             raise RoomError(N_("this invitation is not one of this game's"))

@@ -211,8 +211,15 @@ def texts(_: Callable[[str], str]) -> dict[str, str]:
         "waiting_room": _("Waiting room"),
         "room_code": _("Room code"),
         "room_code_note": _(
-            "Friends join with their invitation link, or with this code on “Join a game”."
+            "A friend named on a seat joins with their own invitation link; with this code on"
+            " “Join a game” anyone takes an open seat."
         ),
+        "room_code_links_only": _(
+            "Each friend joins with their own invitation link: this game has no open seat,"
+            " so the code alone takes no seat."
+        ),
+        "seat_host": _("The host"),
+        "seat_hosts_device": _("At the host's device"),
         "room_code_is": _("Room {code}"),
         "joined": _("joined"),
         "not_joined": _("not joined yet"),

@@ -13,6 +13,15 @@
     if (el.scrollWidth > el.clientWidth + 2 && el.clientWidth > 0 && !el.closest('.scroll, table'))
       problems.push('text wider than its column: ' + el.tagName + ' ' + el.textContent.trim().slice(0, 40));
   }
+  // Text squeezed into a column a few words wide (a sentence stacked one word a line).
+  for (const el of document.querySelectorAll('p, li, h1, h2, h3, dd, legend')) {
+    // (displayed, even at no width at all: a column squeezed to nothing is the worst case)
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden'
+        || el.closest('table, .visually-hidden, details:not([open])')) continue;
+    const em = parseFloat(getComputedStyle(el).fontSize);
+    if (el.textContent.trim().length > 30 && el.getBoundingClientRect().width < 10 * em)
+      problems.push('text in a column too narrow: ' + el.tagName + ' ' + el.textContent.trim().slice(0, 40));
+  }
   // Controls on top of each other.
   const controls = [...document.querySelectorAll('button, a, input, select, textarea')].filter(shown);
   // (each line box of a link that wraps: its bounding box would span both lines)

@@ -1,7 +1,9 @@
 """Every page laid out so that a person can read it, at 360 px (a phone) and 1280 px, in
-English and Japanese: no sideways scrolling, no word wider than its column, no two controls
-on top of each other, no sticky or fixed bar over a control once the page is scrolled to
-its end (what a bar hides while scrolling comes out from under it there)."""
+English and Japanese (a tutorial lesson with a wrong move explained among them): no sideways
+scrolling, no word wider than its column, no sentence squeezed into a column a few words
+wide, no two controls on top of each other, no sticky or fixed bar over a control once the
+page is scrolled to its end (what a bar hides while scrolling comes out from under it
+there)."""
 
 from __future__ import annotations
 
@@ -48,6 +50,14 @@ def test_every_page_can_be_read(browser, server, language, size):
         said = problems_of(page, width >= 700)
         if said:
             found[path] = said
+    # A lesson with a wrong move's explanation over its words, and the card beside them.
+    page.goto(server + "/tutorial")
+    page.click("#play-scoring")
+    page.click("#box-threes")
+    page.wait_for_selector(".feedback.explain")
+    said = problems_of(page, width >= 700)
+    if said:
+        found["a lesson"] = said
     start_game(page, server)
     page.keyboard.press("r")
     page.wait_for_timeout(300)

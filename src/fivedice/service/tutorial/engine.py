@@ -163,6 +163,7 @@ def step_params(run: TutorialRun) -> dict[str, Any]:
         "par_label": par_label(),
         "box": "",
         "points": 0,
+        "shown": 0,
         "keep": "",
     }
     step = run.step
@@ -172,6 +173,7 @@ def step_params(run: TutorialRun) -> dict[str, Any]:
         if expected:
             params["box"] = box_name(expected[0].category)
             params["points"] = expected[0].box_points
+            params["shown"] = expected[0].points  # (the number beside the box on the card)
     return params
 
 

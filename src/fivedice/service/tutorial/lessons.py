@@ -5,7 +5,9 @@ from the rules in force and the position, see `engine.step_params`) and what the
 expects: a roll, dice to hold before a roll, or a box to score. Dice are scripted per roll,
 so the situation each lesson teaches always comes up. Messages that depend on the rules
 (the joker rule, the bonuses, how three of a kind scores) are chosen by small functions of
-the `RuleSet`; numbers always come from the rules, never from the text.
+the `RuleSet`; numbers always come from the rules and the position, never from the text
+(`{points}` is what the box itself scores, `{shown}` what the card shows beside it: the box
+and any bonus it earns).
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def _upper_say(rules: RuleSet) -> str:
         "The upper boxes count only their own face: yours add up to {upper} ({upper_label}"
         " on the card), and {par_label} reads {par}, how far you are from three of each face."
         " Your third and last roll brought four 6s: Sixes gives {points} and lifts your upper"
-        " total to {threshold} or more, which earns the upper bonus of {upper_bonus}. Score Sixes."
+        " total to {threshold} or more, which earns the upper bonus of {upper_bonus}: the card"
+        " shows the two together, {shown}, beside Sixes. Score Sixes."
     )
 
 
@@ -120,6 +123,8 @@ def _small_straight_last(rules: RuleSet) -> tuple[int, ...]:
 
 
 def _joker_say(rules: RuleSet) -> str:
+    if rules.yahtzee_bonus:  # the card shows the box and the bonus together
+        return _joker_with_bonus_say(rules)
     if rules.joker is Joker.FORCED:
         return N_(
             "A second Yahtzee, and Fours is already filled, so the forced joker rule lets the"
@@ -133,6 +138,27 @@ def _joker_say(rules: RuleSet) -> str:
     return N_(
         "A second Yahtzee: these rules have no joker, so the dice score only as they are."
         " Score {box} for {points}."
+    )
+
+
+def _joker_with_bonus_say(rules: RuleSet) -> str:
+    if rules.joker is Joker.FORCED:
+        return N_(
+            "A second Yahtzee, and Fours is already filled, so the forced joker rule lets the"
+            " dice count in any lower box at full value: {box} scores {points}, and the"
+            " extra-Yahtzee bonus of {yahtzee_bonus} makes {shown} beside it on the card."
+            " Score {box}."
+        )
+    if rules.joker is Joker.FREE_CHOICE:
+        return N_(
+            "A second Yahtzee: the free-choice joker rule lets the dice go in any open box,"
+            " at full value in a lower box: {box} scores {points}, and the extra-Yahtzee bonus"
+            " of {yahtzee_bonus} makes {shown} beside it on the card. Score {box}."
+        )
+    return N_(
+        "A second Yahtzee: these rules have no joker, so the dice score only as they are:"
+        " {box} scores {points}, and the extra-Yahtzee bonus of {yahtzee_bonus} makes {shown}"
+        " beside it on the card. Score {box}."
     )
 
 

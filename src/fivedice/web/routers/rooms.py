@@ -24,7 +24,7 @@ from fivedice.core.fairdice import DiceSeedError
 from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.service.rooms import FILL_LEVEL
 from fivedice.store.browser_seats import session_key
-from fivedice.store.rooms import REMOTE_KINDS, SEAT_TAKEN, Room, RoomError
+from fivedice.store.rooms import OPEN, REMOTE_KINDS, SEAT_TAKEN, Room, RoomError
 from fivedice.web.deps import GameId, Hub
 from fivedice.web.guard import rotate_session
 from fivedice.web.hub import GameHub, error_status
@@ -33,6 +33,10 @@ from fivedice.web.wording import gettext_for
 from fivedice.wording.text import error_text
 
 router = APIRouter(include_in_schema=False)
+
+
+HOST_LABELS = {"me": "host", "local": "hosts_device"}
+"""The labels of the host's seats as another device shows them."""
 
 
 def _said(problem: FivediceError, visitor: Visitor) -> str:
@@ -78,6 +82,9 @@ def room_context(request: Request, hub: GameHub, room: Room, visitor: Visitor) -
         entry: dict[str, Any] = {
             "seat": seat.seat, "kind": seat.kind, "name": seat.name, "level": seat.level,
             "joined": seat.joined, "mine": seat.seat in mine, "client_seed": seat.client_seed,
+            # "Me" and "Someone at this device" are the host's words: another device reads
+            # whose seats they are.
+            "label": seat.kind if is_host else HOST_LABELS.get(seat.kind, seat.kind),
         }  # fmt: skip
         # The host sends each friend their invitation until a device claims the seat;
         # after that it gives nothing, so it is shown no more.
@@ -93,6 +100,7 @@ def room_context(request: Request, hub: GameHub, room: Room, visitor: Visitor) -
         "is_host": is_host,
         "joined_any": any(s.kind in REMOTE_KINDS and s.joined for s in room.seats),
         "waiting_for": len(waiting),
+        "open_seats": sum(1 for s in room.seats if s.kind == OPEN and not s.joined),
         "events": f"/api/rooms/{room.code}/events",
         "commitment": room.commitment if room.options.get("seed") is None else None,
         "seeds_taken": room.options.get("seed") is None and not room.started,
