@@ -441,10 +441,12 @@ class MasterBot(Bot):
         best_keep, _ = self._turn(rules, card, rolls_left + 1)
         return ALL_KEEPS[int(best_keep[rolls_left, s.ROLL_INDEX[roll]])]
 
-    def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
+    def choose_box(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], *, served: bool = False
+    ) -> Placement:
         """Where to score: the box with the best chance of winning."""
         if not self._plays_to_win(rules, card) or card.is_complete:
-            return super().choose_box(rules, card, dice)
+            return super().choose_box(rules, card, dice, served=served)
         roll = check_roll(dice)
         _, best_box = self._turn(rules, card, 1)
         box = rules.boxes[int(best_box[s.ROLL_INDEX[roll]])]  # the card's own order
