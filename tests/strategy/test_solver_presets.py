@@ -1,7 +1,7 @@
 """The solver on Yacht, Yacht Dice and Kismet: Yacht Dice's published optimum, an independent
 brute force on small remaining games for each new rule feature (sums plus a constant, colours
 of pips, tiered upper bonuses, fixed and sum-scored boxes, a 1 standing in for a 2 or a 6),
-and Generala's clean refusal (served points and Double Generala are not in the state yet)."""
+and Generala's served points and Double Generala."""
 
 from __future__ import annotations
 
@@ -148,15 +148,15 @@ def test_generala_values_match_brute_force(
     open_boxes: tuple[str, ...],
     scores: dict[str, int],
 ) -> None:
-    """The solve is exact with served points and Double Generala (the values of the states);
-    the coach and the CPUs are not served-aware yet, so these rules are not `is_supported`."""
+    """The solve is exact with served points and Double Generala (the values of the states)."""
     table = solved_table(rules)
     column = _card(rules, open_boxes, **scores)
     assert table.column_value(column) == pytest.approx(brute_force(rules).future(column), abs=EXACT)
 
 
-def test_generala_coach_and_cpus_are_refused_cleanly() -> None:
-    assert not is_supported(GENERALA)
-    assert not is_supported(GENERALA.with_settings({"served_bonus": 0}))  # Double Generala
+def test_generala_is_supported_and_a_joker_with_double_generala_refused_cleanly() -> None:
+    # The coach and the CPUs score served points (tests/strategy/test_generala_coach.py).
+    assert is_supported(GENERALA)
+    assert is_supported(GENERALA.with_settings({"served_bonus": 0}))  # Double Generala
     with pytest.raises(UnsupportedRulesError, match="second all-same box"):
         solve(GENERALA.replace(joker=Joker.FORCED))

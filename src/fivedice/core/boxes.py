@@ -82,6 +82,9 @@ class Box(metaclass=_BoxType):
         stand_ins: STRAIGHT: faces a 1 may stand for to complete it (Generala: 2 or 6).
         second: ALL_SAME: a second all-same box (Double Generala), which scores only while
             the card's first all-same box holds its points (`Column.placements`).
+        served_wins: made on the first roll of the turn and scored here, it wins the game at
+            once when others are at the table (Generala's served Generala: `core.game`);
+            alone, and for the solver's expected score, it is worth its points.
     """
 
     key: str
@@ -99,6 +102,7 @@ class Box(metaclass=_BoxType):
     served: int = field(default=0, compare=False)
     stand_ins: tuple[int, ...] = field(default=(), compare=False)
     second: bool = field(default=False, compare=False)
+    served_wins: bool = field(default=False, compare=False)
 
     ONES: ClassVar[Box]
     TWOS: ClassVar[Box]
@@ -186,7 +190,7 @@ class Box(metaclass=_BoxType):
 
 _PARAMETERS = (
     "kind", "name", "face", "size", "faces", "shape", "points", "matching", "loose", "extra",
-    "same_colour", "served", "stand_ins", "second",
+    "same_colour", "served", "stand_ins", "second", "served_wins",
 )  # fmt: skip
 
 

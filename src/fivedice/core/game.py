@@ -155,6 +155,8 @@ class FinishedGame:
     cards: tuple[ScoreCard, ...]
     totals: tuple[int, ...]
     starting_seat: int
+    instant_winner: int | None = None
+    """The seat that won the game at once (`Box.served_wins`), if one did."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,10 @@ class GameState:
     finished_games: tuple[FinishedGame, ...] = ()
     saved_rolls: tuple[int, ...] = ()
     """Rolls each seat saved from earlier turns (the `saved_rolls` rule; empty: none)."""
+    instant_winner: int | None = None
+    """The seat that won the current game at once: it scored a served hand in a box that
+    wins (`Box.served_wins`: Generala) with others at the table. The game ends there, the
+    other cards as they stand; that seat ranks first whatever the totals (`ranks`)."""
 
     @property
     def rules(self) -> RuleSet:
@@ -197,8 +203,9 @@ class GameState:
 
     @property
     def is_game_over(self) -> bool:
-        """The current game is finished (every box of every card is filled)."""
-        return all(card.is_complete for card in self.cards)
+        """The current game is finished (every box of every card is filled, or a seat won it
+        at once: `instant_winner`)."""
+        return self.instant_winner is not None or all(card.is_complete for card in self.cards)
 
     @property
     def is_match_over(self) -> bool:
@@ -219,8 +226,12 @@ class GameState:
 
     @cached_property  # (a state never changes: summed once, however often asked)
     def ranks(self) -> tuple[int, ...]:
-        """Each seat's rank by match total; equal totals share a rank (1, 1, 3)."""
-        return rank(self.match_totals)
+        """Each seat's rank by match total; equal totals share a rank (1, 1, 3). A single
+        game won at once (`instant_winner`) ranks its winner first, the others after it by
+        their totals; in a match of several games such a win ends that game only, and the
+        match is ranked by its totals."""
+        winner = self.instant_winner if self.settings.match_length == 1 else None
+        return rank(self.match_totals, winner)
 
     @property
     def turn_number(self) -> int:
@@ -244,13 +255,22 @@ class GameState:
         return self.turn.rolls_used == 1
 
 
-def rank(totals: Sequence[int]) -> tuple[int, ...]:
-    """Competition ranking: highest first, equal totals share the rank.
+def rank(totals: Sequence[int], winner: int | None = None) -> tuple[int, ...]:
+    """Competition ranking: highest first, equal totals share the rank; a seat that won at
+    once (`winner`: `GameState.instant_winner`) first whatever its total, the others after.
 
     >>> rank([200, 250, 200, 180])
     (2, 1, 2, 4)
+    >>> rank([120, 90, 150], winner=1)
+    (3, 1, 2)
     """
-    return tuple(1 + sum(1 for other in totals if other > total) for total in totals)
+    if winner is None:
+        return tuple(1 + sum(1 for other in totals if other > total) for total in totals)
+    others = [total for seat, total in enumerate(totals) if seat != winner]
+    return tuple(
+        1 if seat == winner else 2 + sum(1 for other in others if other > total)
+        for seat, total in enumerate(totals)
+    )
 
 
 def choose_first_player(
@@ -396,7 +416,13 @@ def _apply_score(state: GameState, action: Score, dice: DiceSource | None) -> Ga
     values = _require_turn_started(state, "score")
     seat = state.turn.seat
     card = state.cards[seat].fill(state.rules, action.column, action.category, values, state.served)
-    return _next_turn(state, card, dice, is_yahtzee(state.rules, values))
+    wins = (
+        state.served
+        and len(state.seats) > 1
+        and state.rules.box(action.category).served_wins
+        and bool(card.columns[action.column].score(action.category))
+    )
+    return _next_turn(state, card, dice, is_yahtzee(state.rules, values), seat if wins else None)
 
 
 def _apply_points(state: GameState, action: ScorePoints, dice: DiceSource | None) -> GameState:
@@ -449,9 +475,14 @@ def _saved_after(state: GameState) -> tuple[int, ...]:
 
 
 def _next_turn(
-    state: GameState, card: ScoreCard, dice: DiceSource | None, yahtzee: bool = False
+    state: GameState,
+    card: ScoreCard,
+    dice: DiceSource | None,
+    yahtzee: bool = False,
+    winner: int | None = None,
 ) -> GameState:
-    """The state after the seat to move filled a box: the next seat's turn, or next game."""
+    """The state after the seat to move filled a box: the next seat's turn, or next game
+    (`winner`: the seat that won the game at once by this box)."""
     seat = state.turn.seat
     cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
     after = replace(
@@ -459,9 +490,10 @@ def _next_turn(
         cards=cards,
         turn=Turn.start(_next_seat(state, cards, yahtzee), state.rules),
         saved_rolls=_saved_after(state),
+        instant_winner=winner,
     )
     if after.is_game_over and after.game_number < state.settings.match_length:
-        finished = FinishedGame(cards, after.totals, state.starting_seat)
+        finished = FinishedGame(cards, after.totals, state.starting_seat, winner)
         return _start_game(
             state.settings, dice, state.game_number + 1, (*state.finished_games, finished)
         )

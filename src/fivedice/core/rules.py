@@ -660,15 +660,18 @@ _HANDS = (BoxKind.OF_A_KIND, BoxKind.FULL_HOUSE, BoxKind.STRAIGHT)
 
 
 def _with_options(rules: RuleSet, boxes: tuple[Box, ...]) -> tuple[Box, ...]:
-    """The options that apply to the boxes of every family: the served bonus of the hands,
-    the 1 standing for a 2 or a 6 in the straights."""
+    """The options that apply to the boxes of every family: the served bonus of the hands
+    and, with it, the served all-dice-the-same hand that wins the game at once (the first
+    all-same box: Generala), the 1 standing for a 2 or a 6 in the straights."""
     if not rules.served_bonus and not rules.ones_in_straights:
         return boxes
+    first_same = next((box for box in boxes if box.kind is BoxKind.ALL_SAME), None)
     return tuple(
         dataclasses.replace(
             box,
             served=rules.served_bonus if box.kind in _HANDS else 0,
             stand_ins=(2, 6) if rules.ones_in_straights and box.kind is BoxKind.STRAIGHT else (),
+            served_wins=bool(rules.served_bonus) and box is first_same,
         )
         for box in boxes
     )

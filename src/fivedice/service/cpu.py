@@ -13,6 +13,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.core.scoring import position_codes
 from fivedice.strategy.hints import hold_positions
 from fivedice.strategy.levels import CpuLevelError, check_level
+from fivedice.strategy.limits import has_served_points
 
 
 class CpuPlayer(Protocol):
@@ -25,7 +26,8 @@ class CpuPlayer(Protocol):
         ...
 
     def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
-        """Where to score the dice."""
+        """Where to score the dice (a player may also take `served=True`: the dice are the
+        turn's first roll, whose hands earn served points; it is passed only then)."""
         ...
 
 
@@ -68,7 +70,10 @@ def cpu_next_action(state: GameState, player: CpuPlayer) -> Action:
             if target - current:
                 return Hold(tuple(sorted(target - current)))
             return Roll()
-    placement = player.choose_box(state.rules, card, turn.dice)
+    if state.served and has_served_points(state.rules):  # the served points count too
+        placement = player.choose_box(state.rules, card, turn.dice, served=True)  # type: ignore[call-arg]
+    else:
+        placement = player.choose_box(state.rules, card, turn.dice)
     return Score(placement.category, placement.column)
 
 

@@ -140,11 +140,11 @@ def utc_now() -> datetime:
 def result_rows(game_id: int, state: GameState, game_number: int) -> list[dict[str, Any]]:
     """The `results` rows of a game that just finished (profile ids are filled in later)."""
     if state.is_game_over and state.game_number == game_number:
-        cards, totals = state.cards, state.totals
+        cards, totals, winner = state.cards, state.totals, state.instant_winner
     else:
         finished = state.finished_games[game_number - 1]
-        cards, totals = finished.cards, finished.totals
-    ranks = rank(totals)
+        cards, totals, winner = finished.cards, finished.totals, finished.instant_winner
+    ranks = rank(totals, winner)
     rows = []
     for seat, card in enumerate(cards):
         boxes = {

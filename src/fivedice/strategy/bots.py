@@ -49,9 +49,10 @@ from fivedice.strategy.guide import (
     guide_for,
 )
 from fivedice.strategy.levels import Level
-from fivedice.strategy.limits import is_supported
+from fivedice.strategy.limits import has_served_points, is_supported
 from fivedice.strategy.policy import EPSILON
 from fivedice.strategy.policy import straight_open as straight_open_on
+from fivedice.strategy.rule_arrays import is_served_roll
 from fivedice.strategy.tables import dice_tables as _kernel_dice_tables
 
 if TYPE_CHECKING:
@@ -318,11 +319,13 @@ class Bot:
         if rolls_left < 1:
             raise FivediceError("no roll is left this turn: the dice must be scored")
         if rules.wild_die:
-            return [
-                (option.keep, option.value)
-                for option in self._wild_options(rules, card, dice, rolls_left)
-                if option.keep is not None
-            ]
+            options = self._wild_options(rules, card, dice, rolls_left)
+            return _scoring_now(
+                rules,
+                rolls_left,
+                [(option.keep, option.value) for option in options if option.keep is not None],
+                [option.value for option in options if option.category is not None],
+            )
         rt = h.rule_tables(rules)
         dt = h.dice_tables(rt.dice)
         values = self.values_for(rules)
@@ -331,11 +334,16 @@ class Bot:
             value_of, base = _engine_values(table, values, card, roll, rolls_left)
             keeps = _kernel_dice_tables(rt.dice).keeps
             first = rt.boxes  # option codes: the boxes, then every keep
-            return [
-                (keeps[k], value_of[first + k] - base)
-                for k in dt.roll_keeps[dt.roll_of[roll]].tolist()
-                if k >= 0
-            ]
+            return _scoring_now(
+                rules,
+                rolls_left,
+                [
+                    (keeps[k], value_of[first + k] - base)
+                    for k in dt.roll_keeps[dt.roll_of[roll]].tolist()
+                    if k >= 0
+                ],
+                [value - base for code, value in value_of.items() if code < first],
+            )
         boxes, _ = h.card_arrays(card.columns)
         ends = np.empty(dt.rolls)
         h.end_values(boxes, h.player_args(rules, values), ends)
@@ -396,25 +404,39 @@ class Bot:
             dt = h.dice_tables(rules.dice)
             order = dt.roll_keeps[dt.roll_of[roll]].tolist()  # the kernels' order of the keeps
             first = len(rules.boxes)
+            # On a served roll the boxes are options too (their served points are lost by
+            # rolling again): a box first means keeping every die, so scoring now.
+            served = is_served_roll(rules, rolls_left)
             code = _engine_best(
-                table, card, roll, rolls_left, first, lambda c: order.index(c - first)
+                table,
+                card,
+                roll,
+                rolls_left,
+                range(0 if served else first, first + len(ALL_KEEPS)),
+                lambda c: -1 if c < first else order.index(c - first),
             )
-            return ALL_KEEPS[code - first]
+            return roll if code < first else ALL_KEEPS[code - first]
         options = self.keep_options(rules, card, roll, rolls_left)
         option_values = np.array([value for _, value in options])
         return options[self._pick(option_values, ("keep", card, roll, rolls_left))][0]
 
-    def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
-        """Where to score the dice: one of `card.placements(rules, dice)`.
+    def choose_box(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], *, served: bool = False
+    ) -> Placement:
+        """Where to score the dice: one of `card.placements(rules, dice, served)`.
+
+        `served`: the dice are the turn's first roll, whose hands earn their served points
+        (Generala): the boxes are valued with them.
 
         Raises:
             FivediceError: the card is complete or the dice are not five.
         """
+        left = scoring_rolls_left(rules, served)
         if rules.wild_die:
             self._check(rules, card, 0)
             scored = [
                 option
-                for option in self._wild_options(rules, card, dice, 0)
+                for option in self._wild_options(rules, card, dice, left)
                 if option.category is not None
             ]
             scored_values = np.array([option.value for option in scored])
@@ -422,7 +444,7 @@ class Bot:
             return next(p for p in card.placements(rules, dice) if p.category == best)
         roll = check_roll(dice, rules.dice)
         self._check(rules, card, 0)
-        legal = card.placements(rules, roll)
+        legal = card.placements(rules, roll, served)
         guide = self.guide_for(rules)
         if guide is not None:
             scores = card.columns[0].scores
@@ -430,10 +452,11 @@ class Bot:
             return legal[choose_box_index(guide, options, scores, bonus_threshold(rules))]
         table = self.engine_table(rules)
         if table is not None and self.profile.slip == 0:  # ties: the first box on the card
-            category = rules.boxes[_engine_best(table, card, roll, 0, 0, int)]
+            every_box = range(len(rules.boxes))
+            category = rules.boxes[_engine_best(table, card, roll, left, every_box, int)]
             return next(placement for placement in legal if placement.category == category)
         if table is not None:  # the legal boxes in card order, as the kernel lists them
-            values, base = _engine_values(table, self.values_for(rules), card, roll, 0)
+            values, base = _engine_values(table, self.values_for(rules), card, roll, left)
             option_values = np.array(
                 [values[rules.box_index(placement.category)] - base for placement in legal]
             )
@@ -499,18 +522,39 @@ def _bound_engine() -> Any:
     return _engine
 
 
+def scoring_rolls_left(rules: RuleSet, served: bool) -> int:
+    """The rolls left the coach's kernels value a scored box with: the turn's first roll's
+    when the dice are served and the rules pay served points (`is_served_roll`), else none."""
+    return rules.rolls_per_turn - 1 if served and has_served_points(rules) else 0
+
+
+def _scoring_now(
+    rules: RuleSet, rolls_left: int, keeps: list[tuple[Roll, float]], boxes: list[float]
+) -> list[tuple[Roll, float]]:
+    """The keeps of a decision point, where keeping every die means scoring now (the game
+    layer's rule): on a served roll that keep is worth the best box with its served points
+    (`boxes`: every legal box's value), not the kernels' value of keeping every die (the
+    roll with one roll fewer: its served points lost, a later roll kept open). No other keep
+    is worth less than that kernel value unless a served box is worth more, so the best
+    option's value stays the best value of the decision."""
+    if not is_served_roll(rules, rolls_left) or not boxes:
+        return keeps
+    best = max(boxes)
+    return [(keep, best if len(keep) == rules.dice else value) for keep, value in keeps]
+
+
 def _engine_best(
     table: StrategyTable,
     card: ScoreCard,
     roll: Roll,
     rolls_left: int,
-    first_keep: int,
+    wanted: range,
     rank: Callable[[int], int],
 ) -> int:
     """The option code the CPU kernels' `pick` takes without a slip, from the turn engine's
-    options (best first): among the options from code `first_keep` on (the keeps: the number
-    of boxes; 0 with no roll left, when every option is a box), the first by `rank` (the
-    kernels' order) of those within `policy.EPSILON` of the best.
+    options (best first): among the options whose code is in `wanted` (the keeps: from the
+    number of boxes on; the boxes: below it), the first by `rank` (the kernels' order) of
+    those within `policy.EPSILON` of the best.
     """
     query = _bound_engine()[0]
     out, (count, _, _), _ = query(table, card.columns[0], roll, rolls_left)
@@ -519,8 +563,8 @@ def _engine_best(
     tied: list[int] = []
     for i in range(0, 3 * count, 3):
         code = int(flat[i])
-        if code < first_keep:
-            continue  # a box, when a keep is asked for
+        if code not in wanted:
+            continue  # a box, when a keep is asked for (or the reverse)
         value = flat[i + 1]
         if top is None:
             top = value

@@ -28,6 +28,7 @@ from fivedice.strategy.rule_arrays import (
     CFG_CAP,
     CFG_FILL,
     CFG_JOKER,
+    CFG_ROLLS,
     CFG_SERVED,
     CFG_STRIDE,
     CFG_THRESHOLD,
@@ -112,6 +113,27 @@ def upper_bonus_at(total: int, config: IntArray) -> int:
 def upper_bonus_gain(up: int, points: int, config: IntArray) -> int:
     """The upper bonus earned by adding `points` to the upper total `up` (capped or not)."""
     return upper_bonus_at(up + points, config) - upper_bonus_at(up, config)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def packed_box_rules(rules: IntArray, rolls_left: int, all_same: IntArray) -> Any:
+    """The kernel rules (score, joker_score, arms, all_same, config) a roll with `rolls_left`
+    rolls left is scored by, from the packed rules (`RuleArrays.packed`): the first roll's
+    served scores (`packed_served_rows`) when the rules pay served points and the dice are
+    the turn's first roll, else the plain scores."""
+    config = rules[0]
+    boxes = config[CFG_BOXES]
+    start = 1
+    if config[CFG_SERVED] == 1 and rolls_left == config[CFG_ROLLS] - 1:
+        start = 2 + 3 * boxes
+    arms = rules[1 + 2 * boxes]
+    return (
+        rules[start : start + boxes],
+        rules[start + boxes : start + 2 * boxes],
+        arms,
+        all_same,
+        config,
+    )
 
 
 @njit(cache=True, nogil=True)

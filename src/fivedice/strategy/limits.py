@@ -114,20 +114,16 @@ def is_supported(rules: RuleSet) -> bool:
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
     The wild die is supported on one column (its CPUs play from the exact coach only).
-    Not yet: served points (Generala's hands made on the first roll of the turn) and a second
-    all-same box (Double Generala), which the kernels' states do not hold.
+    Generala is: its served points (hands made on the first roll of the turn) are scored by
+    the coach's and the CPUs' kernels on the turn's first roll (`rule_arrays.is_served_roll`),
+    and its second all-same box (Double Generala) rides on the armed bit.
     """
-    return (
-        not rules.saved_rolls
-        and not has_turn_state_rules(rules)
-        and not (rules.wild_die and rules.columns > 1)
-    )
+    return not rules.saved_rolls and not (rules.wild_die and rules.columns > 1)
 
 
-def has_turn_state_rules(rules: RuleSet) -> bool:
-    """Whether the rules score by more than the dice and the filled boxes' mask, upper total
-    and armed bit: served points, or a second all-same box (Generala)."""
-    return any(box.served or box.second for box in rules.boxes)
+def has_served_points(rules: RuleSet) -> bool:
+    """Whether some box pays more for a hand made on the turn's first roll (Generala)."""
+    return any(box.served for box in rules.boxes)
 
 
 def cpus_supported(rules: RuleSet) -> bool:
@@ -148,14 +144,20 @@ def has_layer_tables(rules: RuleSet) -> bool:
     saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
     those tables would take 2^20 sets of boxes each, so its coach gives values without them.
     The wild die (`wild_die`) is solved exactly too, but those tables walk the plain dice's
-    rolls and keeps only: its coach gives values without them as well.
+    rolls and keeps only: its coach gives values without them as well. So do served points
+    (Generala): those tables walk a turn's policy without the first roll's served scores.
 
     >>> from fivedice.core.rules import RuleSet
     >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
     >>> has_layer_tables(RuleSet.preset("yatzy")), is_supported(maxi), has_layer_tables(maxi)
     (True, True, False)
     """
-    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES and not rules.wild_die
+    return (
+        is_supported(rules)
+        and len(rules.boxes) <= LAYER_TABLE_BOXES
+        and not rules.wild_die
+        and not has_served_points(rules)
+    )
 
 
 def has_win_chances(rules: RuleSet) -> bool:
@@ -183,13 +185,6 @@ def check_supported(rules: RuleSet) -> None:
     Raises:
         UnsupportedByStrategyError: not `is_supported(rules)`.
     """
-    if has_turn_state_rules(rules):
-        raise UnsupportedByStrategyError(
-            N_(
-                "the coach and the CPU players do not know served points or Double Generala"
-                " yet: play these rules with people"
-            )
-        )
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from fivedice.core.card import Placement, ScoreCard
+from fivedice.core.categories import Category
 from fivedice.core.dice import ALL_KEEPS, check_roll
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
@@ -343,11 +344,13 @@ class MasterBot(Bot):
         self._moments = moments
         self._thresholds = thresholds
         self._opponent: tuple[float, float, FloatArray, int] | None = None
+        self._others_at_table = False  # a served hand that wins at once would win (observe)
 
     def observe(self, state: GameState) -> None:
         """Takes note of the other seats: the distribution of the best opponent's final total
         (exact when every other card has at most one open box, else a fitted normal)."""
         self._opponent = None
+        self._others_at_table = len(state.cards) > 1
         if len(state.cards) < 2 or not has_win_chances(state.rules):
             return  # solo, or rules without winning chances (Yatzy): plays like the expert
         if state.rules.columns != 1 or state.is_game_over:
@@ -426,6 +429,23 @@ class MasterBot(Bot):
             return None
         return thresholds_at_hand(rules)
 
+    def _winning_box(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
+    ) -> Category | None:
+        """The open box that wins the game at once with these dice (`Box.served_wins`: a
+        served Generala, others at the table), if any: a certain win, whatever the points.
+
+        Master's chances (`strategy.chances`) are not built for rules with served points, so
+        beyond this master plays those rules as the expert (the most points)."""
+        if not self._others_at_table or rolls_left != rules.rolls_per_turn - 1:
+            return None
+        if rules.columns != 1 or card.is_complete:
+            return None
+        served = card.placements(rules, check_roll(dice, rules.dice), True)
+        return next(
+            (p.category for p in served if p.category.served_wins and p.box_points > 0), None
+        )
+
     def _plays_to_win(self, rules: RuleSet, card: ScoreCard) -> bool:
         return self._opponent is not None and rules.columns == 1 and rules == self.rules
 
@@ -433,6 +453,8 @@ class MasterBot(Bot):
         self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], rolls_left: int
     ) -> tuple[int, ...]:
         """The dice to hold before the next roll: the keep with the best chance of winning."""
+        if self._winning_box(rules, card, dice, rolls_left) is not None:
+            return tuple(sorted(dice))  # every die kept: scored now, the game won
         if not self._plays_to_win(rules, card):
             return super().choose_keep(rules, card, dice, rolls_left)
         roll = check_roll(dice)
@@ -441,10 +463,17 @@ class MasterBot(Bot):
         best_keep, _ = self._turn(rules, card, rolls_left + 1)
         return ALL_KEEPS[int(best_keep[rolls_left, s.ROLL_INDEX[roll]])]
 
-    def choose_box(self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...]) -> Placement:
+    def choose_box(
+        self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], *, served: bool = False
+    ) -> Placement:
         """Where to score: the box with the best chance of winning."""
+        if served:
+            box = self._winning_box(rules, card, dice, rules.rolls_per_turn - 1)
+            if box is not None:
+                legal = card.placements(rules, check_roll(dice), served)
+                return next(placement for placement in legal if placement.category == box)
         if not self._plays_to_win(rules, card) or card.is_complete:
-            return super().choose_box(rules, card, dice)
+            return super().choose_box(rules, card, dice, served=served)
         roll = check_roll(dice)
         _, best_box = self._turn(rules, card, 1)
         box = rules.boxes[int(best_box[s.ROLL_INDEX[roll]])]  # the card's own order

@@ -53,7 +53,9 @@ MAX_KERNEL_TIERS = 3  # the upper bonus tiers the kernels read (Kismet's 63, 71 
 
 # `RuleArrays.packed`, the advice kernel's single rules argument, row by row: the config (from
 # column PACKED_COUNT on: how many rolls score in each box), the box scores (B rows), the
-# joker scores (B rows), the arms row, and for each box the rolls that score in it (B rows).
+# joker scores (B rows), the arms row, and for each box the rolls that score in it (B rows);
+# with served points (`config[CFG_SERVED]`), then the first roll's scores and joker scores
+# (B rows each: `packed_served_rows`).
 PACKED_COUNT = 24
 MAX_BOXES = 32
 
@@ -115,6 +117,13 @@ class RuleArrays:
     @property
     def full_mask(self) -> int:
         return (1 << self.boxes) - 1
+
+    @cached_property
+    def served_kernel_rules(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+        """`kernel_rules` with the first roll's scores and joker scores (`first_roll_score`):
+        what a box earns when the dice are the turn's first roll (`is_served_roll`)."""
+        first = self.first_roll_score
+        return first[0], first[1], self.arms, self.dice.all_same, self.config
 
     @cached_property
     def kernel_rules(self) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
@@ -258,6 +267,18 @@ def spec_of(rules: RuleSet) -> RuleSpec:
     )
 
 
+def packed_served_rows(boxes: int) -> int:
+    """The first row of the served scores in `RuleArrays.packed` (then the served joker
+    scores, B rows further), when `config[CFG_SERVED]` is 1."""
+    return 2 + 3 * boxes
+
+
+def is_served_roll(rules: RuleSet, rolls_left: int) -> bool:
+    """Whether dice with `rolls_left` rolls left are the turn's first roll and the rules pay
+    served points for it (`Box.served`): what the kernels' `is_served` reads from the config."""
+    return rolls_left == rules.rolls_per_turn - 1 and any(box.served for box in rules.boxes)
+
+
 @cache
 def rule_arrays(rules: RuleSet) -> RuleArrays:
     """The rules as arrays, the same for each column of a card (cached: a rule set is
@@ -304,7 +325,10 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     for slot, (threshold, points) in zip((CFG_TIER2, CFG_TIER3), padded[:2], strict=True):
         config[slot], config[slot + 1] = threshold, points
     rolls = len(dice.rolls)
-    packed = np.zeros((1 + 3 * boxes + 1, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64)
+    served_rows = 0 if spec.served_score is None else 2 * boxes
+    packed = np.zeros(
+        (1 + 3 * boxes + 1 + served_rows, max(rolls, PACKED_COUNT + boxes)), dtype=np.int64
+    )
     packed[0, :CONFIG_SIZE] = config
     packed[1 : 1 + boxes, :rolls] = score
     packed[1 + boxes : 1 + 2 * boxes, :rolls] = joker_score
@@ -319,6 +343,9 @@ def build_rule_arrays(spec: RuleSpec) -> RuleArrays:
     if spec.served_score is not None:
         served = np.ascontiguousarray(spec.served_score, dtype=np.int64)
         served.setflags(write=False)
+        start = packed_served_rows(boxes)
+        packed[start : start + boxes, :rolls] = served[0]
+        packed[start + boxes : start + 2 * boxes, :rolls] = served[1]
     for array in (score, joker_score, arms, config, packed):
         array.setflags(write=False)
     return RuleArrays(

@@ -46,6 +46,7 @@ from fivedice.strategy.rule_arrays import (
     PACKED_COUNT,
     RuleArrays,
     UnsupportedRulesError,
+    is_served_roll,
     rule_arrays,
 )
 from fivedice.strategy.tables import DiceTables, FloatArray, IntArray, dice_tables
@@ -602,10 +603,12 @@ def _decision(
     rolls_left: int,
     table: FloatArray,
     rules: Any,
+    box_rules: Any,
     dice: tuple[IntArray, IntArray, FloatArray],
 ) -> tuple[FloatArray, IntArray, FloatArray]:
     """One decision point in one call: the keep values with `rolls_left` rolls left (empty
-    when none is left) and every legal box for roll r with its value."""
+    when none is left) and every legal box for roll r with its value (scored by `box_rules`:
+    the rules' kernel rules, or their served ones on a turn's first roll)."""
     score, joker_score, arms, all_same, config = rules
     add_face, remove_face, probability = dice
     keep_row = np.empty(0)
@@ -625,7 +628,7 @@ def _decision(
         keep_row = keep_values[rolls_left]
     boxes = np.empty(config[CFG_BOXES], dtype=np.int64)
     values = np.empty(config[CFG_BOXES])
-    count = kernel.box_options(mask, up, armed, r, table, rules, futures, boxes, values)
+    count = kernel.box_options(mask, up, armed, r, table, box_rules, futures, boxes, values)
     return keep_row, boxes[:count], values[:count]
 
 
@@ -652,7 +655,7 @@ def decision_values(
     tables = arrays.dice
     keep_row, boxes, values = _decision(
         mask, min(upper_total, table.upper_cap), int(armed), _roll_index(tables, dice),
-        rolls_left, table.kernel_values, arrays.kernel_rules,
+        rolls_left, table.kernel_values, arrays.kernel_rules, _box_rules(table, rolls_left),
         (tables.add_face, tables.remove_face, tables.probability),
     )  # fmt: skip
     return keep_row, list(
@@ -674,7 +677,7 @@ def any_dice_options(
     tables = arrays.dice
     keep_row, boxes, values = _decision(
         mask, min(upper_total, table.upper_cap), int(armed), roll, rolls_left,
-        table.kernel_values, arrays.kernel_rules,
+        table.kernel_values, arrays.kernel_rules, _box_rules(table, rolls_left),
         (tables.add_face, tables.remove_face, tables.probability),
     )  # fmt: skip
     options = list(zip(boxes.tolist(), values.tolist(), strict=True))
@@ -683,6 +686,15 @@ def any_dice_options(
         options += [(arrays.boxes + k, float(keep_row[k])) for k in keeps]
     options.sort(key=lambda option: -option[1])  # stable: the order above among equals
     return [code for code, _ in options], [value for _, value in options]
+
+
+def _box_rules(table: StrategyTable, rolls_left: int) -> Any:
+    """The kernel rules a roll with `rolls_left` rolls left is scored by: the served ones on
+    the turn's first roll of rules with served points (`is_served_roll`), else the plain."""
+    arrays = table._arrays
+    if is_served_roll(table.rules, rolls_left):
+        return arrays.served_kernel_rules
+    return arrays.kernel_rules
 
 
 def _roll_index(tables: DiceTables, dice: Roll) -> int:
@@ -761,15 +773,14 @@ def advice_options(
     keep_value = scratch[471:933]
     running_max = scratch[933:1395]
     kernel_rules = (score, joker_score, arms, FIVE_FACE, config)
+    box_rules = kernel.packed_box_rules(rules, rolls_left, FIVE_FACE)  # served on a first roll
     open_boxes, allowed = kernel.prepare_futures(mask, up, armed, table, config, futures)
-    chosen, joker, extra = kernel.boxes_of_roll(
-        roll, mask, open_boxes, allowed, armed, kernel_rules
-    )
+    chosen, joker, extra = kernel.boxes_of_roll(roll, mask, open_boxes, allowed, armed, box_rules)
     count = 0
     for b in range(boxes):
         if (chosen >> b) & 1:
             codes[count] = b
-            values[count] = extra + kernel.box_value(b, roll, joker, kernel_rules, futures)
+            values[count] = extra + kernel.box_value(b, roll, joker, box_rules, futures)
             count += 1
     if rolls_left > 0:
         kernel.scored_values(

@@ -160,14 +160,13 @@ def cached_advice(
                     kernel.best_keep_values(keep_value, running_max, roll_value, REMOVE_FACE)
         row[1] = rolls_left
         row[0] = key
-    chosen, joker, extra = kernel.boxes_of_roll(
-        roll, mask, open_boxes, allowed, armed, kernel_rules
-    )
+    box_rules = kernel.packed_box_rules(rules, rolls_left, FIVE_FACE)  # served on a first roll
+    chosen, joker, extra = kernel.boxes_of_roll(roll, mask, open_boxes, allowed, armed, box_rules)
     count = 0
     for b in range(boxes):
         if (chosen >> b) & 1:
             out[3 * count] = b
-            out[3 * count + 1] = extra + kernel.box_value(b, roll, joker, kernel_rules, futures)
+            out[3 * count + 1] = extra + kernel.box_value(b, roll, joker, box_rules, futures)
             count += 1
     if rolls_left > 0:
         start = _KEEPS_AT + (rolls_left - 1) * KEEPS

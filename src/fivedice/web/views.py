@@ -115,6 +115,7 @@ def game_data(view: GameView, public_id: str) -> dict[str, Any]:
         "match_length": state.settings.match_length,
         "first_player": state.settings.first_player.value,
         "current_seat": seat_to_move,
+        "instant_winner": state.instant_winner,  # the seat that won at once (Generala)
         "is_cpu_turn": view.is_cpu_turn,
         "turn_number": None if over else state.turn_number,
         "dice": list(state.dice) if state.dice is not None and not over else None,

@@ -233,14 +233,32 @@ def turn_lines(state: GameState) -> list[str]:
 
 
 def ranking_lines(state: GameState) -> list[str]:
-    """Final standings: rank, name and (match) total, equal totals sharing a rank."""
+    """Final standings: rank, name and (match) total, equal totals sharing a rank; after a
+    game won at once, first the sentence that says so (`instant_win_line`)."""
     order = sorted(range(len(state.seats)), key=lambda s: (state.ranks[s], s))
+    won = instant_win_line(state)
     return [
-        _("{rank}. {name}: {total}").format(
-            rank=state.ranks[s], name=state.seats[s].name, total=state.match_totals[s]
-        )
-        for s in order
+        *([won] if won else []),
+        *(
+            _("{rank}. {name}: {total}").format(
+                rank=state.ranks[s], name=state.seats[s].name, total=state.match_totals[s]
+            )
+            for s in order
+        ),
     ]
+
+
+def instant_win_line(state: GameState) -> str | None:
+    """ "Ann served a Generala: she wins the game at once." when a single game ended so
+    (`GameState.instant_winner`; in a match such a game ends, and the match is ranked by its
+    totals: nothing to say here), else None."""
+    winner = state.instant_winner
+    box = next((box for box in state.rules.boxes if box.served_wins), None)
+    if winner is None or box is None or state.settings.match_length != 1:
+        return None
+    return _("{name} made a {box} on the first roll of a turn and wins the game at once.").format(
+        name=state.seats[winner].name, box=box_name(box)
+    )
 
 
 def resuming_line(game_id: int, actions: int) -> str:

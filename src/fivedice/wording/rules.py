@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fivedice.core.boxes import Box, BoxKind
+from fivedice.core.boxes import YAHTZEE, Box, BoxKind
 from fivedice.core.rules import (
     PRESETS,
     BonusCondition,
@@ -144,15 +144,15 @@ def describe_rules(rules: RuleSet) -> list[str]:
 def _served_sentences(rules: RuleSet) -> list[str]:
     """The served hands, the instant win they stand for, and the optimum a preset quotes."""
     lines = []
-    first = rules.all_same_box
-    if any(box.served for box in rules.boxes) and first is not None:
+    wins = next((box for box in rules.boxes if box.served_wins), None)
+    if any(box.served for box in rules.boxes) and wins is not None:
         lines.append(
             _(
-                "Served: a hand made on the first roll of the turn. By the rule book a served"
-                " {box} wins the game at once; fivedice scores it as the {box} box's {points}"
-                " points and plays on (alone, the game goes on anyway; the instant win among"
-                " several players is not played yet)."
-            ).format(box=box_name(first), points=first.points)
+                "Served: a hand made on the first roll of the turn. A served {box} scored in"
+                " its box wins the game at once when others are at the table (their cards stay"
+                " as they are, and its player ranks first); alone, and for fivedice's"
+                " expected-score solver, it is worth the box's {points} points."
+            ).format(box=box_name(wins), points=wins.points)
         )
     preset = next((p for p in PRESETS if p.rules == rules), None)
     if preset is not None and preset.optimum is not None:
@@ -179,23 +179,29 @@ def _order_sentences(rules: RuleSet) -> list[str]:
     if rules.extra_turn_on_yahtzee:
         lines.append(
             _(
-                "Extra turn: a player who scores a Yahtzee (all dice the same) plays another"
+                "Extra turn: a player who scores a {box} (all dice the same) plays another"
                 " turn at once; a player whose card is full is skipped, and the game ends when"
                 " every card is full."
-            )
+            ).format(box=all_same_name(rules))
         )
     return lines
+
+
+def all_same_name(rules: RuleSet) -> str:
+    """The family's own name for all dice the same: its all-same box's (Yahtzee, Yatzy,
+    Yacht, Generala, Kismet, Maxi Yatzy)."""
+    return box_name(rules.all_same_box or YAHTZEE)
 
 
 def _wild_die_sentence(rules: RuleSet) -> str:
     return _(
         "Wild die: die {position} has its own colour and a star (★) on its 1 face. When a roll"
         " is scored the ★ counts as whichever face 1-6 gives the most points in the box chosen"
-        " (in Ones it is a 1); it may complete a Yahtzee, a straight or a full house, and a"
-        " Yahtzee made with it is a Yahtzee for the box, the extra-Yahtzee bonus and the joker."
-        " The wild die is held by its position like any other. (fivedice's own rule: no"
-        " published numeric rule for a wild die exists.)"
-    ).format(position=rules.dice)
+        " (in Ones it is a 1); it may complete a {box} (all dice the same), a straight or a"
+        " full house, and a {box} made with it counts as a {box} for every rule. The wild die"
+        " is held by its position like any other. (fivedice's own rule: no published numeric"
+        " rule for a wild die exists.)"
+    ).format(position=rules.dice, box=all_same_name(rules))
 
 
 def _points_words(points: int | None, extra: int = 0) -> str:

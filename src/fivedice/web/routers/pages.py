@@ -60,6 +60,7 @@ from fivedice.web.hub import (
 from fivedice.web.moves import moves_since, recent_moves
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
+from fivedice.wording.game import instant_win_line
 from fivedice.wording.goal import goal_value_text
 from fivedice.wording.progress import build_progress_text
 from fivedice.wording.reasons import (
@@ -393,7 +394,9 @@ def board_context(
     heading = t["your_turn"] if your_turn else t["whose_turn"].format(name=mover_name)
     if over:
         heading, banner_rest = end_banner(t, standings, me, aborted=view.status == "abandoned")
-    else:
+        won = in_language(visitor.language, instant_win_line, state)
+        if won:  # a served Generala: why the winner may have fewer points
+            banner_rest = f"{won} · {banner_rest}" if banner_rest else won
         banner_rest = ""
     log = recent_moves(hub.service, view.game_id, view.version, visitor.language)
     if last_cpu is None:
