@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,10 +24,31 @@ from fivedice.core.rules import RuleSet, find_ruleset
 from fivedice.i18n import set_language
 from fivedice.strategy.solver import StrategyTable
 from tests.support.postgres import POSTGRES_ENV, Cluster, Databases, postgres_bin
-from tests.support.tables import solved
+from tests.support.tables import SHARED_ENV, solved
 
 BROWSER_TESTS = Path(__file__).parent / "web" / "browser"
 TABLE_FIXTURES = frozenset({"solved_table", "classic_table", "free_choice_table"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With xdist workers (`make test`), a directory of this run's own for the solved tables
+    its workers share (`tests.support.tables`); the workers inherit its name, the controller
+    removes it at the end."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    directory = tempfile.mkdtemp(prefix="fivedice-test-tables-")
+    os.environ[SHARED_ENV] = directory
+    config.stash[_SHARED_TABLES] = directory
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    directory = config.stash.get(_SHARED_TABLES, None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
+        os.environ.pop(SHARED_ENV, None)
+
+
+_SHARED_TABLES = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,10 +15,11 @@ from fivedice.strategy import solver as s
 from fivedice.strategy.chances import column_pmf, win_chances
 from fivedice.strategy.limits import has_win_chances
 from fivedice.strategy.master import MasterBot
-from fivedice.strategy.moments import MomentTable, compute_moments, exact_pmf
+from fivedice.strategy.moments import MomentTable, exact_pmf
 from fivedice.strategy.players import make_bot
 from tests.strategy.brute import BruteDistribution, BruteForce, BruteMoments
 from tests.strategy.support import column_with_open_boxes
+from tests.support import tables
 
 YATZY = find_ruleset("yatzy")
 
@@ -27,7 +28,8 @@ pytestmark = pytest.mark.slow  # a Yatzy solve and its moment table, brute force
 
 @pytest.fixture(scope="module")
 def moments(solved_table) -> MomentTable:
-    return compute_moments(solved_table(YATZY))
+    # The session's one moment table of Yatzy (test_master_table's Yatzy seat uses it too).
+    return tables.moments(solved_table(YATZY))
 
 
 @pytest.fixture(scope="module")

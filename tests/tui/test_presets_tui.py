@@ -38,10 +38,11 @@ async def press_until(pilot: Pilot[None], key: str, condition, tries: int = 10) 
     raise AssertionError(f"pressing {key!r} did not do it")
 
 
-ROUNDS_IN_THE_APP = 2
-"""The rounds each game ends with in the app. The keys of a turn are the same every turn, and
-a whole game through the keys is played by tests/tui/test_app.py: the middle of these games
-goes through the service, so a preset's long card costs the suite seconds, not a minute."""
+ROUNDS_IN_THE_APP = 1
+"""The rounds each game ends with in the app: one, a turn of each seat through the keys to the
+end screen. The keys of a turn are the same every turn, and a whole game through the keys is
+played by tests/tui/test_app.py: the middle of these games goes through the service, so a
+preset's long card costs the suite seconds, not a minute."""
 
 
 @pytest.mark.slow
