@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import ipaddress
 import json
 import os
@@ -144,6 +145,7 @@ class EdgeLimits:
         return cls(**values)
 
 
+@functools.lru_cache(maxsize=65_536)  # (every request asks it of its client's address)
 def client_prefix(address: str) -> str:
     """The network a client address belongs to for the caps: its IPv4 /24 or IPv6 /64 (an
     IPv4 address mapped into IPv6 counts as IPv4); anything else as itself.
