@@ -397,6 +397,7 @@ def board_context(
         won = in_language(visitor.language, instant_win_line, state)
         if won:  # a served Generala: why the winner may have fewer points
             banner_rest = f"{won} · {banner_rest}" if banner_rest else won
+    else:
         banner_rest = ""
     log = recent_moves(hub.service, view.game_id, view.version, visitor.language)
     if last_cpu is None:
