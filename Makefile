@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: install warm dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels docs docs-serve docs-check similar-code screenshots
+.PHONY: install warm dev play test test-fast test-cluster test-full-solve lint typecheck pytest clean system-deps warm-kernels warm-kernels-tables warm-kernels-players docs docs-serve docs-check similar-code screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -56,9 +56,12 @@ PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 
 # The strategy kernels (numba, cached in __pycache__) compiled once before the workers start,
 # so that both load them instead of compiling the same ones at the same time (minutes of CPU
-# each on a fresh clone); `make test` runs it beside mypy, which keeps one core busy.
-warm-kernels: dev
-	$(PYTEST_ENV) $(PY) -m tests.support.kernels
+# each on a fresh clone); `make test` runs it beside mypy, in two halves that compile different
+# kernels (the table engines', the CPU players'), so both cores work once mypy is done.
+warm-kernels: warm-kernels-tables warm-kernels-players
+
+warm-kernels-tables warm-kernels-players: warm-kernels-%: dev
+	$(PYTEST_ENV) $(PY) -m tests.support.kernels $*
 
 # Two workers (pytest-xdist): every server a test starts takes a free port, every database
 # is the test's own. The store tests run on SQLite and on a throwaway PostgreSQL server
@@ -109,7 +112,7 @@ screenshots: dev
 	$(PYTEST_ENV) $(PY) scripts/screenshots.py
 
 test: lint
-	$(MAKE) --no-print-directory -j 2 typecheck warm-kernels similar-code docs-check
+	$(MAKE) --no-print-directory -j 2 typecheck warm-kernels-tables warm-kernels-players similar-code docs-check
 	$(MAKE) --no-print-directory pytest
 
 clean:

@@ -27,6 +27,7 @@ from fivedice.strategy.players import make_bot
 from fivedice.strategy.playout import game_seeds
 from fivedice.strategy.simulate import first_turn_values
 from fivedice.strategy.solver import StrategyTable, column_state
+from tests.strategy.support import telling_games
 
 Solved = Callable[[RuleSet], StrategyTable]
 
@@ -297,8 +298,11 @@ def test_simulated_games_match_the_core_move_for_move(
         first_turn_values(rules, values, profile.greedy),
         out,
     )
-    expected = _replay_in_python(rules, level, values, seeds)
-    assert [tuple(int(x) for x in row) for row in out] == expected
+    # All 12 games in the engine; the 3 with the most bonuses, Yahtzees and extra Yahtzees
+    # (then the best and worst totals) replayed in Python and compared move for move.
+    chosen = telling_games(out, 3)
+    expected = _replay_in_python(rules, level, values, seeds[chosen])
+    assert [tuple(int(x) for x in row) for row in out[chosen]] == expected
 
 
 def test_illegal_fill_is_never_needed() -> None:

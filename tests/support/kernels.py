@@ -1,5 +1,6 @@
 """Compiles the strategy layer's numba kernels into their on-disk cache, once, before the
-test workers start (`make test` runs `python -m tests.support.kernels` beside mypy).
+test workers start (`make test` runs `python -m tests.support.kernels tables` and `... players`
+beside mypy, each on a core when mypy is done).
 
 Every kernel is `@njit(cache=True)`: a process that finds a kernel compiled for its argument
 types loads it from `__pycache__` instead of compiling it again. On a fresh clone both xdist
@@ -81,15 +82,29 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
     ]
 
 
-def warm(report: Callable[[str], None] = lambda line: None) -> None:
-    """Runs every step, reporting each one's time."""
+PARTS = ("tables", "players")
+"""The two halves `make test` runs side by side (each about half the compiling): the engines
+that work on a solved table, and the CPU players' playouts, which need none."""
+
+
+def _part(name: str) -> str:
+    return "players" if name == "banked" or name.split()[-1] in LEVELS else "tables"
+
+
+def warm(report: Callable[[str], None] = lambda line: None, part: str | None = None) -> None:
+    """Runs every step (or those of one of `PARTS`), reporting each one's time."""
     for name, step in _steps():
+        if part is not None and _part(name) != part:
+            continue
         start = time.perf_counter()
         step()
         report(f"{name}: {time.perf_counter() - start:.1f} s")
 
 
 if __name__ == "__main__":
+    chosen = sys.argv[1] if len(sys.argv) > 1 else None
+    if chosen is not None and chosen not in PARTS:
+        sys.exit(f"usage: python -m tests.support.kernels [{'|'.join(PARTS)}]")
     started = time.perf_counter()
-    warm(lambda line: print(f"  kernels, {line}", file=sys.stderr))
+    warm(lambda line: print(f"  kernels, {line}", file=sys.stderr), chosen)
     print(f"kernels compiled or loaded in {time.perf_counter() - started:.0f} s", file=sys.stderr)

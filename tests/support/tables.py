@@ -23,7 +23,7 @@ from fivedice.core.rules import RuleSet
 from fivedice.strategy.breakdown import BreakdownTable, compute_breakdown
 from fivedice.strategy.cache import cache_key, load_table, write_table
 from fivedice.strategy.moments import MomentTable, compute_moments, policy_values
-from fivedice.strategy.solver import StrategyTable, layout_for, solve
+from fivedice.strategy.solver import StrategyTable, check_rules, layout_for, solve
 
 SHARED_ENV = "FIVEDICE_TEST_TABLES"
 """The directory of this run's tables, shared by its workers (unset: none shared)."""
@@ -42,6 +42,7 @@ def solved(rules: RuleSet) -> StrategyTable:
     itself, so every table a test sees holds the solver's exact values.
     """
     if rules not in _SOLVED:
+        check_rules(rules)  # rules the solver refuses are refused as `solve` does
         if layout_for(rules) is not None:
             _SOLVED[rules] = solve(rules)
         else:
