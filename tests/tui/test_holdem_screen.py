@@ -152,3 +152,22 @@ def test_the_table_fits_80_by_24_with_pocket_board_pot_and_keys(language):
         assert "…" not in footer
 
     run(app, script)
+
+
+def test_the_coach_speaks_on_the_players_turn_in_words():
+    app = make_app()
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = holdem_screen(app)
+        await wait_for(pilot, lambda: screen.view.my_turn)
+        await pilot.press("h")
+        coach = screen.query_one("#hd-coach")
+        await wait_for(pilot, lambda: "strongest CPU would" in str(coach.render()), seconds=60)
+        said = str(coach.render())
+        assert "Your share of the pot now" in said
+        # Once the table moves on, the coach's words of that moment are put away.
+        await pilot.press("c")
+        await pilot.pause()
+        assert not coach.display
+
+    run(app, script)
