@@ -80,36 +80,46 @@ def street_name(street: Street) -> str:
     return _(STREET_NAMES[street])
 
 
-def action_text(action: str) -> str:
-    """An action in words ("bet 40" -> "bets to 40")."""
+def action_text(action: str, *, own: bool = False) -> str:
+    """An action in words ("bet 40" -> "bets 40"); `own`: the player's own, said to them
+    as a sentence ("You bet 40.")."""
     word, _space, amount = action.partition(" ")
-    texts = {
-        "check": _("checks"),
-        "call": _("calls"),
-        "fold": _("folds"),
-        "allin": _("goes all-in"),
-    }
-    if word in texts:
-        return texts[word]
-    if word == "bet":
-        return _("bets {amount}").format(amount=amount)
-    return _("raises to {amount}").format(amount=amount)
+    if own:
+        texts = {
+            "check": _("You check."),
+            "call": _("You call."),
+            "fold": _("You fold."),
+            "allin": _("You go all-in."),
+            "bet": _("You bet {amount}."),
+            "raise": _("You raise to {amount}."),
+        }
+    else:
+        texts = {
+            "check": _("checks"),
+            "call": _("calls"),
+            "fold": _("folds"),
+            "allin": _("goes all-in"),
+            "bet": _("bets {amount}"),
+            "raise": _("raises to {amount}"),
+        }
+    return texts[word].format(amount=amount)
 
 
-def own_action_text(action: str) -> str:
-    """The player's own action, said to them ("bet 40" -> "You bet 40.")."""
-    word, _space, amount = action.partition(" ")
-    texts = {
-        "check": _("You check."),
-        "call": _("You call."),
-        "fold": _("You fold."),
-        "allin": _("You go all-in."),
-    }
-    if word in texts:
-        return texts[word]
-    if word == "bet":
-        return _("You bet {amount}.").format(amount=amount)
-    return _("You raise to {amount}.").format(amount=amount)
+def seat_marks(view: HoldemView, number: int) -> list[str]:
+    """What to say of a seat besides its chips: the button, out, folded, all-in, to act."""
+    seat = view.seats[number]
+    marks = []
+    if seat.is_button:
+        marks.append(_("button"))
+    if seat.is_out:
+        marks.append(_("out"))
+    elif seat.folded:
+        marks.append(_("folded"))
+    elif seat.all_in:
+        marks.append(_("all-in"))
+    if number == view.to_act:
+        marks.append(_("to act"))
+    return marks
 
 
 def percent(chance: float) -> str:
@@ -154,17 +164,7 @@ def table_lines(view: HoldemView) -> list[str]:
         _("Pot: {pot}.").format(pot=view.pot),
     ]
     for number, seat in enumerate(view.seats):
-        marks = []
-        if seat.is_button:
-            marks.append(_("button"))
-        if seat.is_out:
-            marks.append(_("out"))
-        elif seat.folded:
-            marks.append(_("folded"))
-        elif seat.all_in:
-            marks.append(_("all-in"))
-        if number == view.to_act:
-            marks.append(_("to act"))
+        marks = seat_marks(view, number)
         pocket = f" [{' '.join(map(str, seat.pocket))}]" if seat.pocket else ""
         lines.append(
             _("{name}: {stack} chips, bet {bet}{pocket}{marks}.").format(

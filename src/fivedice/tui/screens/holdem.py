@@ -39,7 +39,6 @@ from fivedice.tui.wording import binding_texts, localize_bindings
 from fivedice.wording.holdem import (
     action_text,
     coach_text,
-    own_action_text,
     pots_text,
     result_lines,
     rules_lines,
@@ -232,7 +231,7 @@ class HoldemScreen(Screen[None]):
     def _tell(self, move: ActResult) -> None:
         """Logs an action and, when it ended a hand, how the hand ended."""
         if move.seat == self.table.seat:
-            self._log(own_action_text(move.action))
+            self._log(action_text(move.action, own=True))
         else:
             self._log(_("{name} {does}.").format(name=move.name, does=action_text(move.action)))
         if move.ended_hand is not None:

@@ -17,7 +17,7 @@ from fivedice.core.holdem import COLOURS, Die, HoldemView
 from fivedice.i18n import _
 from fivedice.tui.widgets.board import die_face
 from fivedice.wording.cells import fit_cells, pad_cells
-from fivedice.wording.holdem import colour_name
+from fivedice.wording.holdem import colour_name, seat_marks
 from fivedice.wording.lists import list_text
 
 FACE_WIDTH = 7
@@ -59,23 +59,6 @@ class DiceLine(Horizontal):
         """The dice given, then question marks for those still to come."""
         for position, widget in enumerate(self.query(ColourDie)):
             widget.show(dice[position] if position < len(dice) else None)
-
-
-def seat_marks(view: HoldemView, number: int) -> list[str]:
-    """What to say of a seat besides its chips: the button, out, folded, all-in, to act."""
-    seat = view.seats[number]
-    marks = []
-    if seat.is_button:
-        marks.append(_("button"))
-    if seat.is_out:
-        marks.append(_("out"))
-    elif seat.folded:
-        marks.append(_("folded"))
-    elif seat.all_in:
-        marks.append(_("all-in"))
-    if number == view.to_act:
-        marks.append(_("to act"))
-    return marks
 
 
 class SeatsTable(Static):
