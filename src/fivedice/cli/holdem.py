@@ -1,22 +1,28 @@
-"""`fivedice holdem WHAT`: Texas Hold'em Yahtzee - odds, simulate, play, rules.
+"""`fivedice holdem WHAT`: Texas Hold'em Yahtzee - odds, simulate, play, rules, and the
+kept games: games, stats, export, review.
 
 One command with the part to run as its argument (the lazy registry builds one command):
 
 - ``fivedice holdem odds [--json] [--pocket 6r6b --board ... --players N]``
 - ``fivedice holdem simulate --bot master --vs casual --hands 20000 --seed 1 --json``
-- ``fivedice holdem play --plain [--player NAME] [--cpu LEVEL ...]``
+- ``fivedice holdem play [--plain] [--player NAME] [--cpu LEVEL ...]`` (the terminal app
+  without ``--plain``)
 - ``fivedice holdem rules``
+- ``fivedice holdem games [--json]``, ``fivedice holdem stats [--json]``
+- ``fivedice holdem export GAME``, ``fivedice holdem review GAME [--json]``
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from fivedice.cli.common import (
+    MAX_GAME_ID,
     CpuOption,
     DbOption,
     PlainOption,
@@ -27,9 +33,14 @@ from fivedice.cli.common import (
 from fivedice.core.errors import FivediceError
 from fivedice.i18n import _
 
+if TYPE_CHECKING:
+    from fivedice.service.holdem import ReviewLine
+
 __all__ = ["register"]
 
-PARTS = ("odds", "simulate", "play", "rules")
+PARTS = ("odds", "simulate", "play", "rules", "games", "stats", "export", "review")
+WITH_GAME = ("export", "review")
+"""The parts that take a GAME: a kept game's id."""
 MAX_HANDS = 10_000_000
 
 
@@ -39,7 +50,16 @@ def register(app: typer.Typer) -> None:
 
 
 def holdem(
-    what: Annotated[str, typer.Argument(help="odds, simulate, play or rules.")],
+    what: Annotated[
+        str,
+        typer.Argument(
+            help="odds, simulate, play, rules, games, stats, export GAME or review GAME."
+        ),
+    ],
+    game: Annotated[
+        str | None,
+        typer.Argument(help="The game's id, for export and review (see `holdem games`)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     pocket: Annotated[
         str | None, typer.Option("--pocket", help="Your two pocket dice, e.g. 6r 6b.")
@@ -69,10 +89,17 @@ def holdem(
     ] = False,
     db: DbOption = None,
 ) -> None:
-    """Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules."""
+    """Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules, the kept
+    games, statistics, a game's record and its review."""
     part = what.strip().lower()
     if part not in PARTS:
-        fail(_("holdem takes odds, simulate, play or rules, not {what!r}").format(what=what))
+        fail(
+            _(
+                "holdem takes odds, simulate, play, rules, games, stats, export or review,"
+                " not {what!r}"
+            ).format(what=what)
+        )
+    game_id = _game_id(part, game)
     try:
         if part == "odds":
             _odds(as_json, pocket, board, players)
@@ -82,13 +109,76 @@ def holdem(
         elif part == "play":
             check_seed(practice_seed)
             _play(plain, player, cpus or ["casual", "master"], practice_seed, resume, db)
-        else:
+        elif part == "rules":
             from fivedice.wording.holdem import rules_lines
 
             for line in rules_lines():
                 typer.echo(line)
+        else:
+            _kept(part, game_id, as_json, db)
     except FivediceError as error:
         fail_with(error)
+
+
+def _game_id(part: str, game: str | None) -> int | None:
+    """The GAME of export and review as a number (refused cleanly, status 2, when it is
+    missing, not a number or given to a part that takes none)."""
+    if part not in WITH_GAME:
+        if game is not None:
+            fail(_("holdem {part} takes no GAME, not {game!r}").format(part=part, game=game))
+        return None
+    if game is None:
+        fail(_("holdem {part} needs the game's id: see fivedice holdem games").format(part=part))
+    text = game.strip()
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_GAME_ID:
+        fail(_("there is no saved game {game_id}").format(game_id=game))
+    return int(text)
+
+
+def _kept(part: str, game_id: int | None, as_json: bool, db: str | None) -> None:
+    """The kept games: the list, the statistics, a record, a review."""
+    from fivedice.service.holdem import HoldemService
+    from fivedice.wording import holdem as words
+
+    service = HoldemService.open(db)
+    if part == "games":
+        _listing(
+            service.games(),
+            as_json,
+            _("No Texas Hold'em Yahtzee games are kept yet."),
+            words.summary_text,
+        )
+    elif part == "stats":
+        _listing(
+            service.stats(),
+            as_json,
+            _("No finished Texas Hold'em Yahtzee games to count yet."),
+            words.stats_text,
+        )
+    elif part == "export":
+        assert game_id is not None
+        typer.echo(service.export(game_id), nl=False)
+    else:
+        assert game_id is not None
+        lines = service.review(game_id)
+        if as_json:
+            typer.echo(json.dumps([_review_json(line) for line in lines], indent=2))
+            return
+        for line in lines:
+            typer.echo(words.review_line_text(line))
+
+
+def _listing(rows: Sequence[Any], as_json: bool, empty: str, text: Callable[[Any], str]) -> None:
+    """Rows of dataclasses as JSON, or one line each in words (`empty` when there are none)."""
+    from dataclasses import asdict
+
+    if as_json:
+        typer.echo(json.dumps([asdict(row) for row in rows], indent=2))
+        return
+    if not rows:
+        typer.echo(empty)
+    for row in rows:
+        typer.echo(text(row))
 
 
 def _odds(as_json: bool, pocket: str | None, board: str, players: int) -> None:
@@ -168,8 +258,6 @@ def _play(
     from fivedice.service.holdem import HoldemService
     from fivedice.strategy.levels import parse_level
 
-    if not plain:
-        fail(_("Texas Hold'em Yahtzee is played with --plain here."))
     levels = [parse_level(level) for level in cpus]
     seats = [Seat(player)] + [
         Seat(_("CPU {number}").format(number=number), level)
@@ -179,4 +267,26 @@ def _play(
     game_id = service.latest_unfinished() if resume else None
     if game_id is None:
         game_id = service.new_game(seats, seed=seed)
-    raise typer.Exit(PlainHoldem(service, game_id, 0, sys.stdin, sys.stdout).run())
+    if plain:
+        raise typer.Exit(PlainHoldem(service, game_id, 0, sys.stdin, sys.stdout).run())
+    from fivedice.tui import run_holdem
+
+    run_holdem(service, game_id)
+
+
+def _review_json(line: ReviewLine) -> dict[str, object]:
+    """A reviewed decision as JSON: the action, the equity of that moment, the best one."""
+    from dataclasses import asdict
+
+    return {
+        "seq": line.seq,
+        "hand": line.hand_number,
+        "street": line.street.value,
+        "seat": line.seat,
+        "name": line.name,
+        "action": line.action,
+        "equity": asdict(line.equity),
+        "pot_odds": line.pot_odds,
+        "best": line.best,
+        "reason": line.reason.value,
+    }

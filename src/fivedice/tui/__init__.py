@@ -14,8 +14,9 @@ from fivedice.core.game import GameSettings
 if TYPE_CHECKING:
     from fivedice.core.rules import RuleSet
     from fivedice.service.games import GameService
+    from fivedice.service.holdem import HoldemService
 
-__all__ = ["run_app", "run_table", "run_tutorial"]
+__all__ = ["run_app", "run_holdem", "run_table", "run_tutorial"]
 
 
 def run_app(
@@ -90,3 +91,12 @@ def run_table(
         resume_game=resume_game,
     )
     FivediceApp(table=TableGame(service, view)).run()
+
+
+def run_holdem(service: HoldemService, game_id: int, seat: int = 0) -> None:
+    """Plays Texas Hold'em Yahtzee game `game_id` as `seat` in the terminal app until the
+    player quits (the game is kept) or it is over."""
+    from fivedice.tui.app import FivediceApp
+    from fivedice.tui.screens.holdem import HoldemTable
+
+    FivediceApp(holdem=HoldemTable(service, game_id, seat)).run()

@@ -14,6 +14,7 @@ language it was played in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from textual import on
@@ -27,6 +28,7 @@ from fivedice.service.tutorial.progress import pick_lesson
 from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import StoreProblemScreen
 from fivedice.tui.screens.game import GameScreen
+from fivedice.tui.screens.holdem import HoldemScreen, HoldemTable
 from fivedice.tui.screens.practice import PracticeScreen
 from fivedice.tui.screens.setup import SetupForm, SetupScreen
 from fivedice.tui.screens.table import TableScreen
@@ -36,6 +38,8 @@ from fivedice.wording.text import error_text
 
 TABLE_CSS_PATH = "table.tcss"
 """The styles of the score keeper for real dice (its card, entry and coach; its own dialog)."""
+HOLDEM_CSS_PATHS: list[str | PurePath] = ["app.tcss", "holdem.tcss"]
+"""The styles of the Hold'em table: the app's (its pages), then the table's own."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class FivediceApp(App[None]):
         tutorial: TutorialStart | None = None,
         table: TableGame | None = None,
         drills: bool = False,
+        holdem: HoldemTable | None = None,
     ) -> None:
         """Args:
         settings: what the new-game form starts with (None: you and one casual CPU).
@@ -79,8 +84,12 @@ class FivediceApp(App[None]):
         table: keep the score of this game at the table instead, on its one screen with its
             own styles.
         drills: open the Practice screen (`fivedice drill --app`; Back on it quits).
+        holdem: play this Texas Hold'em Yahtzee game instead, on its own screen
+            (`fivedice holdem play`), CPUs at `pace`.
         """
-        super().__init__(css_path=TABLE_CSS_PATH if table is not None else None)
+        css: str | list[str | PurePath] | None = TABLE_CSS_PATH if table is not None else None
+        super().__init__(css_path=HOLDEM_CSS_PATHS if holdem is not None else css)
+        self.holdem = holdem
         self.initial_settings = settings
         self.seed = seed
         self.start_now = start_now
@@ -103,6 +112,8 @@ class FivediceApp(App[None]):
     def on_mount(self) -> None:
         if self.table is not None:  # its game is open already: nothing else to choose
             self.push_screen(TableScreen(self.table))
+        elif self.holdem is not None:
+            self.push_screen(HoldemScreen(self.holdem, self.play.pace))
         else:
             self._open_store()
 
@@ -223,6 +234,19 @@ class FivediceApp(App[None]):
     @on(GameScreen.NewGame)
     def _new_game(self, _message: GameScreen.NewGame) -> None:
         self.show_setup()
+
+    @on(HoldemScreen.Rematch)
+    def _holdem_rematch(self, message: HoldemScreen.Rematch) -> None:
+        """Another Hold'em game with the same seats, through the same service."""
+        if self.holdem is None:
+            return
+        try:
+            game_id = self.holdem.service.new_game(message.seats)
+        except FivediceError as error:
+            self.notify(error_text(error), severity="error", timeout=10)
+            return
+        self.holdem = HoldemTable(self.holdem.service, game_id, self.holdem.seat)
+        self.switch_screen(HoldemScreen(self.holdem, self.play.pace))
 
     @on(GameScreen.Rematch)
     def _rematch(self, message: GameScreen.Rematch) -> None:

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.core.errors import N_
-from fivedice.core.holdem import HandKey, HandResult, HandValue, HoldemView, Street
+from fivedice.core.holdem import Colour, HandKey, HandResult, HandValue, HoldemView, Street
+from fivedice.core.holdem.game import pots_of
 from fivedice.i18n import _
 from fivedice.wording.lists import list_text
 
 if TYPE_CHECKING:
+    from fivedice.service.holdem import HoldemStats, HoldemSummary, ReviewLine
     from fivedice.strategy.holdem.players import Decision
 
 HAND_NAMES = {
@@ -51,6 +53,18 @@ REASONS = {
 }
 
 
+COLOUR_NAMES = {
+    Colour.RED: N_("red"),
+    Colour.BLACK: N_("black"),
+    Colour.WHITE: N_("white"),
+    Colour.YELLOW: N_("yellow"),
+}
+
+
+def colour_name(colour: Colour) -> str:
+    return _(COLOUR_NAMES[colour])
+
+
 def hand_name(key: HandKey) -> str:
     return _(HAND_NAMES[key])
 
@@ -66,20 +80,46 @@ def street_name(street: Street) -> str:
     return _(STREET_NAMES[street])
 
 
-def action_text(action: str) -> str:
-    """An action in words ("bet 40" -> "bets to 40")."""
+def action_text(action: str, *, own: bool = False) -> str:
+    """An action in words ("bet 40" -> "bets 40"); `own`: the player's own, said to them
+    as a sentence ("You bet 40.")."""
     word, _space, amount = action.partition(" ")
-    texts = {
-        "check": _("checks"),
-        "call": _("calls"),
-        "fold": _("folds"),
-        "allin": _("goes all-in"),
-    }
-    if word in texts:
-        return texts[word]
-    if word == "bet":
-        return _("bets {amount}").format(amount=amount)
-    return _("raises to {amount}").format(amount=amount)
+    if own:
+        texts = {
+            "check": _("You check."),
+            "call": _("You call."),
+            "fold": _("You fold."),
+            "allin": _("You go all-in."),
+            "bet": _("You bet {amount}."),
+            "raise": _("You raise to {amount}."),
+        }
+    else:
+        texts = {
+            "check": _("checks"),
+            "call": _("calls"),
+            "fold": _("folds"),
+            "allin": _("goes all-in"),
+            "bet": _("bets {amount}"),
+            "raise": _("raises to {amount}"),
+        }
+    return texts[word].format(amount=amount)
+
+
+def seat_marks(view: HoldemView, number: int) -> list[str]:
+    """What to say of a seat besides its chips: the button, out, folded, all-in, to act."""
+    seat = view.seats[number]
+    marks = []
+    if seat.is_button:
+        marks.append(_("button"))
+    if seat.is_out:
+        marks.append(_("out"))
+    elif seat.folded:
+        marks.append(_("folded"))
+    elif seat.all_in:
+        marks.append(_("all-in"))
+    if number == view.to_act:
+        marks.append(_("to act"))
+    return marks
 
 
 def percent(chance: float) -> str:
@@ -97,16 +137,21 @@ def coach_text(decision: Decision) -> str:
                 tie=percent(decision.equity.tie),
             )
         )
-    if decision.pot_odds:
-        lines.append(
-            _("Pot odds: a call costs {odds} of the pot.").format(odds=percent(decision.pot_odds))
-        )
-    lines.append(
+    lines.extend(advice_parts(decision.pot_odds, str(decision.action), decision.reason.value))
+    return " ".join(lines)
+
+
+def advice_parts(pot_odds: float, action: str, reason: str) -> list[str]:
+    """The pot odds (when there is a bet to call) and what the strongest CPU would do, why."""
+    parts = []
+    if pot_odds:
+        parts.append(_("Pot odds: a call costs {odds} of the pot.").format(odds=percent(pot_odds)))
+    parts.append(
         _("The strongest CPU would {action}: {reason}.").format(
-            action=str(decision.action), reason=_(REASONS[decision.reason.value])
+            action=action, reason=_(REASONS[reason])
         )
     )
-    return " ".join(lines)
+    return parts
 
 
 def table_lines(view: HoldemView) -> list[str]:
@@ -119,17 +164,7 @@ def table_lines(view: HoldemView) -> list[str]:
         _("Pot: {pot}.").format(pot=view.pot),
     ]
     for number, seat in enumerate(view.seats):
-        marks = []
-        if seat.is_button:
-            marks.append(_("button"))
-        if seat.is_out:
-            marks.append(_("out"))
-        elif seat.folded:
-            marks.append(_("folded"))
-        elif seat.all_in:
-            marks.append(_("all-in"))
-        if number == view.to_act:
-            marks.append(_("to act"))
+        marks = seat_marks(view, number)
         pocket = f" [{' '.join(map(str, seat.pocket))}]" if seat.pocket else ""
         lines.append(
             _("{name}: {stack} chips, bet {bet}{pocket}{marks}.").format(
@@ -143,8 +178,11 @@ def table_lines(view: HoldemView) -> list[str]:
     return lines
 
 
-def result_lines(result: HandResult, names: Sequence[str], viewer: int | None = None) -> list[str]:
-    """How a hand ended: the hands shown, and who took which pot (the viewer's as "You")."""
+def result_lines(
+    result: HandResult, names: Sequence[str], viewer: int | None = None, *, by_pot: bool = False
+) -> list[str]:
+    """How a hand ended: the hands shown, and who took how much (the viewer's as "You");
+    `by_pot`: who won which pot instead, with the winning hand (`award_lines`)."""
     lines = []
     if result.showdown:
         lines.append(_("Board: {dice}.").format(dice=" ".join(map(str, result.board))))
@@ -160,8 +198,10 @@ def result_lines(result: HandResult, names: Sequence[str], viewer: int | None = 
                     name=names[number], dice=" ".join(map(str, pocket)), hand=hand_text(value)
                 )
             )
+    if by_pot:
+        lines.extend(award_lines(result, names))
     for number, chips in enumerate(result.won):
-        if chips:
+        if chips and not by_pot:
             takes = _("You take {chips}.") if number == viewer else _("{name} takes {chips}.")
             lines.append(takes.format(name=names[number], chips=chips))
     if result.yahtzee_flush is not None:
@@ -171,6 +211,91 @@ def result_lines(result: HandResult, names: Sequence[str], viewer: int | None = 
             )
         )
     return lines
+
+
+def pot_name(number: int) -> str:
+    """The main pot (0) or a side pot (1, 2, ...)."""
+    return _("Main pot") if number == 0 else _("Side pot {number}").format(number=number)
+
+
+def pots_text(view: HoldemView) -> str:
+    """The pot of the hand in play, and its side pots when some seat is all-in:
+    "Pot 600 (Main pot 300, Side pot 1 300)" (a bet no one can call yet is in no side pot)."""
+    pots = pots_of([seat.committed for seat in view.seats], [seat.in_hand for seat in view.seats])
+    pots = [(amount, seats) for amount, seats in pots if len(seats) > 1]
+    text = _("Pot {pot}").format(pot=view.pot)
+    if len(pots) > 1 and any(seat.all_in for seat in view.seats):
+        parts = [f"{pot_name(number)} {amount}" for number, (amount, _seats) in enumerate(pots)]
+        text += f" ({', '.join(parts)})"
+    return text
+
+
+def award_lines(result: HandResult, names: Sequence[str]) -> list[str]:
+    """Who won which pot, with the winning hand named when there was a showdown:
+    "Main pot, 300: Ann with full house (5, 2).", "Main pot, 40: Bob (the others folded)."."""
+    lines = []
+    for number, award in enumerate(result.awards):
+        winners = list_text([names[seat] for seat in award.winners])
+        value = result.hands[award.winners[0]] if award.winners else None
+        if value is not None and len(award.eligible) > 1:
+            line = _("{pot}, {amount}: {winners} with {hand}.").format(
+                pot=pot_name(number), amount=award.amount, winners=winners, hand=hand_text(value)
+            )
+        elif result.showdown:
+            line = _("{pot}, {amount}: back to {winners}, whom no one could call.").format(
+                pot=pot_name(number), amount=award.amount, winners=winners
+            )
+        else:
+            line = _("{pot}, {amount}: {winners} (the others folded).").format(
+                pot=pot_name(number), amount=award.amount, winners=winners
+            )
+        lines.append(line)
+    return lines
+
+
+def review_line_text(line: ReviewLine) -> str:
+    """One decision of a reviewed game in words: who did what, when, with which chance, and
+    what the strongest CPU would have done."""
+    equity = line.equity
+    parts = [
+        _("Hand {number}, {street}: {name} {does}.").format(
+            number=line.hand_number,
+            street=street_name(line.street),
+            name=line.name,
+            does=action_text(line.action),
+        ),
+        _("Share of the pot {share} (win {win}, tie {tie}).").format(
+            share=percent(equity.share), win=percent(equity.win), tie=percent(equity.tie)
+        ),
+    ]
+    parts.extend(advice_parts(line.pot_odds, line.best, line.reason.value))
+    return " ".join(parts)
+
+
+def summary_text(summary: HoldemSummary) -> str:
+    """A kept game in one line: its id, status, hands played, seats' chips, the winner."""
+    from fivedice.wording.labels import status_text
+
+    players = list_text(
+        _("{name} {chips}").format(name=name, chips=chips)
+        for name, chips in zip(summary.names, summary.stacks, strict=True)
+    )
+    text = _("Game {game_id} ({status}), hand {hands}: {players}.").format(
+        game_id=summary.game_id,
+        status=status_text(summary.status),
+        hands=summary.hands,
+        players=players,
+    )
+    if summary.winner is not None:
+        text += " " + _("{name} wins the game.").format(name=summary.winner)
+    return text
+
+
+def stats_text(stats: HoldemStats) -> str:
+    """A person's Hold'em games in one line."""
+    return _("{name}: played {played}, won {won}, hands {hands}.").format(
+        name=stats.name, played=stats.played, won=stats.won, hands=stats.hands
+    )
 
 
 RULES = (
