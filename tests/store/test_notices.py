@@ -42,15 +42,19 @@ def test_the_games_with_cpus_are_those_in_progress_with_a_cpu_seat(service):
     cpu = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Cee", "casual"))), seed=2)
     ended = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Dee", "casual"))), seed=3)
     service.abandon(ended.game_id)
-    assert store.games_with_cpus() == [(cpu.game_id, cpu.version, False)]
-    assert people.game_id not in {game for game, _version, _leased in store.games_with_cpus()}
+    bots = service.create_game(GameSettings(seats=(Seat("Bo", "casual"), Seat("Cy", "beginner"))))
+    assert sorted(store.games_with_cpus()) == [
+        (cpu.game_id, cpu.version, False, True),
+        (bots.game_id, bots.version, False, False),  # (nobody plays it)
+    ]
+    assert people.game_id not in {row[0] for row in store.games_with_cpus()}
 
 
 def test_the_games_with_cpus_say_whether_a_worker_holds_their_lease(pg_store, service):
     cpu = service.create_game(GameSettings(seats=(Seat("Ann"), Seat("Cee", "casual"))), seed=2)
     lease = GameLease(pg_store)
 
-    async def held_then_let_go() -> tuple[list[tuple[int, int, bool]], ...]:
+    async def held_then_let_go() -> tuple[list[tuple[int, int, bool, bool]], ...]:
         try:
             assert await lease.acquire(cpu.game_id)
             held = await asyncio.to_thread(pg_store.games_with_cpus)
@@ -60,8 +64,8 @@ def test_the_games_with_cpus_say_whether_a_worker_holds_their_lease(pg_store, se
             await lease.close()
 
     held, let_go = asyncio.run(held_then_let_go())
-    assert held == [(cpu.game_id, cpu.version, True)]
-    assert let_go == [(cpu.game_id, cpu.version, False)]
+    assert held == [(cpu.game_id, cpu.version, True, True)]
+    assert let_go == [(cpu.game_id, cpu.version, False, True)]
 
 
 @pytest.fixture

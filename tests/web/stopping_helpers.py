@@ -368,16 +368,20 @@ def drivers_of(url: str) -> dict[int, int]:
 
 
 def cpu_game(base: str, seed: int) -> str:
-    made = httpx.post(
-        f"{base}/api/games",
-        json={
-            "players": [
-                {"name": "Bot A", "kind": "cpu", "level": "beginner"},
-                {"name": "Bot B", "kind": "cpu", "level": "beginner"},
-            ],
-            "seed": seed,
-        },
-    )
+    """A game of CPUs alone, made from its own loopback address (a client has one such game
+    at a time); the server plays it while someone watches it."""
+    source = httpx.HTTPTransport(local_address=f"127.0.3.{seed % 250 + 1}")
+    with httpx.Client(transport=source) as client:
+        made = client.post(
+            f"{base}/api/games",
+            json={
+                "players": [
+                    {"name": "Bot A", "kind": "cpu", "level": "beginner"},
+                    {"name": "Bot B", "kind": "cpu", "level": "beginner"},
+                ],
+                "seed": seed,
+            },
+        )
     assert made.status_code == 201, made.text
     return str(made.json()["id"])
 

@@ -88,6 +88,9 @@ def test_sigterm_and_rolling_restart_on_two_workers_lose_nothing(cluster, tmp_pa
         streams = [Stream(f"{server.base}/api/games/{p.games[0].id}/events") for p in players]
         threads = [started(s) for s in streams] + [started(p) for p in players]
         cpu_games = [cpu_game(server.base, seed) for seed in range(100, 106)]
+        # Watched (CPUs alone play only while someone watches), as a page would.
+        watching = [Stream(f"{server.base}/api/games/{game}/events") for game in cpu_games]
+        threads += [started(s) for s in watching]
         by_number = {int(game.split("-")[0]): game for game in cpu_games}
         time.sleep(PLAY_SECONDS)
 

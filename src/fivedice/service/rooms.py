@@ -25,6 +25,7 @@ from fivedice.service.creation import (
     game_settings,
 )
 from fivedice.service.games import GameService, GameView
+from fivedice.service.lookalikes import check_not_like, check_scripts
 from fivedice.service.rights import Right, SeatFacts, seat_refusal
 from fivedice.store import GameRecord, NewGame
 from fivedice.store.browser_seats import session_key
@@ -225,7 +226,7 @@ class RoomService:
         client_seed = room_seed(room.options, client_seed)
         if name is not None:
             # The rule every other form applies (a room seat becomes a game seat's name).
-            name = check_name(name) if name.strip() else None
+            name = check_scripts(check_name(name)) if name.strip() else None
         if name is not None and not room.started:
             # The seat this join takes (by code: the first open one) may keep its own name.
             target = (
@@ -247,6 +248,7 @@ class RoomService:
                 )
             if name_key(name) in {name_key(s.name) for s in others}:
                 raise RoomError(N_("{name} is taken in this game; choose another name"), name=name)
+            check_not_like(name, [s.name for s in others])
         if by_invitation and seat is None:
             raise RoomError(N_("this invitation is not one of this game's"))
         key = session_key(session)

@@ -33,6 +33,7 @@ from fivedice.core.game import FirstPlayer, GameKind, GameSettings, GameState, S
 from fivedice.core.names import name_key
 from fivedice.core.rules import RuleSet
 from fivedice.i18n import LANGUAGES, load_translations
+from fivedice.service.lookalikes import check_lookalikes, check_scripts
 from fivedice.strategy.levels import DEFAULT_LEVEL, LEVELS, Level, check_level, parse_level
 from fivedice.wording.labels import FORMER_DEFAULT_NAMES, YOU, you_name
 
@@ -161,13 +162,18 @@ def game_settings(
         CpuLevelError: a CPU level that does not exist (the seat is in its parameters).
         FirstPlayerError: an unknown way to choose the first player.
         SettingsError: the core refuses the seats or the match (`GameSettings`), e.g. a
-            bad name or two seats with one name.
+            bad name or two seats with one name; a name that mixes scripts, or looks like
+            another seat's (`fivedice.service.lookalikes`).
     """
     for number, (_name, level) in enumerate(seats, start=1):
         if level is not None:
             check_level(level, seat=number)
+    chosen = tuple(Seat(name, level) for name, level in seats)  # (each name checked)
+    for seat in chosen:
+        check_scripts(seat.name)
+    check_lookalikes([seat.name for seat in chosen])
     return GameSettings(
-        seats=tuple(Seat(name, level) for name, level in seats),
+        seats=chosen,
         rules=rules,
         first_player=parse_first_player(first_player),
         match_length=match_length,

@@ -71,6 +71,12 @@ class GameView:
         state = self.state
         return self.status == IN_PROGRESS and state.seats[state.current_seat].is_cpu
 
+    @property
+    def has_person(self) -> bool:
+        """Whether a person has a seat (else CPUs alone play it: a server runs such a game
+        only while someone watches it)."""
+        return not all(seat.is_cpu for seat in self.state.seats)
+
 
 def action_dice(
     server_seed: bytes | None,

@@ -1027,14 +1027,16 @@ class Store:
             rows = connection.execute(query).all()
             return [result_from_row(row) for row in rows]
 
-    def games_with_cpus(self) -> list[tuple[int, int, bool]]:
-        """The games in progress with a CPU seat: (id, version, leased), `leased` whether a
-        worker holds the game's CPU lease now (`pg_lease`; always False on SQLite, whose one
-        worker needs no lease)."""
+    def games_with_cpus(self) -> list[tuple[int, int, bool, bool]]:
+        """The games in progress with a CPU seat: (id, version, leased, people), `leased`
+        whether a worker holds the game's CPU lease now (`pg_lease`; always False on SQLite,
+        whose one worker needs no lease), `people` whether a person has a seat in it."""
         query = statements.GAMES_WITH_CPUS if self.is_sqlite else statements.GAMES_WITH_CPUS_LEASED
         with self._errors(N_("look for CPU turns")), self._reader.begin() as connection:
             rows = connection.execute(query)
-            return [(int(row.id), int(row.version), bool(row.leased)) for row in rows]
+            return [
+                (int(row.id), int(row.version), bool(row.leased), bool(row.people)) for row in rows
+            ]
 
     def profile_names(self) -> list[str]:
         with self._errors(N_("read the profiles")), self._reader.begin() as connection:

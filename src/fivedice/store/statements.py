@@ -95,8 +95,9 @@ GAME_TAIL = (
     .order_by(schema.actions.c.seq)
 )
 
-# The games in progress with a CPU seat, and whether a worker holds the game's CPU lease
-# (`pg_lease`: an advisory lock, seen in `pg_locks`; SQLite has one worker and no locks).
+# The games in progress with a CPU seat, whether a worker holds the game's CPU lease
+# (`pg_lease`: an advisory lock, seen in `pg_locks`; SQLite has one worker and no locks), and
+# whether a person has a seat in it (a game of CPUs alone is played only while watched).
 _PG_LOCKS = table(
     "pg_locks",
     column("locktype"),
@@ -115,11 +116,18 @@ _LEASED = exists().where(
 
 
 def _games_with_cpus(leased: ColumnElement[bool]) -> Select[Any]:
+    cpus = func.count(schema.game_seats.c.cpu_level)  # (counts the seats with a level)
     return (
-        select(schema.games.c.id, schema.games.c.version, leased.label("leased"))
+        select(
+            schema.games.c.id,
+            schema.games.c.version,
+            leased.label("leased"),
+            (func.count() > cpus).label("people"),
+        )
         .join(schema.game_seats, schema.game_seats.c.game_id == schema.games.c.id)
-        .where(schema.games.c.status == IN_PROGRESS, schema.game_seats.c.cpu_level.is_not(None))
+        .where(schema.games.c.status == IN_PROGRESS)
         .group_by(schema.games.c.id, schema.games.c.version)
+        .having(cpus > 0)
     )
 
 

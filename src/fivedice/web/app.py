@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivedice.core.errors import N_, FivediceError
 from fivedice.service.errors import SolverBusyError
-from fivedice.service.games import GameService
+from fivedice.service.games import GameService, GameView
 from fivedice.service.readiness import check_readiness
 from fivedice.service.solving import SOLVE_QUEUE_WATCHERS
 from fivedice.store.notices import Topic
@@ -79,6 +79,7 @@ RETRY_AFTER_SECONDS = 5  # a database that went away: when to ask again
 SERVER_SOLVE_WAIT_SECONDS = 2.0
 CPU_SCAN_ENV = "FIVEDICE_CPU_SCAN_SECONDS"
 CPU_DELAY_ENV = "FIVEDICE_CPU_DELAY_MS"
+WATCH_ENV = "FIVEDICE_WATCH_SECONDS"  # a look keeps a game of CPUs alone playing this long
 # A game whose driving worker was killed is picked up at the next scan of a worker that
 # follows it (within two scans otherwise), once PostgreSQL has let the dead worker's lease
 # go: 1 s keeps its CPU moving again within 5 s even on a loaded machine
@@ -159,6 +160,18 @@ def create_app(
     live.local_hooks.append(on_change)
     live.remote_hooks = [on_remote_change]
     hub.changed = live.changed
+    driver.watchers = lambda game_id: live.watchers((Topic.GAME, game_id))
+    watch = os.environ.get(WATCH_ENV)
+    if watch:
+        driver.watch_seconds = float(watch)
+
+    def looked(view: GameView) -> None:
+        """Someone looked at a game: one nobody plays (and so paused, perhaps) plays on."""
+        driver.looked_at(view.game_id)
+        if drive_cpus and not view.has_person and view.is_cpu_turn:
+            live.call_soon(driver.poke, view.game_id)
+
+    hub.looked = looked
 
     def stop_gently() -> None:
         """The worker begins to stop (web/stopping.py): not ready any more (/readyz), streams

@@ -39,7 +39,7 @@ def game_of(public_id: str, hub: Hub) -> GameView:
     Raises:
         UnknownGameError: not an id of this server, or no such game.
     """
-    return hub.load(hub.game_id(public_id))
+    return hub.look(hub.load(hub.game_id(public_id)))  # (someone looks at it)
 
 
 GameId = Annotated[int, Depends(game_id_of)]

@@ -31,6 +31,12 @@ poked the game (its creator's, or a person's who acted in it), else the server's
 (`permit`: only rules some client's permit paid for), so a game's CPU never solves what
 nobody was permitted - nor after a restart, until a person comes back to it.
 
+A game with no person at it (CPUs alone, or every person's seat handed to a CPU) is played
+only while someone watches it: a stream of it open on this worker, or a look at it (its
+page, its JSON, its creation) within `WATCH_SECONDS`. Otherwise its task lets it go at the
+next step (paused, not ended: a look or a stream wakes it), and the scan passes it by - so
+such games never play on after a restart, or for nobody (docs/host/limits.md).
+
 A worker that is asked to stop (`fivedice.web.stopping`) does not wait for that: it lets
 its games go as soon as their step in flight is saved (`hand_over`), and tells the other
 workers (a `Topic.DRIVER` notice), one of which takes each over at once (`adopt`); a game a
@@ -43,6 +49,8 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -72,6 +80,9 @@ HAND_OVER_SECONDS = 5.0  # a stopping worker waits this long at most for its ste
 # Levels that decide fast enough to be stepped in the event loop itself (the guide: a few
 # rules read in microseconds; elsewhere it plays like casual).
 INLINE_LEVELS = frozenset({Level.BEGINNER.value, Level.CASUAL.value, Level.GUIDE.value})
+WATCH_SECONDS = 30.0
+"""How long a look at a game nobody plays (its page, its JSON, its creation) keeps its CPUs
+playing without a stream of it open."""
 
 
 class CpuDriver:
@@ -102,6 +113,26 @@ class CpuDriver:
         self._handing_over: asyncio.Task[None] | None = None
         self._announcing: set[asyncio.Task[None]] = set()
         self._waiting: set[int] = set()  # games whose CPU is to move, its step not saved yet
+        self._looked: dict[int, float] = {}  # game -> when it was last looked at (monotonic)
+        self.watch_seconds = WATCH_SECONDS
+        self.watchers: Callable[[int], int] = lambda _game_id: 0  # its streams open here
+
+    def looked_at(self, game_id: int) -> None:
+        """Someone looked at the game (a page, its JSON, its creation): if nobody plays it,
+        its CPUs play on for `watch_seconds` (any thread may call it)."""
+        now = time.monotonic()
+        if len(self._looked) > 10_000:  # (forget the old looks: the map stays small)
+            self._looked = {
+                game: at for game, at in self._looked.items() if now - at < self.watch_seconds
+            }
+        self._looked[game_id] = now
+
+    def watched(self, game_id: int) -> bool:
+        """Whether someone watches the game here: a stream of it open, or a recent look."""
+        if self.watchers(game_id) > 0:
+            return True
+        at = self._looked.get(game_id)
+        return at is not None and time.monotonic() - at < self.watch_seconds
 
     def start(self) -> None:
         self._scanner = asyncio.get_running_loop().create_task(self._scan_forever())
@@ -229,9 +260,11 @@ class CpuDriver:
         while not self._stopping:
             try:
                 found = await run_in_threadpool(self.hub.service.store.games_with_cpus)
-                for game_id, version, leased in found:
+                for game_id, version, leased, people in found:
                     if leased:
                         continue  # a worker holds its lease: it drives it
+                    if not people and not self.watched(game_id):
+                        continue  # nobody plays or watches it: it waits (a look wakes it)
                     # A game whose version moved since the last scan has someone alive
                     # moving it: only the others are poked (the first scan pokes all).
                     # Otherwise every scan would poke every game another worker writes
@@ -245,7 +278,7 @@ class CpuDriver:
                         or self._orphan(game_id, version)
                     ):
                         self.poke(game_id, version)  # (nothing to do if the kept view says so)
-                before = {game_id: version for game_id, version, _leased in found}
+                before = {row[0]: row[1] for row in found}
             except Exception as error:
                 log.warning("could not look for CPU turns: %s", error)
             await asyncio.sleep(self.scan_seconds)
@@ -351,6 +384,9 @@ class CpuDriver:
                     continue  # it changed while we looked
                 self._finishing.add(game_id)
                 return
+            if not view.has_person and not self.watched(game_id):
+                self._waiting_for(game_id, waiting=False)
+                return  # paused: nobody plays or watches it (a look or a stream wakes it)
             self._waiting_for(game_id, waiting=True)
             if await self._halted(self.delay):
                 return  # the worker stops: `hand_over` tells the others

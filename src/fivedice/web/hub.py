@@ -18,7 +18,7 @@ import contextlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Unpack
@@ -103,6 +103,10 @@ class SeatError(FivediceError):
         self.status = status
 
 
+MAX_CLIENTS_KEPT = 100_000
+"""Clients whose game of CPUs alone is remembered (`GameHub.create`), the oldest forgotten."""
+
+
 def hmac_equal(a: str, b: str) -> bool:
     import hmac
 
@@ -166,6 +170,13 @@ class GameHub:
         # Each game's seat generations (its tokens carry them), read once per game and
         # dropped when its seats change (here, or in another worker: `forget_older`).
         self._generations: OrderedDict[int, dict[int, int]] = OrderedDict()
+        # Someone looked at a game (`look`): the app's CPU driver plays a game nobody plays
+        # only while someone watches it (web/driver.py).
+        self.looked: Callable[[GameView], None] = lambda _view: None
+        # Each client's game of CPUs alone (by session or address): one at a time, a new
+        # one ends the one before (`create`).
+        self._nobodys: OrderedDict[str, int] = OrderedDict()
+        self._nobodys_lock = threading.Lock()
 
     @contextmanager
     def _found(self, game_id: int) -> Iterator[None]:
@@ -301,10 +312,23 @@ class GameHub:
         *,
         client_seeds: Sequence[str | None] = (),
         handle: str | None = None,
+        client: str | None = None,
         **options: Unpack[GameOptions],
     ) -> GameView:
         """Starts and saves a game (`fivedice.service.creation.create_game`); `handle`: a
-        commitment `commitments` drew before the client seeds were chosen."""
+        commitment `commitments` drew before the client seeds were chosen.
+
+        A game with no person at it (CPUs alone) is bounded: one game long, and one at a
+        time per `client` (a session, or an address): a new one ends the client's one
+        before, if that is still in progress; and the CPUs play it only while someone
+        watches it (web/driver.py; docs/host/limits.md).
+
+        Raises:
+            SettingsError: a game of CPUs alone with a longer match; as `create_game`.
+        """
+        nobody = all(player.level is not None for player in players)
+        if nobody and options.get("match_length", 1) != 1:
+            raise SettingsError(N_("a game of CPUs alone is one game long (match length 1)"))
         view = create_game(
             self.service,
             players,
@@ -313,8 +337,30 @@ class GameHub:
             commitments=self.commitments,
             **options,
         )
+        if nobody and client is not None:
+            self._replace_nobodys(client, view.game_id)
+        self.looked(view)  # (its creator looks at it)
         if view.is_cpu_turn:  # this worker's CPU driver starts it now, not at its next scan
             self.changed(Topic.GAME, view.game_id, view.version, notified=True)
+        return view
+
+    def _replace_nobodys(self, client: str, game_id: int) -> None:
+        """`game_id` is now `client`'s game of CPUs alone: the one before is abandoned."""
+        with self._nobodys_lock:
+            before = self._nobodys.pop(client, None)
+            self._nobodys[client] = game_id
+            while len(self._nobodys) > MAX_CLIENTS_KEPT:
+                self._nobodys.popitem(last=False)  # (its game waits, unwatched, unplayed)
+        if before is None:
+            return
+        with contextlib.suppress(FivediceError):  # (gone, or over already)
+            earlier = self.load(before)
+            if not earlier.is_over and not earlier.has_person:
+                self.abandon(before)
+
+    def look(self, view: GameView) -> GameView:
+        """Someone looked at the game (its page, its JSON): see `looked`."""
+        self.looked(view)
         return view
 
     def load(self, game_id: int) -> GameView:

@@ -367,6 +367,10 @@ class Live:
         for hook in self.local_hooks:
             hook(topic, ident, version)
 
+    def call_soon(self, function: Callable[..., None], *args: Any) -> None:
+        """Calls `function(*args)` in the event loop (any thread; nothing once it closed)."""
+        self._call_soon(function, *args)
+
     def _call_soon(self, function: Callable[..., None], *args: Any) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():

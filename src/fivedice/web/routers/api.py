@@ -41,6 +41,7 @@ from fivedice.web.deps import Hub
 from fivedice.web.hub import MAX_SEED, GameHub, SeatError, hint_data, hmac_equal, reasons_data
 from fivedice.web.limits import EdgeLimits
 from fivedice.web.live import Live, Now, Subscription, Watched
+from fivedice.web.rates import client_of
 
 router = APIRouter(prefix="/api", tags=["games"])
 log = logging.getLogger(__name__)
@@ -390,12 +391,16 @@ def draw_commitment(hub: Hub) -> dict[str, Any]:
         **_LIMITS,
     },
 )
-def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
+def create_game(request: Request, body: NewGameIn, hub: Hub) -> dict[str, Any]:
     """Starts a game; the answer holds a secret token for each human seat.
 
     With client seeds, draw a commitment first (POST /api/commitments) and send its handle
     as `commitment_handle`. Without client seeds the one step still works: the server seed
-    is drawn now, and its commitment is in the answer."""
+    is drawn now, and its commitment is in the answer.
+
+    A game of CPUs alone is one game long, one at a time per client address (a new one
+    ends the one before), and its CPUs play only while someone watches it (a stream of
+    it open, or a look at it in the last 30 seconds)."""
     players = [
         PlayerSpec(p.name, (p.level or DEFAULT_LEVEL.value) if p.kind == "cpu" else None)
         for p in body.players
@@ -410,6 +415,7 @@ def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
         practice=body.practice,
         client_seeds=body.client_seeds,
         handle=body.commitment_handle,
+        client=client_of(request.scope),
     )
     return {**hub.data(view), "tokens": hub.seat_tokens(view)}
 
@@ -417,7 +423,7 @@ def create_game(body: NewGameIn, hub: Hub) -> dict[str, Any]:
 @router.get("/games/{game_id}", response_model=GameOut, responses=_ERRORS)
 def get_game(game_id: str, hub: Hub) -> Response:
     """The game as saved now (anyone who knows its id may look)."""
-    return _game_json(hub, hub.load(hub.game_id(game_id)))
+    return _game_json(hub, hub.look(hub.load(hub.game_id(game_id))))
 
 
 def _bearer_token(request: Request) -> str | None:

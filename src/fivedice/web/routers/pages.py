@@ -58,6 +58,7 @@ from fivedice.web.hub import (
     hint_data,
 )
 from fivedice.web.moves import moves_since, recent_moves
+from fivedice.web.rates import client_of
 from fivedice.web.skill_view import skill_heading, skill_section
 from fivedice.web.wording import gettext_for, in_language, pick_language, texts
 from fivedice.wording.game import instant_win_line
@@ -1167,6 +1168,7 @@ async def create_game(request: Request, hub: Hub, visitor: Who) -> Response:
             client_seeds=client_seeds,
             # A chosen seed rolls known dice: nothing to commit to, the form's handle unused.
             handle=(handle or None) if options["seed"] is None else None,
+            client=client_of(request.scope),
         )
     except FivediceError as problem:
         commitment, note = _form_commitment(hub, handle, problem, values)
