@@ -278,12 +278,12 @@ def test_the_form_refuses_an_unknown_cpu_level(client, service):
     assert len(service.store.list_games()) == before
 
 
-@pytest.mark.xfail(reason="broken where branches met: fix first (closing note)", strict=False)
 def test_app_js_listens_and_never_polls():
     # Moves are pushed (EventSource); no timer asks the server again and again. The two
-    # timers: the retry after a failure, with a growing wait (tests/web/browser/
-    # test_reconnect.py counts the requests of a page that is offline), and the quiet spell
-    # after a stopping server moved the stream, which only shows the banner (asks nothing).
+    # timers: the retrier's, with a growing wait (after a failure: tests/web/browser/
+    # test_reconnect.py counts the requests of a page that is offline; and while the coach
+    # waits for a table being built), and the quiet spell after a stopping server moved the
+    # stream, which only shows the banner (asks nothing).
     script = (TEMPLATES.parent / "static" / "app.js").read_text()
     assert "EventSource" in script
     assert "setInterval" not in script and script.count("setTimeout") == 2
@@ -292,6 +292,9 @@ def test_app_js_listens_and_never_polls():
     quiet = script[script.index("quietTimer = window.setTimeout(") :]
     assert "fetch" not in quiet[: quiet.index("}, wait);")]
     assert "location.reload" not in script
+    # The coach's own asking again goes through the retrier too (no timer of its own).
+    ask_again = script[script.index("function askAgainLater(") :]
+    assert "coachReads.later(" in ask_again[: ask_again.index("\n  }\n")]
 
 
 # -- item 9: README and behaviour agree ----------------------------------------------------

@@ -49,25 +49,25 @@
     }
   }
 
-  // The wait before retry number `attempt` (0, 1, ...): doubling from 0.5 s up to 15 s,
-  // each one anywhere between 75 % and 125 % of that.
-  function backoff(attempt) {
-    const base = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * Math.pow(2, attempt));
+  // The wait before retry number `attempt` (0, 1, ...): doubling from 0.5 s up to
+  // `longest` (15 s unless given), each one anywhere between 75 % and 125 % of that.
+  function backoff(attempt, longest) {
+    const base = Math.min(longest || LAST_RETRY_MS, FIRST_RETRY_MS * Math.pow(2, attempt));
     return Math.round(base * (0.75 + Math.random() * 0.5));
   }
 
-  // One task tried again with backoff: `later()` after the next wait (once, however often
-  // asked), `soon()` at once unless a retry waits already (news pushed while the server
-  // fails does not hurry it), `now()` at once (the waits start again from 0.5 s: the
-  // network is back), `settled()` when it worked.
+  // One task tried again with backoff: `later(longest)` after the next wait (once, however
+  // often asked; the waits grow to `longest` ms if given), `soon()` at once unless a retry
+  // waits already (news pushed while the server fails does not hurry it), `now()` at once
+  // (the waits start again from 0.5 s: the network is back), `settled()` when it worked.
   function retrier(task) {
     let attempt = 0;
     let timer = null;
     function cancel() { if (timer !== null) { window.clearTimeout(timer); timer = null; } }
     return {
-      later: function () {
+      later: function (longest) {
         if (timer !== null) return;
-        timer = window.setTimeout(function () { timer = null; task(); }, backoff(attempt));
+        timer = window.setTimeout(function () { timer = null; task(); }, backoff(attempt, longest));
         attempt += 1;
       },
       soon: function () { if (timer === null) task(); },
@@ -254,19 +254,21 @@
     return true;
   }
 
-  // A coach panel waiting for a table being built (its progress shown, `data-retry`): the
-  // page asks again by itself until the table is ready, never "try again" left to the player.
-  let askAgainTimer = null;
-  function askAgainLater() {
-    if (askAgainTimer !== null) { window.clearTimeout(askAgainTimer); askAgainTimer = null; }
+  // A coach panel waiting for a table being built (its progress shown, `data-retry`: the
+  // longest wait in seconds): the page asks again by itself, through its retrier (waits
+  // growing from 0.5 s to that), until the table is ready, never "try again" left to the
+  // player. The retrier's wait starts again from 0.5 s once the panel waits no more.
+  function coachWaiting() {
     const b = board();
-    const waiting = b && b.querySelector("[data-retry]");
-    if (!waiting) return;
-    const seconds = Math.max(1, Number(waiting.dataset.retry) || 5);
-    askAgainTimer = window.setTimeout(function () {
-      askAgainTimer = null;
-      if (board()) send(window.location.pathname + "?hint=1&seen=" + version(), { method: "GET" }, true);
-    }, seconds * 1000);
+    return b ? b.querySelector("[data-retry]") : null;
+  }
+  const coachReads = retrier(function () {
+    if (coachWaiting()) send(window.location.pathname + "?hint=1&seen=" + version(), { method: "GET" }, true);
+  });
+  function askAgainLater() {
+    const waiting = coachWaiting();
+    if (!waiting) { coachReads.settled(); return; }
+    coachReads.later(Math.max(1, Number(waiting.dataset.retry) || 5) * 1000);
   }
 
   // The tab says when this device has a move to make: the board's title ("● Your turn ·
