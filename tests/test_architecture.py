@@ -23,6 +23,7 @@ circles only).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,7 @@ def imports_of(name: str, *, type_checking: bool = False) -> Iterator[Import]:
     """Every import of module `name`, resolved to the most specific module it names (with
     `type_checking`, those under `if TYPE_CHECKING:` too)."""
     path = MODULES[name]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(name)
     skipped = set() if type_checking else _type_checking_only(tree)
     is_package = path.name == "__init__.py"
     for node in ast.walk(tree):
@@ -107,11 +108,20 @@ def imports_of(name: str, *, type_checking: bool = False) -> Iterator[Import]:
                 yield Import(name, module, rest, node.lineno)
 
 
-ALL_IMPORTS: list[Import] = [found for name in MODULES for found in imports_of(name)]
-TYPED_IMPORTS: list[Import] = [
-    found for name in MODULES for found in imports_of(name, type_checking=True)
-]
-"""Every import, those made only for the type checker included (the circles' graph)."""
+@functools.cache
+def _tree(name: str) -> ast.Module:
+    """Module `name`'s syntax tree, parsed once (on first use: not while pytest collects)."""
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
+@functools.cache
+def all_imports(*, type_checking: bool = False) -> tuple[Import, ...]:
+    """Every import of every module; with `type_checking`, those made only for the type
+    checker included (the circles' graph). Read on first use, by the worker that runs these
+    tests, not by every pytest worker while it collects."""
+    return tuple(
+        found for name in MODULES for found in imports_of(name, type_checking=type_checking)
+    )
 
 
 def layer_of(module: str) -> str | None:
@@ -136,7 +146,7 @@ def offending(rule) -> list[str]:
     """The imports that break `rule(source_layer, target_layer, found)` (True: allowed)."""
     return [
         str(found)
-        for found in ALL_IMPORTS
+        for found in all_imports()
         if (target := layer_of(found.target)) is not None
         and not rule(layer_of(found.source), target, found)
     ]
@@ -144,13 +154,13 @@ def offending(rule) -> list[str]:
 
 def test_the_source_is_found() -> None:
     assert {"fivedice.core.game", "fivedice.store", "fivedice.web.app"} <= set(MODULES)
-    assert len(ALL_IMPORTS) > 100
+    assert len(all_imports()) > 100
 
 
 def _cycles() -> list[list[str]]:
     """Import circles among fivedice modules: one per strongly connected group (Tarjan)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
-    for found in TYPED_IMPORTS:
+    for found in all_imports(type_checking=True):
         target = fivedice_module(found.target)
         if target is not None and target != found.source:
             graph[found.source].add(target)
@@ -191,7 +201,7 @@ def _edges_within(group: list[str]) -> list[str]:
     members = set(group)
     return sorted(
         str(found)
-        for found in TYPED_IMPORTS
+        for found in all_imports(type_checking=True)
         if found.source in members and fivedice_module(found.target) in members - {found.source}
     )
 
@@ -240,7 +250,7 @@ def test_only_the_launcher_imports_the_launcher() -> None:
 def test_only_the_store_imports_a_database_driver() -> None:
     bad = [
         str(found)
-        for found in ALL_IMPORTS
+        for found in all_imports()
         if found.target.split(".")[0] in DRIVERS and layer_of(found.source) != "store"
     ]
     assert bad == [], "a database driver imported outside store/:\n" + "\n".join(bad)
@@ -278,7 +288,7 @@ WEB_STORE_IMPORTS = {
 def _front_end_store_imports() -> set[tuple[str, str]]:
     return {
         (found.source, found.target)
-        for found in ALL_IMPORTS
+        for found in all_imports()
         if layer_of(found.source) in (*FRONT_ENDS, *RENDERERS) and layer_of(found.target) == "store"
     }
 
@@ -302,7 +312,7 @@ def _private_store_names() -> Iterator[str]:
     """Private names of the store used outside it: imported from a store module, a private
     store module, or read as `<...>.store._name` / `store._name` (the service's store, a
     store module)."""
-    for found in ALL_IMPORTS:
+    for found in all_imports():
         if layer_of(found.source) == "store" or layer_of(found.target) != "store":
             continue
         module_parts = found.target.split(".")[2:]
@@ -340,7 +350,7 @@ def test_what_front_ends_share_imports_no_front_end() -> None:
 def test_no_module_imports_another_modules_private_name() -> None:
     bad = [
         str(found)
-        for found in ALL_IMPORTS
+        for found in all_imports()
         if layer_of(found.target) is not None
         and any(name.startswith("_") and name != "_" for name in found.names)
     ]
