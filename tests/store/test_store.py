@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -308,3 +309,25 @@ def test_a_log_that_does_not_replay_is_reported(service, store):
         connection.execute(text("UPDATE actions SET dice = '66'"))  # two dice for a 5-dice roll
     with pytest.raises(GameDamagedError, match=f"game {view.game_id} is damaged: .*too few dice"):
         GameService(store).load(view.game_id)
+
+
+def test_an_action_saved_on_sqlite_writes_its_dates_as_sqlalchemy_does(tmp_path):
+    """The usual SQLite append runs on the driver connection: its dates must be the very text
+    SQLAlchemy writes (the game's creation wrote them through SQLAlchemy), and read back."""
+    store = Store(f"sqlite:///{tmp_path / 'dates.sqlite3'}")
+    try:
+        service = GameService(store)
+        view = service.create_game(SOLO, seed=3)
+        with store.engine.connect() as connection:
+            created = connection.execute(text("SELECT created_at FROM games")).scalar_one()
+        service.apply_action(view.game_id, "roll", view.version)
+        with store.engine.connect() as connection:
+            updated = connection.execute(text("SELECT updated_at FROM games")).scalar_one()
+            logged = connection.execute(text("SELECT created_at FROM actions")).scalar_one()
+        shape = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
+        assert shape.fullmatch(created) and shape.fullmatch(updated) and shape.fullmatch(logged)
+        assert created <= updated == logged
+        assert service.load(view.game_id).version == 1
+        assert len(service.record(view.game_id).actions) == 1
+    finally:
+        store.close()
