@@ -28,7 +28,7 @@ runner = CliRunner()
 
 def duel(preset: str) -> GameSettings:
     rules = find_ruleset(preset)
-    # Generala's CPUs are not served-aware yet (refused): two people play it.
+    # Rules no CPU plays (none of the presets now) are played by two people.
     other = Seat("CPU", cpu_level="casual") if cpus_supported(rules) else Seat("Bob")
     return GameSettings((Seat("Ann"), other), rules, FirstPlayer.HIGHEST_DIE)
 

@@ -43,7 +43,7 @@ def test_two_people_play_a_preset_to_the_end_over_the_api(client, preset):
     for box in rules.boxes:
         assert box.name in page
     hint = client.get(f"/api/games/{game['id']}/hint", headers=seats[0])
-    if not cpus_supported(rules):  # Generala: the coach is not served-aware yet
+    if not cpus_supported(rules):  # (every preset has a coach now)
         assert hint.status_code >= 400, hint.text
     else:
         assert hint.status_code == 200, hint.text
