@@ -126,6 +126,24 @@ def has_served_points(rules: RuleSet) -> bool:
     return any(box.served for box in rules.boxes)
 
 
+def check_simulated(rules: RuleSet) -> None:
+    """Refuses rules the whole-game simulator would score wrongly: its kernels score every
+    roll as a turn's last, so served points (Generala) would be under-counted. Those games are
+    played exactly by the CPUs themselves, one decision at a time (`strategy.solitaire`).
+
+    Raises:
+        UnsupportedByStrategyError: `has_served_points(rules)`.
+    """
+    if has_served_points(rules):
+        raise UnsupportedByStrategyError(
+            N_(
+                "the simulator does not score served points (made on a turn's first roll):"
+                " play these rules against the CPUs instead, or measure them with"
+                " benchmarks/bench_presets.py"
+            )
+        )
+
+
 def cpus_supported(rules: RuleSet) -> bool:
     """Whether CPU players can play these rules: wherever the solver can, and Maxi Yatzy
     with saved rolls (calibrated heuristic levels: its exact solve does not fit one machine,

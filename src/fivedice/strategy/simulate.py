@@ -23,7 +23,7 @@ from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Level, level_values, profile_for
 from fivedice.strategy.guide import Guide, guide_for
 from fivedice.strategy.guide_play import GameResult, play_guide_games
-from fivedice.strategy.limits import has_win_chances
+from fivedice.strategy.limits import check_simulated, has_win_chances
 from fivedice.strategy.playout import BOX_POINTS, game_seeds
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate", "table_outcomes"]
@@ -236,8 +236,10 @@ def simulate(
 
     Raises:
         FivediceError: bad number of games or seed, or an unknown level.
+        UnsupportedByStrategyError: served points (`limits.check_simulated`).
     """
     level = Level.parse(level)
+    check_simulated(rules)
     if not 1 <= games <= MAX_GAMES:
         raise FivediceError(
             N_("the number of games must be from 1 to {most:,}, not {games}"),
@@ -373,6 +375,7 @@ def head_to_head(
             without winning chances, or as for `simulate`.
     """
     parsed = [Level.parse(level) for level in levels]
+    check_simulated(rules)
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
     if paired and not (has_win_chances(rules) and set(parsed) <= {Level.MASTER, Level.EXPERT}):
