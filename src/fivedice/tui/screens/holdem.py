@@ -30,7 +30,6 @@ from fivedice.core.game import Seat
 from fivedice.core.holdem import HoldemView
 from fivedice.i18n import _
 from fivedice.service.holdem import ActResult, HoldemService
-from fivedice.strategy.holdem.players import Decision
 from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import TextScreen
 from fivedice.tui.screens.game import TICK, seconds_text
@@ -377,17 +376,15 @@ class HoldemScreen(Screen[None]):
 
     def _ask_coach(self, view: HoldemView) -> None:
         try:
-            decision = self.table.service.coach(self.table.game_id, self.table.seat)
+            said = coach_text(self.table.service.coach(self.table.game_id, self.table.seat))
         except FivediceError as error:
-            self.app.call_from_thread(self._coach_says, view, error_text(error))
-            return
-        self.app.call_from_thread(self._coach_says, view, decision)
+            said = error_text(error)
+        self.app.call_from_thread(self._coach_says, view, said)
 
-    def _coach_says(self, view: HoldemView, decision: Decision | str) -> None:
+    def _coach_says(self, view: HoldemView, said: str) -> None:
         if self._coach_for != view:
             return  # the table moved on while the coach was thinking
-        text = decision if isinstance(decision, str) else coach_text(decision)
-        self.query_one("#hd-coach", Static).update(text)
+        self.query_one("#hd-coach", Static).update(said)
 
     def action_pace(self, step: int) -> None:
         self.play.change_pace(step)
