@@ -169,8 +169,12 @@ class HoldemScreen(Screen[None]):
             self._log(Text(_("Hand {number}.").format(number=view.hand_number), style="bold"))
         me = view.seats[table.seat]
         self.query_one("#hd-status", Static).update(self._status_text(view))
-        self.query_one("#hd-pocket", DiceLine).show(me.pocket or ())
-        self.query_one("#hd-board", DiceLine).show(view.board)
+        pocket, board = me.pocket or (), view.board
+        last = view.last_hand
+        if view.winner is not None and last is not None:  # the end: the last hand stays
+            pocket, board = last.shown[table.seat] or (), last.board
+        self.query_one("#hd-pocket", DiceLine).show(pocket)
+        self.query_one("#hd-board", DiceLine).show(board)
         self.query_one("#hd-board-label", Static).update(
             _("Board · {street}").format(street=street_name(view.street))
         )
