@@ -64,6 +64,13 @@ def test_a_whole_game_to_a_winner_through_the_keys():
         assert f"{winner.name} wins the game." in text
         assert "The game is over." in text
         assert "New game" in text  # the footer offers another game once it is over
+        last = view.last_hand
+        assert last is not None
+        board = list(screen.query("#hd-board ColourDie"))
+        shown = [die for die in board if not die.has_class("unknown")]
+        assert len(shown) == len(last.board) == 5  # the last hand's board stays on the table
+        for widget, die in zip(shown, last.board, strict=True):
+            assert widget.has_class(die.colour.value)
         log = [strip.text for strip in screen.query_one("#hd-log").lines]  # type: ignore[attr-defined]
         assert any("pot" in line.lower() for line in log)  # who won which pot, said
         # `n` starts another game with the same seats, on a new table.

@@ -30,7 +30,6 @@ from fivedice.core.game import Seat
 from fivedice.core.holdem import HoldemView
 from fivedice.i18n import _
 from fivedice.service.holdem import ActResult, HoldemService
-from fivedice.strategy.holdem.players import Decision
 from fivedice.tui.play import PlaySession, pace_index
 from fivedice.tui.screens.dialogs import TextScreen
 from fivedice.tui.screens.game import TICK, seconds_text
@@ -170,8 +169,12 @@ class HoldemScreen(Screen[None]):
             self._log(Text(_("Hand {number}.").format(number=view.hand_number), style="bold"))
         me = view.seats[table.seat]
         self.query_one("#hd-status", Static).update(self._status_text(view))
-        self.query_one("#hd-pocket", DiceLine).show(me.pocket or ())
-        self.query_one("#hd-board", DiceLine).show(view.board)
+        pocket, board = me.pocket or (), view.board
+        last = view.last_hand
+        if view.winner is not None and last is not None:  # the end: the last hand stays
+            pocket, board = last.shown[table.seat] or (), last.board
+        self.query_one("#hd-pocket", DiceLine).show(pocket)
+        self.query_one("#hd-board", DiceLine).show(board)
         self.query_one("#hd-board-label", Static).update(
             _("Board · {street}").format(street=street_name(view.street))
         )
@@ -377,17 +380,15 @@ class HoldemScreen(Screen[None]):
 
     def _ask_coach(self, view: HoldemView) -> None:
         try:
-            decision = self.table.service.coach(self.table.game_id, self.table.seat)
+            said = coach_text(self.table.service.coach(self.table.game_id, self.table.seat))
         except FivediceError as error:
-            self.app.call_from_thread(self._coach_says, view, error_text(error))
-            return
-        self.app.call_from_thread(self._coach_says, view, decision)
+            said = error_text(error)
+        self.app.call_from_thread(self._coach_says, view, said)
 
-    def _coach_says(self, view: HoldemView, decision: Decision | str) -> None:
+    def _coach_says(self, view: HoldemView, said: str) -> None:
         if self._coach_for != view:
             return  # the table moved on while the coach was thinking
-        text = decision if isinstance(decision, str) else coach_text(decision)
-        self.query_one("#hd-coach", Static).update(text)
+        self.query_one("#hd-coach", Static).update(said)
 
     def action_pace(self, step: int) -> None:
         self.play.change_pace(step)
