@@ -28,7 +28,8 @@ def test_a_transcript_of_right_wrong_and_bad_answers():
     out = result.output
     assert "0 of 10 positions mastered · 0 to practise again · 10 new" in out
     assert "A classic position to practise" in out
-    assert "Dice: 6 2 6 3 6" in out and "What would you keep? (2 rolls left)" in out
+    assert "Dice: 6 2 6 3 6" in out
+    assert "Keep some dice and roll, or score now? (2 rolls left)" in out
     assert "Right: keep 6 6 6 is the best move." in out
     assert f"Rule of thumb: {BUILTIN[0].title}" in out
     assert "1. keep 6 6 6: 265.1 points to come" in out
@@ -66,5 +67,5 @@ def test_end_of_input_keeps_the_progress_and_reset_forgets_it():
 def test_the_drills_in_japanese_have_no_english_left():
     result = run("--lang", "ja", "drill", input="score nothing\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "どれを残しますか" in result.output and "定番の練習局面" in result.output
+    assert "それとも今記入しますか" in result.output and "定番の練習局面" in result.output
     assert not english_sentences(result.output), result.output

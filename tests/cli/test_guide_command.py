@@ -17,7 +17,10 @@ def test_the_guide_as_text_lists_numbered_rules_with_their_worth():
     lines = result.stdout.splitlines()
     assert lines[0] == "Strategy guide"
     numbered = [line for line in lines if line[:3].strip().rstrip(".").isdigit()]
-    assert 15 < len(numbered) <= 50
+    assert 3 < len(numbered) <= 50
+    # Numbered 1..n as shown (the pars under rule 1 are not rules of their own).
+    assert [int(line.split(".")[0]) for line in numbered] == list(range(1, len(numbered) + 1))
+    assert "      Ones: par " in result.stdout
     assert " 1. Score where your points minus the box's par are highest" in result.stdout
     assert "points a game)" in result.stdout
 

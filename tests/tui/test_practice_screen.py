@@ -32,7 +32,7 @@ def test_a_puzzle_answered_with_the_keys_of_a_game():
 
     async def script(pilot: Pilot[None]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
-        await wait_for(pilot, lambda: "What would you keep?" in talk(app))
+        await wait_for(pilot, lambda: "Keep some dice and roll, or score now?" in talk(app))
         assert dice(app) == "6 2 6 3 6" and "A classic position to practise" in talk(app)
         for key in "135":
             await pilot.press(key)
@@ -69,7 +69,7 @@ def test_practice_opens_from_the_new_game_screen_and_escape_goes_back():
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await pilot.click("#drills")
         await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
-        await wait_for(pilot, lambda: "What would you keep?" in talk(app))
+        await wait_for(pilot, lambda: "Keep some dice and roll, or score now?" in talk(app))
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
 
@@ -82,7 +82,7 @@ def test_the_practice_screen_in_japanese_has_no_english_left():
     seen: list[str] = []
 
     async def script(pilot: Pilot[None]) -> None:
-        await wait_for(pilot, lambda: "残しますか" in talk(app))
+        await wait_for(pilot, lambda: "今記入しますか" in talk(app))
         seen.append(screen_text(app))
         await pilot.press("r")  # keep nothing: a miss, with its verdict
         await wait_for(pilot, lambda: "最善" in talk(app))

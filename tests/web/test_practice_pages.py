@@ -32,7 +32,7 @@ def test_the_new_game_page_links_to_practice_and_a_newcomer_gets_a_built_in_puzz
     page = client.get("/practice")
     assert page.status_code == 200
     assert "A classic position to practise" in page.text
-    assert "What would you keep? (2 rolls left)" in page.text
+    assert "Keep some dice and roll, or score now? (2 rolls left)" in page.text
     assert f'name="key" value="{FIRST}"' in page.text
     assert 'name="hold" value="5"' in page.text and 'id="box-sixes"' in page.text
     assert text_of(page.text, "practice-progress").startswith("0 of 10 positions mastered")
@@ -109,7 +109,7 @@ def test_the_page_in_japanese_has_no_english_left(client):
     page = client.get("/practice").text
     for english in (
         "Practice",
-        "What would you keep",
+        "Keep some dice and roll",
         "classic position",
         "positions mastered",
         "Tick the dice",

@@ -104,7 +104,7 @@ def test_the_guided_game_shows_the_coach_and_the_cpu(client, service):
     page = act(client, "guided", "roll")
     coach = re.search(r'id="lesson-coach">([^<]*)<', page).group(1)
     assert re.fullmatch(
-        r"Coach: (hold dice [1-5 ]+ and roll the others|score .+|roll all five again)\.", coach
+        r"Coach: (hold dice [1-5 ]+ and roll the others|score .+|roll all the dice again)\.", coach
     )
     box = re.search(r'id="box-([a-z_]+)"', page).group(1)
     page = act(client, "guided", f"score {box}")

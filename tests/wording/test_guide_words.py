@@ -25,6 +25,7 @@ WORD = re.compile(r"[A-Za-z]+")
 
 def lines_of(text: GuideText) -> list[str]:
     rules = [line.text for line in (*text.box_lines, *text.keep_lines)]
+    rules += [item for line in text.box_lines for item in line.items]
     worths = [line.worth_text() for line in (*text.box_lines, *text.keep_lines)]
     heads = [text.title, text.summary, text.worth_note, text.box_heading, text.keep_heading]
     return [*heads, text.keep_intro, *rules, *[w for w in worths if w]]
@@ -78,7 +79,13 @@ def test_the_english_guide_names_its_numbers():
     first = data["keep"][0]
     assert text.keep_lines[0].text == rule_sentence(first)
     assert text.keep_lines[-1].text.startswith("Otherwise: keep the dice of your most common face")
-    assert text.rule_count == 13 + 2 + len(data["keep"]) + 1
+    # Two rules for the boxes, the pars under the first (not numbered as rules), then the
+    # keep rules: numbered 1..n as shown.
+    assert text.rule_count == 2 + len(data["keep"]) + 1
+    assert len(text.box_lines[0].items) == 13 and text.box_lines[0].items[0].startswith("Ones: par")
+    numbers = [line.number for line in (*text.box_lines, *text.keep_lines)]
+    assert numbers == list(range(1, text.rule_count + 1))
+    assert "\n      Ones: par" in text.as_text() and " 2. In the upper section" in text.as_text()
 
 
 def test_ranges_say_only_the_end_that_limits():

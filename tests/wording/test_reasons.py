@@ -182,3 +182,13 @@ def test_the_coach_never_says_minus_zero_for_the_best_or_a_tie(compact: bool) ->
     assert lines[0].endswith("(best)") and lines[1].endswith("(tie)")
     assert lines[2].endswith("(\u22125.0)")
     assert not any("\u22120.0" in line for line in lines)
+
+
+def test_options_apart_by_small_amounts_in_many_boxes_say_the_sum_or_a_tie() -> None:
+    # 0.04 more in each of the 13 boxes: no box is a reason, the 0.5 in all is.
+    spread = _hint((3, 3), {box.key: 10.04 for box in CLASSIC.boxes})
+    text = why_text(CLASSIC, spread, _hint((5, 5), {}))
+    assert text == "keep 3 3 rather than keep 5 5: +0.5 in all, spread thinly over many boxes"
+    assert "about the same" not in text
+    tied = why_text(CLASSIC, _hint((3, 3), {"sixes": 10.01}), _hint((5, 5), {}))
+    assert tied == "keep 3 3 or keep 5 5: worth the same, box by box"

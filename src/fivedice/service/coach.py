@@ -69,6 +69,24 @@ def game_win_chances(state: GameState, *, wait: bool = True) -> tuple[float, ...
     return None if moments is None else win_chances(state, moments)
 
 
+def chances_offered(state: GameState) -> bool:
+    """Whether the winning chances can be shown for this game (several seats, and rules whose
+    tables give them): a page offers the bar only then, never a toggle that shows nothing."""
+    return len(state.seats) > 1 and has_win_chances(state.rules)
+
+
+def goal_offered(rules: RuleSet) -> bool:
+    """Whether the coach plays for a goal under these rules (`goal_hints` refuses the
+    others): a page offers the goal only then, never a box that can only be refused."""
+    if rules.columns != 1:
+        return False
+    try:
+        _check_goal_rules(rules)
+    except HintsUnavailableError:
+        return False
+    return True
+
+
 def chances_are_estimates(rules: RuleSet) -> bool:
     """Whether `game_win_chances` under these rules are an estimate (several columns)."""
     from fivedice.strategy.chances import is_estimate

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.game import GameState
 from fivedice.core.record import UNDO, ActionEntry, GameRecord
+from fivedice.core.rules import RuleSet
 from fivedice.service.coach import GOAL_TABLES_PREPARING, game_win_chances
 from fivedice.service.errors import HintsUnavailableError, ReviewRefusedError, TablesPreparingError
 from fivedice.service.saved import SavedGames
@@ -57,6 +58,17 @@ def replay_in_effect(
             continue
         kept.append((entry.action if entry else None, state))
     return iter(kept)
+
+
+def review_offered(rules: RuleSet) -> bool:
+    """Whether a game of these rules can be reviewed (`Reviews.review` refuses the others:
+    rules the solver does not handle exactly, such as Maxi Yatzy's saved rolls, whose coach
+    gives the expert CPU's estimates): a page offers the review only then."""
+    try:
+        check_supported(rules)
+    except SolveNotAllowedError:
+        return False
+    return True
 
 
 class Reviews(SavedGames):

@@ -101,5 +101,11 @@ def _section(
             pdf.multi_cell(WORTH_WIDTH, 4.2, worth, align="R", wrapmode=wrap)
             pdf.set_text_color(0, 0, 0)
         pdf.set_xy(pdf.l_margin, top + height)
+        for item in line.items:  # the rule's own lines (the pars), unnumbered, indented
+            if pdf.get_y() + 4.2 > pdf.h - MARGIN:
+                pdf.add_page()
+            pdf.set_x(pdf.l_margin + NUMBER_WIDTH + 4)
+            pdf.multi_cell(text_width - 4, 4.2, item, align="L", wrapmode=wrap)
+            top, height = pdf.get_y(), 0.0
         pdf.set_draw_color(225, 225, 225)
         pdf.line(pdf.l_margin, top + height - 0.5, pdf.l_margin + width, top + height - 0.5)

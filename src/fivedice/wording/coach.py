@@ -15,14 +15,14 @@ if TYPE_CHECKING:
     from fivedice.strategy.hints import Hint
 
 KEEP_DICE = N_("keep {dice}")
-ROLL_ALL_AGAIN = N_("roll all five again")
+ROLL_ALL_AGAIN = N_("roll all the dice again")  # (five or six: Maxi Yatzy has six)
 SCORE_BOX = N_("score {box}")
 SCORE_BOX_IN_COLUMN = N_("score {box} in column {column}")
 """The coach's options as message templates, for a page that fills them in itself."""
 
 
 def keep_text(keep: tuple[int, ...]) -> str:
-    """A keep in words: "keep 6 6 6" or "roll all five again"."""
+    """A keep in words: "keep 6 6 6" or "roll all the dice again"."""
     if not keep:
         return _(ROLL_ALL_AGAIN)
     return _(KEEP_DICE).format(dice=" ".join(map(die_text, keep)))

@@ -56,13 +56,14 @@ def drill_heading(drill: Drill) -> str:
 
 
 def question_text(position: Position) -> str:
-    """ "What would you keep? (2 rolls left)" or "Last roll: which box?" """
+    """ "Keep some dice and roll, or score now? (2 rolls left)" or "Last roll: which box?"
+    (with rolls left the answer may be either: the question gives neither away)."""
     if position.rolls_left == 0:
         return _("Last roll: which box?")
     rolls = ngettext("{count} roll left", "{count} rolls left", position.rolls_left).format(
         count=position.rolls_left
     )
-    return _("What would you keep? ({rolls})").format(rolls=rolls)
+    return _("Keep some dice and roll, or score now? ({rolls})").format(rolls=rolls)
 
 
 def answer_help() -> str:

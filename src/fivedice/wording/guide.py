@@ -223,20 +223,24 @@ class GuideLine:
     text: str
     worth: float | None = None
     worth_label: str = ""
+    items: tuple[str, ...] = ()
+    """Lines that belong to the rule, unnumbered, shown under it (the pars of rule 1)."""
 
     def worth_text(self) -> str:
         """The worth in words, in the guide's language ("" when not measured)."""
         return self.worth_label
 
 
-def _line(position: int, text: str, worth: float | None = None) -> GuideLine:
+def _line(
+    position: int, text: str, worth: float | None = None, items: Sequence[str] = ()
+) -> GuideLine:
     """A numbered rule with its worth put into words in the current language."""
     label = ""
     if worth is not None:
         label = _("worth {points} points a game").format(
             points=number(worth, 1, current_language())
         )
-    return GuideLine(position, text, worth, label)
+    return GuideLine(position, text, worth, label, tuple(items))
 
 
 @dataclass(frozen=True)
@@ -266,6 +270,7 @@ class GuideText:
             for line in section:
                 worth = line.worth_text()
                 lines.append(f"{line.number:2}. {line.text}" + (f" ({worth})" if worth else ""))
+                lines += [f"      {item}" for item in line.items]
         return "\n".join(lines) + "\n"
 
 
@@ -279,6 +284,14 @@ def guide_text(data: Mapping[str, Any], optimum: float | None = None) -> GuideTe
     language = current_language()
     box = data["box"]
     pars: Mapping[str, float] = box["pars"]
+    # The pars belong to rule 1: listed under it, not numbered as rules of their own.
+    par_items = [
+        _("{box}: par {par}").format(
+            box=_(category.name), par=number(pars[category.key], 1, language)
+        )
+        for category in CATEGORIES
+        if category.key in pars
+    ]
     box_lines = [
         _line(
             1,
@@ -287,18 +300,9 @@ def guide_text(data: Mapping[str, Any], optimum: float | None = None) -> GuideTe
                 "counts 0 points). The pars:"
             ),
             float(box["worth"]),
+            par_items,
         )
     ]
-    for category in CATEGORIES:
-        if category.key in pars:
-            box_lines.append(
-                _line(
-                    len(box_lines) + 1,
-                    _("{box}: par {par}").format(
-                        box=_(category.name), par=number(pars[category.key], 1, language)
-                    ),
-                )
-            )
     box_lines.append(
         _line(
             len(box_lines) + 1,

@@ -113,8 +113,13 @@ def why_text(rules: RuleSet, better: Hint, other: Hint) -> str | None:
         "better": choice_text(better.keep, better.category, better.column),
         "other": choice_text(other.keep, other.category, other.column),
     }
-    if not items:
-        line = _("{better} rather than {other}: about the same in every box").format(**names)
+    if not items:  # no box differs by 0.1: say what does (the sum of the small ones), or a tie
+        total = better.value - other.value
+        if round(total, 1) == 0:  # (shown with one decimal: 0.0)
+            line = _("{better} or {other}: worth the same, box by box").format(**names)
+        else:
+            line = _("{better} rather than {other}: {points} in all, spread thinly over many boxes")
+            line = line.format(**names, points=signed(total))
     else:
         line = _("{better} rather than {other}: {reasons}").format(
             **names, reasons=reason_text(rules, items)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.i18n import _, formats, ngettext
+from fivedice.wording.coach import ROLL_ALL_AGAIN
 from fivedice.wording.reasons import WHY_ESTIMATED, reason_text
 from fivedice.wording.rules import rules_title
 from fivedice.wording.text import box_name, list_text
@@ -34,7 +35,7 @@ _PLOT_LOCK = threading.Lock()  # plotext draws on one figure per process
 
 
 def choice_words(choice: Choice) -> str:
-    """An option in words: "keep 6 6", "roll all five again", "score Sixes (column 2)"."""
+    """An option in words: "keep 6 6", "roll all the dice again", "score Sixes (column 2)"."""
     if choice.category is not None:
         if choice.several_columns:
             return _("score {box} in column {column}").format(
@@ -42,7 +43,7 @@ def choice_words(choice: Choice) -> str:
             )
         return _("score {box}").format(box=box_name(choice.category))
     if not choice.keep:
-        return _("roll all five again")
+        return _(ROLL_ALL_AGAIN)
     return _("keep {dice}").format(dice=" ".join(map(str, choice.keep)))
 
 

@@ -428,7 +428,7 @@ with their positions and takes positions (keys 1-5, `hold 1 2`, die buttons numb
 def advice_text(option: Hint, dice: Sequence[int] | None = None) -> str:
     """A coach option in words, one form only: a keep by the positions of the dice to hold
     ("hold dice 1 2 4 and roll the others"), a box by name ("score Full house"); rolling
-    everything again is "roll all five again". Faces and positions are never mixed."""
+    everything again is "roll all the dice again". Faces and positions are never mixed."""
     keeps_some = dice is not None and option.keep and len(option.keep) < len(dice)
     if option.category is None and option.hold and keeps_some:
         return _(HOLD_AND_ROLL).format(positions=" ".join(map(str, option.hold)))

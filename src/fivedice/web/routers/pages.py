@@ -38,10 +38,16 @@ from fivedice.core.names import MAX_NAME_LENGTH
 from fivedice.core.record import UNDO
 from fivedice.core.rules import OPTION_NAMES, PRESETS, Family, RuleSet, find_ruleset, preset_name
 from fivedice.i18n import LANGUAGES, formats
-from fivedice.service.coach import GOAL_TABLES_PREPARING, build_progress
+from fivedice.service.coach import (
+    GOAL_TABLES_PREPARING,
+    build_progress,
+    chances_offered,
+    goal_offered,
+)
 from fivedice.service.creation import PlayerSpec
 from fivedice.service.errors import SolveNotAllowedError, SolverBusyError, TablesPreparingError
 from fivedice.service.games import GameView, HintsUnavailableError, game_win_chances, goal_total
+from fivedice.service.review import review_offered
 from fivedice.service.rights import HAND_OVER_LEVELS, Right, SeatRightError
 from fivedice.service.rooms import RoomSeatSpec
 from fivedice.service.settings import DEFAULT_LEVEL, LEVELS, zero_score_to_confirm
@@ -457,6 +463,8 @@ def board_context(
         "hint_waiting": hint_waiting,
         "retry_seconds": RETRY_SECONDS,
         "goal": goal,
+        "goal_offered": goal_offered(state.rules),
+        "review_offered": review_offered(state.rules),
         "goal_heading": (
             t["goal_heading"].format(total=hint[0]["goal"]) if hint and hint[0]["goal"] else None
         ),
@@ -555,7 +563,7 @@ def chances_context(view: GameView, visitor: Visitor) -> dict[str, Any]:
         )
         start += chance
     return {
-        "chances_shown": len(state.seats) > 1,
+        "chances_shown": chances_offered(state),
         "chances_on": visitor.chances,
         "chances": bar,
         "chances_estimate": chances is not None and state.rules.columns > 1,
