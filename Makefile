@@ -54,10 +54,12 @@ typecheck: dev
 # workers busy to the end (the terminal-app tests wait more than they compute).
 PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 
-# The strategy kernels (numba, cached in __pycache__) compiled once before the workers start,
-# so that both load them instead of compiling the same ones at the same time (minutes of CPU
-# each on a fresh clone); `make test` runs it beside mypy, in two halves that compile different
-# kernels (the table engines', the CPU players'), so both cores work once mypy is done.
+# The strategy kernels (numba) compiled once before the workers start, so that both load them
+# instead of compiling the same ones at the same time (minutes of CPU each on a fresh clone);
+# `make test` runs it beside mypy, in two halves that compile different kernels (the table
+# engines', the CPU players'), so both cores work once mypy is done. numba's cache is the
+# directory of this version of the kernels' sources (strategy/kernel_cache.py: under the user
+# cache, or $NUMBA_CACHE_DIR), the same for this step, the workers and every server they start.
 warm-kernels: warm-kernels-tables warm-kernels-players
 
 warm-kernels-tables warm-kernels-players: warm-kernels-%: dev

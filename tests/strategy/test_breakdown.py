@@ -51,7 +51,6 @@ def test_components_are_the_boxes_then_the_bonuses_the_rules_have() -> None:
 # --- Every stored state sums to its value -----------------------------------------------------
 
 
-@pytest.mark.xfail(reason="broken where branches met: fix first (closing note)", strict=False)
 @pytest.mark.parametrize("preset", SINGLE_COLUMN)
 def test_every_state_sums_to_its_table_value(solved_table, preset: str) -> None:
     """Exhaustive: every state the solver solved (and so every state it copies)."""

@@ -330,6 +330,27 @@ def test_old_float32_files_are_never_read(solver: FakeSolver, tmp_path: Path) ->
     assert cache.SOLVER_VERSION != "1"
 
 
+def test_a_table_written_by_other_kernel_sources_is_never_read(
+    solver: FakeSolver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key and the header carry the kernels' code version (`kernel_cache.code_version`,
+    a hash of their sources): a table solved by older (buggy) kernels is solved again."""
+    path = cache.cache_path(RULES[0])
+    cache.load_or_solve(RULES[0])
+    assert len(solver.calls) == 1 and cache.load_table(RULES[0], path) is not None
+    with monkeypatch.context() as other_sources:
+        other_sources.setattr(cache, "code_version", lambda: "0123456789abcdef")
+        assert cache.cache_path(RULES[0]) != path  # another name ...
+        assert cache.load_table(RULES[0], path) is None  # ... and its header is refused
+        cache.load_or_solve(RULES[0])
+        assert len(solver.calls) == 2
+        assert cache.load_table(RULES[0], cache.cache_path(RULES[0])) is not None
+    # The version is the one the kernels' numba cache is kept by: it follows their sources.
+    from fivedice.strategy.kernel_cache import code_version, kernel_hash
+
+    assert cache.code_version is code_version and code_version() == kernel_hash()
+
+
 @pytest.mark.parametrize("value", ["0", "-5", "lots", "nan", "inf", "1e400"])
 def test_a_bad_cache_limit_is_a_clear_error(
     solver: FakeSolver, monkeypatch: pytest.MonkeyPatch, value: str

@@ -3,7 +3,7 @@ test workers start (`make test` runs `python -m tests.support.kernels tables` an
 beside mypy, each on a core when mypy is done).
 
 Every kernel is `@njit(cache=True)`: a process that finds a kernel compiled for its argument
-types loads it from `__pycache__` instead of compiling it again. On a fresh clone both xdist
+types loads it from numba's cache (`strategy/kernel_cache.py`) instead of compiling it again. On a fresh clone both xdist
 workers would otherwise compile the same kernels at the same time (minutes of CPU each). A
 small run of every engine that has kernels (the solver, moments, breakdowns, thresholds, the
 CPU players and their playouts, the master and clairvoyant tables, the banked player, the

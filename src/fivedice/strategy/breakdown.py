@@ -68,7 +68,7 @@ __all__ = [
     "option_breakdowns",
 ]
 
-BREAKDOWN_VERSION = "1"
+BREAKDOWN_VERSION = "2"
 UPPER_BONUS = "upper_bonus"
 """The component of the upper bonus."""
 EXTRA_BONUS = "yahtzee_bonus"
@@ -132,16 +132,17 @@ def _add_state(
     up: int,
     armed: int,
     boxes: int,
-    bonuses: int,
+    bonuses: IntArray,
 ) -> None:
-    """acc += weight × the stored components of a state (open boxes, then the bonuses)."""
+    """acc += weight × the stored components of a state (open boxes, then the bonuses: their
+    places in `acc` are `bonuses`, see `_bonuses`)."""
     i = index[mask, up, armed]
     for b in range(boxes):
         if not (mask >> b) & 1:
             acc[b] += weight * data[i]
             i += 1
-    for j in range(bonuses):
-        acc[boxes + j] += weight * data[i]
+    for j in range(bonuses.shape[0]):
+        acc[bonuses[j]] += weight * data[i]
         i += 1
 
 
@@ -154,7 +155,7 @@ def _roll_parts(
     data: FloatArray,
     index: IntArray,
     rules: Any,
-    bonuses: int,
+    bonuses: IntArray,
     out: FloatArray,
     box_points: IntArray,
 ) -> None:
@@ -217,7 +218,7 @@ def _breakdown_batch(
     rules: Any,
     dice: Any,
     levels: int,
-    bonuses: int,
+    bonuses: IntArray,
 ) -> None:
     """Fills the components of a layer's `states` (masks, ups, armeds) at their `offsets`."""
     masks, ups, armeds = states
@@ -253,8 +254,8 @@ def _breakdown_batch(
                 if not (mask >> b) & 1:
                     data[o] = acc[b]
                     o += 1
-            for j in range(bonuses):
-                data[o] = acc[boxes + j]
+            for j in range(bonuses.shape[0]):
+                data[o] = acc[bonuses[j]]
                 o += 1
 
 
@@ -262,10 +263,16 @@ def _breakdown_batch(
 # The table
 
 
-def _bonuses(rules: RuleSet) -> int:
-    """How many bonus components the rules' states carry: the upper bonus's (always: 0 without
-    it) and the extra-Yahtzee bonus's (only when the rules pay it)."""
-    return 2 if rule_arrays(rules).yahtzee_bonus else 1
+def _bonuses(rules: RuleSet) -> IntArray:
+    """The bonus components the rules' states carry, as their places in the kernels' full
+    vectors (B boxes, upper bonus, extra bonus): the upper bonus's (only when the rules have
+    one) and the extra-Yahtzee bonus's (only when they pay it), as in `component_keys`."""
+    arrays = rule_arrays(rules)
+    slots = [
+        *((arrays.boxes,) if arrays.upper_bonus else ()),
+        *((arrays.boxes + 1,) if arrays.yahtzee_bonus else ()),
+    ]
+    return np.array(slots, dtype=np.int64)
 
 
 def component_keys(rules: RuleSet) -> tuple[str, ...]:
@@ -283,7 +290,7 @@ def _layout(rules: RuleSet) -> tuple[list[Any], list[IntArray], IntArray, int]:
     """The layers, each layer's offsets into the flat data, the index of every state's first
     component ([mask, upper, armed]) and the data's length."""
     arrays = rule_arrays(rules)
-    bonuses = _bonuses(rules)
+    bonuses = len(_bonuses(rules))
     layers = policy_layers(rules)
     index: IntArray = np.zeros((arrays.full_mask + 1, arrays.cap + 1, 2), dtype=np.int32)
     index[arrays.full_mask] = 0  # a complete card: its bonus components, 0, come first
@@ -335,14 +342,8 @@ class BreakdownTable:
     @cached_property
     def _present(self) -> IntArray:
         """Positions of `keys` in the kernels' full vectors (boxes, upper bonus, extra)."""
-        arrays = rule_arrays(self.rules)
-        boxes = arrays.boxes
-        present = [*range(boxes)]
-        if arrays.upper_bonus:
-            present.append(boxes)
-        if arrays.yahtzee_bonus:
-            present.append(boxes + 1)
-        return np.array(present, dtype=np.int64)
+        boxes = np.arange(rule_arrays(self.rules).boxes, dtype=np.int64)
+        return np.concatenate((boxes, _bonuses(self.rules)))
 
     def state_vector(self, mask: int, up: int, armed: bool) -> FloatArray:
         """A between-turn state's components in the kernels' full order (B boxes, upper

@@ -1,11 +1,15 @@
 """Solved strategy tables on disk, in the user cache directory.
 
-A file is a fixed magic line, a JSON header (rules, solver version, shape, payload size, CRC-32
-and SHA-256) and the raw float64 values. Loading maps the file and checks its CRC-32 (any flipped
-bit, any burst up to 32 bits changes it; 3 × faster than SHA-256: a one-off `fivedice advise`
-spends most of its time loading the table); files of older versions, without one, are checked by
-their SHA-256. Files are written atomically (temp file + `os.replace`);
-a file that fails any check on load is solved again and rewritten rather than trusted.
+A file is a fixed magic line, a JSON header (rules, solver version, the kernels' code version,
+shape, payload size, CRC-32 and SHA-256) and the raw float64 values. The file's name (`cache_key`)
+carries the code version too (`kernel_cache.code_version`, a hash of the kernels' sources): a
+table written by other kernel code is never read, it is solved again.
+
+Loading maps the file and checks its CRC-32 (any flipped bit, any burst up to 32 bits changes
+it; 3 × faster than SHA-256: a one-off `fivedice advise` spends most of its time loading the
+table); files of older versions, without one, are checked by their SHA-256. Files are written
+atomically (temp file + `os.replace`); a file that fails any check on load is solved again and
+rewritten rather than trusted.
 The directory is kept under `$FIVEDICE_CACHE_MAX_MB` (default 2,000) by deleting the least
 recently used tables after each new one, and solving is bounded by `fivedice.strategy.limits`.
 
@@ -50,6 +54,7 @@ from fivedice.strategy.derived import (
     load_or_build,
     remove_stale_temporaries,
 )
+from fivedice.strategy.kernel_cache import code_version
 from fivedice.strategy.limits import (
     OPTIMAL_LEVELS,
     SolverBusyError,
@@ -118,8 +123,12 @@ def resolve_cache_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 def cache_key(rules: RuleSet) -> str:
-    """A short hash of every rule option and the solver version."""
-    text = json.dumps({"rules": rules.settings(), "solver": SOLVER_VERSION}, sort_keys=True)
+    """A short hash of every rule option, the solver version and the kernels' code version
+    (`kernel_cache.code_version`: a table written by other kernel sources is never read)."""
+    text = json.dumps(
+        {"rules": rules.settings(), "solver": SOLVER_VERSION, "code": code_version()},
+        sort_keys=True,
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -151,6 +160,7 @@ def write_table(table: StrategyTable, path: Path) -> None:
     payload = np.ascontiguousarray(table.values, dtype=dtype).tobytes()
     header = {
         "solver": SOLVER_VERSION,
+        "code": code_version(),
         "rules": table.rules.settings(),
         "shape": list(table.values.shape),
         "dtype": dtype,
@@ -188,6 +198,7 @@ def load_table(rules: RuleSet, path: Path) -> StrategyTable | None:
         shape = tuple(int(n) for n in header["shape"])
         if (
             header["solver"] != SOLVER_VERSION
+            or header.get("code") != code_version()
             or header["rules"] != rules.settings()
             or header["dtype"] != dtype
             or (layout is not None and shape != (layout.states,))
