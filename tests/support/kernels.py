@@ -3,8 +3,9 @@ test workers start (`make test` runs `python -m tests.support.kernels tables` an
 beside mypy, each on a core when mypy is done).
 
 Every kernel is `@njit(cache=True)`: a process that finds a kernel compiled for its argument
-types loads it from numba's cache (`strategy/kernel_cache.py`) instead of compiling it again. On a fresh clone both xdist
-workers would otherwise compile the same kernels at the same time (minutes of CPU each). A
+types loads it from numba's cache (`strategy/kernel_cache.py`) instead of compiling it again.
+On a fresh clone both xdist workers would otherwise compile the same kernels at the same time
+(minutes of CPU each). A
 small run of every engine that has kernels (the solver, moments, breakdowns, thresholds, the
 CPU players and their playouts, the master and clairvoyant tables, the banked player, the
 advice engines) compiles them for the types the tests use: the types are those of the arrays,
