@@ -113,7 +113,10 @@ def is_supported(rules: RuleSet) -> bool:
     saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
-    The wild die is supported on one column (its CPUs play from the exact coach only).
+    The wild die is supported on one column (its CPUs play from the exact coach only). Not on
+    several columns: their coach and CPUs play from the expert CPU's estimates, whose kernels
+    (`heuristics`, `policy`, `playout`) hold the dice as counts of each face, with no place
+    for the wild die apart, and score the plain dice's 252 rolls.
     Not yet: served points (Generala's hands made on the first roll of the turn) and a second
     all-same box (Double Generala), which the kernels' states do not hold.
     """
@@ -147,15 +150,14 @@ def has_layer_tables(rules: RuleSet) -> bool:
     (`strategy.thresholds`) and the moment tables (`strategy.moments`). Maxi Yatzy without
     saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
     those tables would take 2^20 sets of boxes each, so its coach gives values without them.
-    The wild die (`wild_die`) is solved exactly too, but those tables walk the plain dice's
-    rolls and keeps only: its coach gives values without them as well.
+    The wild die (`wild_die`) has them: they walk the rules' own dice tables (its 756 rolls).
 
     >>> from fivedice.core.rules import RuleSet
     >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
     >>> has_layer_tables(RuleSet.preset("yatzy")), is_supported(maxi), has_layer_tables(maxi)
     (True, True, False)
     """
-    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES and not rules.wild_die
+    return is_supported(rules) and len(rules.boxes) <= LAYER_TABLE_BOXES
 
 
 def has_win_chances(rules: RuleSet) -> bool:
@@ -163,6 +165,13 @@ def has_win_chances(rules: RuleSet) -> bool:
     available: wherever the moment tables follow the solver's layers (Yahtzee and Yatzy;
     not Maxi Yatzy, whose table is compact: `has_layer_tables`)."""
     return has_layer_tables(rules)
+
+
+def has_table_games(rules: RuleSet) -> bool:
+    """Whether games at a table can be played in numba (`master.play_table`, the simulator's
+    master and paired games): where there are winning chances, with five plain dice (those
+    games draw and walk the plain dice's rolls only, not the wild die's)."""
+    return has_win_chances(rules) and not rules.wild_die
 
 
 def check_coached(rules: RuleSet) -> None:
@@ -188,6 +197,13 @@ def check_supported(rules: RuleSet) -> None:
             N_(
                 "the coach and the CPU players do not know served points or Double Generala"
                 " yet: play these rules with people"
+            )
+        )
+    if rules.wild_die and rules.columns > 1:
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not play the wild die on several score"
+                " columns yet: play these rules with people"
             )
         )
     if not is_supported(rules):
