@@ -1,4 +1,5 @@
-"""The whole-game simulator refuses rules it would score wrongly instead of answering wrong."""
+"""The whole-game simulator refuses rules it would play or score wrongly (served points, the
+wild die) instead of answering wrong."""
 
 from __future__ import annotations
 
@@ -24,6 +25,15 @@ def test_served_points_are_refused_by_the_simulator(preset):
         simulate(rules, "beginner", 10)
     with pytest.raises(UnsupportedByStrategyError, match="served points"):
         head_to_head(rules, ["beginner", "casual"], 10)
+
+
+@pytest.mark.parametrize("preset", ["classic", "yatzy"])
+def test_the_wild_die_is_refused_by_the_simulator(preset):
+    rules = find_ruleset(preset, {"wild_die": True})
+    with pytest.raises(UnsupportedByStrategyError, match="wild die"):
+        simulate(rules, "expert", 10)
+    with pytest.raises(UnsupportedByStrategyError, match="wild die"):
+        head_to_head(rules, ["expert", "master"], 10)
 
 
 def test_the_simulate_command_says_why_without_a_traceback():

@@ -43,13 +43,14 @@ from numba import njit, prange
 
 from fivedice.core.card import Column
 from fivedice.core.categories import Category
-from fivedice.core.dice import Roll, check_roll
+from fivedice.core.dice import Roll
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import scoring_roll
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.cache import CompanionTables
 from fivedice.strategy.limits import has_layer_tables
-from fivedice.strategy.moments import policy_layers, policy_values
+from fivedice.strategy.moments import dice_arrays, policy_layers, policy_values, turn_work
 from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
@@ -197,17 +198,6 @@ def _policy(
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
-def _work(levels: int, rolls: int, keeps: int, boxes: int, stride: int) -> Any:
-    """Scratch of `kernel.turn` for `levels` rolls left."""
-    return (
-        np.empty((levels, rolls)), np.empty((levels, keeps)),
-        np.empty((levels, rolls), dtype=np.int64), np.empty(rolls, dtype=np.int64),
-        np.empty(keeps), np.empty(keeps, dtype=np.int64),
-        np.empty(kernel.upper_value_size(stride)), np.empty(boxes + 1),
-    )  # fmt: skip
-
-
 @njit(cache=True, parallel=True)
 def _breakdown_batch(
     states: Any,
@@ -230,7 +220,7 @@ def _breakdown_batch(
     n = masks.shape[0]
     chunks = min(n, 64)
     for c in prange(chunks):
-        work = _work(levels, rolls, keeps, boxes, config[CFG_STRIDE])
+        work = turn_work(levels, rolls, keeps, boxes, config[CFG_STRIDE])
         mass = np.empty(rolls)
         keep_mass = np.empty(keeps)
         parts = np.empty((rolls, boxes + 2))
@@ -387,7 +377,7 @@ def compute_breakdown(
     layers, offsets, index, size = _layout(rules)
     data = np.zeros(size)
     total = sum(int(layer[0].size) for layer in layers)
-    dice = (arrays.dice.add_face, arrays.dice.remove_face, arrays.dice.probability)
+    dice = dice_arrays(arrays)
     done = 0
     for (masks, ups, armeds, *_copies), starts in zip(layers, offsets, strict=True):
         if masks.size:
@@ -495,18 +485,20 @@ def option_breakdowns(
     options = advise(table, column, dice, rolls_left)
     mask, up, armed = s.column_state(rules, column)
     up = min(up, table.upper_cap)
-    roll = s.ROLL_INDEX[check_roll(dice)]
-    levels = rules.rolls_per_turn
     dice_tables = arrays.dice
-    work = _work(
+    roll = dice_tables.roll_index[scoring_roll(rules, dice)]
+    levels = rules.rolls_per_turn
+    work = turn_work(
         levels,
         len(dice_tables.rolls),
         len(dice_tables.keeps),
         arrays.boxes,
         int(arrays.config[CFG_STRIDE]),
     )
-    dice_arrays = (dice_tables.add_face, dice_tables.remove_face, dice_tables.probability)
-    _policy(mask, up, int(armed), breakdown.values, arrays.kernel_rules, levels, dice_arrays, work)
+    _policy(
+        mask, up, int(armed), breakdown.values, arrays.kernel_rules, levels, dice_arrays(arrays),
+        work,
+    )  # fmt: skip
     rolls = len(dice_tables.rolls)
     parts = np.empty((rolls, arrays.boxes + 2))
     box_points = np.empty(rolls, dtype=np.int64)
@@ -548,7 +540,9 @@ def option_breakdowns(
             chances = {option.category.key: 1.0} if points > 0 else {}
         else:
             assert option.keep is not None
-            mass = _final_rolls(s.KEEP_INDEX[option.keep], rolls_left, work[2], dice_tables)
+            mass = _final_rolls(
+                dice_tables.keep_index[option.keep], rolls_left, work[2], dice_tables
+            )
             vector = mass @ parts
             scoring = np.bincount(work[3], weights=mass * (box_points > 0), minlength=arrays.boxes)
             chances = {

@@ -33,9 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fivedice.core.card import ScoreCard
-from fivedice.core.dice import check_roll
 from fivedice.core.game import GameState
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import scoring_roll
 from fivedice.strategy import solver as s
 from fivedice.strategy.moments import (
     EXACT_BOXES,
@@ -44,6 +44,7 @@ from fivedice.strategy.moments import (
     exact_roll_pmf,
     moments_of,
 )
+from fivedice.strategy.rule_arrays import rule_arrays
 
 __all__ = ["Outlook", "combine", "is_estimate", "seat_outlooks", "win_chances"]
 
@@ -118,7 +119,8 @@ def _card_outlook(
         mask, up, armed = s.column_state(rules, card.columns[0])
         if dice is None:
             return Outlook(total, column_pmf(table, mask, up, armed))
-        return Outlook(total, _roll_pmf(table, mask, up, armed, check_roll(dice), rolls_left))
+        roll = scoring_roll(rules, dice)
+        return Outlook(total, _roll_pmf(table, mask, up, armed, roll, rolls_left))
     mean = var = 0.0
     for column, multiplier in zip(card.columns, rules.column_multipliers, strict=True):
         if not column.is_complete:
@@ -150,7 +152,7 @@ def _column_pmf(table: MomentTable, mask: int, up: int, armed: bool) -> FloatArr
 def _roll_pmf(
     table: MomentTable, mask: int, up: int, armed: bool, roll: tuple[int, ...], rolls_left: int
 ) -> FloatArray:
-    r = s.ROLL_INDEX[roll]
+    r = rule_arrays(table.rules).dice.roll_index[roll]
     if _open_boxes(table, mask) <= EXACT_BOXES:
         pmf: FloatArray = exact_roll_pmf(table, mask, up, armed, rolls_left + 1)[rolls_left, r]
         return pmf

@@ -113,7 +113,10 @@ def is_supported(rules: RuleSet) -> bool:
     saved rolls (Maxi Yatzy's own rule: a turn's unused rolls carried to later turns).
 
     The extra turn on a Yahtzee is supported: it changes who plays next, not a column's turns.
-    The wild die is supported on one column (its CPUs play from the exact coach only).
+    The wild die is supported on one column (its CPUs play from the exact coach only). Not on
+    several columns: their coach and CPUs play from the expert CPU's estimates, whose kernels
+    (`heuristics`, `policy`, `playout`) hold the dice as counts of each face, with no place
+    for the wild die apart, and score the plain dice's 252 rolls.
     Generala is: its served points (hands made on the first roll of the turn) are scored by
     the coach's and the CPUs' kernels on the turn's first roll (`rule_arrays.is_served_roll`),
     and its second all-same box (Double Generala) rides on the armed bit.
@@ -127,13 +130,22 @@ def has_served_points(rules: RuleSet) -> bool:
 
 
 def check_simulated(rules: RuleSet) -> None:
-    """Refuses rules the whole-game simulator would score wrongly: its kernels score every
-    roll as a turn's last, so served points (Generala) would be under-counted. Those games are
-    played exactly by the CPUs themselves, one decision at a time (`strategy.solitaire`).
+    """Refuses rules the whole-game simulator would play or score wrongly: its kernels score
+    every roll as a turn's last, so served points (Generala) would be under-counted, and hold
+    the dice as counts of each face, with no place for the wild die apart. Those games are
+    played exactly by the CPUs themselves, one decision at a time (`strategy.solitaire`,
+    `benchmarks/bench_wild.py`).
 
     Raises:
-        UnsupportedByStrategyError: `has_served_points(rules)`.
+        UnsupportedByStrategyError: `has_served_points(rules)` or `rules.wild_die`.
     """
+    if rules.wild_die:
+        raise UnsupportedByStrategyError(
+            N_(
+                "the simulator does not play the wild die: play these rules against the CPUs"
+                " instead, or measure them with benchmarks/bench_wild.py"
+            )
+        )
     if has_served_points(rules):
         raise UnsupportedByStrategyError(
             N_(
@@ -161,9 +173,9 @@ def has_layer_tables(rules: RuleSet) -> bool:
     (`strategy.thresholds`) and the moment tables (`strategy.moments`). Maxi Yatzy without
     saved rolls is solved exactly, but into a compact table (20 boxes: `strategy.compact`);
     those tables would take 2^20 sets of boxes each, so its coach gives values without them.
-    The wild die (`wild_die`) is solved exactly too, but those tables walk the plain dice's
-    rolls and keeps only: its coach gives values without them as well. So do served points
-    (Generala): those tables walk a turn's policy without the first roll's served scores.
+    The wild die (`wild_die`) has them: they walk the rules' own dice tables (its 756 rolls).
+    Served points (Generala) do not: those tables walk a turn's policy without the first roll's
+    served scores.
 
     >>> from fivedice.core.rules import RuleSet
     >>> maxi = RuleSet.preset("maxi-yatzy").replace(saved_rolls=False)
@@ -173,7 +185,6 @@ def has_layer_tables(rules: RuleSet) -> bool:
     return (
         is_supported(rules)
         and len(rules.boxes) <= LAYER_TABLE_BOXES
-        and not rules.wild_die
         and not has_served_points(rules)
     )
 
@@ -183,6 +194,13 @@ def has_win_chances(rules: RuleSet) -> bool:
     available: wherever the moment tables follow the solver's layers (Yahtzee and Yatzy;
     not Maxi Yatzy, whose table is compact: `has_layer_tables`)."""
     return has_layer_tables(rules)
+
+
+def has_table_games(rules: RuleSet) -> bool:
+    """Whether games at a table can be played in numba (`master.play_table`, the simulator's
+    master and paired games): where there are winning chances, with five plain dice (those
+    games draw and walk the plain dice's rolls only, not the wild die's)."""
+    return has_win_chances(rules) and not rules.wild_die
 
 
 def check_coached(rules: RuleSet) -> None:
@@ -203,6 +221,13 @@ def check_supported(rules: RuleSet) -> None:
     Raises:
         UnsupportedByStrategyError: not `is_supported(rules)`.
     """
+    if rules.wild_die and rules.columns > 1:
+        raise UnsupportedByStrategyError(
+            N_(
+                "the coach and the CPU players do not play the wild die on several score"
+                " columns yet: play these rules with people"
+            )
+        )
     if not is_supported(rules):
         raise UnsupportedByStrategyError(
             N_(

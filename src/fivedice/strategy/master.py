@@ -41,14 +41,20 @@ from numba import njit, prange
 
 from fivedice.core.card import Placement, ScoreCard
 from fivedice.core.categories import Category
-from fivedice.core.dice import ALL_KEEPS, check_roll
 from fivedice.core.errors import N_, FivediceError
 from fivedice.core.rules import RuleSet
+from fivedice.core.scoring import scoring_roll
 from fivedice.strategy import kernel
 from fivedice.strategy import solver as s
 from fivedice.strategy.bots import Bot, Level
-from fivedice.strategy.limits import has_win_chances
-from fivedice.strategy.moments import MomentTable, exact_pmf, moments_of, outcome
+from fivedice.strategy.limits import has_table_games, has_win_chances
+from fivedice.strategy.moments import (
+    MomentTable,
+    dice_arrays,
+    exact_pmf,
+    moments_of,
+    outcome,
+)
 from fivedice.strategy.playout import GOLDEN, game_seeds, mix64, next_random
 from fivedice.strategy.rule_arrays import (
     CFG_BOXES,
@@ -152,14 +158,20 @@ def earlier_rolls(
     running_max: FloatArray,
     running_arg: IntArray,
     best_keep: IntArray,
+    dice: Any = None,
 ) -> None:
     """The rest of a turn from its end: with `roll_w[0]` (each roll's value with no roll left)
     filled, each earlier level n's roll values `roll_w[n]`, keep values and best keeps, one
-    `kernel.reroll` a level (the end-of-turn valuations of master and the clairvoyant)."""
+    `kernel.reroll` a level (the end-of-turn valuations of master and the clairvoyant).
+    `dice`: the rules' dice tables (`moments.dice_arrays`; None: five plain dice)."""
+    if dice is None:
+        add_face, remove_face = s.ADD_FACE, s.REMOVE_FACE
+    else:
+        add_face, remove_face = dice[0], dice[1]
     for n in range(1, roll_w.shape[0]):
         kernel.reroll(
             roll_w[n - 1], keep_w[n], running_max, running_arg, roll_w[n], best_keep[n],
-            s.ADD_FACE, s.REMOVE_FACE,
+            add_face, remove_face,
         )  # fmt: skip
 
 
@@ -182,6 +194,7 @@ def win_turn(
     best_box: IntArray,
     running_max: FloatArray,
     running_arg: IntArray,
+    dice: Any = None,
 ) -> None:
     """Solves one turn for the chance of winning (with a tiny expected-score tie-break).
 
@@ -190,7 +203,8 @@ def win_turn(
     distribution of the points to come with only box b open (`last_box_pmfs`).
     `rules` as the kernel takes them (`kernel_rules`). roll_w[n, r] / keep_w[n, k]: the value
     of holding roll r / keeping k with n rolls left; best_keep[n, r], best_box[r] as in
-    `solver.TurnValues`.
+    `solver.TurnValues`. The rolls and keeps are those of the rules' dice tables (`dice`, as
+    `moments.dice_arrays`; None: five plain dice): the arrays are sized for them.
     """
     config = rules[4]
     boxes = config[CFG_BOXES]
@@ -201,7 +215,7 @@ def win_turn(
         cdf[i] = below + 0.5 * opp_pmf[i]
         below += opp_pmf[i]
     open_boxes, allowed = kernel.open_and_allowed(mask, config)
-    for r in range(252):
+    for r in range(best_box.shape[0]):
         chosen, _joker, _extra = kernel.boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
         best = -1.0e300
         best_b = -1
@@ -219,7 +233,7 @@ def win_turn(
                 best_b = b
         roll_w[0, r] = best
         best_box[r] = best_b
-    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep)
+    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep, dice)
 
 
 @njit(cache=True, nogil=True)
@@ -240,6 +254,7 @@ def threshold_turn(
     best_box: IntArray,
     running_max: FloatArray,
     running_arg: IntArray,
+    dice: Any = None,
 ) -> None:
     """Like `win_turn`, a turn's end valued from the threshold tables instead of normals: with
     the best opponent's final total O = opp_points[k] with weight opp_weights[k], a box that
@@ -249,7 +264,7 @@ def threshold_turn(
     boxes = config[CFG_BOXES]
     top = chances.shape[1] - 1
     open_boxes, allowed = kernel.open_and_allowed(mask, config)
-    for r in range(252):
+    for r in range(best_box.shape[0]):
         chosen, _joker, _extra = kernel.boxes_of_roll(r, mask, open_boxes, allowed, armed, rules)
         best = -1.0e300
         best_b = -1
@@ -275,7 +290,7 @@ def threshold_turn(
                 best_b = b
         roll_w[0, r] = best
         best_box[r] = best_b
-    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep)
+    earlier_rolls(roll_w, keep_w, running_max, running_arg, best_keep, dice)
 
 
 def last_box_pmfs(moments: MomentTable) -> FloatArray:
@@ -394,8 +409,14 @@ class MasterBot(Bot):
         moments = self.moments_for(rules)
         mask, up, armed = s.column_state(rules, card.columns[0])
         arrays = rule_arrays(rules)
-        best_keep = np.full((levels, 252), -1, dtype=np.int64)
-        best_box = np.empty(252, dtype=np.int64)
+        dice = dice_arrays(arrays)
+        rolls, keeps = len(arrays.dice.rolls), len(arrays.dice.keeps)
+        best_keep = np.full((levels, rolls), -1, dtype=np.int64)
+        best_box = np.empty(rolls, dtype=np.int64)
+        scratch = (
+            np.empty((levels, rolls)), np.empty((levels, keeps)), best_keep, best_box,
+            np.empty(keeps), np.empty(keeps, dtype=np.int64), dice,
+        )  # fmt: skip
         mean, sd, pmf, low = self._opponent
         up = min(up, moments.table.upper_cap)
         thresholds = self.thresholds_for(rules)
@@ -407,16 +428,12 @@ class MasterBot(Bot):
                 weights = np.full(QUANTILES, 1.0 / QUANTILES)
             threshold_turn(
                 mask, up, int(armed), card.total(rules), points, weights, moments.moments,
-                thresholds.row_of, np.asarray(thresholds.chances), arrays.kernel_rules,
-                np.empty((levels, 252)), np.empty((levels, 462)), best_keep, best_box,
-                np.empty(462), np.empty(462, dtype=np.int64),
+                thresholds.row_of, np.asarray(thresholds.chances), arrays.kernel_rules, *scratch,
             )  # fmt: skip
             return best_keep, best_box
         win_turn(
             mask, up, int(armed), card.total(rules), mean, sd, pmf, low, moments.moments,
-            last_box_pmfs(moments), arrays.kernel_rules, np.empty((levels, 252)),
-            np.empty((levels, 462)), best_keep, best_box, np.empty(462),
-            np.empty(462, dtype=np.int64),
+            last_box_pmfs(moments), arrays.kernel_rules, *scratch,
         )  # fmt: skip
         return best_keep, best_box
 
@@ -441,7 +458,7 @@ class MasterBot(Bot):
             return None
         if rules.columns != 1 or card.is_complete:
             return None
-        served = card.placements(rules, check_roll(dice, rules.dice), True)
+        served = card.placements(rules, scoring_roll(rules, dice), True)
         return next(
             (p.category for p in served if p.category.served_wins and p.box_points > 0), None
         )
@@ -457,11 +474,12 @@ class MasterBot(Bot):
             return tuple(sorted(dice))  # every die kept: scored now, the game won
         if not self._plays_to_win(rules, card):
             return super().choose_keep(rules, card, dice, rolls_left)
-        roll = check_roll(dice)
+        tables = rule_arrays(rules).dice
+        roll = tables.roll_index[scoring_roll(rules, dice)]
         if card.is_complete or rolls_left < 1:
             return super().choose_keep(rules, card, dice, rolls_left)  # its errors
         best_keep, _ = self._turn(rules, card, rolls_left + 1)
-        return ALL_KEEPS[int(best_keep[rolls_left, s.ROLL_INDEX[roll]])]
+        return tables.keeps[int(best_keep[rolls_left, roll])]
 
     def choose_box(
         self, rules: RuleSet, card: ScoreCard, dice: tuple[int, ...], *, served: bool = False
@@ -470,13 +488,13 @@ class MasterBot(Bot):
         if served:
             box = self._winning_box(rules, card, dice, rules.rolls_per_turn - 1)
             if box is not None:
-                legal = card.placements(rules, check_roll(dice), served)
+                legal = card.placements(rules, scoring_roll(rules, dice), served)
                 return next(placement for placement in legal if placement.category == box)
         if not self._plays_to_win(rules, card) or card.is_complete:
             return super().choose_box(rules, card, dice, served=served)
-        roll = check_roll(dice)
+        roll = scoring_roll(rules, dice)
         _, best_box = self._turn(rules, card, 1)
-        box = rules.boxes[int(best_box[s.ROLL_INDEX[roll]])]  # the card's own order
+        box = rules.boxes[int(best_box[rule_arrays(rules).dice.roll_index[roll]])]  # card order
         for placement in card.placements(rules, roll):
             if placement.category == box:
                 return placement
@@ -802,6 +820,7 @@ def play_table(
     Raises:
         FivediceError: a player is neither expert nor master, fewer than 2 or more than 8
             players, or paired games not a multiple of the players.
+        UnsupportedRulesError: rules not `limits.has_table_games` (the wild die).
     """
     players = len(kinds)
     if not 2 <= players <= MAX_SEATS or any(kind not in SEAT_KINDS for kind in kinds):
@@ -816,6 +835,8 @@ def play_table(
             games=games,
         )
     rules = moments.rules
+    if not has_table_games(rules):
+        raise s.UnsupportedRulesError("games at a table are played with five plain dice only")
     arrays = rule_arrays(rules)
     positions, streams = seatings(players, games, seed, paired=paired)
     codes = np.array([SEAT_KINDS[kind] for kind in kinds], dtype=np.int64)

@@ -40,7 +40,7 @@ from fivedice.strategy import solver as s
 from fivedice.strategy.cache import CompanionTables
 from fivedice.strategy.compact import reachable_upper
 from fivedice.strategy.limits import has_layer_tables
-from fivedice.strategy.rule_arrays import MAX_BOXES, rule_arrays
+from fivedice.strategy.rule_arrays import CFG_BOXES, CFG_STRIDE, RuleArrays, rule_arrays
 from fivedice.strategy.solver import StrategyTable
 from fivedice.strategy.tables import FloatArray, IntArray
 
@@ -75,15 +75,26 @@ def outcome(
 
 
 @njit(cache=True, nogil=True)
-def _turn_work(levels: int) -> tuple[Any, ...]:
-    """Scratch for `kernel.turn` over `levels` rolls left: (roll_values, keep_values, best_keep,
-    best_box, running_max, running_arg, upper_value, lower_value), for any card of five dice
-    (lower_value: up to `MAX_BOXES` boxes and the armed slot)."""
+def turn_work(levels: int, rolls: int, keeps: int, boxes: int, stride: int) -> tuple[Any, ...]:
+    """Scratch for `kernel.turn` over `levels` rolls left, for dice tables of `rolls` rolls
+    and `keeps` keeps: (roll_values, keep_values, best_keep, best_box, running_max,
+    running_arg, upper_value, lower_value) (`boxes` boxes, the rules' `CFG_STRIDE`)."""
     return (
-        np.empty((levels, 252)), np.empty((levels, 462)),
-        np.empty((levels, 252), dtype=np.int64), np.empty(252, dtype=np.int64),
-        np.empty(462), np.empty(462, dtype=np.int64), np.empty(186), np.empty(MAX_BOXES + 1),
+        np.empty((levels, rolls)), np.empty((levels, keeps)),
+        np.empty((levels, rolls), dtype=np.int64), np.empty(rolls, dtype=np.int64),
+        np.empty(keeps), np.empty(keeps, dtype=np.int64),
+        np.empty(kernel.upper_value_size(stride)), np.empty(boxes + 1),
     )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _rules_work(levels: int, rules: Any, dice: Any) -> tuple[Any, ...]:
+    """`turn_work` for the kernel's rules and dice arrays (add_face, remove_face,
+    probability)."""
+    config = rules[4]
+    return turn_work(
+        levels, dice[2].shape[0], dice[0].shape[0], config[CFG_BOXES], config[CFG_STRIDE]
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -94,21 +105,25 @@ def _state_moments(
     values: FloatArray,
     moments: FloatArray,
     rules: Any,
-    probability: FloatArray,
+    dice: Any,
     work: Any,
     roll_m: FloatArray,
     keep_m: FloatArray,
 ) -> tuple[float, float]:
     """One state's (M1, M2) under the policy of `values`; roll_m[n, r] gets the moments of
     holding roll r with n rolls left (the policy's keeps and boxes from `kernel.turn`, with its
-    scratch `work` from `_turn_work`). `rules` as the kernel takes them (`kernel_rules`)."""
+    scratch `work` from `turn_work`). `rules` as the kernel takes them (`kernel_rules`), `dice`
+    the dice tables' (add_face, remove_face, probability)."""
     score, joker_score, arms, five_face, config = rules
+    add_face, remove_face, probability = dice
     best_keep, best_box = work[2], work[3]
     kernel.turn(
-        mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
-        s.REMOVE_FACE, probability, *work,
+        mask, up, armed, values, score, joker_score, arms, five_face, config, add_face,
+        remove_face, probability, *work,
     )  # fmt: skip
-    for r in range(252):
+    rolls = probability.shape[0]
+    first = add_face.shape[0] - rolls
+    for r in range(rolls):
         p, nm, nu, na = outcome(best_box[r], r, mask, up, armed, rules)
         m1 = moments[nm, nu, na, 0]
         m2 = moments[nm, nu, na, 1]
@@ -116,25 +131,25 @@ def _state_moments(
         roll_m[0, r, 1] = p * p + 2.0 * p * m1 + m2
     levels = roll_m.shape[0]
     for n in range(1, levels):
-        for r in range(252):
-            keep_m[210 + r, 0] = roll_m[n - 1, r, 0]
-            keep_m[210 + r, 1] = roll_m[n - 1, r, 1]
-        for k in range(209, -1, -1):
+        for r in range(rolls):
+            keep_m[first + r, 0] = roll_m[n - 1, r, 0]
+            keep_m[first + r, 1] = roll_m[n - 1, r, 1]
+        for k in range(first - 1, -1, -1):
             a = 0.0
             b2 = 0.0
             for f in range(6):
-                j = s.ADD_FACE[k, f]
+                j = add_face[k, f]
                 a += keep_m[j, 0]
                 b2 += keep_m[j, 1]
             keep_m[k, 0] = a / 6.0
             keep_m[k, 1] = b2 / 6.0
-        for r in range(252):
+        for r in range(rolls):
             k = best_keep[n, r]
             roll_m[n, r, 0] = keep_m[k, 0]
             roll_m[n, r, 1] = keep_m[k, 1]
     m1 = 0.0
     m2 = 0.0
-    for r in range(252):
+    for r in range(rolls):
         m1 += probability[r] * roll_m[levels - 1, r, 0]
         m2 += probability[r] * roll_m[levels - 1, r, 1]
     return m1, m2
@@ -142,21 +157,20 @@ def _state_moments(
 
 @njit(cache=True, parallel=True)
 def _moments_batch(
-    states: Any, values: FloatArray, moments: FloatArray, rules: Any, levels: int
+    states: Any, values: FloatArray, moments: FloatArray, rules: Any, dice: Any, levels: int
 ) -> None:
     """Fills the moments of a layer's `states`, (masks, ups, armeds), in parallel."""
     masks, ups, armeds = states
     n = masks.shape[0]
     chunks = min(n, 64)
     for c in prange(chunks):
-        work = _turn_work(levels)
-        roll_m = np.empty((levels, 252, 2))
-        keep_m = np.empty((462, 2))
+        work = _rules_work(levels, rules, dice)
+        roll_m = np.empty((levels, dice[2].shape[0], 2))
+        keep_m = np.empty((dice[0].shape[0], 2))
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             m1, m2 = _state_moments(
-                masks[i], ups[i], armeds[i], values, moments, rules, s.ROLL_PROBABILITY, work,
-                roll_m, keep_m,
-            )  # fmt: skip
+                masks[i], ups[i], armeds[i], values, moments, rules, dice, work, roll_m, keep_m
+            )
             moments[masks[i], ups[i], armeds[i], 0] = m1
             moments[masks[i], ups[i], armeds[i], 1] = m2
 
@@ -190,13 +204,21 @@ class MomentTable:
         """roll_m[n, r] = (M1, M2) of holding roll r with n rolls left this turn (the points
         of this turn included), for n < levels."""
         arrays = rule_arrays(self.rules)
-        roll_m = np.empty((levels, 252, 2))
+        dice = dice_arrays(arrays)
+        roll_m = np.empty((levels, len(arrays.dice.rolls), 2))
         _state_moments(
             mask, min(up, self.table.upper_cap), int(armed), self.values, self.moments,
-            arrays.kernel_rules, s.ROLL_PROBABILITY, _turn_work(levels), roll_m,
-            np.empty((462, 2)),
+            arrays.kernel_rules, dice, _rules_work(levels, arrays.kernel_rules, dice), roll_m,
+            np.empty((len(arrays.dice.keeps), 2)),
         )  # fmt: skip
         return roll_m
+
+
+def dice_arrays(arrays: RuleArrays) -> tuple[IntArray, IntArray, FloatArray]:
+    """The rules' dice tables as the kernels take them: (add_face, remove_face, probability)
+    (with the wild die: its own rolls and keeps, `tables.dice_tables`)."""
+    dice = arrays.dice
+    return dice.add_face, dice.remove_face, dice.probability
 
 
 def policy_values(table: StrategyTable) -> FloatArray:
@@ -236,8 +258,9 @@ def compute_moments(
     done = 0
     for masks, ups, armeds, copy_masks, copy_to, copy_from in layers:
         _moments_batch(
-            (masks, ups, armeds), values, moments, arrays.kernel_rules, rules.rolls_per_turn
-        )
+            (masks, ups, armeds), values, moments, arrays.kernel_rules, dice_arrays(arrays),
+            rules.rolls_per_turn,
+        )  # fmt: skip
         yahtzee = arrays.yahtzee if arrays.yahtzee_bonus else None
         s.fill_copied_states(moments, masks, armeds, copy_masks, copy_to, copy_from, yahtzee)
         done += int(masks.size)
@@ -285,45 +308,48 @@ moments_progress = MOMENTS.build_progress
 
 
 @njit(cache=True, nogil=True)
-def _propagate_pmf(roll_pmf: FloatArray, best_keep: IntArray, keep_pmf: FloatArray) -> None:
+def _propagate_pmf(
+    roll_pmf: FloatArray, best_keep: IntArray, keep_pmf: FloatArray, add_face: IntArray
+) -> None:
     """roll_pmf[0] holds each roll's distribution when scored now; fills roll_pmf[n] (n rolls
-    left) following the policy's keeps."""
+    left) following the policy's keeps (`add_face`: the dice tables')."""
     levels = roll_pmf.shape[0]
+    rolls = roll_pmf.shape[1]
     width = roll_pmf.shape[2]
+    first = add_face.shape[0] - rolls
     for n in range(1, levels):
-        for r in range(252):
-            keep_pmf[210 + r] = roll_pmf[n - 1, r]
-        for k in range(209, -1, -1):
+        for r in range(rolls):
+            keep_pmf[first + r] = roll_pmf[n - 1, r]
+        for k in range(first - 1, -1, -1):
             for x in range(width):
                 keep_pmf[k, x] = 0.0
             for f in range(6):
-                j = s.ADD_FACE[k, f]
+                j = add_face[k, f]
                 for x in range(width):
                     keep_pmf[k, x] += keep_pmf[j, x]
             for x in range(width):
                 keep_pmf[k, x] /= 6.0
-        for r in range(252):
+        for r in range(rolls):
             roll_pmf[n, r] = keep_pmf[best_keep[n, r]]
 
 
 @njit(cache=True, nogil=True)
 def _turn_policy(
-    mask: int, up: int, armed: int, values: FloatArray, rules: Any, levels: int
+    mask: int, up: int, armed: int, values: FloatArray, rules: Any, dice: Any, levels: int
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """The policy's boxes and keeps for a turn, and each roll's outcome (points, next state);
-    `rules` as the kernel takes them (`kernel_rules`)."""
+    `rules` as the kernel takes them (`kernel_rules`), `dice` as `dice_arrays`."""
     score, joker_score, arms, five_face, config = rules
-    best_keep = np.empty((levels, 252), dtype=np.int64)
-    best_box = np.empty(252, dtype=np.int64)
+    work = _rules_work(levels, rules, dice)
+    best_keep, best_box = work[2], work[3]
     kernel.turn(
-        mask, up, armed, values, score, joker_score, arms, five_face, config, s.ADD_FACE,
-        s.REMOVE_FACE, s.ROLL_PROBABILITY, np.empty((levels, 252)), np.empty((levels, 462)),
-        best_keep, best_box, np.empty(462), np.empty(462, dtype=np.int64), np.empty(186),
-        np.empty(MAX_BOXES + 1),
+        mask, up, armed, values, score, joker_score, arms, five_face, config, dice[0], dice[1],
+        dice[2], *work,
     )  # fmt: skip
-    points = np.empty(252, dtype=np.int64)
-    nexts = np.empty((252, 3), dtype=np.int64)
-    for r in range(252):
+    rolls = best_box.shape[0]
+    points = np.empty(rolls, dtype=np.int64)
+    nexts = np.empty((rolls, 3), dtype=np.int64)
+    for r in range(rolls):
         p, nm, nu, na = outcome(best_box[r], r, mask, up, armed, rules)
         points[r] = p
         nexts[r, 0] = nm
@@ -347,10 +373,11 @@ def exact_roll_pmf(
     arrays = rule_arrays(rules)
     up = min(up, moments.table.upper_cap)
     best_keep, _, points, nexts = _turn_policy(
-        mask, up, int(armed), moments.values, arrays.kernel_rules, levels
+        mask, up, int(armed), moments.values, arrays.kernel_rules, dice_arrays(arrays), levels
     )
+    rolls = len(arrays.dice.rolls)
     tails = {}
-    for r in range(252):
+    for r in range(rolls):
         key = (int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))
         if key not in tails:
             tails[key] = (
@@ -360,11 +387,12 @@ def exact_roll_pmf(
             )
     width = max(int(points[r]) + tails[(int(n[0]), int(n[1]), int(n[2]))].size
                 for r, n in enumerate(nexts))  # fmt: skip
-    roll_pmf = np.zeros((levels, 252, width))
-    for r in range(252):
+    roll_pmf = np.zeros((levels, rolls, width))
+    for r in range(rolls):
         tail = tails[(int(nexts[r, 0]), int(nexts[r, 1]), int(nexts[r, 2]))]
         roll_pmf[0, r, points[r] : points[r] + tail.size] = tail
-    _propagate_pmf(roll_pmf, best_keep, np.empty((462, width)))
+    keeps = np.empty((len(arrays.dice.keeps), width))
+    _propagate_pmf(roll_pmf, best_keep, keeps, arrays.dice.add_face)
     return roll_pmf
 
 
@@ -374,6 +402,6 @@ def _exact_pmf_cached(moments: MomentTable, mask: int, up: int, armed: int) -> F
         return np.ones(1)
     levels = moments.rules.rolls_per_turn
     roll_pmf = exact_roll_pmf(moments, mask, up, bool(armed), levels)
-    pmf: FloatArray = s.ROLL_PROBABILITY @ roll_pmf[levels - 1]
+    pmf: FloatArray = rule_arrays(moments.rules).dice.probability @ roll_pmf[levels - 1]
     pmf.setflags(write=False)
     return pmf

@@ -23,7 +23,7 @@ from fivedice.strategy import heuristics as h
 from fivedice.strategy.bots import Level, level_values, profile_for
 from fivedice.strategy.guide import Guide, guide_for
 from fivedice.strategy.guide_play import GameResult, play_guide_games
-from fivedice.strategy.limits import check_simulated, has_win_chances
+from fivedice.strategy.limits import check_simulated, has_table_games
 from fivedice.strategy.playout import BOX_POINTS, game_seeds
 
 __all__ = ["HeadToHead", "SimulationResult", "head_to_head", "simulate", "table_outcomes"]
@@ -378,7 +378,7 @@ def head_to_head(
     check_simulated(rules)
     if len(parsed) < 2:
         raise FivediceError("a head-to-head needs at least two levels")
-    if paired and not (has_win_chances(rules) and set(parsed) <= {Level.MASTER, Level.EXPERT}):
+    if paired and not (has_table_games(rules) and set(parsed) <= {Level.MASTER, Level.EXPERT}):
         raise FivediceError(
             N_(
                 "paired games seat expert and master players only, under Yahtzee or Yatzy"
@@ -386,7 +386,7 @@ def head_to_head(
             )
         )
     # Without winning chances (Maxi Yatzy) master plays exactly like expert, alone.
-    if paired or (Level.MASTER in parsed and has_win_chances(rules)):
+    if paired or (Level.MASTER in parsed and has_table_games(rules)):
         return _master_head_to_head(
             rules, parsed, games, seed, use_cache, cache_dir, progress, paired=paired
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -701,12 +701,7 @@ def _roll_index(tables: DiceTables, dice: Roll) -> int:
     """The position of sorted dice among the tables' rolls."""
     if tables.dice == 5 and not tables.wild:
         return ROLL_INDEX[dice]
-    return _roll_indices(tables)[dice]
-
-
-@cache
-def _roll_indices(tables: DiceTables) -> dict[Roll, int]:
-    return {roll: i for i, roll in enumerate(tables.rolls)}
+    return tables.roll_index[dice]
 
 
 # ---------------------------------------------------------------------------------------------

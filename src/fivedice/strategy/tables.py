@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from math import factorial
 
 import numpy as np
@@ -57,6 +57,17 @@ class DiceTables:
     def first_roll_keep(self) -> int:
         """Index of the first full keep (= roll 0)."""
         return len(self.keeps) - len(self.rolls)
+
+    @cached_property
+    def roll_index(self) -> dict[tuple[int, ...], int]:
+        """Each roll's position in `rolls` (with the wild die: its coded rolls,
+        `scoring.scoring_roll`)."""
+        return {roll: i for i, roll in enumerate(self.rolls)}
+
+    @cached_property
+    def keep_index(self) -> dict[tuple[int, ...], int]:
+        """Each keep's position in `keeps`."""
+        return {keep: i for i, keep in enumerate(self.keeps)}
 
 
 def _multiset_probability(dice: tuple[int, ...], wild: bool = False) -> float:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fivedice.core.card import Column
-from fivedice.core.dice import ALL_KEEPS
 from fivedice.core.game import GameState
+from fivedice.core.scoring import position_codes, scoring_roll
 from fivedice.strategy.hints import Hint, hold_positions
 
 if TYPE_CHECKING:
@@ -85,23 +85,25 @@ def column_target_hints(
     """`target_hints` for a column with `total` points on it, its dice (held: which are held
     already) and rolls left."""
     from fivedice.strategy import solver as s
+    from fivedice.strategy.rule_arrays import rule_arrays
 
     rules = table.rules
     mask, up, armed = s.column_state(rules, column)
     need = goal - total
-    roll = s.ROLL_INDEX[tuple(sorted(dice))]
+    tables = rule_arrays(rules).dice
+    roll = tables.roll_index[scoring_roll(rules, dice)]
     options: list[tuple[float, Hint]] = [
         (chance, Hint(None, rules.boxes[box], chance, goal=goal))
         for box, chance in table.box_chances(mask, up, armed, roll, need)
     ]
     if rolls_left > 0:
         keeps = table.turn(mask, up, armed, need, rolls_left + 1).keep_chances[rolls_left]
-        for slot in range(s.MAX_SUB_KEEPS):
-            k = int(s.SUB_KEEPS[roll, slot])
+        positions = position_codes(rules, dice)
+        for k in tables.sub_keeps[roll].tolist():
             if k < 0:
                 break
-            keep = ALL_KEEPS[k]
-            hold = tuple(sorted(hold_positions(dice, held or (False,) * len(dice), keep)))
+            keep = tables.keeps[k]
+            hold = tuple(sorted(hold_positions(positions, held or (False,) * len(dice), keep)))
             chance = min(float(keeps[k]), 1.0)
             options.append((chance, Hint(keep, None, chance, hold=hold, goal=goal)))
     # Stable: equal chances keep boxes (card order) before keeps; float32 noise is not a rank.
