@@ -167,4 +167,6 @@ def test_cpus_waiting_for_a_table_hold_no_pool_thread(tmp_path, monkeypatch):
             assert page.status_code == 200
         # Served while the table is still being built: no CPU has moved past its roll.
         assert max(versions(database, first)) <= 1
-        assert not list(cache.glob("strategy-*"))
+        # No table written yet: the build's lock and temporary file (`derived.load_or_build`,
+        # `strategy-KEY.bin.lock`, `.PID-THREAD.tmp`) are all there is.
+        assert not list(cache.glob("strategy-*.bin"))
