@@ -147,7 +147,6 @@ def test_solve_only_refuses_a_master_seat_on_other_rules(tmp_path, monkeypatch):
         assert master.status_code == 422, master.text
 
 
-@pytest.mark.xfail(reason="broken where branches met: fix first (closing note)", strict=False)
 def test_cpus_waiting_for_a_table_hold_no_pool_thread(tmp_path, monkeypatch):
     games = 200  # (40 pool threads, each step once waiting 2 s for the solver: 10 s of queue)
     new_rules = {"rules": "yatzy", "set": {"upper_bonus_value": 49}}  # (a longer solve)
