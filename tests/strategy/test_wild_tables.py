@@ -22,7 +22,7 @@ from fivedice.core.scoring import scoring_roll
 from fivedice.core.wild import WILD, wild_roll
 from fivedice.strategy import solver as s
 from fivedice.strategy.advisor import advise
-from fivedice.strategy.breakdown import option_breakdowns
+from fivedice.strategy.breakdown import component_keys, option_breakdowns
 from fivedice.strategy.chances import seat_outlooks
 from fivedice.strategy.limits import (
     UnsupportedByStrategyError,
@@ -88,8 +88,8 @@ def test_every_wild_state_sums_to_its_table_value() -> None:
             continue
         starts = breakdown.index[masks, ups, armeds].astype(np.int64)
         open_count = sum(1 - ((masks >> b) & 1) for b in range(boxes))
-        # A state stores its open boxes, the upper bonus (0 without one) and the extra bonus.
-        sizes = open_count + 1 + int(rule_arrays(YACHT_WILD).yahtzee_bonus)
+        # A state stores its open boxes and the bonuses the rules have (Yacht: none).
+        sizes = open_count + len(component_keys(YACHT_WILD)) - boxes
         assert (starts[1:] == starts[:-1] + sizes[:-1]).all()
         sums = np.add.reduceat(breakdown.data[: starts[-1] + sizes[-1]], starts)
         np.testing.assert_allclose(sums, table.values[masks, ups, armeds], rtol=0, atol=EXACT)
