@@ -174,3 +174,15 @@ def test_a_several_column_review_says_why_by_column_as_an_estimate(
     assert f'<span class="why">{escape(why)}</span>' in html
     page = client.get(f"/g/{public_id}/review", headers={"Accept-Language": "fr"}).text
     assert '<span class="why">Pourquoi (estimation) : +' in page and "(colonne " in page
+
+
+def test_the_games_list_offers_no_review_the_review_would_refuse(client, app, service):
+    # Maxi Yatzy with saved rolls has no solved table to judge against: no link to a refusal.
+    maxi, maxi_id = started_game(client, app, seed="5", preset="maxi-yatzy")
+    finish(service, maxi_id)
+    classic, classic_id = started_game(client, app, seed="7")
+    finish(service, classic_id)
+    resume = client.get("/resume").text
+    assert f'href="/g/{classic}/review"' in resume
+    assert f'href="/g/{maxi}/review"' not in resume
+    assert resume.count("<li><span>Ann, CPU 2") == 2  # both listed, one with its review

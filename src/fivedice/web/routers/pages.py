@@ -1283,6 +1283,7 @@ def finished_games(hub: GameHub, visitor: Visitor, limit: int = 20) -> list[dict
                 "players": [seat.name for seat in view.state.seats],
                 "totals": list(view.state.match_totals),
                 "status": view.status,
+                "review_offered": review_offered(view.state.rules),
             }
         )
     return found
