@@ -214,8 +214,12 @@ HELP_TEXTS = (
     N_("A record written by `fivedice export` (- reads stdin)."),
     N_("Show this message and exit."),
     N_("Language: en, nl, de, ja, fr or es."),
-    N_("Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules."),
-    N_("odds, simulate, play or rules."),
+    N_(
+        "Texas Hold'em Yahtzee: the exact odds, CPU matches, a game, the rules, the kept\n"
+        "games, statistics, a game's record and its review."
+    ),
+    N_("odds, simulate, play, rules, games, stats, export GAME or review GAME."),
+    N_("The game's id, for export and review (see `holdem games`)."),
     N_("Your two pocket dice, e.g. 6r 6b."),
     N_("The board: 0, 3, 4 or 5 dice, e.g. 1w 2y 3r."),
     N_("Players in the hand (2-6)."),
