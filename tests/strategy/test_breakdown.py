@@ -19,7 +19,7 @@ from fivedice.strategy.breakdown import (
     component_keys,
     option_breakdowns,
 )
-from fivedice.strategy.limits import is_supported
+from fivedice.strategy.limits import has_layer_tables
 from fivedice.strategy.moments import policy_layers
 from fivedice.strategy.simulate import simulate
 from tests.strategy.brute import BruteBreakdown
@@ -31,7 +31,7 @@ EXACT = 1e-9
 SINGLE_COLUMN = [
     preset.name
     for preset in PRESETS
-    if preset.rules.columns == 1 and is_supported(preset.rules) and not preset.rules.saved_rolls
+    if preset.rules.columns == 1 and has_layer_tables(preset.rules) and not preset.rules.saved_rolls
 ]
 
 

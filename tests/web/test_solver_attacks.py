@@ -22,6 +22,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from fivedice.core.rules import find_ruleset
+from fivedice.strategy.cache import cache_key
 from tests.web.test_attacks import serving
 
 pytestmark = [pytest.mark.processes, pytest.mark.slow]
@@ -132,7 +134,8 @@ def test_the_solver_is_not_borrowed_past_the_quota(tmp_path, monkeypatch):
         with client(base, "127.0.0.7") as other:
             assert made(other, [ANN])["version"] == 0
         time.sleep(1.0)
-        assert not [path for path in cache.iterdir() if "21" in path.name or "24" in path.name]
+        refused = {cache_key(find_ruleset("classic", {"full_house": n})) for n in (23, 24)}
+        assert not [path for path in cache.iterdir() if any(key in path.name for key in refused)]
 
 
 def test_solve_only_refuses_a_master_seat_on_other_rules(tmp_path, monkeypatch):

@@ -257,6 +257,10 @@ class GameOut(BaseModel):
     match_length: int
     first_player: str
     current_seat: int | None
+    instant_winner: int | None = Field(
+        default=None,
+        description="the seat that won the game at once (a served Generala), else null",
+    )
     is_cpu_turn: bool
     turn_number: int | None
     dice: list[int] | None
