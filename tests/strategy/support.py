@@ -67,3 +67,29 @@ def telling_games(out: npt.NDArray[np.int64], count: int) -> list[int]:
     order += [int(out[:, 0].argmax()), int(out[:, 0].argmin()), *range(len(out))]
     chosen = list(dict.fromkeys(order))[:count]
     return sorted(chosen)
+
+
+def assert_breakdown_sums_to_values(rules: RuleSet, table, breakdown, exact: float = 1e-9) -> int:  # type: ignore[no-untyped-def]
+    """Exhaustive: every state of every layer the solver solved has its per-box parts summing
+    to its table value, the states stored one after another (each sum runs to the next start:
+    the open boxes and the bonuses the rules have); the start's parts sum to the optimum and
+    every box scores sometimes. Returns the number of states checked."""
+    from fivedice.strategy.breakdown import component_keys
+    from fivedice.strategy.moments import policy_layers
+
+    boxes = len(rules.boxes)
+    states = 0
+    for masks, ups, armeds, *_ in policy_layers(rules):
+        if masks.size == 0:
+            continue
+        starts = breakdown.index[masks, ups, armeds].astype(np.int64)
+        open_count = sum(1 - ((masks >> b) & 1) for b in range(boxes))
+        sizes = open_count + len(component_keys(rules)) - boxes
+        assert (starts[1:] == starts[:-1] + sizes[:-1]).all()
+        sums = np.add.reduceat(breakdown.data[: starts[-1] + sizes[-1]], starts)
+        np.testing.assert_allclose(sums, table.values[masks, ups, armeds], rtol=0, atol=exact)
+        states += int(masks.size)
+    start = breakdown.state(0, 0, False)
+    assert abs(sum(start.values()) - table.expected_score) <= exact
+    assert all(points > 0 for points in start.values())  # every box scores sometimes
+    return states

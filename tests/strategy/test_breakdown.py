@@ -20,10 +20,9 @@ from fivedice.strategy.breakdown import (
     option_breakdowns,
 )
 from fivedice.strategy.limits import has_layer_tables
-from fivedice.strategy.moments import policy_layers
 from fivedice.strategy.simulate import simulate
 from tests.strategy.brute import BruteBreakdown
-from tests.strategy.support import column_with_open_boxes
+from tests.strategy.support import assert_breakdown_sums_to_values, column_with_open_boxes
 from tests.support import tables
 
 CLASSIC = find_ruleset("classic")
@@ -56,21 +55,7 @@ def test_every_state_sums_to_its_table_value(solved_table, preset: str) -> None:
     """Exhaustive: every state the solver solved (and so every state it copies)."""
     rules = find_ruleset(preset)
     table = solved_table(rules)
-    breakdown = tables.breakdown(table)
-    boxes = len(rules.boxes)
-    for masks, ups, armeds, *_ in policy_layers(rules):
-        if masks.size == 0:
-            continue
-        starts = breakdown.index[masks, ups, armeds].astype(np.int64)
-        open_count = sum(1 - ((masks >> b) & 1) for b in range(boxes))
-        sizes = open_count + len(component_keys(rules)) - boxes
-        # A layer's states are stored one after another: each sum runs to the next start.
-        assert (starts[1:] == starts[:-1] + sizes[:-1]).all()
-        sums = np.add.reduceat(breakdown.data[: starts[-1] + sizes[-1]], starts)
-        np.testing.assert_allclose(sums, table.values[masks, ups, armeds], rtol=0, atol=EXACT)
-    start = breakdown.state(0, 0, False)
-    assert sum(start.values()) == pytest.approx(table.expected_score, abs=EXACT)
-    assert all(points > 0 for points in start.values())  # every box scores sometimes
+    assert_breakdown_sums_to_values(rules, table, tables.breakdown(table), EXACT)
 
 
 # --- Against an independent brute force -------------------------------------------------------

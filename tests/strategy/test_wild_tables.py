@@ -22,7 +22,7 @@ from fivedice.core.scoring import scoring_roll
 from fivedice.core.wild import WILD, wild_roll
 from fivedice.strategy import solver as s
 from fivedice.strategy.advisor import advise
-from fivedice.strategy.breakdown import component_keys, option_breakdowns
+from fivedice.strategy.breakdown import option_breakdowns
 from fivedice.strategy.chances import seat_outlooks
 from fivedice.strategy.limits import (
     UnsupportedByStrategyError,
@@ -35,11 +35,11 @@ from fivedice.strategy.limits import (
     is_supported,
 )
 from fivedice.strategy.master import MasterBot, play_table
-from fivedice.strategy.moments import exact_pmf, exact_roll_pmf, policy_layers
+from fivedice.strategy.moments import exact_pmf, exact_roll_pmf
 from fivedice.strategy.rule_arrays import rule_arrays
 from fivedice.strategy.target import column_target_hints
 from fivedice.strategy.thresholds import ThresholdTable, compute_thresholds
-from tests.strategy.support import column_with_open_boxes
+from tests.strategy.support import assert_breakdown_sums_to_values, column_with_open_boxes
 from tests.support import tables
 
 EXACT = 1e-9
@@ -80,24 +80,8 @@ def test_numba_table_games_refuse_the_wild_die() -> None:
 def test_every_wild_state_sums_to_its_table_value() -> None:
     """Exhaustive: every state of every layer the solver solved."""
     table = tables.solved(YACHT_WILD)
-    breakdown = tables.breakdown(table)
-    boxes = len(YACHT_WILD.boxes)
-    states = 0
-    for masks, ups, armeds, *_ in policy_layers(YACHT_WILD):
-        if masks.size == 0:
-            continue
-        starts = breakdown.index[masks, ups, armeds].astype(np.int64)
-        open_count = sum(1 - ((masks >> b) & 1) for b in range(boxes))
-        # A state stores its open boxes and the bonuses the rules have (Yacht: none).
-        sizes = open_count + len(component_keys(YACHT_WILD)) - boxes
-        assert (starts[1:] == starts[:-1] + sizes[:-1]).all()
-        sums = np.add.reduceat(breakdown.data[: starts[-1] + sizes[-1]], starts)
-        np.testing.assert_allclose(sums, table.values[masks, ups, armeds], rtol=0, atol=EXACT)
-        states += masks.size
-    assert states == 2**boxes - 1  # every card but the full one (no bonus: one armed state)
-    start = breakdown.state(0, 0, False)
-    assert sum(start.values()) == pytest.approx(table.expected_score, abs=EXACT)
-    assert all(points > 0 for points in start.values())
+    states = assert_breakdown_sums_to_values(YACHT_WILD, table, tables.breakdown(table), EXACT)
+    assert states == 2 ** len(YACHT_WILD.boxes) - 1  # every card but the full one (one armed)
 
 
 def _random_position(rules: RuleSet, rng: random.Random) -> Column:
